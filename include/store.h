@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * store.h - the SQLite database: schema (generated from the event spec
+ * table plus the fixed tables below), one transaction per loaded run, and
+ * bound inserts.  The schema is a public interface (README.md "Schema").
+ */
+#ifndef VR_STORE_H
+#define VR_STORE_H
+
+#include <stdint.h>
+#include <sqlite3.h>
+#include "ingest.h"
+
+/* Bumped when a table or column changes incompatibly. */
+#define VR_SCHEMA_VERSION 1
+
+struct store;
+
+enum store_open_flags {
+	STORE_RDONLY = 0,	/* the database must exist */
+	STORE_RW = 1,		/* create it and its schema if needed */
+};
+
+/**
+ * store_open - open (and with STORE_RW create) the database at @path.
+ * Returns the handle, or NULL after "vmscan-report: PATH: reason" (cannot
+ * open or create, not a database, schema version from another release).
+ * Close with store_close().
+ */
+struct store *store_open(const char *path, int flags);
+
+/** store_close - finish statements and close; NULL is allowed. */
+void store_close(struct store *s);
+
+/** store_db - the SQLite handle, borrowed; valid until store_close(). */
+sqlite3 *store_db(struct store *s);
+
+/** store_path - the path given to store_open(), borrowed. */
+const char *store_path(struct store *s);
+
+/* The run row written when a load starts (see the `run` table). */
+struct store_run {
+	const char *kernel;	/* label, e.g. "6.18.44-vanilla" */
+	int iteration;		/* >= 1; 0 means "next free for kernel" */
+	const char *source_format;	/* "trace.dat" or "text" */
+	const struct ingest_meta *meta;
+};
+
+/**
+ * store_find_run_by_hash - look a file's content up among loaded runs.
+ * @run_id: OUT: the run id, or 0 if no run has that content hash.
+ * Returns 0, or -1 on an SQLite error (message printed).
+ */
+int store_find_run_by_hash(struct store *s, const char *sha256, int64_t *run_id);
+
+/**
+ * store_run_begin - start the transaction of one run: delete @replace_run_id
+ * (if non-zero) with all its rows, then insert the run row.
+ * @run_id: OUT: the new run's id.  @iteration_out: OUT: iteration used.
+ * Returns 0, or -1 (message printed; nothing changed).
+ */
+int store_run_begin(struct store *s, const struct store_run *run, int64_t replace_run_id,
+		    int64_t *run_id, int *iteration_out);
+
+/** store_event - insert one decoded event of the open run; 0 or -1. */
+int store_event(struct store *s, const struct ingest_event *ev);
+
+/** store_lost - record lost events (count -1: unknown); 0 or -1. */
+int store_lost(struct store *s, int cpu, uint64_t ts_ns, int64_t count);
+
+/** store_task - record a pid/comm pair of the open run; 0 or -1. */
+int store_task(struct store *s, int pid, const char *comm);
+
+/**
+ * store_run_commit - write the run's totals (event counts per type, first
+ * and last timestamp, lost events), create missing indexes and commit.
+ * Returns 0, or -1 after rolling back (message printed).
+ */
+int store_run_commit(struct store *s);
+
+/** store_run_abort - roll the open run back, leaving the database as it was. */
+void store_run_abort(struct store *s);
+
+/**
+ * store_delete_run - delete run @run_id and every row that belongs to it
+ * (raw, derived, task, lost, counts).  Must be called inside a transaction.
+ * Returns 0 or -1.
+ */
+int store_delete_run(struct store *s, int64_t run_id);
+
+/**
+ * store_exec - run SQL text without parameters (schema, pragmas).
+ * Returns 0 or -1 with "vmscan-report: DB: what: sqlite message".
+ */
+int store_exec(struct store *s, const char *sql, const char *what);
+
+#endif /* VR_STORE_H */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vr.h - small utilities shared by every module: error reporting, growable
+ * buffers and checked allocation.  Modules report errors with vr_error() and
+ * return -1; only main() and the cmd-*.c files decide to exit.
+ */
+#ifndef VR_H
+#define VR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+#define VR_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit statuses of the binary (DESIGN.md "Command line"). */
+enum vr_exit {
+	VR_EXIT_OK = 0,		/* success */
+	VR_EXIT_FAIL = 1,	/* runtime failure: bad trace, SQLite error, I/O */
+	VR_EXIT_USAGE = 2,	/* unknown command or option, bad argument */
+};
+
+/**
+ * vr_error - print "vmscan-report: <message>" to stderr.
+ * @fmt: printf format; the message is lower case, without a final period.
+ *
+ * Returns -1 so that callers can write `return vr_error(...)`.
+ * Thread safe (one fprintf call per message).
+ */
+int vr_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** vr_warn - like vr_error() but prefixed "warning: "; returns nothing. */
+void vr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/**
+ * vr_malloc/vr_calloc/vr_realloc/vr_strdup - allocation that never returns
+ * NULL for a non-zero size: on exhaustion the process aborts with a message
+ * (there is no sensible recovery from a failed small allocation in a CLI).
+ * The caller owns the memory and frees it with free().
+ */
+void *vr_malloc(size_t size);
+void *vr_calloc(size_t nmemb, size_t size);
+void *vr_realloc(void *ptr, size_t size);
+char *vr_strdup(const char *s);
+
+/*
+ * struct vr_buf - growable NUL-terminated byte buffer (git's strbuf idea).
+ * Invariants: buf is never NULL after vr_buf_init(); buf[len] == '\0'.
+ */
+struct vr_buf {
+	char *buf;	/* owned; freed by vr_buf_release() */
+	size_t len;	/* bytes used, excluding the terminating NUL */
+	size_t alloc;	/* bytes allocated */
+};
+
+/** vr_buf_init - make @b an empty buffer; no allocation. */
+void vr_buf_init(struct vr_buf *b);
+/** vr_buf_release - free the contents of @b and re-initialise it. */
+void vr_buf_release(struct vr_buf *b);
+/** vr_buf_reset - empty @b, keeping its allocation. */
+void vr_buf_reset(struct vr_buf *b);
+/** vr_buf_add - append @len bytes from @data. */
+void vr_buf_add(struct vr_buf *b, const void *data, size_t len);
+/** vr_buf_addstr - append a NUL-terminated string. */
+void vr_buf_addstr(struct vr_buf *b, const char *s);
+/** vr_buf_addf - append printf-formatted text. */
+void vr_buf_addf(struct vr_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/** vr_buf_vaddf - va_list variant of vr_buf_addf(). */
+void vr_buf_vaddf(struct vr_buf *b, const char *fmt, va_list ap);
+/**
+ * vr_buf_add_json_str - append @s (at most @len bytes, stopping at NUL) as a
+ * JSON string literal with quotes and escapes (RFC 8259).
+ */
+void vr_buf_add_json_str(struct vr_buf *b, const char *s, size_t len);
+/**
+ * vr_buf_detach - return the string and leave @b empty; the caller frees the
+ * result with free().
+ */
+char *vr_buf_detach(struct vr_buf *b);
+
+/**
+ * vr_parse_u64 - parse a whole decimal string into *@out (OUT).
+ * Returns 0, or -1 if @s is empty, not a number, or out of range.
+ */
+int vr_parse_u64(const char *s, uint64_t *out);
+
+/** vr_parse_int - like vr_parse_u64 for a non-negative int. */
+int vr_parse_int(const char *s, int *out);
+
+#endif /* VR_H */

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-load.c - `vmscan-report load`: one run per file, one transaction per
+ * run; a file that fails leaves the database as it was.
+ */
+#include "cmd.h"
+#include "ingest.h"
+#include "store.h"
+#include "vr.h"
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const load_usage[] = {
+	"usage: vmscan-report load -d DB [--kernel NAME] [--iteration N] [--replace] [-j N] FILE...",
+	"",
+	"Load trace.dat recordings (file version 6 or 7, compressed or not) into DB,",
+	"one run per file.  Every event is stored; vmscan, writeback congestion,",
+	"compaction and sched events in typed tables named after the event.",
+	"",
+	"  -d, --database DB   SQLite database to create or extend",
+	"  -k, --kernel NAME   kernel label of the runs (default: the uname release",
+	"                      saved in each file)",
+	"  -i, --iteration N   iteration number of the first file (default: the next",
+	"                      free number for the kernel); later files count up",
+	"  -r, --replace       replace a run loaded before from the same file contents",
+	"  -j, --jobs N        files decoded in parallel (default: number of CPUs)",
+	"  -q, --quiet         do not print a line per loaded run",
+	"  -h, --help          show this help",
+	NULL
+};
+
+struct load_opts {
+	const char *db;
+	const char *kernel;
+	int iteration;
+	bool replace;
+	bool quiet;
+	int jobs;
+};
+
+static int sink_event(void *arg, const struct ingest_event *ev)
+{
+	return store_event(arg, ev);
+}
+
+static int sink_lost(void *arg, int cpu, uint64_t ts_ns, int64_t count)
+{
+	return store_lost(arg, cpu, ts_ns, count);
+}
+
+static int sink_task(void *arg, int pid, const char *comm)
+{
+	return store_task(arg, pid, comm);
+}
+
+/* Load one file as one run.  Returns 0 or -1 (message printed). */
+static int load_one(struct store *st, const char *path, const struct load_opts *o,
+		    int iteration)
+{
+	struct ingest_meta meta;
+	struct ingest_dat *d = ingest_open_dat(path, &meta);
+	struct ingest_sink sink = { sink_event, sink_lost, sink_task, st };
+	int64_t old_id = 0, run_id;
+	int iter_used, ret = -1;
+
+	if (!d)
+		return -1;
+	if (store_find_run_by_hash(st, meta.content_sha256, &old_id))
+		goto out;
+	if (old_id && !o->replace) {
+		vr_error("%s: already loaded as run %lld (same contents); use --replace to load"
+			 " it again", path, (long long)old_id);
+		goto out;
+	}
+	struct store_run run = {
+		.kernel = o->kernel ? o->kernel : meta.release ? meta.release : "unknown",
+		.iteration = iteration,
+		.source_format = "trace.dat",
+		.meta = &meta,
+	};
+	if (store_run_begin(st, &run, old_id, &run_id, &iter_used))
+		goto out;
+	if (ingest_read_dat(d, &sink)) {
+		store_run_abort(st);
+		vr_error("%s: not loaded; the database is unchanged", path);
+		goto out;
+	}
+	if (store_run_commit(st))
+		goto out;
+	if (!o->quiet)
+		printf("run %lld: %s iteration %d <- %s\n", (long long)run_id, run.kernel,
+		       iter_used, path);
+	ret = 0;
+out:
+	ingest_close_dat(d);
+	ingest_meta_release(&meta);
+	return ret;
+}
+
+static int parse_load_opts(int argc, char **argv, struct load_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "database", required_argument, NULL, 'd' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "iteration", required_argument, NULL, 'i' },
+		{ "replace", no_argument, NULL, 'r' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:k:i:rj:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': o->db = optarg; break;
+		case 'k': o->kernel = optarg; break;
+		case 'i':
+			if (vr_parse_int(optarg, &o->iteration) || o->iteration < 1)
+				return vr_error("--iteration wants a number >= 1, not '%s'", optarg),
+				       VR_EXIT_USAGE;
+			break;
+		case 'r': o->replace = true; break;
+		case 'j':
+			if (vr_parse_int(optarg, &o->jobs) || o->jobs < 1)
+				return vr_error("--jobs wants a number >= 1, not '%s'", optarg),
+				       VR_EXIT_USAGE;
+			break;
+		case 'q': o->quiet = true; break;
+		case 'h': return cmd_usage(load_usage, 0) - 1; /* -1: help shown */
+		default: return cmd_usage(load_usage, VR_EXIT_USAGE);
+		}
+	}
+	if (!o->db)
+		return vr_error("load: -d DB is required"), cmd_usage(load_usage, VR_EXIT_USAGE);
+	if (optind >= argc)
+		return vr_error("load: no trace file given"), cmd_usage(load_usage, VR_EXIT_USAGE);
+	return 0;
+}
+
+int cmd_load(int argc, char **argv)
+{
+	struct load_opts o = { 0 };
+	struct store *st;
+	int ret = parse_load_opts(argc, argv, &o), failed = 0;
+
+	if (ret)
+		return ret < 0 ? VR_EXIT_OK : ret;
+	st = store_open(o.db, STORE_RW);
+	if (!st)
+		return VR_EXIT_FAIL;
+	for (int i = optind; i < argc; i++) {
+		int iteration = o.iteration ? o.iteration + (i - optind) : 0;
+
+		if (load_one(st, argv[i], &o, iteration))
+			failed++;
+	}
+	store_close(st);
+	return failed ? VR_EXIT_FAIL : VR_EXIT_OK;
+}

@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ingest-dat.c - read trace.dat files with libtracecmd and decode their
+ * records with libtraceevent, using the event formats stored in the file.
+ * Records are read per CPU with tracecmd_read_data() and merged by
+ * timestamp (the per-CPU path is about twice as fast as
+ * tracecmd_iterate_events() on compressed version 7 files with
+ * libtracecmd 3.1.6; see the load issue's measurements).
+ */
+#include "ingest.h"
+#include "vr.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+/*
+ * Exported by libtracecmd 3.1.6 but declared only in its private header
+ * (lib/trace-cmd/include/private/trace-cmd-private.h); the strings are
+ * borrowed from the handle.
+ */
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+int tracecmd_cpus(struct tracecmd_input *handle);
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
+				     const char **name, const char **version);
+int tracecmd_page_size(struct tracecmd_input *handle);
+
+/* Decoding plan for one event id of one file, built on first use. */
+struct dat_event {
+	bool ready;
+	int spec;				/* -1 for other events */
+	struct tep_event *ev;
+	struct tep_format_field *field[VR_SPEC_MAX_FIELDS]; /* NULL if absent */
+	struct tep_format_field **extra;	/* fields beyond the spec */
+	int nextra;
+};
+
+/* One per-CPU stream of one buffer (the top level or an instance). */
+struct dat_cursor {
+	struct tracecmd_input *handle;
+	int cpu;
+	struct tep_record *rec;
+};
+
+struct ingest_dat {
+	char *path;
+	struct tracecmd_input *handle;
+	struct tep_handle *tep;			/* borrowed from handle */
+	struct dat_event *events;		/* indexed by event id */
+	int nevents;
+	struct vr_buf json;			/* extra fields of one event */
+	struct vr_buf text[VR_SPEC_MAX_FIELDS];	/* copied strings of one event */
+	GHashTable *pids;			/* pids seen, for the task table */
+	struct tracecmd_input **instances;	/* instance buffer handles (owned) */
+	int ninstances;
+	struct dat_cursor *cur;			/* per buffer and CPU */
+	int ncur;
+};
+
+char *ingest_sha256_file(const char *path)
+{
+	GChecksum *sum;
+	unsigned char buf[1 << 16];
+	ssize_t n;
+	char *hex = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		vr_error("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	sum = g_checksum_new(G_CHECKSUM_SHA256);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		g_checksum_update(sum, buf, (gssize)n);
+	if (n < 0)
+		vr_error("%s: read failed: %s", path, strerror(errno));
+	else
+		hex = vr_strdup(g_checksum_get_string(sum));
+	g_checksum_free(sum);
+	close(fd);
+	return hex;
+}
+
+void ingest_meta_release(struct ingest_meta *m)
+{
+	free(m->path);
+	free(m->content_sha256);
+	free(m->compression);
+	free(m->uname);
+	free(m->release);
+	free(m->clock);
+	memset(m, 0, sizeof(*m));
+}
+
+/* "Linux host 6.18.44-fc #1 SMP ..." -> "6.18.44-fc" (third word). */
+static char *release_from_uname(const char *uname)
+{
+	const char *p = uname;
+	size_t len;
+
+	for (int word = 0; word < 2; word++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return NULL;
+		p += strspn(p, " ");
+	}
+	len = strcspn(p, " ");
+	return len ? g_strndup(p, len) : NULL;
+}
+
+/* Check that PATH looks like a trace.dat before libtracecmd sees it. */
+static int check_magic(const char *path)
+{
+	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	unsigned char buf[sizeof(magic)];
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return vr_error("%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return vr_error("%s: is a directory, not a trace.dat file", path);
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n == 0)
+		return vr_error("%s: empty file, not a trace.dat file", path);
+	if (n != (ssize_t)sizeof(buf) || memcmp(buf, magic, sizeof(buf)))
+		return vr_error("%s: not a trace.dat file (bad magic at offset 0)", path);
+	return 0;
+}
+
+/* Cursors for every CPU of the top buffer and of every instance buffer. */
+/*
+ * @clock_from: OUT: the first buffer that holds records; its trace clock is
+ * the run's clock (a recording made in an instance has an empty top level).
+ */
+static struct dat_cursor *open_cursors(struct ingest_dat *d, int *n,
+				       struct tracecmd_input **clock_from)
+{
+	int ninst = tracecmd_buffer_instances(d->handle);
+	struct dat_cursor *cur = NULL;
+
+	*n = 0;
+	for (int b = -1; b < ninst; b++) {
+		struct tracecmd_input *h = b < 0 ? d->handle
+						 : tracecmd_buffer_instance_handle(d->handle, b);
+		int ncpu = h ? tracecmd_cpus(h) : 0;
+
+		if (!h)
+			continue;
+		if (b >= 0)
+			d->instances[d->ninstances++] = h;
+		cur = vr_realloc(cur, (size_t)(*n + ncpu + 1) * sizeof(*cur));
+		for (int c = 0; c < ncpu; c++) {
+			cur[*n] = (struct dat_cursor){ h, c, tracecmd_read_data(h, c) };
+			if (cur[*n].rec && !*clock_from)
+				*clock_from = h;
+			(*n)++;
+		}
+	}
+	return cur;
+}
+
+static void fill_meta(struct ingest_dat *d, struct ingest_meta *meta,
+		      struct tracecmd_input *clock_from)
+{
+	const char *s, *name = NULL, *ver = NULL;
+
+	memset(meta, 0, sizeof(*meta));
+	meta->path = vr_strdup(d->path);
+	meta->file_version = (int)tracecmd_get_in_file_version(d->handle);
+	if (tracecmd_get_file_compress_proto(d->handle, &name, &ver) == 0 && name)
+		meta->compression = vr_strdup(name);
+	s = tracecmd_get_uname(d->handle);
+	if (s) {
+		meta->uname = vr_strdup(s);
+		meta->release = release_from_uname(s);
+	}
+	s = tracecmd_get_trace_clock(clock_from ? clock_from : d->handle);
+	meta->clock = vr_strdup(s && *s ? s : "local");
+	/* the saved clock is the trace_clock file: "[mono] local ..." */
+	if (strchr(meta->clock, '[')) {
+		char *b = strchr(meta->clock, '[') + 1;
+		size_t len = strcspn(b, "]");
+
+		memmove(meta->clock, b, len);
+		meta->clock[len] = '\0';
+	}
+	meta->cpus = tracecmd_cpus(d->handle);
+	meta->long_size = tep_get_long_size(d->tep);
+	meta->big_endian = tep_is_file_bigendian(d->tep);
+	meta->page_size = tracecmd_page_size(d->handle);
+}
+
+struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta)
+{
+	struct ingest_dat *d;
+
+	if (check_magic(path))
+		return NULL;
+	d = vr_calloc(1, sizeof(*d));
+	d->path = vr_strdup(path);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	d->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!d->handle) {
+		vr_error("%s: cannot read trace.dat headers (truncated or corrupt file,"
+			 " or a file version libtracecmd does not support)", path);
+		ingest_close_dat(d);
+		return NULL;
+	}
+	d->tep = tracecmd_get_tep(d->handle);
+	vr_buf_init(&d->json);
+	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
+		vr_buf_init(&d->text[i]);
+	d->pids = g_hash_table_new(g_direct_hash, g_direct_equal);
+	d->instances = vr_calloc((size_t)tracecmd_buffer_instances(d->handle) + 1,
+				 sizeof(*d->instances));
+	struct tracecmd_input *clock_from = NULL;
+
+	d->cur = open_cursors(d, &d->ncur, &clock_from);
+	fill_meta(d, meta, clock_from);
+	meta->content_sha256 = ingest_sha256_file(path);
+	if (!meta->content_sha256) {
+		ingest_meta_release(meta);
+		ingest_close_dat(d);
+		return NULL;
+	}
+	return d;
+}
+
+void ingest_close_dat(struct ingest_dat *d)
+{
+	if (!d)
+		return;
+	for (int c = 0; c < d->ncur; c++)
+		tracecmd_free_record(d->cur[c].rec);
+	free(d->cur);
+	for (int i = 0; i < d->ninstances; i++)
+		tracecmd_close(d->instances[i]);
+	free(d->instances);
+	if (d->handle)
+		tracecmd_close(d->handle);
+	for (int i = 0; i < d->nevents; i++)
+		free(d->events[i].extra);
+	free(d->events);
+	vr_buf_release(&d->json);
+	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
+		vr_buf_release(&d->text[i]);
+	if (d->pids)
+		g_hash_table_destroy(d->pids);
+	free(d->path);
+	free(d);
+}
+
+static bool spec_has_field(int spec, const char *name)
+{
+	for (int f = 0; f < VR_SPEC_MAX_FIELDS && vr_event_specs[spec].fields[f].name; f++)
+		if (!strcmp(vr_event_specs[spec].fields[f].name, name))
+			return true;
+	return false;
+}
+
+/* Build the decoding plan of event @ev: look its fields up once. */
+static void plan_event(struct dat_event *de, struct tep_event *ev)
+{
+	struct tep_format_field *fld;
+	int nf = 0;
+
+	de->ev = ev;
+	de->spec = spec_find(ev->system, ev->name);
+	if (de->spec >= 0) {
+		nf = spec_nfields(de->spec);
+		for (int f = 0; f < nf; f++)
+			de->field[f] = tep_find_field(ev, vr_event_specs[de->spec].fields[f].name);
+	}
+	for (fld = ev->format.fields; fld; fld = fld->next)
+		if (de->spec < 0 || !spec_has_field(de->spec, fld->name))
+			de->nextra++;
+	if (de->nextra) {
+		int i = 0;
+
+		de->extra = vr_calloc((size_t)de->nextra, sizeof(*de->extra));
+		for (fld = ev->format.fields; fld; fld = fld->next)
+			if (de->spec < 0 || !spec_has_field(de->spec, fld->name))
+				de->extra[i++] = fld;
+	}
+	de->ready = true;
+}
+
+static struct dat_event *lookup_event(struct ingest_dat *d, int id)
+{
+	struct tep_event *ev;
+
+	if (id < 0)
+		return NULL;
+	if (id >= d->nevents) {
+		int n = id + 64;
+
+		d->events = vr_realloc(d->events, (size_t)n * sizeof(*d->events));
+		memset(d->events + d->nevents, 0, (size_t)(n - d->nevents) * sizeof(*d->events));
+		d->nevents = n;
+	}
+	if (!d->events[id].ready) {
+		ev = tep_find_event(d->tep, id);
+		if (!ev)
+			return NULL;
+		plan_event(&d->events[id], ev);
+	}
+	return &d->events[id];
+}
+
+/* Read an integer field, sign-extended when the format says signed. */
+static int read_int(struct tep_format_field *f, const struct tep_record *rec, int64_t *out)
+{
+	unsigned long long v;
+	int size = f->size;
+
+	if (f->offset < 0 || f->offset + size > rec->size)
+		return -1;
+	if (f->flags & TEP_FIELD_IS_ARRAY)
+		size = (int)f->elementsize;	/* first element of an array */
+	if (size <= 0 || size > 8)
+		return -1;
+	v = tep_read_number(f->event->tep, (char *)rec->data + f->offset, size);
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && size < 8) {
+		unsigned long long sign = 1ULL << (size * 8 - 1);
+
+		v = (v ^ sign) - sign;
+	}
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* Locate a string field: fixed char array or __data_loc/__rel_loc. */
+static int read_str(struct tep_format_field *f, const struct tep_record *rec,
+		    const char **s, size_t *len)
+{
+	if (f->offset < 0 || f->offset + f->size > rec->size)
+		return -1;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned int loc = (unsigned int)tep_read_number(f->event->tep,
+						(char *)rec->data + f->offset, 4);
+		unsigned int off = loc & 0xffff, l = loc >> 16;
+
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (unsigned int)(f->offset + f->size);
+		if ((int)(off + l) > rec->size)
+			return -1;
+		*s = (char *)rec->data + off;
+		*len = l;
+	} else {
+		*s = (char *)rec->data + f->offset;
+		*len = (size_t)f->size;
+	}
+	*len = strnlen(*s, *len);
+	return 0;
+}
+
+static bool field_is_text(const struct tep_format_field *f)
+{
+	return (f->flags & TEP_FIELD_IS_STRING) ||
+	       ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) && f->elementsize == 1 &&
+		strstr(f->type, "char"));
+}
+
+/* Append field @f of @rec to d->json as "name":value. */
+static int json_field(struct ingest_dat *d, struct tep_format_field *f,
+		      const struct tep_record *rec)
+{
+	struct vr_buf *b = &d->json;
+	const char *s;
+	size_t len;
+	int64_t v;
+
+	vr_buf_addstr(b, b->len ? "," : "{");
+	vr_buf_add_json_str(b, f->name, strlen(f->name));
+	vr_buf_addstr(b, ":");
+	if (field_is_text(f)) {
+		if (read_str(f, rec, &s, &len))
+			return -1;
+		vr_buf_add_json_str(b, s, len);
+	} else if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) {
+		/* binary array: hex bytes */
+		const unsigned char *p;
+
+		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+			if (read_str(f, rec, &s, &len))
+				return -1;
+			unsigned int loc = (unsigned int)tep_read_number(d->tep,
+						(char *)rec->data + f->offset, 4);
+			len = loc >> 16;
+			p = (const unsigned char *)s;
+		} else {
+			if (f->offset + f->size > rec->size)
+				return -1;
+			p = (const unsigned char *)rec->data + f->offset;
+			len = (size_t)f->size;
+		}
+		vr_buf_addstr(b, "\"");
+		for (size_t i = 0; i < len; i++)
+			vr_buf_addf(b, "%02x", p[i]);
+		vr_buf_addstr(b, "\"");
+	} else {
+		if (read_int(f, rec, &v))
+			return -1;
+		if (f->flags & TEP_FIELD_IS_SIGNED)
+			vr_buf_addf(b, "%lld", (long long)v);
+		else
+			vr_buf_addf(b, "%llu", (unsigned long long)(uint64_t)v);
+	}
+	return 0;
+}
+
+static int decode_known(struct ingest_dat *d, struct dat_event *de,
+			const struct tep_record *rec, struct ingest_event *out)
+{
+	const struct vr_event_spec *sp = &vr_event_specs[de->spec];
+	int nf = spec_nfields(de->spec);
+
+	for (int f = 0; f < nf; f++) {
+		struct tep_format_field *fld = de->field[f];
+		const char *s;
+		size_t len;
+
+		if (!fld)
+			continue;
+		if (sp->fields[f].type == VR_FT_TEXT) {
+			if (read_str(fld, rec, &s, &len))
+				return -1;
+			vr_buf_reset(&d->text[f]);
+			vr_buf_add(&d->text[f], s, len);
+			out->str[f] = d->text[f].buf;
+		} else {
+			if (read_int(fld, rec, &out->val[f]))
+				return -1;
+			if (sp->fields[f].flags & VR_FF_KSYM)
+				out->str[f] = tep_find_function(d->tep,
+						(unsigned long long)out->val[f]);
+		}
+		out->present |= 1u << f;
+	}
+	return 0;
+}
+
+static int decode_record(struct ingest_dat *d, const struct tep_record *rec,
+			 struct ingest_event *out)
+{
+	struct dat_event *de = lookup_event(d, tep_data_type(d->tep, (struct tep_record *)rec));
+
+	if (!de)
+		return vr_error("%s: cpu %d offset %llu: record of unknown event type %d",
+				d->path, rec->cpu, rec->offset,
+				tep_data_type(d->tep, (struct tep_record *)rec));
+	out->ts_ns = rec->ts;
+	out->cpu = rec->cpu;
+	out->pid = tep_data_pid(d->tep, (struct tep_record *)rec);
+	out->spec = de->spec;
+	out->system = de->ev->system;
+	out->name = de->ev->name;
+	out->present = 0;
+	out->extra_json = NULL;
+	if (de->spec >= 0 && decode_known(d, de, rec, out))
+		goto bad;
+	if (de->nextra) {
+		vr_buf_reset(&d->json);
+		for (int i = 0; i < de->nextra; i++)
+			if (json_field(d, de->extra[i], rec))
+				goto bad;
+		vr_buf_addstr(&d->json, "}");
+		out->extra_json = d->json.buf;
+	}
+	return 0;
+bad:
+	return vr_error("%s: cpu %d offset %llu: %s:%s record too short for its format"
+			" (%d bytes)", d->path, rec->cpu, rec->offset, de->ev->system,
+			de->ev->name, rec->size);
+}
+
+static int emit_tasks(struct ingest_dat *d, const struct ingest_sink *sink)
+{
+	GHashTableIter it;
+	gpointer key;
+	int ret = 0;
+
+	if (!sink->task)
+		return 0;
+	g_hash_table_iter_init(&it, d->pids);
+	while (!ret && g_hash_table_iter_next(&it, &key, NULL)) {
+		int pid = GPOINTER_TO_INT(key) - 1;
+
+		if (tep_is_pid_registered(d->tep, pid))
+			ret = sink->task(sink->arg, pid, tep_data_comm_from_pid(d->tep, pid));
+	}
+	return ret;
+}
+
+int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink)
+{
+	struct dat_cursor *cur = d->cur;
+	struct ingest_event ev;
+	int n = d->ncur, ret = 0;
+
+	memset(&ev, 0, sizeof(ev));
+	for (;;) {
+		int best = -1;
+
+		for (int c = 0; c < n; c++)
+			if (cur[c].rec && (best < 0 || cur[c].rec->ts < cur[best].rec->ts))
+				best = c;
+		if (best < 0)
+			break;
+		struct tep_record *rec = cur[best].rec;
+
+		if (rec->missed_events && sink->lost) {
+			ret = sink->lost(sink->arg, rec->cpu, rec->ts,
+					 rec->missed_events > 0 ? rec->missed_events : -1);
+			if (ret)
+				break;
+		}
+		ret = decode_record(d, rec, &ev);
+		if (ret)
+			break;
+		g_hash_table_add(d->pids, GINT_TO_POINTER(ev.pid + 1));
+		ret = sink->event(sink->arg, &ev);
+		if (ret)
+			break;
+		tracecmd_free_record(rec);
+		cur[best].rec = tracecmd_read_data(cur[best].handle, cur[best].cpu);
+	}
+	if (!ret)
+		ret = emit_tasks(d, sink);
+	return ret;
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spec.c - the table of known events and their fields (union over kernel
+ * versions).  Sources: include/trace/events/vmscan.h, writeback.h,
+ * compaction.h and sched.h of v4.4 to v6.18 as summarised, with commit
+ * references, in ../shared/kernel-vmscan.md section 1.  Fields a recording
+ * lacks are stored as NULL; fields a recording has beyond this list are kept
+ * in the table's `extra` JSON column, so nothing is lost.
+ */
+#include "spec.h"
+#include "vr.h"
+
+#include <string.h>
+
+#define I(n) { n, NULL, VR_FT_INT, 0 }
+#define IC(n, col) { n, col, VR_FT_INT, 0 }
+#define T(n) { n, NULL, VR_FT_TEXT, 0 }
+#define K(n) { n, NULL, VR_FT_INT, VR_FF_KSYM }
+
+/* mm_vmscan_direct_reclaim_begin_template; classzone_idx 4.8-5.1,
+ * may_writepage 4.4-5.1, memcg_id 7.1 (lttng gate, unverified order). */
+#define RECLAIM_BEGIN_FIELDS { I("order"), I("may_writepage"), I("gfp_flags"), \
+	I("classzone_idx"), I("memcg_id") }
+/* mm_vmscan_direct_reclaim_end_template; memcg_id 7.1. */
+#define RECLAIM_END_FIELDS { I("nr_reclaimed"), I("memcg_id") }
+/* lru_isolate template: file (<=4.10), classzone_idx (4.8-5.7) renamed
+ * highest_zoneidx (5.8), nr_skipped and lru (4.11), isolate_mode gone 6.7. */
+#define LRU_ISOLATE_FIELDS { I("classzone_idx"), I("highest_zoneidx"), I("order"), \
+	I("nr_requested"), I("nr_scanned"), I("nr_skipped"), I("nr_taken"), \
+	I("isolate_mode"), I("lru"), I("file") }
+/* writepage (<=5.17) / write_folio (5.18+): pfn, reclaim_flags; very old
+ * kernels recorded the struct page pointer as `page`. */
+#define WRITEPAGE_FIELDS { I("page"), I("pfn"), I("reclaim_flags") }
+/* writeback_congest_waited_template (removed 5.16 / 5.18). */
+#define CONGEST_WAIT_FIELDS { I("usec_timeout"), I("usec_delayed") }
+/* compaction begin/end: zone_start, migrate_pfn, free_pfn, zone_end, sync;
+ * end adds status. */
+#define COMPACTION_FIELDS { I("zone_start"), I("migrate_pfn"), I("free_pfn"), \
+	I("zone_end"), I("sync"), I("status") }
+
+const struct vr_event_spec vr_event_specs[] = {
+	{ "vmscan", "mm_vmscan_kswapd_sleep", "all", { I("nid") } },
+	/* zid from 4.8 (recorded, not printed from 5.2) */
+	{ "vmscan", "mm_vmscan_kswapd_wake", "all", { I("nid"), I("zid"), I("order") } },
+	/* gfp_flags 4.17; unsigned long from 5.19 */
+	{ "vmscan", "mm_vmscan_wakeup_kswapd", "all",
+	  { I("nid"), I("zid"), I("order"), I("gfp_flags") } },
+	{ "vmscan", "mm_vmscan_direct_reclaim_begin", "all", RECLAIM_BEGIN_FIELDS },
+	{ "vmscan", "mm_vmscan_direct_reclaim_end", "all", RECLAIM_END_FIELDS },
+	{ "vmscan", "mm_vmscan_memcg_reclaim_begin", "CONFIG_MEMCG", RECLAIM_BEGIN_FIELDS },
+	{ "vmscan", "mm_vmscan_memcg_reclaim_end", "CONFIG_MEMCG", RECLAIM_END_FIELDS },
+	{ "vmscan", "mm_vmscan_memcg_softlimit_reclaim_begin", "CONFIG_MEMCG",
+	  RECLAIM_BEGIN_FIELDS },
+	{ "vmscan", "mm_vmscan_memcg_softlimit_reclaim_end", "CONFIG_MEMCG",
+	  RECLAIM_END_FIELDS },
+	{ "vmscan", "mm_vmscan_node_reclaim_begin", "5.2+",
+	  { I("nid"), I("order"), I("gfp_flags") } },
+	{ "vmscan", "mm_vmscan_node_reclaim_end", "5.2+", RECLAIM_END_FIELDS },
+	/* pgs_scanned, lru_pgs until 4.15; priority 4.16; memcg_id 7.1 */
+	{ "vmscan", "mm_shrink_slab_start", "all",
+	  { I("shr"), K("shrink"), I("nid"), I("nr_objects_to_shrink"), I("gfp_flags"),
+	    I("pgs_scanned"), I("lru_pgs"), I("cache_items"), I("delta"),
+	    I("total_scan"), I("priority"), I("memcg_id") } },
+	{ "vmscan", "mm_shrink_slab_end", "all",
+	  { I("shr"), I("nid"), K("shrink"), I("unused_scan"), I("new_scan"), I("retval"),
+	    I("total_scan"), I("memcg_id") } },
+	{ "vmscan", "mm_vmscan_lru_isolate", "all", LRU_ISOLATE_FIELDS },
+	{ "vmscan", "mm_vmscan_memcg_isolate", "<=4.10", LRU_ISOLATE_FIELDS },
+	{ "vmscan", "mm_vmscan_writepage", "<=5.17", WRITEPAGE_FIELDS },
+	{ "vmscan", "mm_vmscan_write_folio", "5.18+", WRITEPAGE_FIELDS },
+	/* zid before 4.8 (zone-based LRU), nid from 4.8; stat fields 4.11;
+	 * nr_activate split into nr_activate0/1 in 5.2 */
+	{ "vmscan", "mm_vmscan_lru_shrink_inactive", "all",
+	  { I("nid"), I("zid"), I("nr_scanned"), I("nr_reclaimed"), I("nr_dirty"),
+	    I("nr_writeback"), I("nr_congested"), I("nr_immediate"), I("nr_activate"),
+	    I("nr_activate0"), I("nr_activate1"), I("nr_ref_keep"), I("nr_unmap_fail"),
+	    I("priority"), I("reclaim_flags") } },
+	{ "vmscan", "mm_vmscan_lru_shrink_active", "4.11+",
+	  { I("nid"), I("nr_taken"), I("nr_active"), I("nr_deactivated"),
+	    I("nr_referenced"), I("priority"), I("reclaim_flags") } },
+	{ "vmscan", "mm_vmscan_inactive_list_is_low", "4.11-5.4 (defined to 5.11)",
+	  { I("nid"), I("reclaim_idx"), I("total_inactive"), I("inactive"),
+	    I("total_active"), I("active"), I("ratio"), I("reclaim_flags") } },
+	{ "vmscan", "mm_vmscan_throttled", "5.16+",
+	  { I("nid"), I("usec_timeout"), I("usec_delayed"), I("reason") } },
+	{ "vmscan", "mm_vmscan_reclaim_pages", "6.13+",
+	  { I("nid"), I("nr_scanned"), I("nr_reclaimed"), I("nr_dirty"), I("nr_writeback"),
+	    I("nr_congested"), I("nr_immediate"), I("nr_activate0"), I("nr_activate1"),
+	    I("nr_ref_keep"), I("nr_unmap_fail") } },
+	/* linux-next 2026 (release unverified), either name of the reset event */
+	{ "vmscan", "mm_vmscan_kswapd_reclaim_fail", "7.x", { I("nid"), I("failures") } },
+	{ "vmscan", "mm_vmscan_reset_kswapd_failures", "7.x", { I("nid"), I("reason") } },
+	{ "vmscan", "mm_vmscan_kswapd_clear_hopeless", "7.x", { I("nid"), I("reason") } },
+	{ "writeback", "writeback_congestion_wait", "<=5.17", CONGEST_WAIT_FIELDS },
+	{ "writeback", "writeback_wait_iff_congested", "<=5.15", CONGEST_WAIT_FIELDS },
+	{ "compaction", "mm_compaction_begin", "all", COMPACTION_FIELDS },
+	{ "compaction", "mm_compaction_end", "all", COMPACTION_FIELDS },
+	/* classzone_idx renamed highest_zoneidx in 5.8 */
+	{ "compaction", "mm_compaction_wakeup_kcompactd", "4.6+",
+	  { I("nid"), I("order"), I("classzone_idx"), I("highest_zoneidx") } },
+	/* sched_switch/sched_wakeup: the woken task's `pid` field would clash
+	 * with the common pid column, so it is stored as wakee_pid */
+	{ "sched", "sched_switch", "all",
+	  { T("prev_comm"), I("prev_pid"), I("prev_prio"), I("prev_state"), T("next_comm"),
+	    I("next_pid"), I("next_prio") } },
+	{ "sched", "sched_wakeup", "all",
+	  { T("comm"), IC("pid", "wakee_pid"), I("prio"), I("success"), I("target_cpu") } },
+	{ "sched", "sched_waking", "4.3+",
+	  { T("comm"), IC("pid", "wakee_pid"), I("prio"), I("success"), I("target_cpu") } },
+};
+
+const size_t vr_event_specs_count = VR_ARRAY_SIZE(vr_event_specs);
+
+int spec_find(const char *system, const char *name)
+{
+	for (size_t i = 0; i < vr_event_specs_count; i++)
+		if (!strcmp(vr_event_specs[i].name, name) &&
+		    !strcmp(vr_event_specs[i].system, system))
+			return (int)i;
+	return -1;
+}
+
+int spec_nfields(int idx)
+{
+	int n = 0;
+
+	while (n < VR_SPEC_MAX_FIELDS && vr_event_specs[idx].fields[n].name)
+		n++;
+	return n;
+}
+
+const char *spec_column(int idx, int f)
+{
+	const struct vr_field_spec *fs = &vr_event_specs[idx].fields[f];
+
+	return fs->column ? fs->column : fs->name;
+}

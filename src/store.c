@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * store.c - SQLite schema and bulk insert of one run per transaction.
+ * Every value is bound; identifiers come from the static spec table and
+ * are quoted with %w.
+ */
+#include "store.h"
+#include "vr.h"
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct store {
+	char *path;
+	sqlite3 *db;
+	sqlite3_stmt **ins;		/* one INSERT per spec, prepared lazily */
+	sqlite3_stmt *ins_other, *ins_lost, *ins_task;
+	/* state of the open run */
+	bool in_run;
+	int64_t run_id;
+	uint64_t first_ts, last_ts, nevents;
+	int64_t lost_total;
+	int lost_unknown;
+	uint64_t *spec_count;		/* per spec */
+	GHashTable *other_count;	/* "system:name" -> count (owned keys) */
+};
+
+static const char fixed_schema[] =
+	"CREATE TABLE IF NOT EXISTS run ("
+	" id INTEGER PRIMARY KEY,"
+	" kernel TEXT NOT NULL,"
+	" iteration INTEGER NOT NULL,"
+	" source_path TEXT NOT NULL,"
+	" source_format TEXT NOT NULL,"
+	" content_sha256 TEXT NOT NULL UNIQUE,"
+	" file_version INTEGER,"
+	" compression TEXT,"
+	" uname TEXT,"
+	" kernel_release TEXT,"
+	" cpus INTEGER,"
+	" clock TEXT,"
+	" long_size INTEGER,"
+	" big_endian INTEGER,"
+	" page_size INTEGER,"
+	" first_ts_ns INTEGER,"
+	" last_ts_ns INTEGER,"
+	" event_count INTEGER NOT NULL DEFAULT 0,"
+	" lost_events INTEGER NOT NULL DEFAULT 0,"
+	" lost_unknown INTEGER NOT NULL DEFAULT 0,"
+	" loaded_at TEXT NOT NULL,"
+	" UNIQUE (kernel, iteration));"
+	"CREATE TABLE IF NOT EXISTS run_event_count ("
+	" run_id INTEGER NOT NULL REFERENCES run(id),"
+	" system TEXT NOT NULL, name TEXT NOT NULL, count INTEGER NOT NULL,"
+	" PRIMARY KEY (run_id, system, name));"
+	"CREATE TABLE IF NOT EXISTS task ("
+	" run_id INTEGER NOT NULL REFERENCES run(id),"
+	" pid INTEGER NOT NULL, comm TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, pid, comm));"
+	"CREATE TABLE IF NOT EXISTS lost_events ("
+	" run_id INTEGER NOT NULL REFERENCES run(id),"
+	" cpu INTEGER NOT NULL, ts_ns INTEGER NOT NULL,"
+	" count INTEGER);" /* NULL: the kernel did not say how many */
+	"CREATE TABLE IF NOT EXISTS other_event ("
+	" run_id INTEGER NOT NULL REFERENCES run(id),"
+	" ts_ns INTEGER NOT NULL, cpu INTEGER NOT NULL, pid INTEGER NOT NULL,"
+	" system TEXT NOT NULL, name TEXT NOT NULL, fields TEXT);";
+
+int store_exec(struct store *s, const char *sql, const char *what)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		vr_error("%s: %s: %s", s->path, what, err ? err : sqlite3_errmsg(s->db));
+		sqlite3_free(err);
+		return -1;
+	}
+	return 0;
+}
+
+/* CREATE TABLE text for spec @i (caller frees with sqlite3_free). */
+static char *spec_table_sql(int i)
+{
+	struct vr_buf b;
+	char *sql;
+
+	vr_buf_init(&b);
+	vr_buf_addf(&b, "CREATE TABLE IF NOT EXISTS \"%s\" (run_id INTEGER NOT NULL"
+		    " REFERENCES run(id), ts_ns INTEGER NOT NULL, cpu INTEGER NOT NULL,"
+		    " pid INTEGER NOT NULL", vr_event_specs[i].name);
+	for (int f = 0; f < spec_nfields(i); f++) {
+		const struct vr_field_spec *fs = &vr_event_specs[i].fields[f];
+
+		vr_buf_addf(&b, ", \"%s\" %s", spec_column(i, f),
+			    fs->type == VR_FT_TEXT ? "TEXT" : "INTEGER");
+		if (fs->flags & VR_FF_KSYM)
+			vr_buf_addf(&b, ", \"%s_sym\" TEXT", spec_column(i, f));
+	}
+	vr_buf_addstr(&b, ", extra TEXT);");
+	sql = sqlite3_mprintf("%s", b.buf);
+	vr_buf_release(&b);
+	return sql;
+}
+
+static int create_schema(struct store *s)
+{
+	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start schema transaction"))
+		return -1;
+	if (store_exec(s, fixed_schema, "cannot create schema"))
+		goto fail;
+	for (size_t i = 0; i < vr_event_specs_count; i++) {
+		char *sql = spec_table_sql((int)i);
+		int r = store_exec(s, sql, "cannot create event table");
+
+		sqlite3_free(sql);
+		if (r)
+			goto fail;
+	}
+	char pragma[64];
+
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d", VR_SCHEMA_VERSION);
+	if (store_exec(s, pragma, "cannot set schema version") ||
+	    store_exec(s, "COMMIT", "cannot commit schema"))
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static int query_int(struct store *s, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return vr_error("%s: %s", s->path, sqlite3_errmsg(s->db));
+	rc = sqlite3_step(st);
+	*out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return vr_error("%s: %s", s->path, sqlite3_errstr(rc));
+	return 0;
+}
+
+static int check_version(struct store *s, int flags)
+{
+	int64_t version, ntables;
+
+	if (query_int(s, "PRAGMA user_version", &version) ||
+	    query_int(s, "SELECT count(*) FROM sqlite_master", &ntables))
+		return -1;
+	if (version == VR_SCHEMA_VERSION)
+		return flags == STORE_RW ? create_schema(s) : 0; /* new event tables */
+	if (version == 0 && ntables == 0) {
+		if (flags != STORE_RW)
+			return vr_error("%s: empty database, load a trace into it first", s->path);
+		return create_schema(s);
+	}
+	if (version == 0)
+		return vr_error("%s: not a vmscan-report database (it has other tables)", s->path);
+	return vr_error("%s: database schema version %lld, this vmscan-report reads version %d",
+			s->path, (long long)version, VR_SCHEMA_VERSION);
+}
+
+struct store *store_open(const char *path, int flags)
+{
+	struct store *s = vr_calloc(1, sizeof(*s));
+	int oflags = flags == STORE_RW ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+				       : SQLITE_OPEN_READONLY;
+
+	s->path = vr_strdup(path);
+	if (sqlite3_open_v2(path, &s->db, oflags, NULL) != SQLITE_OK) {
+		vr_error("%s: cannot open database: %s", path,
+			 s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		goto fail;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, 10000);
+	if (store_exec(s, "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;",
+		       "cannot set pragmas"))
+		goto fail;
+	if (check_version(s, flags))
+		goto fail;
+	s->ins = vr_calloc(vr_event_specs_count, sizeof(*s->ins));
+	s->spec_count = vr_calloc(vr_event_specs_count, sizeof(*s->spec_count));
+	return s;
+fail:
+	store_close(s);
+	return NULL;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	if (s->in_run)
+		store_run_abort(s);
+	for (size_t i = 0; s->ins && i < vr_event_specs_count; i++)
+		sqlite3_finalize(s->ins[i]);
+	sqlite3_finalize(s->ins_other);
+	sqlite3_finalize(s->ins_lost);
+	sqlite3_finalize(s->ins_task);
+	sqlite3_close(s->db);
+	free(s->ins);
+	free(s->spec_count);
+	if (s->other_count)
+		g_hash_table_destroy(s->other_count);
+	free(s->path);
+	free(s);
+}
+
+sqlite3 *store_db(struct store *s)
+{
+	return s->db;
+}
+
+const char *store_path(struct store *s)
+{
+	return s->path;
+}
+
+static int prepare(struct store *s, sqlite3_stmt **st, const char *sql)
+{
+	if (*st)
+		return 0;
+	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot prepare statement: %s", s->path, sqlite3_errmsg(s->db));
+	return 0;
+}
+
+static int step_done(struct store *s, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return vr_error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+	return 0;
+}
+
+int store_find_run_by_hash(struct store *s, const char *sha256, int64_t *run_id)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*run_id = 0;
+	if (prepare(s, &st, "SELECT id FROM run WHERE content_sha256 = ?"))
+		return -1;
+	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*run_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return vr_error("%s: %s", s->path, sqlite3_errstr(rc));
+	return 0;
+}
+
+int store_delete_run(struct store *s, int64_t run_id)
+{
+	sqlite3_stmt *tables = NULL;
+	int ret = 0;
+
+	/* every table with a run_id column, derived tables included */
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) c"
+			       " WHERE m.type = 'table' AND c.name = 'run_id'",
+			       -1, &tables, NULL) != SQLITE_OK)
+		return vr_error("%s: %s", s->path, sqlite3_errmsg(s->db));
+	while (!ret && sqlite3_step(tables) == SQLITE_ROW) {
+		char *sql = sqlite3_mprintf("DELETE FROM \"%w\" WHERE run_id = %lld",
+					    (const char *)sqlite3_column_text(tables, 0),
+					    (long long)run_id);
+		ret = store_exec(s, sql, "cannot delete run");
+		sqlite3_free(sql);
+	}
+	sqlite3_finalize(tables);
+	if (!ret) {
+		char *sql = sqlite3_mprintf("DELETE FROM run WHERE id = %lld", (long long)run_id);
+
+		ret = store_exec(s, sql, "cannot delete run");
+		sqlite3_free(sql);
+	}
+	return ret;
+}
+
+static int next_iteration(struct store *s, const char *kernel, int *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (prepare(s, &st, "SELECT coalesce(max(iteration), 0) + 1 FROM run WHERE kernel = ?"))
+		return -1;
+	sqlite3_bind_text(st, 1, kernel, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : vr_error("%s: %s", s->path, sqlite3_errstr(rc));
+}
+
+static void reset_run_state(struct store *s)
+{
+	s->in_run = false;
+	s->first_ts = UINT64_MAX;
+	s->last_ts = 0;
+	s->nevents = 0;
+	s->lost_total = 0;
+	s->lost_unknown = 0;
+	memset(s->spec_count, 0, vr_event_specs_count * sizeof(*s->spec_count));
+	if (s->other_count)
+		g_hash_table_remove_all(s->other_count);
+	else
+		s->other_count = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
+}
+
+static int insert_run_row(struct store *s, const struct store_run *r, int iteration)
+{
+	const struct ingest_meta *m = r->meta;
+	sqlite3_stmt *st = NULL;
+	char now[32];
+	time_t t = time(NULL);
+	int ret;
+
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	if (prepare(s, &st, "INSERT INTO run (kernel, iteration, source_path, source_format,"
+			    " content_sha256, file_version, compression, uname, kernel_release,"
+			    " cpus, clock, long_size, big_endian, page_size, loaded_at)"
+			    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"))
+		return -1;
+	sqlite3_bind_text(st, 1, r->kernel, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, iteration);
+	sqlite3_bind_text(st, 3, m->path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, r->source_format, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, m->content_sha256, -1, SQLITE_STATIC);
+	if (m->file_version)
+		sqlite3_bind_int(st, 6, m->file_version);
+	sqlite3_bind_text(st, 7, m->compression, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, m->uname, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, m->release, -1, SQLITE_STATIC);
+	if (m->cpus)
+		sqlite3_bind_int(st, 10, m->cpus);
+	sqlite3_bind_text(st, 11, m->clock, -1, SQLITE_STATIC);
+	if (m->long_size)
+		sqlite3_bind_int(st, 12, m->long_size);
+	sqlite3_bind_int(st, 13, m->big_endian);
+	if (m->page_size)
+		sqlite3_bind_int(st, 14, m->page_size);
+	sqlite3_bind_text(st, 15, now, -1, SQLITE_TRANSIENT);
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	if (ret) {
+		if (sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_UNIQUE)
+			vr_error("%s: run %s iteration %d already exists (use --iteration or --replace)",
+				 s->path, r->kernel, iteration);
+		else
+			vr_error("%s: cannot insert run: %s", s->path, sqlite3_errmsg(s->db));
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int store_run_begin(struct store *s, const struct store_run *r, int64_t replace_run_id,
+		    int64_t *run_id, int *iteration_out)
+{
+	int iteration = r->iteration;
+
+	reset_run_state(s);
+	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start transaction"))
+		return -1;
+	if (replace_run_id && store_delete_run(s, replace_run_id))
+		goto fail;
+	if (!iteration && next_iteration(s, r->kernel, &iteration))
+		goto fail;
+	if (insert_run_row(s, r, iteration))
+		goto fail;
+	s->run_id = sqlite3_last_insert_rowid(s->db);
+	s->in_run = true;
+	*run_id = s->run_id;
+	*iteration_out = iteration;
+	return 0;
+fail:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static int prepare_spec_insert(struct store *s, int i)
+{
+	struct vr_buf cols, vals;
+	int ret;
+
+	vr_buf_init(&cols);
+	vr_buf_init(&vals);
+	vr_buf_addstr(&cols, "run_id, ts_ns, cpu, pid");
+	vr_buf_addstr(&vals, "?,?,?,?");
+	for (int f = 0; f < spec_nfields(i); f++) {
+		char *q = sqlite3_mprintf(", \"%w\"", spec_column(i, f));
+
+		vr_buf_addstr(&cols, q);
+		vr_buf_addstr(&vals, ",?");
+		sqlite3_free(q);
+		if (vr_event_specs[i].fields[f].flags & VR_FF_KSYM) {
+			q = sqlite3_mprintf(", \"%w_sym\"", spec_column(i, f));
+			vr_buf_addstr(&cols, q);
+			vr_buf_addstr(&vals, ",?");
+			sqlite3_free(q);
+		}
+	}
+	char *sql = sqlite3_mprintf("INSERT INTO \"%w\" (%s, extra) VALUES (%s,?)",
+				    vr_event_specs[i].name, cols.buf, vals.buf);
+	ret = prepare(s, &s->ins[i], sql);
+	sqlite3_free(sql);
+	vr_buf_release(&cols);
+	vr_buf_release(&vals);
+	return ret;
+}
+
+static void count_other(struct store *s, const struct ingest_event *ev)
+{
+	char *key = g_strconcat(ev->system, ":", ev->name, NULL);
+	uint64_t *n = g_hash_table_lookup(s->other_count, key);
+
+	if (n) {
+		(*n)++;
+		g_free(key);
+		return;
+	}
+	n = vr_malloc(sizeof(*n));
+	*n = 1;
+	g_hash_table_insert(s->other_count, vr_strdup(key), n);
+	g_free(key);
+}
+
+static int insert_other(struct store *s, const struct ingest_event *ev)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, &s->ins_other, "INSERT INTO other_event (run_id, ts_ns, cpu, pid, system,"
+				      " name, fields) VALUES (?,?,?,?,?,?,?)"))
+		return -1;
+	st = s->ins_other;
+	sqlite3_bind_int64(st, 1, s->run_id);
+	sqlite3_bind_int64(st, 2, (int64_t)ev->ts_ns);
+	sqlite3_bind_int(st, 3, ev->cpu);
+	sqlite3_bind_int(st, 4, ev->pid);
+	sqlite3_bind_text(st, 5, ev->system, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, ev->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, ev->extra_json, -1, SQLITE_STATIC);
+	count_other(s, ev);
+	return step_done(s, st, "cannot insert event");
+}
+
+int store_event(struct store *s, const struct ingest_event *ev)
+{
+	sqlite3_stmt *st;
+	int col = 5;
+	int i = ev->spec;
+
+	if (ev->ts_ns < s->first_ts)
+		s->first_ts = ev->ts_ns;
+	if (ev->ts_ns > s->last_ts)
+		s->last_ts = ev->ts_ns;
+	s->nevents++;
+	if (i < 0)
+		return insert_other(s, ev);
+	if (!s->ins[i] && prepare_spec_insert(s, i))
+		return -1;
+	st = s->ins[i];
+	sqlite3_bind_int64(st, 1, s->run_id);
+	sqlite3_bind_int64(st, 2, (int64_t)ev->ts_ns);
+	sqlite3_bind_int(st, 3, ev->cpu);
+	sqlite3_bind_int(st, 4, ev->pid);
+	for (int f = 0; f < VR_SPEC_MAX_FIELDS && vr_event_specs[i].fields[f].name; f++) {
+		const struct vr_field_spec *fs = &vr_event_specs[i].fields[f];
+		bool have = ev->present & (1u << f);
+
+		if (!have)
+			sqlite3_bind_null(st, col);
+		else if (fs->type == VR_FT_TEXT)
+			sqlite3_bind_text(st, col, ev->str[f], -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_int64(st, col, ev->val[f]);
+		col++;
+		if (fs->flags & VR_FF_KSYM) {
+			if (have && ev->str[f])
+				sqlite3_bind_text(st, col, ev->str[f], -1, SQLITE_STATIC);
+			else
+				sqlite3_bind_null(st, col);
+			col++;
+		}
+	}
+	sqlite3_bind_text(st, col, ev->extra_json, -1, SQLITE_STATIC);
+	s->spec_count[i]++;
+	return step_done(s, st, "cannot insert event");
+}
+
+int store_lost(struct store *s, int cpu, uint64_t ts_ns, int64_t count)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, &s->ins_lost, "INSERT INTO lost_events (run_id, cpu, ts_ns, count)"
+				     " VALUES (?,?,?,?)"))
+		return -1;
+	st = s->ins_lost;
+	sqlite3_bind_int64(st, 1, s->run_id);
+	sqlite3_bind_int(st, 2, cpu);
+	sqlite3_bind_int64(st, 3, (int64_t)ts_ns);
+	if (count >= 0) {
+		sqlite3_bind_int64(st, 4, count);
+		s->lost_total += count;
+	} else {
+		sqlite3_bind_null(st, 4);
+		s->lost_unknown++;
+	}
+	return step_done(s, st, "cannot insert lost events");
+}
+
+int store_task(struct store *s, int pid, const char *comm)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, &s->ins_task, "INSERT OR IGNORE INTO task (run_id, pid, comm) VALUES (?,?,?)"))
+		return -1;
+	st = s->ins_task;
+	sqlite3_bind_int64(st, 1, s->run_id);
+	sqlite3_bind_int(st, 2, pid);
+	sqlite3_bind_text(st, 3, comm, -1, SQLITE_STATIC);
+	return step_done(s, st, "cannot insert task");
+}
+
+static int insert_count(struct store *s, sqlite3_stmt *st, const char *system,
+			const char *name, uint64_t n)
+{
+	sqlite3_bind_int64(st, 1, s->run_id);
+	sqlite3_bind_text(st, 2, system, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (int64_t)n);
+	return step_done(s, st, "cannot insert event count");
+}
+
+static int write_counts(struct store *s)
+{
+	sqlite3_stmt *st = NULL;
+	GHashTableIter it;
+	gpointer k, v;
+	int ret = 0;
+
+	if (prepare(s, &st, "INSERT INTO run_event_count (run_id, system, name, count)"
+			    " VALUES (?,?,?,?)"))
+		return -1;
+	for (size_t i = 0; !ret && i < vr_event_specs_count; i++)
+		if (s->spec_count[i])
+			ret = insert_count(s, st, vr_event_specs[i].system, vr_event_specs[i].name,
+					   s->spec_count[i]);
+	g_hash_table_iter_init(&it, s->other_count);
+	while (!ret && g_hash_table_iter_next(&it, &k, &v)) {
+		char *colon = strchr(k, ':');
+
+		*colon = '\0';
+		ret = insert_count(s, st, k, colon + 1, *(uint64_t *)v);
+		*colon = ':';
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int update_run_row(struct store *s)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (prepare(s, &st, "UPDATE run SET first_ts_ns = ?, last_ts_ns = ?, event_count = ?,"
+			    " lost_events = ?, lost_unknown = ? WHERE id = ?"))
+		return -1;
+	if (s->nevents) {
+		sqlite3_bind_int64(st, 1, (int64_t)s->first_ts);
+		sqlite3_bind_int64(st, 2, (int64_t)s->last_ts);
+	}
+	sqlite3_bind_int64(st, 3, (int64_t)s->nevents);
+	sqlite3_bind_int64(st, 4, s->lost_total);
+	sqlite3_bind_int(st, 5, s->lost_unknown);
+	sqlite3_bind_int64(st, 6, s->run_id);
+	int ret = step_done(s, st, "cannot update run");
+
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int create_indexes(struct store *s)
+{
+	int ret = store_exec(s, "CREATE INDEX IF NOT EXISTS other_event_run_ts"
+			     " ON other_event (run_id, ts_ns)", "cannot create index");
+
+	for (size_t i = 0; !ret && i < vr_event_specs_count; i++) {
+		char *sql;
+
+		if (!s->spec_count[i])
+			continue;
+		sql = sqlite3_mprintf("CREATE INDEX IF NOT EXISTS \"%w_run_ts\" ON \"%w\""
+				      " (run_id, ts_ns)", vr_event_specs[i].name,
+				      vr_event_specs[i].name);
+		ret = store_exec(s, sql, "cannot create index");
+		sqlite3_free(sql);
+	}
+	return ret;
+}
+
+int store_run_commit(struct store *s)
+{
+	if (!s->in_run)
+		return vr_error("%s: no run is being loaded", s->path);
+	if (write_counts(s) || update_run_row(s) || create_indexes(s) ||
+	    store_exec(s, "COMMIT", "cannot commit")) {
+		store_run_abort(s);
+		return -1;
+	}
+	s->in_run = false;
+	return 0;
+}
+
+void store_run_abort(struct store *s)
+{
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->in_run = false;
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/* util.c - error reporting, allocation and vr_buf; see include/vr.h. */
+#include "vr.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void vr_vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	struct vr_buf b;
+
+	vr_buf_init(&b);
+	vr_buf_addstr(&b, "vmscan-report: ");
+	vr_buf_addstr(&b, prefix);
+	vr_buf_vaddf(&b, fmt, ap);
+	vr_buf_addstr(&b, "\n");
+	fputs(b.buf, stderr);
+	vr_buf_release(&b);
+}
+
+int vr_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vr_vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void vr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vr_vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+static void *vr_check_alloc(void *p, size_t size)
+{
+	if (!p && size) {
+		fputs("vmscan-report: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+void *vr_malloc(size_t size)
+{
+	return vr_check_alloc(malloc(size), size);
+}
+
+void *vr_calloc(size_t nmemb, size_t size)
+{
+	return vr_check_alloc(calloc(nmemb, size), nmemb * size);
+}
+
+void *vr_realloc(void *ptr, size_t size)
+{
+	return vr_check_alloc(realloc(ptr, size), size);
+}
+
+char *vr_strdup(const char *s)
+{
+	return vr_check_alloc(strdup(s), 1);
+}
+
+static char vr_buf_empty[1];
+
+void vr_buf_init(struct vr_buf *b)
+{
+	b->buf = vr_buf_empty;
+	b->len = 0;
+	b->alloc = 0;
+}
+
+void vr_buf_release(struct vr_buf *b)
+{
+	if (b->alloc)
+		free(b->buf);
+	vr_buf_init(b);
+}
+
+void vr_buf_reset(struct vr_buf *b)
+{
+	b->len = 0;
+	if (b->alloc)
+		b->buf[0] = '\0';
+}
+
+static void vr_buf_grow(struct vr_buf *b, size_t extra)
+{
+	size_t want = b->len + extra + 1;
+
+	if (want <= b->alloc)
+		return;
+	size_t n = b->alloc ? b->alloc : 64;
+	while (n < want)
+		n *= 2;
+	if (!b->alloc) {
+		b->buf = vr_malloc(n);
+		b->buf[0] = '\0';
+	} else {
+		b->buf = vr_realloc(b->buf, n);
+	}
+	b->alloc = n;
+}
+
+void vr_buf_add(struct vr_buf *b, const void *data, size_t len)
+{
+	vr_buf_grow(b, len);
+	memcpy(b->buf + b->len, data, len);
+	b->len += len;
+	b->buf[b->len] = '\0';
+}
+
+void vr_buf_addstr(struct vr_buf *b, const char *s)
+{
+	vr_buf_add(b, s, strlen(s));
+}
+
+void vr_buf_vaddf(struct vr_buf *b, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	vr_buf_grow(b, (size_t)n);
+	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void vr_buf_addf(struct vr_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vr_buf_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+void vr_buf_add_json_str(struct vr_buf *b, const char *s, size_t len)
+{
+	vr_buf_add(b, "\"", 1);
+	for (size_t i = 0; i < len && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			char esc[2] = { '\\', (char)c };
+			vr_buf_add(b, esc, 2);
+		} else if (c < 0x20 || c >= 0x7f) {
+			vr_buf_addf(b, "\\u%04x", c);
+		} else {
+			vr_buf_add(b, &s[i], 1);
+		}
+	}
+	vr_buf_add(b, "\"", 1);
+}
+
+char *vr_buf_detach(struct vr_buf *b)
+{
+	char *s = b->alloc ? b->buf : vr_strdup("");
+
+	vr_buf_init(b);
+	return s;
+}
+
+int vr_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int vr_parse_int(const char *s, int *out)
+{
+	uint64_t v;
+
+	if (vr_parse_u64(s, &v) || v > INT_MAX)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
