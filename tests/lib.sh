@@ -1,0 +1,37 @@
+# Shell test helpers, in the spirit of git's t/test-lib.sh.  Source it from
+# tests/tNNNN-*.sh, call test_expect_success / test_expect_code, then
+# test_done.  Each test runs in its own fresh directory under a temp root.
+set -u
+: "${VR:?run through tests/run-tests.sh (make test)}"
+test_name=$(basename "$0")
+test_root=$(mktemp -d "/tmp/vr-test.XXXXXX")
+trap 'rm -rf "$test_root"' EXIT
+test_pass=0 test_fail=0 test_count=0
+
+# test_expect_success DESCRIPTION 'commands'
+test_expect_success() {
+	test_count=$((test_count + 1))
+	local dir="$test_root/$test_count"
+	mkdir -p "$dir"
+	if (cd "$dir" && set -e && eval "$2") >"$test_root/out" 2>&1; then
+		test_pass=$((test_pass + 1)); echo "ok $test_count - $test_name: $1"
+	else
+		test_fail=$((test_fail + 1)); echo "not ok $test_count - $test_name: $1"
+		sed 's/^/#   /' "$test_root/out"
+	fi
+}
+
+# test_must_fail CODE COMMAND...: COMMAND must exit with CODE (not crash).
+test_expect_code() {
+	local want=$1; shift
+	"$@"; local rc=$?
+	if [ "$rc" -ne "$want" ]; then echo "exit $rc, wanted $want: $*" >&2; return 1; fi
+}
+
+# test_cmp EXPECTED ACTUAL: files equal, else show the diff.
+test_cmp() { diff -u "$1" "$2"; }
+
+test_done() {
+	[ -n "${VR_RESULTS:-}" ] && echo "$test_name $test_pass $test_fail" >> "$VR_RESULTS"
+	[ "$test_fail" -eq 0 ]
+}
