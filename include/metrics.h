@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * metrics.h - the latency metrics of a run, described once in a table of
+ * metric specs (name, SQL giving the samples of one run, direction), and
+ * the "operations" of the comparison table built from them.
+ *
+ * A trace metric (DirectReclaim, KswapdAwake, ...) yields samples per run
+ * from the derived tables (DESIGN.md "Metrics and the comparison table");
+ * each run is summarised by its p50, p95, p99 and max, giving the
+ * operations p50-DirectReclaim, ..., max-DirectReclaim.  Imported
+ * application latencies (table app_latency, `import-latency`) already are
+ * such periodic values: operation p95-Write has one value per report.
+ *
+ * Units: trace metrics are in microseconds; imported values are kept as
+ * given.  Nothing here prints except error messages.
+ */
+#ifndef VR_METRICS_H
+#define VR_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sqlite3.h>
+
+/* Which direction is an improvement (mmtests "preferred value"). */
+enum metric_better {
+	METRIC_LOWER_IS_BETTER = 0,	/* latencies */
+	METRIC_HIGHER_IS_BETTER = 1,	/* throughputs */
+};
+
+/* One trace metric: a row of the metric spec table. */
+struct metric_spec {
+	const char *name;	/* e.g. "DirectReclaim"; used in operation names */
+	const char *unit;	/* unit of the samples: "us" */
+	const char *summary;	/* one line for help texts and chart titles */
+	const char *run_sql;	/* SELECT of one REAL column: the samples of run ?1 */
+	enum metric_better better;
+};
+
+/* The table of trace metrics, in display order (src/metrics.c). */
+extern const struct metric_spec metric_specs[];
+extern const size_t metric_specs_count;
+
+/**
+ * metric_spec_find - the trace metric called @name (exact, case-sensitive),
+ * or NULL.  The result is borrowed from the static table.
+ */
+const struct metric_spec *metric_spec_find(const char *name);
+
+/**
+ * metric_run_samples - all samples of trace metric @m in run @run_id.
+ * @out: OUT: malloc'ed array of the samples in ascending order (NULL when
+ *       there are none); the caller frees it with free().
+ * @n:   OUT: number of samples.
+ * Returns 0, or -1 after "vmscan-report: SQL error" (e.g. a derived table
+ * missing from an old database); *out is NULL and *n 0 then.
+ */
+int metric_run_samples(sqlite3 *db, const struct metric_spec *m, int64_t run_id,
+		       double **out, size_t *n);
+
+/**
+ * metric_app_run_samples - the imported values of application operation
+ * @operation (e.g. "p95-Write") in run @run_id, in file order (sample
+ * number).  Same @out / @n contract and errors as metric_run_samples().
+ */
+int metric_app_run_samples(sqlite3 *db, const char *operation, int64_t run_id,
+			   double **out, size_t *n);
+
+/* How a run's trace samples become one value of an operation. */
+enum metric_summary {
+	METRIC_P50,
+	METRIC_P95,
+	METRIC_P99,
+	METRIC_MAX,
+	METRIC_NSUMMARY
+};
+
+/** metric_summary_name - "p50", "p95", "p99" or "max". */
+const char *metric_summary_name(enum metric_summary s);
+
+/* One operation (row name) of the comparison table. */
+struct metric_op {
+	char *name;			/* "p95-DirectReclaim", "p95-Write"; owned */
+	const struct metric_spec *spec;	/* trace metric, or NULL: imported app op */
+	enum metric_summary summary;	/* how a run is summarised (spec != NULL) */
+	enum metric_better better;
+};
+
+struct metric_op_list {
+	struct metric_op *ops;	/* owned; release with metric_op_list_release() */
+	size_t n;
+};
+
+/**
+ * metric_list - the operations that have at least one sample in at least
+ * one of the runs @run_ids[0..@nruns-1]: for each trace metric in table
+ * order that has samples, its p50, p95, p99 and max operations; then the
+ * imported application operations in the order they first appear in
+ * app_latency.  Metrics without samples are left out, not listed as zeros.
+ * @out: OUT: the list; release with metric_op_list_release().
+ * Returns 0 or -1 (SQL error, message printed; @out is empty).
+ */
+int metric_list(sqlite3 *db, const int64_t *run_ids, size_t nruns, struct metric_op_list *out);
+
+/** metric_op_list_release - free the names and the array; empty list after. */
+void metric_op_list_release(struct metric_op_list *l);
+
+/**
+ * metric_op_run_values - the values operation @op contributes for run
+ * @run_id to the per-kernel statistics: for a trace metric one value, the
+ * run's p50/p95/p99/max of metric_run_samples() (percentile rule of
+ * stats_percentile()), or none when the run has no samples; for an app
+ * operation every imported sample.
+ * @out / @n: OUT, as for metric_run_samples(); caller frees *out.
+ * Returns 0 or -1 (SQL error, message printed).
+ */
+int metric_op_run_values(sqlite3 *db, const struct metric_op *op, int64_t run_id,
+			 double **out, size_t *n);
+
+#endif /* VR_METRICS_H */
