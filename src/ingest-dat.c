@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -507,39 +508,268 @@ static int emit_tasks(struct ingest_dat *d, const struct ingest_sink *sink)
 	return ret;
 }
 
-int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink)
+/*
+ * Decoding and storing overlap: a reader thread merges and decodes records
+ * into batches (strings copied into the batch's arena), the calling thread
+ * hands them to the sink.  At most QUEUE_BATCHES batches are in flight, so
+ * memory stays flat whatever the trace size.
+ */
+enum { BATCH_EVENTS = 4096, QUEUE_BATCHES = 8, ARENA_BYTES = 1 << 18 };
+#define LOST_MARK (-2)	/* ingest_event.spec of a lost-events marker */
+
+struct batch {
+	int n;
+	struct ingest_event ev[BATCH_EVENTS];
+	char *arena;
+	size_t used, cap;
+	int status;		/* last batch: 0 end of trace, -1 read error */
+	bool last;
+	struct batch *next;	/* free list */
+};
+
+struct pipe_state {
+	struct ingest_dat *d;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct batch *queue[QUEUE_BATCHES];
+	int head, count;
+	struct batch *free_list;
+	bool stop;		/* consumer asks the reader to stop */
+};
+
+static struct batch *batch_get(struct pipe_state *p)
 {
-	struct dat_cursor *cur = d->cur;
+	struct batch *b;
+
+	pthread_mutex_lock(&p->lock);
+	b = p->free_list;
+	if (b)
+		p->free_list = b->next;
+	pthread_mutex_unlock(&p->lock);
+	if (!b) {
+		b = vr_calloc(1, sizeof(*b));
+		b->cap = ARENA_BYTES;
+		b->arena = vr_malloc(b->cap);
+	}
+	b->n = 0;
+	b->used = 0;
+	b->status = 0;
+	b->last = false;
+	return b;
+}
+
+static void batch_put(struct pipe_state *p, struct batch *b)
+{
+	pthread_mutex_lock(&p->lock);
+	b->next = p->free_list;
+	p->free_list = b;
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Reader side: queue @b, waiting while the queue is full.  False: stop. */
+static bool batch_push(struct pipe_state *p, struct batch *b)
+{
+	bool stop;
+
+	pthread_mutex_lock(&p->lock);
+	while (p->count == QUEUE_BATCHES && !p->stop)
+		pthread_cond_wait(&p->cond, &p->lock);
+	stop = p->stop;
+	if (!stop) {
+		p->queue[(p->head + p->count) % QUEUE_BATCHES] = b;
+		p->count++;
+		pthread_cond_broadcast(&p->cond);
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (stop)
+		batch_put(p, b);
+	return !stop;
+}
+
+static struct batch *batch_pop(struct pipe_state *p)
+{
+	struct batch *b;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->count)
+		pthread_cond_wait(&p->cond, &p->lock);
+	b = p->queue[p->head];
+	p->head = (p->head + 1) % QUEUE_BATCHES;
+	p->count--;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	return b;
+}
+
+static size_t event_strings_size(const struct ingest_event *ev)
+{
+	size_t n = ev->extra_json ? strlen(ev->extra_json) + 1 : 0;
+
+	if (ev->spec < 0)
+		return n;
+	for (int f = 0; f < VR_SPEC_MAX_FIELDS; f++)
+		if (ev->str[f] && vr_event_specs[ev->spec].fields[f].type == VR_FT_TEXT)
+			n += strlen(ev->str[f]) + 1;
+	return n;
+}
+
+static const char *arena_copy(struct batch *b, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *dst = b->arena + b->used;
+
+	memcpy(dst, s, len);
+	b->used += len;
+	return dst;
+}
+
+/* Copy @ev into @b; strings that live in the record go into the arena. */
+static void batch_add(struct batch *b, const struct ingest_event *ev)
+{
+	struct ingest_event *out = &b->ev[b->n++];
+
+	*out = *ev;
+	if (ev->extra_json)
+		out->extra_json = arena_copy(b, ev->extra_json);
+	if (ev->spec < 0)
+		return;
+	for (int f = 0; f < VR_SPEC_MAX_FIELDS; f++)
+		if (ev->str[f] && vr_event_specs[ev->spec].fields[f].type == VR_FT_TEXT)
+			out->str[f] = arena_copy(b, ev->str[f]);
+}
+
+/* Make room for @need arena bytes and one event; may push @*b. */
+static bool batch_room(struct pipe_state *p, struct batch **b, size_t need)
+{
+	if ((*b)->n < BATCH_EVENTS && (*b)->used + need <= (*b)->cap)
+		return true;
+	if ((*b)->n) {
+		if (!batch_push(p, *b))
+			return false;
+		*b = batch_get(p);
+	}
+	if (need > (*b)->cap) {	/* one huge event: grow the empty arena */
+		(*b)->cap = need;
+		(*b)->arena = vr_realloc((*b)->arena, need);
+	}
+	return true;
+}
+
+static struct dat_cursor *next_cursor(struct ingest_dat *d)
+{
+	struct dat_cursor *best = NULL;
+
+	for (int c = 0; c < d->ncur; c++)
+		if (d->cur[c].rec && (!best || d->cur[c].rec->ts < best->rec->ts))
+			best = &d->cur[c];
+	return best;
+}
+
+static void *reader_thread(void *arg)
+{
+	struct pipe_state *p = arg;
+	struct ingest_dat *d = p->d;
+	struct batch *b = batch_get(p);
 	struct ingest_event ev;
-	int n = d->ncur, ret = 0;
+	struct dat_cursor *c;
+	int status = 0;
 
 	memset(&ev, 0, sizeof(ev));
-	for (;;) {
-		int best = -1;
+	while ((c = next_cursor(d))) {
+		struct tep_record *rec = c->rec;
 
-		for (int c = 0; c < n; c++)
-			if (cur[c].rec && (best < 0 || cur[c].rec->ts < cur[best].rec->ts))
-				best = c;
-		if (best < 0)
-			break;
-		struct tep_record *rec = cur[best].rec;
+		if (rec->missed_events) {
+			if (!batch_room(p, &b, 0))
+				return NULL;
+			struct ingest_event *m = &b->ev[b->n++];
 
-		if (rec->missed_events && sink->lost) {
-			ret = sink->lost(sink->arg, rec->cpu, rec->ts,
-					 rec->missed_events > 0 ? rec->missed_events : -1);
-			if (ret)
-				break;
+			memset(m, 0, sizeof(*m));
+			m->spec = LOST_MARK;
+			m->ts_ns = rec->ts;
+			m->cpu = rec->cpu;
+			m->val[0] = rec->missed_events > 0 ? rec->missed_events : -1;
 		}
-		ret = decode_record(d, rec, &ev);
-		if (ret)
+		if (decode_record(d, rec, &ev)) {
+			status = -1;
 			break;
+		}
 		g_hash_table_add(d->pids, GINT_TO_POINTER(ev.pid + 1));
-		ret = sink->event(sink->arg, &ev);
-		if (ret)
-			break;
+		if (!batch_room(p, &b, event_strings_size(&ev)))
+			return NULL;
+		batch_add(b, &ev);
 		tracecmd_free_record(rec);
-		cur[best].rec = tracecmd_read_data(cur[best].handle, cur[best].cpu);
+		c->rec = tracecmd_read_data(c->handle, c->cpu);
 	}
+	b->last = true;
+	b->status = status;
+	batch_push(p, b);
+	return NULL;
+}
+
+static int consume(struct pipe_state *p, const struct ingest_sink *sink)
+{
+	int ret = 0;
+
+	for (;;) {
+		struct batch *b = batch_pop(p);
+		bool last = b->last;
+
+		for (int i = 0; !ret && i < b->n; i++) {
+			const struct ingest_event *ev = &b->ev[i];
+
+			if (ev->spec == LOST_MARK)
+				ret = sink->lost ? sink->lost(sink->arg, ev->cpu, ev->ts_ns, ev->val[0]) : 0;
+			else
+				ret = sink->event(sink->arg, ev);
+		}
+		if (!ret && last)
+			ret = b->status;
+		batch_put(p, b);
+		if (ret && !last) {	/* stop the reader and let it finish */
+			pthread_mutex_lock(&p->lock);
+			p->stop = true;
+			pthread_cond_broadcast(&p->cond);
+			pthread_mutex_unlock(&p->lock);
+			return ret;
+		}
+		if (last)
+			return ret;
+	}
+}
+
+static void pipe_free(struct pipe_state *p)
+{
+	while (p->count) {
+		batch_put(p, p->queue[p->head]);
+		p->head = (p->head + 1) % QUEUE_BATCHES;
+		p->count--;
+	}
+	while (p->free_list) {
+		struct batch *b = p->free_list;
+
+		p->free_list = b->next;
+		free(b->arena);
+		free(b);
+	}
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cond);
+}
+
+int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink)
+{
+	struct pipe_state p = { .d = d };
+	pthread_t tid;
+	int ret;
+
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.cond, NULL);
+	if (pthread_create(&tid, NULL, reader_thread, &p)) {
+		pipe_free(&p);
+		return vr_error("%s: cannot start the reader thread", d->path);
+	}
+	ret = consume(&p, sink);
+	pthread_join(tid, NULL);
+	pipe_free(&p);
 	if (!ret)
 		ret = emit_tasks(d, sink);
 	return ret;
