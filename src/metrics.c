@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * metrics.c - the table of latency metrics (one row per metric: name, the
+ * SQL giving the samples of one run, direction) and the comparison-table
+ * operations built from it and from imported application latencies.
+ */
+#include "metrics.h"
+#include "stats.h"
+#include "vr.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Sources are the derived tables written during load (src/store.c
+ * fixed_schema).  Each SELECT yields the samples of run ?1 in microseconds.
+ * Incomplete episodes (an end or a begin outside the trace, lost events
+ * inside) are left out: their duration is not known.
+ */
+const struct metric_spec metric_specs[] = {
+	{ "DirectReclaim", "us", "direct reclaim stall (direct_reclaim_begin to _end)",
+	  "SELECT duration_ns / 1000.0 FROM reclaim_stall WHERE run_id = ?1"
+	  " AND kind = 'direct' AND complete = 1 AND duration_ns IS NOT NULL",
+	  METRIC_LOWER_IS_BETTER },
+	{ "MemcgReclaim", "us", "memcg (and memcg soft limit) reclaim stall",
+	  "SELECT duration_ns / 1000.0 FROM reclaim_stall WHERE run_id = ?1"
+	  " AND kind IN ('memcg', 'memcg_softlimit') AND complete = 1"
+	  " AND duration_ns IS NOT NULL",
+	  METRIC_LOWER_IS_BETTER },
+	{ "NodeReclaim", "us", "node reclaim stall (node_reclaim_begin to _end)",
+	  "SELECT duration_ns / 1000.0 FROM reclaim_stall WHERE run_id = ?1"
+	  " AND kind = 'node' AND complete = 1 AND duration_ns IS NOT NULL",
+	  METRIC_LOWER_IS_BETTER },
+	{ "KswapdAwake", "us", "kswapd awake from kswapd_wake to a full sleep",
+	  "SELECT (sleep_ns - wake_ns) / 1000.0 FROM kswapd_cycle WHERE run_id = ?1"
+	  " AND decision = 'full_sleep' AND wake_ns IS NOT NULL AND sleep_ns IS NOT NULL",
+	  METRIC_LOWER_IS_BETTER },
+	{ "KswapdWakeupDelay", "us", "wakeup_kswapd request to the next kswapd_wake of the node",
+	  "SELECT delay_ns / 1000.0 FROM kswapd_wakeup WHERE run_id = ?1"
+	  " AND delay_ns IS NOT NULL",
+	  METRIC_LOWER_IS_BETTER },
+	{ "Throttle", "us", "reclaim throttling (mm_vmscan_throttled usec_delayed)",
+	  "SELECT usec_delayed FROM reclaim_throttle WHERE run_id = ?1"
+	  " AND kind = 'throttled' AND usec_delayed IS NOT NULL",
+	  METRIC_LOWER_IS_BETTER },
+	{ "CongestionWait", "us", "congestion_wait / wait_iff_congested (usec_delayed)",
+	  "SELECT usec_delayed FROM reclaim_throttle WHERE run_id = ?1"
+	  " AND kind IN ('congestion_wait', 'wait_iff_congested') AND usec_delayed IS NOT NULL",
+	  METRIC_LOWER_IS_BETTER },
+	{ "SlabShrink", "us", "one shrinker call (mm_shrink_slab_start to _end)",
+	  "SELECT duration_ns / 1000.0 FROM slab_shrink WHERE run_id = ?1"
+	  " AND complete = 1 AND duration_ns IS NOT NULL",
+	  METRIC_LOWER_IS_BETTER },
+};
+const size_t metric_specs_count = VR_ARRAY_SIZE(metric_specs);
+
+static const struct {
+	const char *name;
+	double pct;
+} summaries[METRIC_NSUMMARY] = {
+	[METRIC_P50] = { "p50", 50 },
+	[METRIC_P95] = { "p95", 95 },
+	[METRIC_P99] = { "p99", 99 },
+	[METRIC_MAX] = { "max", 100 },
+};
+
+const char *metric_summary_name(enum metric_summary s)
+{
+	return s < METRIC_NSUMMARY ? summaries[s].name : "?";
+}
+
+const struct metric_spec *metric_spec_find(const char *name)
+{
+	for (size_t i = 0; i < metric_specs_count; i++)
+		if (!strcmp(metric_specs[i].name, name))
+			return &metric_specs[i];
+	return NULL;
+}
+
+/* Run @sql with ?1 = @run_id and an optional text ?2; collect column 0. */
+static int query_doubles(sqlite3 *db, const char *sql, int64_t run_id, const char *text,
+			 double **out, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, run_id);
+	if (text)
+		sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue;
+		if (*n == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			*out = vr_realloc(*out, alloc * sizeof(**out));
+		}
+		(*out)[(*n)++] = sqlite3_column_double(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
+	}
+	return 0;
+}
+
+int metric_run_samples(sqlite3 *db, const struct metric_spec *m, int64_t run_id,
+		       double **out, size_t *n)
+{
+	if (query_doubles(db, m->run_sql, run_id, NULL, out, n))
+		return -1;
+	stats_sort(*out, *n);
+	return 0;
+}
+
+int metric_app_run_samples(sqlite3 *db, const char *operation, int64_t run_id,
+			   double **out, size_t *n)
+{
+	return query_doubles(db, "SELECT value FROM app_latency WHERE run_id = ?1"
+			     " AND operation = ?2 ORDER BY sample", run_id, operation, out, n);
+}
+
+static void list_add(struct metric_op_list *l, char *name, const struct metric_spec *spec,
+		     enum metric_summary summary, enum metric_better better)
+{
+	l->ops = vr_realloc(l->ops, (l->n + 1) * sizeof(*l->ops));
+	l->ops[l->n++] = (struct metric_op){ name, spec, summary, better };
+}
+
+/* Does trace metric @m have a sample in any of the runs?  1, 0 or -1. */
+static int spec_has_samples(sqlite3 *db, const struct metric_spec *m, const int64_t *run_ids,
+			    size_t nruns)
+{
+	for (size_t r = 0; r < nruns; r++) {
+		double *v;
+		size_t n;
+
+		if (metric_run_samples(db, m, run_ids[r], &v, &n))
+			return -1;
+		free(v);
+		if (n)
+			return 1;
+	}
+	return 0;
+}
+
+static bool op_listed(const struct metric_op_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->ops[i].name, name))
+			return true;
+	return false;
+}
+
+static int list_app_ops(sqlite3 *db, const int64_t *run_ids, size_t nruns,
+			struct metric_op_list *l)
+{
+	sqlite3_stmt *st;
+	int rc = SQLITE_DONE;
+
+	if (sqlite3_prepare_v2(db, "SELECT operation FROM app_latency WHERE run_id = ?1"
+			       " GROUP BY operation ORDER BY min(rowid)", -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+	for (size_t r = 0; r < nruns && rc == SQLITE_DONE; r++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, run_ids[r]);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *op = (const char *)sqlite3_column_text(st, 0);
+
+			if (!op_listed(l, op))
+				list_add(l, vr_strdup(op), NULL, METRIC_P50, METRIC_LOWER_IS_BETTER);
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
+	return 0;
+}
+
+int metric_list(sqlite3 *db, const int64_t *run_ids, size_t nruns, struct metric_op_list *out)
+{
+	out->ops = NULL;
+	out->n = 0;
+	for (size_t i = 0; i < metric_specs_count; i++) {
+		const struct metric_spec *m = &metric_specs[i];
+		int has = spec_has_samples(db, m, run_ids, nruns);
+
+		if (has < 0)
+			goto fail;
+		for (int s = 0; has && s < METRIC_NSUMMARY; s++) {
+			struct vr_buf name;
+
+			vr_buf_init(&name);
+			vr_buf_addf(&name, "%s-%s", summaries[s].name, m->name);
+			list_add(out, vr_buf_detach(&name), m, s, m->better);
+		}
+	}
+	if (list_app_ops(db, run_ids, nruns, out))
+		goto fail;
+	return 0;
+fail:
+	metric_op_list_release(out);
+	return -1;
+}
+
+void metric_op_list_release(struct metric_op_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->ops[i].name);
+	free(l->ops);
+	l->ops = NULL;
+	l->n = 0;
+}
+
+int metric_op_run_values(sqlite3 *db, const struct metric_op *op, int64_t run_id,
+			 double **out, size_t *n)
+{
+	double *samples;
+	size_t ns;
+
+	if (!op->spec)
+		return metric_app_run_samples(db, op->name, run_id, out, n);
+	*out = NULL;
+	*n = 0;
+	if (metric_run_samples(db, op->spec, run_id, &samples, &ns))
+		return -1;
+	if (ns) {
+		*out = vr_malloc(sizeof(**out));
+		(*out)[0] = stats_percentile(samples, ns, summaries[op->summary].pct);
+		*n = 1;
+	}
+	free(samples);
+	return 0;
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats.c - percentiles, means, spread, BAmean and Welch's t-test.
+ * Pure functions; see include/stats.h for the rules and their sources.
+ */
+#include "stats.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void stats_sort(double *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_double);
+}
+
+double stats_percentile(const double *sorted, size_t n, double p)
+{
+	double rank;
+	size_t idx;
+
+	if (!n)
+		return NAN;
+	rank = ceil(p * (double)n / 100.0);
+	idx = rank < 1 ? 0 : (size_t)rank - 1;
+	return sorted[idx < n ? idx : n - 1];
+}
+
+double stats_min(const double *v, size_t n)
+{
+	double m = n ? v[0] : NAN;
+
+	for (size_t i = 1; i < n; i++)
+		if (v[i] < m)
+			m = v[i];
+	return m;
+}
+
+double stats_max(const double *v, size_t n)
+{
+	double m = n ? v[0] : NAN;
+
+	for (size_t i = 1; i < n; i++)
+		if (v[i] > m)
+			m = v[i];
+	return m;
+}
+
+double stats_mean(const double *v, size_t n)
+{
+	double sum = 0;
+
+	if (!n)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	return sum / (double)n;
+}
+
+double stats_hmean(const double *v, size_t n)
+{
+	double sum = 0;
+
+	if (!n)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return NAN;
+		sum += 1.0 / v[i];
+	}
+	return (double)n / sum;
+}
+
+/* Sum of squared deviations from the mean (two-pass, for accuracy). */
+static double sum_sq_dev(const double *v, size_t n, double mean)
+{
+	double ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	return ss;
+}
+
+double stats_stddev(const double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	if (n == 1)
+		return 0;
+	return sqrt(sum_sq_dev(v, n, stats_mean(v, n)) / (double)(n - 1));
+}
+
+double stats_coeffvar(const double *v, size_t n)
+{
+	double mean = stats_mean(v, n);
+
+	if (!n)
+		return NAN;
+	return mean == 0 ? 0 : stats_stddev(v, n) * 100.0 / mean;
+}
+
+double stats_bamean(const double *best_first, size_t n, double pct)
+{
+	size_t count;
+
+	if (!n)
+		return NAN;
+	count = (size_t)floor((double)n * pct / 100.0);
+	if (count < 1)
+		count = 1;
+	if (count > n)
+		count = n;
+	return stats_mean(best_first, count);
+}
+
+int stats_welch_ttest(const double *a, size_t na, const double *b, size_t nb,
+		      struct stats_ttest *out)
+{
+	double ma, mb, va, vb, sa, sb, se2;
+
+	out->t = out->df = out->p = NAN;
+	if (na < 2 || nb < 2)
+		return -1;
+	ma = stats_mean(a, na);
+	mb = stats_mean(b, nb);
+	va = sum_sq_dev(a, na, ma) / (double)(na - 1);
+	vb = sum_sq_dev(b, nb, mb) / (double)(nb - 1);
+	sa = va / (double)na;
+	sb = vb / (double)nb;
+	se2 = sa + sb;
+	if (!(se2 > 0))
+		return -1;
+	out->t = (ma - mb) / sqrt(se2);
+	out->df = se2 * se2 / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+	out->p = 2.0 * gsl_cdf_tdist_Q(fabs(out->t), out->df);
+	if (out->p > 1)
+		out->p = 1;
+	return 0;
+}
+
+double stats_gain_pct(double new_v, double base, bool higher_is_better)
+{
+	if (new_v == base)
+		return 0;
+	if (higher_is_better) {
+		if (new_v == 0)
+			return 0;
+		if (base == 0)
+			return 100;
+		return new_v * 100.0 / base - 100.0;
+	}
+	if (new_v == 0)
+		return 100;
+	if (base == 0)
+		return -99;
+	return 100.0 - new_v * 100.0 / base;
+}

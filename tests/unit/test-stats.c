@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of src/stats.c.  Every expected value was computed outside
+ * this code: by hand, with python3's statistics module, or (t-test
+ * p-values) with mpmath's regularized incomplete beta function:
+ *   p = betainc(df/2, 1/2, 0, df/(df+t^2), regularized=True)
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+
+#include "stats.h"
+
+#define NEAR(x, want, tol) assert_true(fabs((x) - (want)) <= (tol))
+
+static const double a[] = { 1.2, 3.4, 2.2, 5.0, 4.1 };
+static const double b[] = { 6.3, 7.1, 5.9, 8.8 };
+
+static void test_percentile_nearest_rank(void **state)
+{
+	/* Wikipedia "Percentile", nearest-rank method example */
+	const double v[] = { 15, 20, 35, 40, 50 };
+
+	(void)state;
+	assert_true(stats_percentile(v, 5, 5) == 15);
+	assert_true(stats_percentile(v, 5, 30) == 20);
+	assert_true(stats_percentile(v, 5, 40) == 20);
+	assert_true(stats_percentile(v, 5, 50) == 35);
+	assert_true(stats_percentile(v, 5, 95) == 50);
+	assert_true(stats_percentile(v, 5, 100) == 50);
+	assert_true(isnan(stats_percentile(v, 0, 50)));
+	/* one sample: every percentile is that sample */
+	assert_true(stats_percentile(v, 1, 1) == 15);
+}
+
+static void test_sort(void **state)
+{
+	double v[] = { 3, -1, 2.5, 10, 0 };
+
+	(void)state;
+	stats_sort(v, 5);
+	assert_true(v[0] == -1 && v[1] == 0 && v[2] == 2.5 && v[3] == 3 && v[4] == 10);
+}
+
+static void test_means_and_spread(void **state)
+{
+	(void)state;
+	/* python3: statistics.mean/harmonic_mean/stdev */
+	NEAR(stats_mean(a, 5), 3.18, 1e-12);
+	NEAR(stats_hmean(a, 5), 2.468040268081901, 1e-12);
+	NEAR(stats_stddev(a, 5), 1.50731549451334, 1e-12);
+	NEAR(stats_coeffvar(a, 5), 47.3998583180296, 1e-9);
+	assert_true(stats_min(a, 5) == 1.2);
+	assert_true(stats_max(a, 5) == 5.0);
+	assert_true(stats_stddev(a, 1) == 0);
+	assert_true(isnan(stats_mean(a, 0)));
+	const double z[] = { 1, 0, 2 };
+	assert_true(isnan(stats_hmean(z, 3)));
+}
+
+static void test_bamean(void **state)
+{
+	const double best_first[] = { 1.2, 2.2, 3.4, 4.1, 5.0 };
+
+	(void)state;
+	/* floor(5*0.95) = 4 values: (1.2+2.2+3.4+4.1)/4 = 2.725 */
+	NEAR(stats_bamean(best_first, 5, 95), 2.725, 1e-12);
+	/* floor(2.5) = 2 values: 1.7 */
+	NEAR(stats_bamean(best_first, 5, 50), 1.7, 1e-12);
+	/* floor(0.5) = 0, at least one value */
+	NEAR(stats_bamean(best_first, 5, 10), 1.2, 1e-12);
+	NEAR(stats_bamean(best_first, 5, 100), 3.18, 1e-12);
+}
+
+static void test_welch(void **state)
+{
+	struct stats_ttest t;
+
+	(void)state;
+	assert_int_equal(stats_welch_ttest(a, 5, b, 4, &t), 0);
+	NEAR(t.t, -4.13013296723, 1e-9);
+	NEAR(t.df, 6.93706444482, 1e-9);
+	NEAR(t.p, 0.00449026170882, 1e-10);
+
+	const double c[] = { 21670074.18, 22668332.52, 20464344.18 };
+	const double d[] = { 19786774.76, 24101956.27, 27691872.71 };
+
+	assert_int_equal(stats_welch_ttest(c, 3, d, 3, &t), 0);
+	NEAR(t.t, -0.952331120564, 1e-9);
+	NEAR(t.df, 2.30910860641, 1e-9);
+	NEAR(t.p, 0.4296655154, 1e-9);
+	/* undefined: one value on a side, or no variance at all */
+	assert_int_equal(stats_welch_ttest(a, 1, b, 4, &t), -1);
+	assert_true(isnan(t.p));
+	const double k[] = { 2, 2, 2 };
+	assert_int_equal(stats_welch_ttest(k, 3, k, 3, &t), -1);
+}
+
+static void test_gain(void **state)
+{
+	(void)state;
+	/* python3: 100 - new*100/base; seed tables: 21670074.18 -> 22668332.52 is -4.61%, 412901.57 -> 1362.62 +99.67% */
+	NEAR(stats_gain_pct(22668332.52, 21670074.18, false), -4.606621701929, 1e-9);
+	NEAR(stats_gain_pct(1362.62, 412901.57, false), 99.669989145355, 1e-9);
+	/* higher is better: 110 over 100 is +10% */
+	NEAR(stats_gain_pct(110, 100, true), 10, 1e-12);
+	/* mmtests edge cases (Stat.pm pndiff/pdiff) */
+	assert_true(stats_gain_pct(5, 5, false) == 0);
+	assert_true(stats_gain_pct(0, 5, false) == 100);
+	assert_true(stats_gain_pct(5, 0, false) == -99);
+	assert_true(stats_gain_pct(0, 5, true) == 0);
+	assert_true(stats_gain_pct(5, 0, true) == 100);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_percentile_nearest_rank),
+		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_means_and_spread),
+		cmocka_unit_test(test_bamean),
+		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_gain),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
