@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const load_usage[] = {
 	"usage: vmscan-report load -d DB [--kernel NAME] [--iteration N] [--replace] [-j N] FILE...",
@@ -151,6 +152,8 @@ int cmd_load(int argc, char **argv)
 
 	if (ret)
 		return ret < 0 ? VR_EXIT_OK : ret;
+	bool existed = access(o.db, F_OK) == 0;
+
 	st = store_open(o.db, STORE_RW);
 	if (!st)
 		return VR_EXIT_FAIL;
@@ -161,5 +164,8 @@ int cmd_load(int argc, char **argv)
 			failed++;
 	}
 	store_close(st);
+	/* a database this command created and filled with nothing goes away */
+	if (!existed && failed == argc - optind)
+		unlink(o.db);
 	return failed ? VR_EXIT_FAIL : VR_EXIT_OK;
 }

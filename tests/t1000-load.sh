@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# load: samples load and match trace-cmd; bad input fails cleanly and leaves
+# the database exactly as it was.
+. "$(dirname "$0")/lib.sh"
+sdir=${VR_SAMPLES_DIR:-$TOP/samples}
+samples=$(ls "$sdir"/*.dat 2>/dev/null)
+first=$(echo $samples | cut -d" " -f1)
+
+test_expect_success 'the samples exist' '
+	test -n "$first"
+'
+test_expect_success 'every sample matches trace-cmd report (counts, 300 random events each)' '
+	python3 "$TOP/tests/check-load.py" "$VR" $samples
+'
+test_expect_success 'runs lists one line per loaded file with its kernel and iteration' '
+	"$VR" load -q -d db --kernel base $samples &&
+	"$VR" runs -d db >out &&
+	test $(grep -c " base " out) = $(echo $samples | wc -w) &&
+	sqlite3 db "SELECT group_concat(iteration) FROM run" >iters &&
+	seq -s, 1 $(echo $samples | wc -w) >expect && test_cmp expect iters
+'
+test_expect_success 'loading the same file twice is refused and changes nothing' '
+	"$VR" load -q -d db "$first" &&
+	sqlite3 db .dump >before &&
+	test_expect_code 1 "$VR" load -q -d db "$first" 2>err &&
+	grep -q "vmscan-report: $first: already loaded as run 1" err &&
+	sqlite3 db .dump >after && test_cmp before after
+'
+test_expect_success '--replace loads it again as one run' '
+	"$VR" load -q -d db "$first" &&
+	"$VR" load -q -d db --replace "$first" &&
+	test $(sqlite3 db "SELECT count(*) FROM run") = 1
+'
+test_expect_success 'missing file: exit 1, message names it, no database left behind' '
+	test_expect_code 1 "$VR" load -d new.db no-such.dat 2>err &&
+	grep -q "^vmscan-report: no-such.dat: No such file or directory" err &&
+	test ! -e new.db
+'
+check_bad_file() {	# FILE: load into an existing db must fail and change nothing
+	{ test -e db || "$VR" load -q -d db "$first"; } &&
+	sqlite3 db .dump >before &&
+	test_expect_code 1 "$VR" load -q -d db "$1" 2>err &&
+	grep -q "^vmscan-report: $1: " err &&
+	sqlite3 db .dump >after && test_cmp before after
+}
+test_expect_success 'empty file' '
+	: >empty.dat && check_bad_file empty.dat
+'
+test_expect_success 'text file passed as trace.dat' '
+	printf "hello\nthis is not a trace\n" >notes.dat && check_bad_file notes.dat
+'
+test_expect_success 'binary garbage' '
+	head -c 100000 /dev/urandom >garbage.dat && check_bad_file garbage.dat
+'
+test_expect_success 'truncated trace.dat (half, and all but the last byte)' '
+	size=$(stat -c %s "$first") &&
+	head -c $((size / 2)) "$first" >half.dat && check_bad_file half.dat &&
+	head -c $((size - 1)) "$first" >short.dat && check_bad_file short.dat
+'
+test_expect_success 'directory passed as a trace' '
+	mkdir adir && check_bad_file adir
+'
+test_expect_success 'unwritable database: exit 1 and a message naming it' '
+	mkdir dbdir &&
+	test_expect_code 1 "$VR" load -q -d dbdir "$first" 2>err &&
+	grep -q "^vmscan-report: dbdir: " err
+'
+test_expect_success 'a database of something else is refused, untouched' '
+	sqlite3 foreign.db "CREATE TABLE t(x); INSERT INTO t VALUES (1)" &&
+	sqlite3 foreign.db .dump >before &&
+	test_expect_code 1 "$VR" load -q -d foreign.db "$first" 2>err &&
+	grep -q "not a vmscan-report database" err &&
+	sqlite3 foreign.db .dump >after && test_cmp before after
+'
+test_expect_success 'one bad file among good ones: the good ones load, exit 1' '
+	test_expect_code 1 "$VR" load -q -d mixed.db "$first" empty.dat 2>err &&
+	test $(sqlite3 mixed.db "SELECT count(*) FROM run") = 1
+'
+test_done
