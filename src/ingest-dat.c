@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -206,11 +207,52 @@ static void fill_meta(struct ingest_dat *d, struct ingest_meta *meta,
 	meta->page_size = tracecmd_page_size(d->handle);
 }
 
+/*
+ * Open the file and every buffer instance in a child process first:
+ * libtracecmd 3.1.6 crashes inside tracecmd_buffer_instance_handle() on
+ * some truncated version 6 files (its error path closes a half-built
+ * handle), and a crash must become an error message, not a lost load.
+ */
+static int probe_in_child(const char *path)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return 0;	/* cannot probe; the real open still checks */
+	if (pid == 0) {
+		struct tracecmd_input *h;
+
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		if (!h)
+			_exit(1);
+		for (int i = 0; i < tracecmd_buffer_instances(h); i++) {
+			struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
+
+			if (!b)
+				_exit(2);
+			tracecmd_close(b);
+		}
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return 0;
+	if (WIFSIGNALED(status))
+		return vr_error("%s: corrupt or truncated trace.dat (libtracecmd crashed on it with"
+				" signal %d while reading the headers)", path, WTERMSIG(status));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+		return vr_error("%s: corrupt or truncated trace.dat (a buffer instance cannot be"
+				" read)", path);
+	return 0;	/* status 1: the real open reports it */
+}
+
 struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta)
 {
 	struct ingest_dat *d;
 
-	if (check_magic(path))
+	memset(meta, 0, sizeof(*meta));
+	if (check_magic(path) || probe_in_child(path))
 		return NULL;
 	d = vr_calloc(1, sizeof(*d));
 	d->path = vr_strdup(path);

@@ -52,10 +52,15 @@ test_expect_success 'text file passed as trace.dat' '
 test_expect_success 'binary garbage' '
 	head -c 100000 /dev/urandom >garbage.dat && check_bad_file garbage.dat
 '
-test_expect_success 'truncated trace.dat (half, and all but the last byte)' '
+test_expect_success 'truncated trace.dat (half, and all but the last page)' '
 	size=$(stat -c %s "$first") &&
 	head -c $((size / 2)) "$first" >half.dat && check_bad_file half.dat &&
-	head -c $((size - 1)) "$first" >short.dat && check_bad_file short.dat
+	head -c $((size - 4096)) "$first" >short.dat && check_bad_file short.dat
+'
+test_expect_success 'truncated version 6 trace.dat (libtracecmd crashes on it; we must not)' '
+	trace-cmd convert -i "$first" -o v6.dat --file-version 6 --compression none >/dev/null 2>&1 &&
+	size=$(stat -c %s v6.dat) &&
+	head -c $((size - 1)) v6.dat >v6short.dat && check_bad_file v6short.dat
 '
 test_expect_success 'directory passed as a trace' '
 	mkdir adir && check_bad_file adir
