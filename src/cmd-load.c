@@ -9,6 +9,7 @@
 #include "vr.h"
 
 #include <getopt.h>
+#include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,14 @@ int cmd_load(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? VR_EXIT_OK : ret;
 	bool existed = access(o.db, F_OK) == 0;
+
+	/*
+	 * libtracecmd allocates and frees a large buffer per compressed chunk;
+	 * keep such blocks on the heap instead of mmap/munmap (and zeroing)
+	 * them each time.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 128 << 20);
 
 	st = store_open(o.db, STORE_RW);
 	if (!st)

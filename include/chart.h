@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * chart.h - the data a chart is drawn from, as plain structs: no SQL, no
+ * cairo.  src/chart-data.c fills them from the database (include/chart-data.h)
+ * and src/render-cairo.c draws them (include/render-cairo.h), so the numbers
+ * behind every picture can be dumped and tested on their own
+ * (`vmscan-report chart --dump-data`).
+ *
+ * Times are seconds from the start of the run (run.first_ts_ns); latencies
+ * are in the unit named next to them.  Every struct is owned by whoever
+ * built it and released with the matching chart_*_release().
+ */
+#ifndef VR_CHART_H
+#define VR_CHART_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* kswapd state of a node over time (DESIGN.md "Reconstruction rules"). */
+enum chart_kswapd_state {
+	CHART_KSWAPD_AWAKE,	/* kswapd_wake .. last traced activity of the cycle */
+	CHART_KSWAPD_NAPPING,	/* the HZ/10 nap of kswapd_try_to_sleep() */
+	CHART_KSWAPD_ASLEEP,	/* mm_vmscan_kswapd_sleep .. next kswapd_wake */
+	CHART_KSWAPD_UNKNOWN,	/* the model could not classify the gap */
+	CHART_KSWAPD_NSTATES
+};
+
+/* One interval of a band; @state is an enum chart_kswapd_state for the kswapd
+ * band and 1 ("set") for a pgdat flag band. */
+struct chart_span {
+	double begin_s, end_s;
+	int state;
+};
+
+/* A horizontal band: a labelled list of spans in time order. */
+struct chart_band {
+	char *label;		/* e.g. "kswapd0", "PGDAT_DIRTY" (owned) */
+	char *note;		/* shown instead of spans when there are none,
+				 * e.g. "not inferable for this kernel" (owned, may be NULL) */
+	struct chart_span *spans;	/* owned */
+	size_t nspans;
+};
+
+/* One node's part of the timeline. */
+struct chart_timeline_node {
+	int nid;
+	struct chart_band kswapd;	/* states over time */
+	double *premature_s;		/* full sleeps the model flagged premature
+					 * (kswapd_cycle.premature), at the sleep time */
+	size_t npremature;
+	struct chart_band *flags;	/* one band per pgdat flag */
+	size_t nflags;
+	double *stall_begin_s;		/* direct reclaim stalls: start time */
+	double *stall_ms;		/* and duration in ms (same index) */
+	size_t nstalls;
+	double *rate_kswapd;		/* pages/s reclaimed by kswapd, per bin */
+	double *rate_direct;		/* pages/s reclaimed by everyone else, per bin */
+	size_t nbins;			/* bins of chart_timeline.bin_s from from_s */
+};
+
+/* The timeline chart of one run. */
+struct chart_timeline {
+	long long run_id;
+	char *kernel;			/* run.kernel (owned) */
+	int iteration;
+	double duration_s;		/* last_ts_ns - first_ts_ns */
+	double from_s, to_s;		/* the window shown */
+	double bin_s;			/* reclaim-rate bin width */
+	struct chart_timeline_node *nodes;	/* ascending nid */
+	size_t nnodes;
+};
+
+/* One candlestick: statistics of the per-run values of a percentile. */
+struct chart_candle {
+	int n;			/* per-run values; 0: no candle */
+	double min, max, mean, stddev;	/* stddev: sample (n-1), 0 when n == 1 */
+	double box_lo, box_hi;	/* mean -/+ stddev clipped to [min, max] (mmtests) */
+};
+
+/* Latency comparison: candles[p * nkernels + k] for percentile p, kernel k. */
+struct chart_latency {
+	char *metric;		/* e.g. "DirectReclaim" (owned) */
+	char *unit;		/* e.g. "us" (owned) */
+	size_t nkernels;
+	char **kernels;		/* owned */
+	int *colour;		/* per kernel: index in the database's kernel order */
+	size_t npct;
+	char **pct;		/* row labels, e.g. "p50", "max" (owned) */
+	struct chart_candle *candles;
+};
+
+/* Distribution: every sample of a metric per kernel, sorted ascending. */
+struct chart_cdf_series {
+	char *kernel;		/* owned */
+	int colour;
+	double *x;		/* samples in the metric's unit, ascending (owned) */
+	size_t n;
+};
+
+struct chart_cdf {
+	char *metric;		/* owned */
+	char *unit;		/* owned */
+	struct chart_cdf_series *series;
+	size_t nseries;
+};
+
+/* Counters: values[c * nkernels + k] = mean over kernel k's runs of counter c. */
+struct chart_counters {
+	size_t nkernels;
+	char **kernels;		/* owned */
+	int *colour;
+	size_t ncounters;
+	char **names;		/* e.g. "direct reclaim stalls" (owned) */
+	char **units;		/* e.g. "count", "pages", "%" (owned) */
+	double *values;		/* NAN: no run of that kernel has it */
+	double *stddev;		/* spread over runs drawn as an error bar; 0 or NAN:
+				 * none (the compare counters block gives means only) */
+};
+
+void chart_timeline_release(struct chart_timeline *t);
+void chart_latency_release(struct chart_latency *l);
+void chart_cdf_release(struct chart_cdf *c);
+void chart_counters_release(struct chart_counters *c);
+
+/**
+ * chart_candle_set - fill @c from @n per-run values @v (any order): min,
+ * max, mean, sample stddev (n-1; 0 for n == 1) and the mmtests box
+ * mean -/+ stddev clipped to [min, max] (mmtests Extract::_printCandlePlotData).
+ */
+void chart_candle_set(struct chart_candle *c, const double *v, int n);
+
+/*
+ * chart_*_dump - write the numbers a chart is drawn from as plain text, one
+ * item per line, for tests and for anyone checking a picture.  Floating
+ * values are printed with %.6g.
+ */
+void chart_timeline_dump(const struct chart_timeline *t, FILE *out);
+void chart_latency_dump(const struct chart_latency *l, FILE *out);
+void chart_cdf_dump(const struct chart_cdf *c, FILE *out);
+void chart_counters_dump(const struct chart_counters *c, FILE *out);
+
+/** chart_kswapd_state_name - "awake", "napping", "asleep", "unknown". */
+const char *chart_kswapd_state_name(int state);
+
+#endif /* VR_CHART_H */

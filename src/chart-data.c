@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chart-data.c - the timeline chart's data from the derived tables, and the
+ * helpers every chart struct shares (release, dump, candles).  The latency,
+ * distribution and counter charts are built in chart-metrics.c from the
+ * metric definitions of include/metrics.h.
+ */
+#include "chart-data.h"
+#include "store.h"
+#include "vr.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- shared helpers ---------------------------------------------------- */
+
+const char *chart_kswapd_state_name(int state)
+{
+	static const char *const names[CHART_KSWAPD_NSTATES] = {
+		"awake", "napping", "asleep", "unknown"
+	};
+
+	return state >= 0 && state < CHART_KSWAPD_NSTATES ? names[state] : "?";
+}
+
+void chart_candle_set(struct chart_candle *c, const double *v, int n)
+{
+	double sum = 0, ss = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->n = n;
+	if (n <= 0)
+		return;
+	c->min = c->max = v[0];
+	for (int i = 0; i < n; i++) {
+		sum += v[i];
+		c->min = fmin(c->min, v[i]);
+		c->max = fmax(c->max, v[i]);
+	}
+	c->mean = sum / n;
+	for (int i = 0; i < n; i++)
+		ss += (v[i] - c->mean) * (v[i] - c->mean);
+	c->stddev = n > 1 ? sqrt(ss / (n - 1)) : 0;
+	c->box_lo = fmax(c->min, c->mean - c->stddev);
+	c->box_hi = fmin(c->max, c->mean + c->stddev);
+}
+
+static void band_release(struct chart_band *b)
+{
+	free(b->label);
+	free(b->note);
+	free(b->spans);
+	memset(b, 0, sizeof(*b));
+}
+
+void chart_timeline_release(struct chart_timeline *t)
+{
+	for (size_t i = 0; i < t->nnodes; i++) {
+		struct chart_timeline_node *n = &t->nodes[i];
+
+		band_release(&n->kswapd);
+		for (size_t f = 0; f < n->nflags; f++)
+			band_release(&n->flags[f]);
+		free(n->flags);
+		free(n->premature_s);
+		free(n->stall_begin_s);
+		free(n->stall_ms);
+		free(n->rate_kswapd);
+		free(n->rate_direct);
+	}
+	free(t->nodes);
+	free(t->kernel);
+	memset(t, 0, sizeof(*t));
+}
+
+static void free_strv(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void chart_latency_release(struct chart_latency *l)
+{
+	free(l->metric);
+	free(l->unit);
+	free_strv(l->kernels, l->nkernels);
+	free(l->colour);
+	free_strv(l->pct, l->npct);
+	free(l->candles);
+	memset(l, 0, sizeof(*l));
+}
+
+void chart_cdf_release(struct chart_cdf *c)
+{
+	for (size_t i = 0; i < c->nseries; i++) {
+		free(c->series[i].kernel);
+		free(c->series[i].x);
+	}
+	free(c->series);
+	free(c->metric);
+	free(c->unit);
+	memset(c, 0, sizeof(*c));
+}
+
+void chart_counters_release(struct chart_counters *c)
+{
+	free_strv(c->kernels, c->nkernels);
+	free(c->colour);
+	free_strv(c->names, c->ncounters);
+	free_strv(c->units, c->ncounters);
+	free(c->values);
+	free(c->stddev);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ---- dumps ------------------------------------------------------------- */
+
+void chart_timeline_dump(const struct chart_timeline *t, FILE *out)
+{
+	fprintf(out, "timeline run %lld kernel %s iteration %d duration_s %.6g\n", t->run_id,
+		t->kernel ? t->kernel : "-", t->iteration, t->duration_s);
+	fprintf(out, "window_s %.6g %.6g bin_s %.6g\n", t->from_s, t->to_s, t->bin_s);
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct chart_timeline_node *n = &t->nodes[i];
+
+		fprintf(out, "node %d\n", n->nid);
+		for (size_t s = 0; s < n->kswapd.nspans; s++)
+			fprintf(out, "kswapd %s %.6g %.6g\n",
+				chart_kswapd_state_name(n->kswapd.spans[s].state),
+				n->kswapd.spans[s].begin_s, n->kswapd.spans[s].end_s);
+		for (size_t s = 0; s < n->npremature; s++)
+			fprintf(out, "premature %.6g\n", n->premature_s[s]);
+		for (size_t f = 0; f < n->nflags; f++) {
+			const struct chart_band *b = &n->flags[f];
+
+			if (!b->nspans)
+				fprintf(out, "flag %s note %s\n", b->label, b->note ? b->note : "-");
+			for (size_t s = 0; s < b->nspans; s++)
+				fprintf(out, "flag %s set %.6g %.6g\n", b->label, b->spans[s].begin_s,
+					b->spans[s].end_s);
+		}
+		for (size_t s = 0; s < n->nstalls; s++)
+			fprintf(out, "stall %.6g %.6g\n", n->stall_begin_s[s], n->stall_ms[s]);
+		for (size_t b = 0; b < n->nbins; b++)
+			if (n->rate_kswapd[b] || n->rate_direct[b])
+				fprintf(out, "rate %.6g kswapd %.6g direct %.6g\n",
+					t->from_s + b * t->bin_s, n->rate_kswapd[b],
+					n->rate_direct[b]);
+	}
+}
+
+void chart_latency_dump(const struct chart_latency *l, FILE *out)
+{
+	fprintf(out, "latency metric %s unit %s\n", l->metric, l->unit);
+	for (size_t p = 0; p < l->npct; p++)
+		for (size_t k = 0; k < l->nkernels; k++) {
+			const struct chart_candle *c = &l->candles[p * l->nkernels + k];
+
+			if (!c->n)
+				continue;
+			fprintf(out, "candle %s %s n %d min %.6g box_lo %.6g mean %.6g box_hi %.6g"
+				" max %.6g stddev %.6g\n", l->pct[p], l->kernels[k], c->n, c->min,
+				c->box_lo, c->mean, c->box_hi, c->max, c->stddev);
+		}
+}
+
+void chart_cdf_dump(const struct chart_cdf *c, FILE *out)
+{
+	fprintf(out, "cdf metric %s unit %s\n", c->metric, c->unit);
+	for (size_t i = 0; i < c->nseries; i++) {
+		const struct chart_cdf_series *s = &c->series[i];
+
+		fprintf(out, "series %s n %zu", s->kernel, s->n);
+		if (s->n)
+			fprintf(out, " min %.6g median %.6g max %.6g", s->x[0], s->x[(s->n - 1) / 2],
+				s->x[s->n - 1]);
+		fputc('\n', out);
+	}
+}
+
+void chart_counters_dump(const struct chart_counters *c, FILE *out)
+{
+	fprintf(out, "counters kernels %zu counters %zu\n", c->nkernels, c->ncounters);
+	for (size_t i = 0; i < c->ncounters; i++)
+		for (size_t k = 0; k < c->nkernels; k++)
+			fprintf(out, "counter %s [%s] %s mean %.6g\n", c->names[i], c->units[i],
+				c->kernels[k], c->values[i * c->nkernels + k]);
+}
+
+/* ---- timeline ---------------------------------------------------------- */
+
+double chart_bin_width(double window_s)
+{
+	static const double steps[] = { 1, 2, 5 };
+
+	for (double p = 0.001; p < 1e9; p *= 10)
+		for (size_t i = 0; i < VR_ARRAY_SIZE(steps); i++)
+			if (window_s / (steps[i] * p) <= 100 + 1e-9)
+				return steps[i] * p;
+	return 1e9;
+}
+
+/* Growable array of doubles / spans (vr_realloc aborts on exhaustion). */
+#define PUSH(arr, n, alloc, val) do {						\
+		if ((n) == (alloc)) {						\
+			(alloc) = (alloc) ? 2 * (alloc) : 16;			\
+			(arr) = vr_realloc((arr), (alloc) * sizeof(*(arr)));	\
+		}								\
+		(arr)[(n)++] = (val);						\
+	} while (0)
+
+struct tl_ctx {
+	struct store *s;
+	sqlite3 *db;
+	long long run_id;
+	long long first_ns, last_ns;	/* run start and end */
+	double from_s, to_s;		/* window */
+	struct chart_timeline *t;
+};
+
+static int sql_fail(struct tl_ctx *c, const char *what)
+{
+	return vr_error("%s: %s: %s", store_path(c->s), what, sqlite3_errmsg(c->db));
+}
+
+static sqlite3_stmt *prep(struct tl_ctx *c, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		sql_fail(c, "cannot prepare chart query");
+		return NULL;
+	}
+	return st;
+}
+
+static int step_end(struct tl_ctx *c, sqlite3_stmt *st, int rc)
+{
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return sql_fail(c, "chart query failed");
+	return 0;
+}
+
+/* ns timestamp -> seconds from the run start */
+static double rel_s(const struct tl_ctx *c, long long ns)
+{
+	return (double)(ns - c->first_ns) / 1e9;
+}
+
+/* Column @i as seconds from the run start, or @dflt when NULL. */
+static double col_s(const struct tl_ctx *c, sqlite3_stmt *st, int i, double dflt)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return dflt;
+	return rel_s(c, sqlite3_column_int64(st, i));
+}
+
+/* Append [b, e) with @state to @band, clipped to the window; drops empty. */
+static void add_span(const struct tl_ctx *c, struct chart_band *band, size_t *alloc,
+		     double b, double e, int state)
+{
+	struct chart_span sp;
+
+	b = fmax(b, c->from_s);
+	e = fmin(e, c->to_s);
+	if (e < b || (e == b && (b == c->from_s || b == c->to_s) && state != CHART_KSWAPD_AWAKE))
+		return;
+	sp.begin_s = b;
+	sp.end_s = e;
+	sp.state = state;
+	PUSH(band->spans, band->nspans, *alloc, sp);
+}
+
+static int decision_state(const char *d)
+{
+	if (!d)
+		return CHART_KSWAPD_UNKNOWN;
+	if (!strcmp(d, "nap_woken_early") || !strcmp(d, "nap_timed_out"))
+		return CHART_KSWAPD_NAPPING;
+	if (!strcmp(d, "no_nap"))
+		return CHART_KSWAPD_AWAKE;
+	if (!strcmp(d, "full_sleep"))
+		return CHART_KSWAPD_ASLEEP;
+	return CHART_KSWAPD_UNKNOWN;
+}
+
+static int tl_kswapd(struct tl_ctx *c, struct chart_timeline_node *n)
+{
+	const double end = rel_s(c, c->last_ns);
+	sqlite3_stmt *st = prep(c,
+		"SELECT wake_ns, last_activity_ns, sleep_ns, next_wake_ns, decision, premature"
+		" FROM kswapd_cycle WHERE run_id = ?1 AND nid = ?2"
+		" ORDER BY coalesce(wake_ns, -1), rowid");
+	size_t alloc = 0, palloc = 0;
+	double prev_end = 0;
+	struct vr_buf label;
+	int rc;
+
+	if (!st)
+		return -1;
+	vr_buf_init(&label);
+	vr_buf_addf(&label, "kswapd%d", n->nid);
+	n->kswapd.label = vr_buf_detach(&label);
+	sqlite3_bind_int64(st, 1, c->run_id);
+	sqlite3_bind_int(st, 2, n->nid);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		double wake = col_s(c, st, 0, 0);
+		double last = col_s(c, st, 1, wake);
+		double next = col_s(c, st, 3, end);
+		const char *d = (const char *)sqlite3_column_text(st, 4);
+		int state = decision_state(d);
+
+		if (wake > prev_end)	/* not seen between the cycles */
+			add_span(c, &n->kswapd, &alloc, prev_end, wake, CHART_KSWAPD_UNKNOWN);
+		add_span(c, &n->kswapd, &alloc, wake, last, CHART_KSWAPD_AWAKE);
+		if (state == CHART_KSWAPD_ASLEEP) {
+			double sleep = col_s(c, st, 2, last);
+
+			add_span(c, &n->kswapd, &alloc, last, sleep, CHART_KSWAPD_NAPPING);
+			add_span(c, &n->kswapd, &alloc, sleep, next, CHART_KSWAPD_ASLEEP);
+			if (sqlite3_column_int(st, 5) && sleep >= c->from_s && sleep <= c->to_s)
+				PUSH(n->premature_s, n->npremature, palloc, sleep);
+		} else {
+			add_span(c, &n->kswapd, &alloc, last, next, state);
+		}
+		prev_end = fmax(prev_end, next);
+	}
+	if (rc == SQLITE_DONE && prev_end < end && n->kswapd.nspans)
+		add_span(c, &n->kswapd, &alloc, prev_end, end, CHART_KSWAPD_UNKNOWN);
+	if (!n->kswapd.nspans)
+		n->kswapd.note = vr_strdup("kswapd not seen in this run");
+	return step_end(c, st, rc);
+}
+
+/*
+ * The pgdat flags a band is always shown for; a row's flag name matches the
+ * band whose suffix it ends with (PGDAT_DIRTY, LRUVEC_CONGESTED,
+ * LRUVEC_NODE_CONGESTED...).  kernel-vmscan.md section 2.
+ */
+static const char *const flag_bands[] = { "DIRTY", "WRITEBACK", "CONGESTED" };
+
+static int flag_band_of(const char *name)
+{
+	size_t ln = strlen(name);
+
+	for (size_t i = 0; i < VR_ARRAY_SIZE(flag_bands); i++) {
+		size_t lb = strlen(flag_bands[i]);
+
+		if (ln >= lb && !strcasecmp(name + ln - lb, flag_bands[i]))
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * Whether the model could infer pgdat flags for this run: it writes a
+ * run_quality row 'pgdat_flags_not_inferable' (count > 0) when the kernel
+ * lacks the counters (<= 4.10) or skips the flag logic (MGLRU, 6.3+).
+ * Without that row and without any flag rows we cannot tell "never set"
+ * from "not inferred", and say so.
+ */
+static const char *flag_note(struct tl_ctx *c, int any_rows)
+{
+	sqlite3_stmt *st = prep(c, "SELECT count FROM run_quality WHERE run_id = ?"
+				   " AND item = 'pgdat_flags_not_inferable'");
+	int not_inferable = 0;
+
+	if (st) {
+		sqlite3_bind_int64(st, 1, c->run_id);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			not_inferable = sqlite3_column_int(st, 0) > 0;
+		sqlite3_finalize(st);
+	}
+	if (not_inferable)
+		return "not inferable for this kernel";
+	return any_rows ? "never set" : "not inferable for this kernel (no flag rows)";
+}
+
+static int tl_flags(struct tl_ctx *c, struct chart_timeline_node *n)
+{
+	const double end = rel_s(c, c->last_ns);
+	sqlite3_stmt *st = prep(c, "SELECT flag, set_ns, clear_ns FROM pgdat_flag"
+				   " WHERE run_id = ?1 AND nid = ?2"
+				   " ORDER BY flag, coalesce(set_ns, -1)");
+	size_t nb = VR_ARRAY_SIZE(flag_bands), *alloc;
+	int rc, any = 0;
+
+	if (!st)
+		return -1;
+	n->nflags = nb;
+	n->flags = vr_calloc(nb, sizeof(*n->flags));
+	alloc = vr_calloc(nb + 16, sizeof(*alloc));
+	sqlite3_bind_int64(st, 1, c->run_id);
+	sqlite3_bind_int(st, 2, n->nid);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		int b = flag_band_of(name);
+
+		any = 1;
+		if (b < 0) {	/* a flag we have no band for: one more band */
+			size_t i;
+
+			for (i = nb; i < n->nflags; i++)
+				if (!strcmp(n->flags[i].label, name))
+					break;
+			if (i == n->nflags) {
+				if (n->nflags == nb + 16)
+					continue;
+				n->flags = vr_realloc(n->flags, (n->nflags + 1) * sizeof(*n->flags));
+				memset(&n->flags[n->nflags], 0, sizeof(*n->flags));
+				n->flags[n->nflags++].label = vr_strdup(name);
+			}
+			b = (int)i;
+		} else if (!n->flags[b].label) {
+			n->flags[b].label = vr_strdup(name);
+		}
+		add_span(c, &n->flags[b], &alloc[b], col_s(c, st, 1, 0), col_s(c, st, 2, end), 1);
+	}
+	free(alloc);
+	for (size_t i = 0; i < nb; i++) {
+		if (!n->flags[i].label) {
+			struct vr_buf b;
+
+			vr_buf_init(&b);
+			vr_buf_addf(&b, "%s%s", i == 2 ? "" : "PGDAT_", flag_bands[i]);
+			n->flags[i].label = vr_buf_detach(&b);
+		}
+		if (!n->flags[i].nspans)
+			n->flags[i].note = vr_strdup(flag_note(c, any));
+	}
+	return step_end(c, st, rc);
+}
+
+static int tl_stalls(struct tl_ctx *c, struct chart_timeline_node *n)
+{
+	sqlite3_stmt *st = prep(c, "SELECT begin_ns, duration_ns FROM reclaim_stall"
+				   " WHERE run_id = ?1 AND kind = 'direct' AND (nid = ?2 OR nid IS NULL)"
+				   " AND begin_ns IS NOT NULL AND duration_ns IS NOT NULL"
+				   " ORDER BY begin_ns");
+	size_t a1 = 0, a2 = 0, n2 = 0;
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, c->run_id);
+	sqlite3_bind_int(st, 2, n->nid);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		double b = col_s(c, st, 0, 0);
+
+		if (b < c->from_s || b > c->to_s)
+			continue;
+		PUSH(n->stall_begin_s, n->nstalls, a1, b);
+		PUSH(n->stall_ms, n2, a2, sqlite3_column_int64(st, 1) / 1e6);
+	}
+	return step_end(c, st, rc);
+}
+
+static int tl_rate(struct tl_ctx *c, struct chart_timeline_node *n)
+{
+	const struct chart_timeline *t = c->t;
+	sqlite3_stmt *st = prep(c,
+		"SELECT ts_ns, coalesce(nr_reclaimed, 0), pid IN ("
+		"  SELECT pid FROM task WHERE run_id = ?1 AND comm GLOB 'kswapd*'"
+		"  UNION SELECT pid FROM kswapd_cycle WHERE run_id = ?1 AND pid IS NOT NULL)"
+		" FROM mm_vmscan_lru_shrink_inactive WHERE run_id = ?1 AND nid = ?2");
+	long long from_ns, to_ns, bin_ns;
+	int rc;
+
+	if (!st)
+		return -1;
+	n->nbins = (size_t)ceil((t->to_s - t->from_s) / t->bin_s - 1e-9);
+	if (!n->nbins)
+		n->nbins = 1;
+	n->rate_kswapd = vr_calloc(n->nbins, sizeof(double));
+	n->rate_direct = vr_calloc(n->nbins, sizeof(double));
+	sqlite3_bind_int64(st, 1, c->run_id);
+	sqlite3_bind_int(st, 2, n->nid);
+	/* bin in integer ns, so that an event on a bin edge is not moved by
+	 * floating-point rounding */
+	from_ns = c->first_ns + llround(t->from_s * 1e9);
+	to_ns = c->first_ns + llround(t->to_s * 1e9);
+	bin_ns = llround(t->bin_s * 1e9);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long ts = sqlite3_column_int64(st, 0);
+		long long pages = sqlite3_column_int64(st, 1);
+		size_t b;
+
+		if (ts < from_ns || ts > to_ns)
+			continue;
+		b = (size_t)((ts - from_ns) / (bin_ns > 0 ? bin_ns : 1));
+		if (b >= n->nbins)
+			b = n->nbins - 1;
+		(sqlite3_column_int(st, 2) ? n->rate_kswapd : n->rate_direct)[b] += pages;
+	}
+	for (size_t b = 0; b < n->nbins; b++) {
+		double w = fmin(t->bin_s, t->to_s - (t->from_s + b * t->bin_s));
+
+		if (w <= 0)
+			w = t->bin_s;
+		n->rate_kswapd[b] /= w;
+		n->rate_direct[b] /= w;
+	}
+	return step_end(c, st, rc);
+}
+
+static int tl_run(struct tl_ctx *c)
+{
+	sqlite3_stmt *st = prep(c, "SELECT kernel, iteration, first_ts_ns, last_ts_ns"
+				   " FROM run WHERE id = ?");
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, c->run_id);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		if (rc == SQLITE_DONE)
+			return vr_error("%s: no run with id %lld", store_path(c->s), c->run_id);
+		return sql_fail(c, "cannot read run");
+	}
+	c->t->kernel = vr_strdup((const char *)sqlite3_column_text(st, 0));
+	c->t->iteration = sqlite3_column_int(st, 1);
+	c->first_ns = sqlite3_column_int64(st, 2);
+	c->last_ns = sqlite3_column_type(st, 3) == SQLITE_NULL ? c->first_ns
+							       : sqlite3_column_int64(st, 3);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* Nodes that have anything to show, ascending; @want >= 0 keeps only it. */
+static int tl_nodes(struct tl_ctx *c, int want)
+{
+	sqlite3_stmt *st = prep(c,
+		"SELECT nid FROM kswapd_cycle WHERE run_id = ?1"
+		" UNION SELECT nid FROM pgdat_flag WHERE run_id = ?1"
+		" UNION SELECT nid FROM mm_vmscan_kswapd_wake WHERE run_id = ?1 AND nid IS NOT NULL"
+		" UNION SELECT nid FROM mm_vmscan_lru_shrink_inactive"
+		"  WHERE run_id = ?1 AND nid IS NOT NULL"
+		" UNION SELECT nid FROM reclaim_stall WHERE run_id = ?1 AND nid IS NOT NULL"
+		" ORDER BY 1");
+	size_t alloc = 0;
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, c->run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct chart_timeline_node n = { .nid = sqlite3_column_int(st, 0) };
+
+		if (want < 0 || n.nid == want)
+			PUSH(c->t->nodes, c->t->nnodes, alloc, n);
+	}
+	if (rc == SQLITE_DONE && want >= 0 && !c->t->nnodes) {
+		sqlite3_finalize(st);
+		return vr_error("%s: run %lld has no data for node %d", store_path(c->s),
+				c->run_id, want);
+	}
+	return step_end(c, st, rc);
+}
+
+int chart_timeline_build(struct store *s, const struct chart_timeline_opts *o,
+			 struct chart_timeline *out)
+{
+	struct tl_ctx c = { .s = s, .db = store_db(s), .run_id = o->run_id, .t = out };
+
+	memset(out, 0, sizeof(*out));
+	out->run_id = o->run_id;
+	if (tl_run(&c))
+		goto fail;
+	out->duration_s = rel_s(&c, c.last_ns);
+	c.from_s = out->from_s = fmax(0, o->from_s);
+	c.to_s = out->to_s = o->to_s < 0 ? out->duration_s : o->to_s;
+	if (c.to_s <= c.from_s) {
+		vr_error("%s: empty time window %g..%g s (run %lld lasts %g s)", store_path(s),
+			 c.from_s, c.to_s, o->run_id, out->duration_s);
+		goto fail;
+	}
+	out->bin_s = o->bin_s > 0 ? o->bin_s : chart_bin_width(c.to_s - c.from_s);
+	if (tl_nodes(&c, o->nid))
+		goto fail;
+	for (size_t i = 0; i < out->nnodes; i++) {
+		struct chart_timeline_node *n = &out->nodes[i];
+
+		if (tl_kswapd(&c, n) || tl_flags(&c, n) || tl_stalls(&c, n) || tl_rate(&c, n))
+			goto fail;
+	}
+	return 0;
+fail:
+	chart_timeline_release(out);
+	return -1;
+}
+
+int chart_kernel_colour(struct store *s, const char *kernel)
+{
+	sqlite3_stmt *st = NULL;
+	int idx = -1, i = 0;
+
+	if (sqlite3_prepare_v2(store_db(s), "SELECT kernel FROM run GROUP BY kernel"
+			       " ORDER BY min(id)", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (!strcmp((const char *)sqlite3_column_text(st, 0), kernel)) {
+			idx = i;
+			break;
+		}
+		i++;
+	}
+	sqlite3_finalize(st);
+	return idx;
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chart-metrics.c - chart data of the latency comparison (candlesticks) and
+ * the distribution (CDF) from the metric table of include/metrics.h: the
+ * samples and per-run values come from metric_run_samples() and
+ * metric_op_run_values(), never from SQL of our own.  Kernels are ordered
+ * by their first run id, which also fixes their colour.
+ */
+#include "chart-data.h"
+#include "metrics.h"
+#include "stats.h"
+#include "store.h"
+#include "vr.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The kernels of the database and their runs, in first-run order. */
+struct kernel_runs {
+	char *kernel;
+	int64_t *runs;
+	size_t nruns;
+};
+
+static void kernels_release(struct kernel_runs *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(k[i].kernel);
+		free(k[i].runs);
+	}
+	free(k);
+}
+
+static int kernels_load(struct store *s, struct kernel_runs **out, size_t *n)
+{
+	sqlite3 *db = store_db(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT r.kernel, r.id FROM run r JOIN (SELECT kernel,"
+			       " min(id) AS first FROM run GROUP BY kernel) k USING (kernel)"
+			       " ORDER BY k.first, r.id", -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: %s", store_path(s), sqlite3_errmsg(db));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		struct kernel_runs *k;
+
+		if (!*n || strcmp((*out)[*n - 1].kernel, name)) {
+			*out = vr_realloc(*out, (*n + 1) * sizeof(**out));
+			(*out)[(*n)++] = (struct kernel_runs){ vr_strdup(name), NULL, 0 };
+		}
+		k = &(*out)[*n - 1];
+		k->runs = vr_realloc(k->runs, (k->nruns + 1) * sizeof(*k->runs));
+		k->runs[k->nruns++] = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		kernels_release(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return vr_error("%s: %s", store_path(s), sqlite3_errstr(rc));
+	}
+	return 0;
+}
+
+/* Every run id of the database (for metric_list). */
+static int64_t *all_runs(const struct kernel_runs *k, size_t nk, size_t *n)
+{
+	int64_t *ids = NULL;
+
+	*n = 0;
+	for (size_t i = 0; i < nk; i++)
+		for (size_t r = 0; r < k[i].nruns; r++) {
+			ids = vr_realloc(ids, (*n + 1) * sizeof(*ids));
+			ids[(*n)++] = k[i].runs[r];
+		}
+	return ids;
+}
+
+/* Append @v[0..@n-1] to the growable @dst/@dn. */
+static void append(double **dst, size_t *dn, const double *v, size_t n)
+{
+	if (!n)
+		return;
+	*dst = vr_realloc(*dst, (*dn + n) * sizeof(**dst));
+	memcpy(*dst + *dn, v, n * sizeof(*v));
+	*dn += n;
+}
+
+/* Does application operation @op ("p95-Write") belong to metric @metric
+ * ("Write")?  The part after the first '-' is the metric. */
+static bool app_op_of(const char *op, const char *metric)
+{
+	const char *dash = strchr(op, '-');
+
+	return dash && !strcmp(dash + 1, metric);
+}
+
+int chart_metric_names(struct store *s, char ***names, size_t *n)
+{
+	struct metric_op_list ops;
+	struct kernel_runs *k;
+	size_t nk, nruns;
+	int64_t *runs;
+	int ret;
+
+	*names = NULL;
+	*n = 0;
+	if (kernels_load(s, &k, &nk))
+		return -1;
+	runs = all_runs(k, nk, &nruns);
+	ret = nruns ? metric_list(store_db(s), runs, nruns, &ops) : 0;
+	if (!nruns)
+		ops = (struct metric_op_list){ NULL, 0 };
+	for (size_t i = 0; !ret && i < ops.n; i++) {
+		const char *name = ops.ops[i].spec ? ops.ops[i].spec->name :
+				   strchr(ops.ops[i].name, '-') ? strchr(ops.ops[i].name, '-') + 1 :
+				   ops.ops[i].name;
+		size_t j;
+
+		for (j = 0; j < *n; j++)
+			if (!strcmp((*names)[j], name))
+				break;
+		if (j == *n) {
+			*names = vr_realloc(*names, (*n + 1) * sizeof(**names));
+			(*names)[(*n)++] = vr_strdup(name);
+		}
+	}
+	if (!ret)
+		metric_op_list_release(&ops);
+	free(runs);
+	kernels_release(k, nk);
+	return ret;
+}
+
+int chart_metric_is_trace(const char *metric)
+{
+	return metric_spec_find(metric) != NULL;
+}
+
+/* The operations (percentile rows) of @metric: a trace metric's p50, p95,
+ * p99, max, or the imported operations "<pct>-<metric>". */
+static int metric_ops(struct store *s, const char *metric, const struct kernel_runs *k,
+		      size_t nk, struct metric_op_list *out)
+{
+	const struct metric_spec *m = metric_spec_find(metric);
+	struct metric_op_list all;
+	size_t nruns;
+	int64_t *runs;
+
+	out->ops = NULL;
+	out->n = 0;
+	if (m) {
+		out->ops = vr_calloc(METRIC_NSUMMARY, sizeof(*out->ops));
+		for (int i = 0; i < METRIC_NSUMMARY; i++) {
+			struct vr_buf name;
+
+			vr_buf_init(&name);
+			vr_buf_addf(&name, "%s-%s", metric_summary_name(i), m->name);
+			out->ops[out->n++] = (struct metric_op){ vr_buf_detach(&name), m, i,
+								 m->better };
+		}
+		return 0;
+	}
+	runs = all_runs(k, nk, &nruns);
+	if (nruns && metric_list(store_db(s), runs, nruns, &all)) {
+		free(runs);
+		return -1;
+	}
+	free(runs);
+	if (!nruns)
+		return 0;
+	for (size_t i = 0; i < all.n; i++)
+		if (!all.ops[i].spec && app_op_of(all.ops[i].name, metric)) {
+			out->ops = vr_realloc(out->ops, (out->n + 1) * sizeof(*out->ops));
+			out->ops[out->n] = all.ops[i];
+			out->ops[out->n++].name = vr_strdup(all.ops[i].name);
+		}
+	metric_op_list_release(&all);
+	return 0;
+}
+
+static char *op_label(const char *op)
+{
+	const char *dash = strchr(op, '-');
+	char *l = vr_strdup(op);
+
+	if (dash)
+		l[dash - op] = '\0';
+	return l;
+}
+
+int chart_latency_build(struct store *s, const char *metric, struct chart_latency *out)
+{
+	const struct metric_spec *m = metric_spec_find(metric);
+	struct metric_op_list ops = { NULL, 0 };
+	struct kernel_runs *k;
+	size_t nk;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (kernels_load(s, &k, &nk))
+		return -1;
+	if (metric_ops(s, metric, k, nk, &ops))
+		goto out;
+	out->metric = vr_strdup(metric);
+	out->unit = vr_strdup(m ? m->unit : "as imported");
+	out->nkernels = nk;
+	out->kernels = vr_calloc(nk ? nk : 1, sizeof(char *));
+	out->colour = vr_calloc(nk ? nk : 1, sizeof(int));
+	for (size_t i = 0; i < nk; i++) {
+		out->kernels[i] = vr_strdup(k[i].kernel);
+		out->colour[i] = (int)i;
+	}
+	out->npct = ops.n;
+	out->pct = vr_calloc(ops.n ? ops.n : 1, sizeof(char *));
+	out->candles = vr_calloc(ops.n * nk + 1, sizeof(*out->candles));
+	for (size_t p = 0; p < ops.n; p++) {
+		out->pct[p] = op_label(ops.ops[p].name);
+		for (size_t i = 0; i < nk; i++) {
+			double *all = NULL;
+			size_t nall = 0;
+
+			for (size_t r = 0; r < k[i].nruns; r++) {
+				double *v;
+				size_t n;
+
+				if (metric_op_run_values(store_db(s), &ops.ops[p], k[i].runs[r],
+							 &v, &n)) {
+					free(all);
+					goto out;
+				}
+				append(&all, &nall, v, n);
+				free(v);
+			}
+			chart_candle_set(&out->candles[p * nk + i], all, (int)nall);
+			free(all);
+		}
+	}
+	ret = 0;
+out:
+	metric_op_list_release(&ops);
+	kernels_release(k, nk);
+	if (ret)
+		chart_latency_release(out);
+	return ret;
+}
+
+int chart_cdf_build(struct store *s, const char *metric, struct chart_cdf *out)
+{
+	const struct metric_spec *m = metric_spec_find(metric);
+	struct kernel_runs *k;
+	size_t nk;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!m)
+		return vr_error("'%s' is not a trace metric; the distribution needs raw samples"
+				" (imported latencies are already percentiles)", metric);
+	if (kernels_load(s, &k, &nk))
+		return -1;
+	out->metric = vr_strdup(metric);
+	out->unit = vr_strdup(m->unit);
+	out->series = vr_calloc(nk ? nk : 1, sizeof(*out->series));
+	for (size_t i = 0; i < nk; i++) {
+		struct chart_cdf_series *sr = &out->series[out->nseries++];
+
+		sr->kernel = vr_strdup(k[i].kernel);
+		sr->colour = (int)i;
+		for (size_t r = 0; r < k[i].nruns; r++) {
+			double *v;
+			size_t n;
+
+			if (metric_run_samples(store_db(s), m, k[i].runs[r], &v, &n))
+				goto out;
+			append(&sr->x, &sr->n, v, n);
+			free(v);
+		}
+		stats_sort(sr->x, sr->n);
+	}
+	ret = 0;
+out:
+	kernels_release(k, nk);
+	if (ret)
+		chart_cdf_release(out);
+	return ret;
+}

@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render-charts.c - the four charts of DESIGN.md "Charts", drawn from the
+ * structs of chart.h with the kit of render-cairo.c: timeline of one run,
+ * latency candlesticks (mmtests layout), latency distribution (CDF, log x)
+ * and counters (grouped bars, one small panel per counter).
+ */
+#include "render-cairo-kit.h"
+#include "vr.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MARGIN 14.0
+
+static const struct rgb ST_AWAKE = { 0.84, 0.26, 0.10 };
+static const struct rgb ST_NAP = { 0.98, 0.74, 0.25 };
+static const struct rgb ST_ASLEEP = { 0.62, 0.78, 0.93 };
+static const struct rgb ST_UNKNOWN = { 0.55, 0.55, 0.55 };
+static const struct rgb RATE_KSWAPD = { 0.00, 0.36, 0.62 };
+static const struct rgb RATE_DIRECT = { 0.00, 0.58, 0.40 };
+static const struct rgb STALL = { 0.75, 0.05, 0.35 };
+
+static struct rgb flag_colour(const char *label)
+{
+	if (strstr(label, "DIRTY"))
+		return (struct rgb){ 0.55, 0.35, 0.17 };
+	if (strstr(label, "WRITEBACK"))
+		return (struct rgb){ 0.45, 0.30, 0.70 };
+	if (strstr(label, "CONGESTED"))
+		return (struct rgb){ 0.80, 0.12, 0.12 };
+	return (struct rgb){ 0.30, 0.30, 0.30 };
+}
+
+/* A filled span [x0, x1] at least 1 px wide (short bursts stay visible). */
+static void span_rect(cairo_t *cr, double x0, double x1, double y, double h)
+{
+	if (x1 - x0 < 1) {
+		double m = (x0 + x1) / 2;
+
+		x0 = m - 0.5;
+		x1 = m + 0.5;
+	}
+	cairo_rectangle(cr, x0, y, x1 - x0, h);
+	cairo_fill(cr);
+}
+
+/* ---- timeline ---------------------------------------------------------- */
+
+struct tl_geom {
+	double L, R;		/* plot x range */
+	double band_h, flag_h, gap;
+	struct rk_axis t;	/* time axis */
+};
+
+static double draw_band_label(struct rk *k, const struct tl_geom *g, double y, double h,
+			      const char *label)
+{
+	return rk_text(k, g->L - 8, y + h / 2, label, RK_FONT_SMALL, 1, 0.5, RK_PLAIN, 0,
+		       RK_BLACK);
+}
+
+static void draw_kswapd_band(struct rk *k, const struct tl_geom *g,
+			     const struct chart_timeline_node *n, double y)
+{
+	const struct chart_band *b = &n->kswapd;
+	cairo_t *cr = k->cr;
+
+	draw_band_label(k, g, y, g->band_h, b->label);
+	rk_set(cr, (struct rgb){ 0.96, 0.96, 0.96 }, 1);
+	cairo_rectangle(cr, g->L, y, g->R - g->L, g->band_h);
+	cairo_fill(cr);
+	/* awake last, so that short bursts are drawn over the rest */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < b->nspans; i++) {
+			const struct chart_span *s = &b->spans[i];
+			double x0 = rk_map(&g->t, s->begin_s), x1 = rk_map(&g->t, s->end_s);
+
+			if ((s->state == CHART_KSWAPD_AWAKE) != pass)
+				continue;
+			if (s->state == CHART_KSWAPD_UNKNOWN) {
+				rk_hatch(k, x0, y, fmax(x1 - x0, 1), g->band_h, ST_UNKNOWN);
+				continue;
+			}
+			rk_set(cr, s->state == CHART_KSWAPD_AWAKE ? ST_AWAKE :
+				   s->state == CHART_KSWAPD_NAPPING ? ST_NAP : ST_ASLEEP, 1);
+			span_rect(cr, x0, x1, y, g->band_h);
+		}
+	if (!b->nspans && b->note)
+		rk_text(k, g->L + 6, y + g->band_h / 2, b->note, RK_FONT_SMALL, 0, 0.5,
+			RK_ITALIC, 0, RK_GREY);
+	/* premature sleeps: small triangles pointing down onto the band */
+	rk_set(cr, RK_BLACK, 1);
+	for (size_t i = 0; i < n->npremature; i++) {
+		double x = rk_map(&g->t, n->premature_s[i]);
+
+		cairo_move_to(cr, x, y + 1);
+		cairo_line_to(cr, x - 4, y - 6);
+		cairo_line_to(cr, x + 4, y - 6);
+		cairo_close_path(cr);
+		cairo_fill(cr);
+	}
+}
+
+static void draw_flag_band(struct rk *k, const struct tl_geom *g, const struct chart_band *b,
+			   double y)
+{
+	cairo_t *cr = k->cr;
+
+	draw_band_label(k, g, y, g->flag_h, b->label);
+	rk_set(cr, (struct rgb){ 0.96, 0.96, 0.96 }, 1);
+	cairo_rectangle(cr, g->L, y, g->R - g->L, g->flag_h);
+	cairo_fill(cr);
+	rk_set(cr, flag_colour(b->label), 1);
+	for (size_t i = 0; i < b->nspans; i++)
+		span_rect(cr, rk_map(&g->t, b->spans[i].begin_s), rk_map(&g->t, b->spans[i].end_s),
+			  y, g->flag_h);
+	if (!b->nspans && b->note)
+		rk_text(k, g->L + 6, y + g->flag_h / 2, b->note, RK_FONT_SMALL - 1, 0, 0.5,
+			RK_ITALIC, 0, RK_GREY);
+}
+
+/* Highest value of the two rate series of every node. */
+static double max_rate(const struct chart_timeline *t)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < t->nnodes; i++)
+		for (size_t b = 0; b < t->nodes[i].nbins; b++)
+			m = fmax(m, fmax(t->nodes[i].rate_kswapd[b], t->nodes[i].rate_direct[b]));
+	return m;
+}
+
+static void max_stall(const struct chart_timeline *t, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = 0;
+	for (size_t i = 0; i < t->nnodes; i++)
+		for (size_t s = 0; s < t->nodes[i].nstalls; s++) {
+			double v = t->nodes[i].stall_ms[s];
+
+			if (v > 0) {
+				*lo = fmin(*lo, v);
+				*hi = fmax(*hi, v);
+			}
+		}
+}
+
+static void draw_rate(struct rk *k, const struct tl_geom *g, const struct chart_timeline *t,
+		      const double *rate, size_t nbins, const struct rk_axis *ra, struct rgb c)
+{
+	cairo_t *cr = k->cr;
+
+	rk_set(cr, c, 1);
+	cairo_set_line_width(cr, 1.6);
+	for (size_t b = 0; b < nbins; b++) {
+		double x0 = rk_map(&g->t, t->from_s + b * t->bin_s);
+		double x1 = rk_map(&g->t, fmin(t->to_s, t->from_s + (b + 1) * t->bin_s));
+		double y = rk_map(ra, rate[b]);
+
+		if (b == 0)
+			cairo_move_to(cr, x0, y);
+		else
+			cairo_line_to(cr, x0, y);
+		cairo_line_to(cr, x1, y);
+	}
+	cairo_stroke(cr);
+}
+
+static void draw_plot(struct rk *k, const struct tl_geom *g, const struct chart_timeline *t,
+		      const struct chart_timeline_node *n, double y0, double y1, bool last)
+{
+	struct rk_axis sa = { .log = true, .p0 = y1, .p1 = y0 + 4 };
+	struct rk_axis ra = { .p0 = y1, .p1 = y0 + 4 };
+	double slo, shi, rmax = max_rate(t);
+	cairo_t *cr = k->cr;
+
+	max_stall(t, &slo, &shi);
+	rk_axis_fit(&sa, isfinite(slo) ? slo : 0.01, shi > 0 ? shi : 10, false);
+	rk_axis_fit(&ra, 0, rmax > 0 ? rmax : 1, true);
+	rk_set(cr, (struct rgb){ 1, 1, 1 }, 1);
+	cairo_rectangle(cr, g->L, y0, g->R - g->L, y1 - y0);
+	cairo_fill(cr);
+	rk_yaxis(k, &sa, g->L, true, g->L, g->R, "stall (ms, log)");
+	rk_yaxis(k, &ra, g->R, false, 0, 0, "reclaimed (pages/s)");
+	if (last)
+		rk_xaxis(k, &g->t, y1, y0, "time since the start of the run (s)");
+	else
+		rk_xaxis(k, &g->t, y1, y0, NULL);
+	cairo_save(cr);
+	cairo_rectangle(cr, g->L, y0, g->R - g->L, y1 - y0);
+	cairo_clip(cr);
+	draw_rate(k, g, t, n->rate_kswapd, n->nbins, &ra, RATE_KSWAPD);
+	draw_rate(k, g, t, n->rate_direct, n->nbins, &ra, RATE_DIRECT);
+	cairo_set_line_width(cr, 0.8);
+	for (size_t s = 0; s < n->nstalls; s++) {
+		double x = rk_map(&g->t, n->stall_begin_s[s]);
+		double y = rk_map(&sa, fmax(n->stall_ms[s], sa.lo));
+		double r = 1.5 + 6 * sqrt(fmax(n->stall_ms[s], 0) / (shi > 0 ? shi : 1));
+
+		cairo_new_sub_path(cr);
+		cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+		rk_set(cr, STALL, 0.25);
+		cairo_fill_preserve(cr);
+		rk_set(cr, STALL, 0.8);
+		cairo_stroke(cr);
+	}
+	cairo_restore(cr);
+	if (!n->nstalls)
+		rk_text(k, g->L + 6, y0 + 6, "no direct reclaim stalls in this window",
+			RK_FONT_SMALL, 0, 0, RK_ITALIC, 0, RK_GREY);
+}
+
+static void timeline_legend(struct rk *k, double *y, double x0, double w)
+{
+	const struct rk_legend_item it[] = {
+		{ "kswapd awake", ST_AWAKE, RK_SW_BOX, 0 },
+		{ "napping", ST_NAP, RK_SW_BOX, 0 },
+		{ "asleep", ST_ASLEEP, RK_SW_BOX, 0 },
+		{ "unknown", ST_UNKNOWN, RK_SW_HATCH, 0 },
+		{ "premature sleep", RK_BLACK, RK_SW_TRIANGLE, 0 },
+		{ "DIRTY set", flag_colour("DIRTY"), RK_SW_BOX, 0 },
+		{ "WRITEBACK set", flag_colour("WRITEBACK"), RK_SW_BOX, 0 },
+		{ "CONGESTED set", flag_colour("CONGESTED"), RK_SW_BOX, 0 },
+		{ "direct reclaim stall (size: duration)", STALL, RK_SW_DOT, 0 },
+		{ "reclaimed by kswapd", RATE_KSWAPD, RK_SW_LINE, 0 },
+		{ "by direct reclaim", RATE_DIRECT, RK_SW_LINE, 0 },
+	};
+
+	*y += rk_legend(k, x0, *y, w, it, VR_ARRAY_SIZE(it)) + 8;
+}
+
+int render_chart_timeline(const struct chart_timeline *t, const struct render_chart_opts *o)
+{
+	struct tl_geom g = { .band_h = 16, .flag_h = 13, .gap = 4 };
+	struct vr_buf title, sub;
+	struct rk k;
+	double y, lw = 0, panel_h, xaxis_h = 40;
+
+	if (rk_open(&k, o))
+		return -1;
+	vr_buf_init(&title);
+	vr_buf_init(&sub);
+	vr_buf_addf(&title, "Reclaim timeline: %s, iteration %d (run %lld)",
+		    t->kernel ? t->kernel : "?", t->iteration, t->run_id);
+	if (o->subtitle)
+		vr_buf_addstr(&sub, o->subtitle);
+	else
+		vr_buf_addf(&sub, "%.3g to %.3g s of %.3g s; reclaim rate in %g s bins",
+			    t->from_s, t->to_s, t->duration_s, t->bin_s);
+	y = rk_title(&k, title.buf, sub.buf);
+	for (size_t i = 0; i < t->nnodes; i++) {
+		double w;
+
+		rk_text_size(&k, t->nodes[i].kswapd.label, RK_FONT_SMALL, RK_PLAIN, &w, NULL);
+		lw = fmax(lw, w);
+		for (size_t f = 0; f < t->nodes[i].nflags; f++) {
+			rk_text_size(&k, t->nodes[i].flags[f].label, RK_FONT_SMALL, RK_PLAIN, &w,
+				     NULL);
+			lw = fmax(lw, w);
+		}
+	}
+	g.L = MARGIN + fmax(lw + 10, 72);
+	g.R = k.w - 78;
+	g.t = (struct rk_axis){ .lo = t->from_s, .hi = t->to_s, .p0 = g.L, .p1 = g.R };
+	timeline_legend(&k, &y, MARGIN, k.w - 2 * MARGIN);
+	if (!t->nnodes) {
+		rk_message(&k, MARGIN, y, k.w - 2 * MARGIN, k.h - y - MARGIN,
+			   "no reclaim activity in this run: no kswapd, flag, stall or LRU "
+			   "shrink events");
+		goto out;
+	}
+	panel_h = (k.h - y - xaxis_h) / (double)t->nnodes;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct chart_timeline_node *n = &t->nodes[i];
+		double py = y + i * panel_h;
+		char hdr[32];
+
+		snprintf(hdr, sizeof(hdr), "node %d", n->nid);
+		rk_text(&k, MARGIN, py, hdr, RK_FONT, 0, 0, RK_BOLD, 0, RK_BLACK);
+		py += 10;	/* room for the premature-sleep triangles */
+		draw_kswapd_band(&k, &g, n, py);
+		py += g.band_h + g.gap;
+		for (size_t f = 0; f < n->nflags; f++) {
+			draw_flag_band(&k, &g, &n->flags[f], py);
+			py += g.flag_h + 2;
+		}
+		draw_plot(&k, &g, t, n, py + g.gap, y + (i + 1) * panel_h - (i + 1 < t->nnodes ?
+			  28 : 0), i + 1 == t->nnodes);
+	}
+out:
+	vr_buf_release(&title);
+	vr_buf_release(&sub);
+	return rk_close(&k);
+}
+
+/* ---- shared by the kernel charts ---------------------------------------- */
+
+/* "us" is printed as "µs". */
+static const char *unit_label(const char *unit)
+{
+	return unit && !strcmp(unit, "us") ? "\xc2\xb5s" : unit ? unit : "";
+}
+
+/* Legend of kernels, centred under the title; returns the new y. */
+static double kernel_legend(struct rk *k, double y, char *const *names, const int *colour,
+			    const char *const *extra, size_t n, enum rk_swatch sw)
+{
+	struct rk_legend_item *it = vr_calloc(n ? n : 1, sizeof(*it));
+	struct vr_buf *lab = vr_calloc(n ? n : 1, sizeof(*lab));
+	double h;
+
+	for (size_t i = 0; i < n; i++) {
+		vr_buf_init(&lab[i]);
+		vr_buf_addstr(&lab[i], names[i]);
+		if (extra && extra[i])
+			vr_buf_addf(&lab[i], " %s", extra[i]);
+		it[i] = (struct rk_legend_item){ lab[i].buf, rk_kernel_colour(colour[i]), sw, 0.35 };
+	}
+	h = rk_legend(k, MARGIN + 50, y, k->w - 2 * MARGIN - 50, it, (int)n);
+	for (size_t i = 0; i < n; i++)
+		vr_buf_release(&lab[i]);
+	free(lab);
+	free(it);
+	return y + h + 8;
+}
+
+/* ---- latency candlesticks ------------------------------------------------ */
+
+static void candle(cairo_t *cr, const struct chart_candle *c, const struct rk_axis *y, double x,
+		   double w, struct rgb col)
+{
+	double ymin = rk_map(y, c->min), ymax = rk_map(y, c->max);
+	double ylo = rk_map(y, c->box_lo), yhi = rk_map(y, c->box_hi), ym = rk_map(y, c->mean);
+
+	rk_set(cr, col, 1);
+	cairo_set_line_width(cr, 1.2);
+	cairo_move_to(cr, x, ymin);		/* whiskers min..max with caps */
+	cairo_line_to(cr, x, ymax);
+	cairo_move_to(cr, x - w / 4, ymin);
+	cairo_line_to(cr, x + w / 4, ymin);
+	cairo_move_to(cr, x - w / 4, ymax);
+	cairo_line_to(cr, x + w / 4, ymax);
+	cairo_stroke(cr);
+	cairo_rectangle(cr, x - w / 2, yhi, w, fmax(ylo - yhi, 1));	/* mean -/+ stddev */
+	rk_set(cr, (struct rgb){ 1, 1, 1 }, 1);
+	cairo_fill_preserve(cr);
+	rk_set(cr, col, 0.35);
+	cairo_fill_preserve(cr);
+	rk_set(cr, col, 1);
+	cairo_stroke(cr);
+	cairo_set_line_width(cr, 2.5);		/* mean */
+	cairo_move_to(cr, x - w / 2, ym);
+	cairo_line_to(cr, x + w / 2, ym);
+	cairo_stroke(cr);
+}
+
+int render_chart_latency(const struct chart_latency *l, const struct render_chart_opts *o)
+{
+	struct vr_buf title, ylab;
+	double lo = INFINITY, hi = -INFINITY, y, L, R, B, gw;
+	struct rk_axis ya = { 0 };
+	size_t ncandles = 0;
+	struct rk k;
+
+	if (rk_open(&k, o))
+		return -1;
+	vr_buf_init(&title);
+	vr_buf_init(&ylab);
+	vr_buf_addf(&title, "%s latency per kernel", l->metric ? l->metric : "?");
+	y = rk_title(&k, title.buf, o->subtitle ? o->subtitle :
+		     "box: mean \xc2\xb1 stddev of the per-run values; whiskers: min to max");
+	for (size_t i = 0; i < l->npct * l->nkernels; i++)
+		if (l->candles[i].n) {
+			ncandles++;
+			if (l->candles[i].min > 0)
+				lo = fmin(lo, l->candles[i].min);
+			hi = fmax(hi, l->candles[i].max);
+		}
+	y = kernel_legend(&k, y, l->kernels, l->colour, NULL, l->nkernels, RK_SW_BOX);
+	if (!ncandles) {
+		rk_message(&k, MARGIN, y, k.w - 2 * MARGIN, k.h - y - MARGIN,
+			   "no samples of this metric in any run");
+		goto out;
+	}
+	L = MARGIN + 70;
+	R = k.w - MARGIN - 10;
+	B = k.h - MARGIN - 36;
+	ya.log = isfinite(lo) && hi / lo > 50;
+	ya.p0 = B;
+	ya.p1 = y + 6;
+	rk_axis_fit(&ya, ya.log ? lo : 0, hi, true);
+	vr_buf_addf(&ylab, "latency (%s)%s", unit_label(l->unit), ya.log ? ", log scale" : "");
+	rk_yaxis(&k, &ya, L, true, L, R, ylab.buf);
+	gw = (R - L) / (double)l->npct;
+	for (size_t p = 0; p < l->npct; p++) {
+		double gx = L + p * gw, slot = gw * 0.8 / (double)l->nkernels;
+		double cw = fmin(slot * 0.6, 40);
+
+		rk_text(&k, gx + gw / 2, B + 6, l->pct[p], RK_FONT, 0.5, 0, RK_PLAIN, 0, RK_BLACK);
+		if (p) {
+			rk_set(k.cr, RK_LIGHT, 1);
+			cairo_set_line_width(k.cr, 1);
+			cairo_move_to(k.cr, round(gx) + 0.5, ya.p1);
+			cairo_line_to(k.cr, round(gx) + 0.5, B);
+			cairo_stroke(k.cr);
+		}
+		for (size_t i = 0; i < l->nkernels; i++) {
+			const struct chart_candle *c = &l->candles[p * l->nkernels + i];
+
+			if (c->n)
+				candle(k.cr, c, &ya, gx + gw * 0.1 + (i + 0.5) * slot, cw,
+				       rk_kernel_colour(l->colour[i]));
+		}
+	}
+	rk_set(k.cr, RK_BLACK, 1);
+	cairo_set_line_width(k.cr, 1);
+	cairo_move_to(k.cr, L, round(B) + 0.5);
+	cairo_line_to(k.cr, R, round(B) + 0.5);
+	cairo_stroke(k.cr);
+	rk_text(&k, (L + R) / 2, B + 24, "percentile of each run's samples", RK_FONT_SMALL, 0.5,
+		0, RK_PLAIN, 0, RK_BLACK);
+out:
+	vr_buf_release(&title);
+	vr_buf_release(&ylab);
+	return rk_close(&k);
+}
+
+/* ---- distribution ------------------------------------------------------- */
+
+int render_chart_cdf(const struct chart_cdf *c, const struct render_chart_opts *o)
+{
+	struct rk_axis xa = { .log = true }, ya = { .lo = 0, .hi = 100 };
+	double lo = INFINITY, hi = 0, y, L, R, B;
+	struct vr_buf title, xlab;
+	char **names = vr_calloc(c->nseries + 1, sizeof(char *));
+	char **extra = vr_calloc(c->nseries + 1, sizeof(char *));
+	int *colour = vr_calloc(c->nseries + 1, sizeof(int));
+	size_t total = 0;
+	struct rk k;
+
+	if (rk_open(&k, o)) {
+		free(names);
+		free(extra);
+		free(colour);
+		return -1;
+	}
+	vr_buf_init(&title);
+	vr_buf_init(&xlab);
+	vr_buf_addf(&title, "%s latency distribution per kernel", c->metric ? c->metric : "?");
+	y = rk_title(&k, title.buf, o->subtitle ? o->subtitle :
+		     "all samples of all runs of each kernel");
+	for (size_t i = 0; i < c->nseries; i++) {
+		const struct chart_cdf_series *s = &c->series[i];
+		struct vr_buf e;
+
+		names[i] = s->kernel;
+		colour[i] = s->colour;
+		vr_buf_init(&e);
+		vr_buf_addf(&e, "(%zu samples)", s->n);
+		extra[i] = vr_buf_detach(&e);
+		total += s->n;
+		for (size_t j = 0; j < s->n; j++)
+			if (s->x[j] > 0) {
+				lo = fmin(lo, s->x[j]);
+				break;
+			}
+		if (s->n)
+			hi = fmax(hi, s->x[s->n - 1]);
+	}
+	y = kernel_legend(&k, y, names, colour, (const char *const *)extra, c->nseries,
+			  RK_SW_LINE);
+	if (!total || hi <= 0) {
+		rk_message(&k, MARGIN, y, k.w - 2 * MARGIN, k.h - y - MARGIN,
+			   "no samples of this metric in any run");
+		goto out;
+	}
+	L = MARGIN + 62;
+	R = k.w - MARGIN - 14;
+	B = k.h - MARGIN - 36;
+	xa.p0 = L;
+	xa.p1 = R;
+	rk_axis_fit(&xa, isfinite(lo) ? lo : hi / 10, hi, false);
+	ya.p0 = B;
+	ya.p1 = y + 6;
+	vr_buf_addf(&xlab, "latency (%s, log scale)", unit_label(c->unit));
+	rk_yaxis(&k, &ya, L, true, L, R, "samples \xe2\x89\xa4 x (%)");
+	rk_xaxis(&k, &xa, B, ya.p1, xlab.buf);
+	cairo_save(k.cr);
+	cairo_rectangle(k.cr, L, ya.p1 - 2, R - L, B - ya.p1 + 4);
+	cairo_clip(k.cr);
+	cairo_set_line_width(k.cr, 2);
+	for (size_t i = 0; i < c->nseries; i++) {
+		const struct chart_cdf_series *s = &c->series[i];
+		double px = -1, py = B;
+
+		if (!s->n)
+			continue;
+		rk_set(k.cr, rk_kernel_colour(s->colour), 1);
+		cairo_move_to(k.cr, rk_map(&xa, fmax(s->x[0], xa.lo)), B);
+		/* a step up at each distinct value; points closer than half a
+		 * pixel are merged so huge sample sets stay small in SVG/PDF */
+		for (size_t j = 0; j < s->n; j++) {
+			if (j + 1 < s->n && s->x[j + 1] == s->x[j])
+				continue;
+			double x = rk_map(&xa, fmax(s->x[j], xa.lo));
+			double yv = rk_map(&ya, 100.0 * (double)(j + 1) / (double)s->n);
+
+			if (px >= 0 && x - px < 0.5 && j + 1 < s->n)
+				continue;
+			cairo_line_to(k.cr, x, py);
+			cairo_line_to(k.cr, x, yv);
+			px = x;
+			py = yv;
+		}
+		cairo_line_to(k.cr, R, py);
+		cairo_stroke(k.cr);
+	}
+	cairo_restore(k.cr);
+out:
+	for (size_t i = 0; i < c->nseries; i++)
+		free(extra[i]);
+	free(extra);
+	free(names);
+	free(colour);
+	vr_buf_release(&title);
+	vr_buf_release(&xlab);
+	return rk_close(&k);
+}
+
+/* ---- counters ------------------------------------------------------------ */
+
+static void counter_panel(struct rk *k, const struct chart_counters *c, size_t ci, double x,
+			  double y, double w, double h)
+{
+	double hi = 0, th, bx, bw, base;
+	struct rk_axis ya;
+	char buf[32];
+	struct vr_buf name;
+
+	vr_buf_init(&name);
+	vr_buf_addf(&name, "%s", c->names[ci]);
+	if (c->units[ci] && *c->units[ci])
+		vr_buf_addf(&name, " (%s)", c->units[ci]);
+	rk_text_size(k, name.buf, RK_FONT_SMALL, RK_BOLD, NULL, &th);
+	{
+		double size = RK_FONT_SMALL, tw;
+
+		rk_text_size(k, name.buf, size, RK_BOLD, &tw, NULL);
+		while (tw > w - 4 && size > 7.5) {
+			size -= 0.5;
+			rk_text_size(k, name.buf, size, RK_BOLD, &tw, NULL);
+		}
+		rk_text(k, x + w / 2, y, name.buf, size, 0.5, 0, RK_BOLD, 0, RK_BLACK);
+	}
+	vr_buf_release(&name);
+	for (size_t i = 0; i < c->nkernels; i++) {
+		double v = c->values[ci * c->nkernels + i];
+
+		if (isfinite(v))
+			hi = fmax(hi, v + fmax(c->stddev[ci * c->nkernels + i], 0));
+	}
+	base = y + h - 4;
+	ya = (struct rk_axis){ .lo = 0, .hi = hi > 0 ? hi * 1.2 : 1, .p0 = base,
+			       .p1 = y + th + 16 };
+	bw = fmin((w - 16) / (double)c->nkernels * 0.7, 36);
+	for (size_t i = 0; i < c->nkernels; i++) {
+		double v = c->values[ci * c->nkernels + i], sd = c->stddev[ci * c->nkernels + i];
+		struct rgb col = rk_kernel_colour(c->colour[i]);
+		double top;
+
+		bx = x + 8 + (i + 0.5) * (w - 16) / (double)c->nkernels;
+		if (!isfinite(v)) {
+			rk_text(k, bx, base - 2, "n/a", RK_FONT_SMALL - 1.5, 0.5, 1, RK_ITALIC, 0,
+				RK_GREY);
+			continue;
+		}
+		top = rk_map(&ya, v);
+		rk_set(k->cr, col, 0.85);
+		cairo_rectangle(k->cr, bx - bw / 2, top, bw, base - top);
+		cairo_fill(k->cr);
+		if (sd > 0) {
+			rk_set(k->cr, RK_BLACK, 1);
+			cairo_set_line_width(k->cr, 1);
+			cairo_move_to(k->cr, bx, rk_map(&ya, fmax(v - sd, 0)));
+			cairo_line_to(k->cr, bx, rk_map(&ya, v + sd));
+			cairo_stroke(k->cr);
+		}
+		rk_fmt(buf, sizeof(buf), v);
+		rk_text(k, bx, fmin(top, rk_map(&ya, v + fmax(sd, 0))) - 1, buf, RK_FONT_SMALL - 1.5,
+			0.5, 1, RK_PLAIN, 0, RK_BLACK);
+	}
+	rk_set(k->cr, RK_BLACK, 1);
+	cairo_set_line_width(k->cr, 1);
+	cairo_move_to(k->cr, x + 4, round(base) + 0.5);
+	cairo_line_to(k->cr, x + w - 4, round(base) + 0.5);
+	cairo_stroke(k->cr);
+}
+
+int render_chart_counters(const struct chart_counters *c, const struct render_chart_opts *o)
+{
+	size_t cols, rows;
+	double y, cw, ch;
+	struct rk k;
+
+	if (rk_open(&k, o))
+		return -1;
+	y = rk_title(&k, "Reclaim counters per kernel", o->subtitle ? o->subtitle :
+		     "mean over each kernel's runs; one panel per counter, each with its own scale");
+	y = kernel_legend(&k, y, c->kernels, c->colour, NULL, c->nkernels, RK_SW_BOX);
+	if (!c->ncounters || !c->nkernels) {
+		rk_message(&k, MARGIN, y, k.w - 2 * MARGIN, k.h - y - MARGIN,
+			   "no counters: the database has no trace runs");
+		return rk_close(&k);
+	}
+	cols = c->ncounters <= 3 ? c->ncounters : c->ncounters <= 8 ? 3 + (c->ncounters > 6) : 4;
+	if (k.w >= 1100 && c->ncounters > 12)
+		cols = 5;
+	rows = (c->ncounters + cols - 1) / cols;
+	cw = (k.w - 2 * MARGIN) / (double)cols;
+	ch = (k.h - y - MARGIN) / (double)rows;
+	for (size_t i = 0; i < c->ncounters; i++)
+		counter_panel(&k, c, i, MARGIN + (i % cols) * cw, y + (i / cols) * ch, cw - 6,
+			      ch - 8);
+	return rk_close(&k);
+}
