@@ -208,7 +208,8 @@ static void fill_meta(struct ingest_dat *d, struct ingest_meta *meta,
 }
 
 /*
- * Open the file and every buffer instance in a child process first:
+ * Open every buffer instance in a child process first (only files with
+ * instances need it):
  * libtracecmd 3.1.6 crashes inside tracecmd_buffer_instance_handle() on
  * some truncated version 6 files (its error path closes a half-built
  * handle), and a crash must become an error message, not a lost load.
@@ -252,7 +253,7 @@ struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta)
 	struct ingest_dat *d;
 
 	memset(meta, 0, sizeof(*meta));
-	if (check_magic(path) || probe_in_child(path))
+	if (check_magic(path))
 		return NULL;
 	d = vr_calloc(1, sizeof(*d));
 	d->path = vr_strdup(path);
@@ -261,6 +262,10 @@ struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta)
 	if (!d->handle) {
 		vr_error("%s: cannot read trace.dat headers (truncated or corrupt file,"
 			 " or a file version libtracecmd does not support)", path);
+		ingest_close_dat(d);
+		return NULL;
+	}
+	if (tracecmd_buffer_instances(d->handle) > 0 && probe_in_child(path)) {
 		ingest_close_dat(d);
 		return NULL;
 	}
