@@ -77,6 +77,13 @@ enum metric_summary {
 /** metric_summary_name - "p50", "p95", "p99" or "max". */
 const char *metric_summary_name(enum metric_summary s);
 
+/**
+ * metric_summary_value - summary @s of one run's samples @sorted[0..@n-1]
+ * (ascending, as metric_run_samples() returns them): the nearest-rank
+ * percentile of stats_percentile() (max = p100).  NAN for n == 0.
+ */
+double metric_summary_value(enum metric_summary s, const double *sorted, size_t n);
+
 /* One operation (row name) of the comparison table. */
 struct metric_op {
 	char *name;			/* "p95-DirectReclaim", "p95-Write"; owned */

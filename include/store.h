@@ -94,4 +94,21 @@ int store_delete_run(struct store *s, int64_t run_id);
  */
 int store_exec(struct store *s, const char *sql, const char *what);
 
+struct ingest_latency;
+
+/**
+ * store_import_app_latency - store imported application latencies @lat as
+ * the app_latency rows of run (@kernel, @iteration), in one transaction:
+ * the run's earlier app_latency rows are replaced; when no run exists it is
+ * created with source_format 'latency', source_path @path and content hash
+ * @sha256 (no events).  @iteration 0 picks the kernel's lowest iteration
+ * without app_latency rows, else the next free one.
+ * @run_id, @iteration_out: OUT.  @created: OUT: 1 if the run row was new.
+ * Returns 0, or -1 (message printed; the database is unchanged).
+ */
+int store_import_app_latency(struct store *s, const char *kernel, int iteration,
+			     const char *path, const char *sha256,
+			     const struct ingest_latency *lat, int64_t *run_id,
+			     int *iteration_out, int *created);
+
 #endif /* VR_STORE_H */

@@ -178,3 +178,11 @@ int cmd_load(int argc, char **argv)
 		unlink(o.db);
 	return failed ? VR_EXIT_FAIL : VR_EXIT_OK;
 }
+
+int cmd_load_file(struct store *st, const char *path, const char *kernel, int iteration,
+		  int quiet)
+{
+	struct load_opts o = { .kernel = kernel, .quiet = quiet };
+
+	return load_one(st, path, &o, iteration);
+}

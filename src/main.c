@@ -19,6 +19,8 @@ struct vr_cmd {
 static const struct vr_cmd commands[] = {
 	{ "load", cmd_load, "load trace.dat recordings into a SQLite database" },
 	{ "runs", cmd_runs, "list the loaded runs with their metadata and counts" },
+	{ "compare", cmd_compare, "changelog comparison table across kernels (mmtests layout)" },
+	{ "import-latency", cmd_import_latency, "import a workload's latency report into a run" },
 };
 
 static int print_help(FILE *out)

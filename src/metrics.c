@@ -8,6 +8,7 @@
 #include "stats.h"
 #include "vr.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,11 @@ static const struct {
 const char *metric_summary_name(enum metric_summary s)
 {
 	return s < METRIC_NSUMMARY ? summaries[s].name : "?";
+}
+
+double metric_summary_value(enum metric_summary s, const double *sorted, size_t n)
+{
+	return s < METRIC_NSUMMARY ? stats_percentile(sorted, n, summaries[s].pct) : NAN;
 }
 
 const struct metric_spec *metric_spec_find(const char *name)
@@ -234,7 +240,7 @@ int metric_op_run_values(sqlite3 *db, const struct metric_op *op, int64_t run_id
 		return -1;
 	if (ns) {
 		*out = vr_malloc(sizeof(**out));
-		(*out)[0] = stats_percentile(samples, ns, summaries[op->summary].pct);
+		(*out)[0] = metric_summary_value(op->summary, samples, ns);
 		*n = 1;
 	}
 	free(samples);

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compare-internal.h - shared between src/compare.c and
+ * src/compare-counters.c only; not a public API.
+ */
+#ifndef VR_COMPARE_INTERNAL_H
+#define VR_COMPARE_INTERNAL_H
+
+#include <stdint.h>
+#include "compare.h"
+
+/* One kernel of the comparison and its runs. */
+struct compare_kernel {
+	const char *name;	/* borrowed from compare_result.kernels */
+	int64_t *runs;		/* every run id of the kernel, by iteration; owned */
+	size_t nruns;
+	int64_t *trace_runs;	/* the runs loaded from a trace (not only imported
+				 * latencies); owned */
+	size_t ntrace;
+};
+
+/* A growable array of values. */
+struct compare_values {
+	double *v;	/* owned */
+	size_t n;
+};
+
+/**
+ * compare_latency_table - fill @t (rows owned by @t, released by
+ * compare_result_release()) with the statistics rows of the selected
+ * operations, statistic-major as mmtests prints them.  Returns 0 or -1.
+ */
+int compare_latency_table(sqlite3 *db, const struct compare_opts *o,
+			  const struct compare_kernel *k, size_t nk, struct render_table *t);
+
+/**
+ * compare_counters_table - fill @t with the counters block (means over
+ * each kernel's trace runs); t->nrows is 0 when no kernel has a trace run.
+ * Returns 0 or -1.
+ */
+int compare_counters_table(sqlite3 *db, const struct compare_kernel *k, size_t nk,
+			   struct render_table *t);
+
+#endif /* VR_COMPARE_INTERNAL_H */

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compare.h - build the changelog comparison tables (DESIGN.md "Metrics
+ * and the comparison table"): one latency table in the mmtests compare
+ * layout (statistics over the per-run values of each operation, gain
+ * against the first kernel, Welch t-test markers on the mean rows) and one
+ * counters block (no percentages, as mmtests prints monitors).
+ * Reads the database; renders nothing itself (see render.h).
+ */
+#ifndef VR_COMPARE_H
+#define VR_COMPARE_H
+
+#include <stddef.h>
+#include <sqlite3.h>
+#include "render.h"
+
+enum compare_stat_kind {
+	COMPARE_MIN,
+	COMPARE_AMEAN,		/* Hmean for higher-is-better operations */
+	COMPARE_HMEAN,
+	COMPARE_STDDEV,
+	COMPARE_COEFFVAR,
+	COMPARE_MAX,
+	COMPARE_BAMEAN,		/* BAmean-NN */
+	COMPARE_PCTILE,		/* Pctile-NN */
+};
+
+struct compare_stat {
+	enum compare_stat_kind kind;
+	double pct;		/* NN of BAmean-NN / Pctile-NN */
+	char label[24];		/* as printed, e.g. "BAmean-95" */
+};
+
+/**
+ * compare_stat_parse - parse one statistic name: Min, Amean, Hmean, Stddev,
+ * CoeffVar, Max, BAmean-NN, Pctile-NN (case-insensitive; '.' works as well
+ * as '-' before NN, 0 < NN <= 100).  @out: OUT.
+ * Returns 0, or -1 (no message) for an unknown name.
+ */
+int compare_stat_parse(const char *name, struct compare_stat *out);
+
+struct compare_opts {
+	char **kernels;		/* kernels to compare, baseline first; NULL: all in load order */
+	size_t nkernels;
+	char **metrics;		/* operations or metric names to keep; NULL: all;
+				 * "counters" keeps the counters block */
+	size_t nmetrics;
+	const struct compare_stat *stats;	/* NULL: Min Amean Stddev CoeffVar Max BAmean-95 */
+	size_t nstats;
+	double alpha;		/* significance level of the t-test, e.g. 0.10 */
+};
+
+/* The built tables; everything inside is owned by the result. */
+struct compare_result {
+	struct render_table tables[2];	/* latency, counters */
+	size_t ntables;
+	char **kernels;
+	size_t nkernels;
+};
+
+/**
+ * compare_build - compute the tables for @o from database @db.
+ * @out: OUT: release with compare_result_release().
+ * Returns 0, or -1 after a message (unknown kernel, SQL error, nothing to
+ * compare).
+ */
+int compare_build(sqlite3 *db, const struct compare_opts *o, struct compare_result *out);
+
+/** compare_result_release - free everything in @r. */
+void compare_result_release(struct compare_result *r);
+
+#endif /* VR_COMPARE_H */

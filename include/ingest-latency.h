@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ingest-latency.h - read application latency reports for `import-latency`:
+ * simoop's periodic reports and a plain "operation value" format.
+ */
+#ifndef VR_INGEST_LATENCY_H
+#define VR_INGEST_LATENCY_H
+
+#include <stddef.h>
+
+struct ingest_latency_sample {
+	char *operation;	/* e.g. "p95-Write"; owned */
+	int sample;		/* 0, 1, ... per operation, in file order */
+	double value;		/* as given in the file, no unit conversion */
+};
+
+struct ingest_latency {
+	struct ingest_latency_sample *s;	/* owned */
+	size_t n;
+};
+
+/**
+ * ingest_latency_parse - parse the text @buf[0..@len-1] read from @path
+ * (named in messages only).  Line by line:
+ *  - simoop's report lines "Read latency usec: (p50: 1,234) (p95: 5,678)
+ *    (p99: 9,012) (max: 12,345)" (the "usec" and ':' optional, digits may
+ *    carry thousands commas): each "(KEY: N)" is one sample of operation
+ *    "KEY-Name" (p50-Read, ...); after a "Final stats:" line the operations
+ *    are named "final-KEY-Name" as mmtests does;
+ *  - "Run time: ...", "Warmup complete ...", blank lines and lines starting
+ *    with '#' are skipped;
+ *  - anything else must be "OPERATION VALUE" (one sample of OPERATION; the
+ *    value a finite decimal number).
+ * @out: OUT: the samples; release with ingest_latency_release().
+ * Returns 0, or -1 after "vmscan-report: PATH:LINE: what is wrong" (@out
+ * empty then).  A file with no sample at all is an error too.
+ */
+int ingest_latency_parse(const char *path, const char *buf, size_t len,
+			 struct ingest_latency *out);
+
+/**
+ * ingest_latency_read - read file @path and parse it as above.
+ * Returns 0, or -1 after a message naming the file.
+ */
+int ingest_latency_read(const char *path, struct ingest_latency *out);
+
+/** ingest_latency_release - free the samples; @l is empty after. */
+void ingest_latency_release(struct ingest_latency *l);
+
+#endif /* VR_INGEST_LATENCY_H */

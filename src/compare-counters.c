@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare-counters.c - the counters block of the comparison (DESIGN.md
+ * "Counters per run"): one row per counter spec below, the value of a
+ * kernel being the mean over its trace runs.  No percentages, as mmtests
+ * prints its monitors (compare-mmtests.pl --print-monitor).
+ */
+#include "compare-internal.h"
+#include "vr.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* kswapd pids of run ?1: kswapd threads are named kswapdN (mm/vmscan.c kswapd_run) */
+#define KSWAPD_PIDS "(SELECT pid FROM task WHERE run_id = ?1 AND comm LIKE 'kswapd%')"
+/* shrink_inactive calls made inside a direct reclaim stall of the same pid */
+#define DIRECT_SHRINK \
+	" FROM mm_vmscan_lru_shrink_inactive s JOIN reclaim_stall r" \
+	" ON r.run_id = s.run_id AND r.pid = s.pid AND r.kind = 'direct'" \
+	" AND s.ts_ns >= coalesce(r.begin_ns, 0)" \
+	" AND s.ts_ns <= coalesce(r.end_ns, 9223372036854775807) WHERE s.run_id = ?1"
+#define KSWAPD_SHRINK \
+	" FROM mm_vmscan_lru_shrink_inactive s WHERE s.run_id = ?1 AND s.pid IN " KSWAPD_PIDS
+#define CYCLES(decision) \
+	"SELECT count(*) FROM kswapd_cycle WHERE run_id = ?1 AND decision = '" decision "'"
+
+/* One counter: SQL giving one number for run ?1 (and flag ?2 for flag rows). */
+struct counter_spec {
+	const char *label;	/* printf format for flag rows ("%s" = flag) */
+	const char *sql;
+	int per_flag;		/* one row per pgdat flag seen in the runs */
+};
+
+static const struct counter_spec counter_specs[] = {
+	{ "Direct stalls",
+	  "SELECT count(*) FROM reclaim_stall WHERE run_id = ?1 AND kind = 'direct'", 0 },
+	{ "Direct stall time ms",
+	  "SELECT coalesce(sum(duration_ns), 0) / 1e6 FROM reclaim_stall WHERE run_id = ?1"
+	  " AND kind = 'direct' AND complete = 1", 0 },
+	{ "Kswapd wakes",
+	  "SELECT count(*) FROM mm_vmscan_kswapd_wake WHERE run_id = ?1", 0 },
+	{ "Kswapd full sleeps", CYCLES("full_sleep"), 0 },
+	{ "Kswapd naps woken early", CYCLES("nap_woken_early"), 0 },
+	{ "Kswapd naps timed out", CYCLES("nap_timed_out"), 0 },
+	{ "Kswapd premature sleeps",
+	  "SELECT count(*) FROM kswapd_cycle WHERE run_id = ?1 AND premature = 1", 0 },
+	/* awake from each kswapd_wake to the full sleep, or to its last activity
+	 * before a nap; over the trace length times the number of kswapd nodes */
+	{ "Kswapd awake %",
+	  "SELECT 100.0 * sum(coalesce(c.sleep_ns, c.last_activity_ns) - c.wake_ns)"
+	  " / ((r.last_ts_ns - r.first_ts_ns)"
+	  "    * (SELECT count(DISTINCT nid) FROM kswapd_cycle WHERE run_id = ?1))"
+	  " FROM kswapd_cycle c, run r WHERE c.run_id = ?1 AND r.id = ?1"
+	  " AND c.wake_ns IS NOT NULL AND r.last_ts_ns > r.first_ts_ns", 0 },
+	{ "Kswapd pages scanned", "SELECT coalesce(sum(s.nr_scanned), 0)" KSWAPD_SHRINK, 0 },
+	{ "Kswapd pages reclaimed", "SELECT coalesce(sum(s.nr_reclaimed), 0)" KSWAPD_SHRINK, 0 },
+	{ "Kswapd efficiency %",
+	  "SELECT 100.0 * sum(s.nr_reclaimed) / nullif(sum(s.nr_scanned), 0)" KSWAPD_SHRINK, 0 },
+	{ "Direct pages scanned", "SELECT coalesce(sum(s.nr_scanned), 0)" DIRECT_SHRINK, 0 },
+	{ "Direct pages reclaimed", "SELECT coalesce(sum(s.nr_reclaimed), 0)" DIRECT_SHRINK, 0 },
+	{ "Direct efficiency %",
+	  "SELECT 100.0 * sum(s.nr_reclaimed) / nullif(sum(s.nr_scanned), 0)" DIRECT_SHRINK, 0 },
+	/* one writepage / write_folio event each */
+	{ "Kswapd pages written",
+	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = 1", 0 },
+	{ "Direct pages written",
+	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = 0", 0 },
+	/* summed over nodes; an open end counts to the trace's first/last event */
+	{ "pgdat %s set ms",
+	  "SELECT coalesce(sum(coalesce(f.clear_ns, r.last_ts_ns)"
+	  " - coalesce(f.set_ns, r.first_ts_ns)), 0) / 1e6"
+	  " FROM pgdat_flag f, run r WHERE f.run_id = ?1 AND r.id = ?1 AND f.flag = ?2", 1 },
+};
+
+/* One number from @sql for run @run_id (and @flag); *out NAN when NULL. */
+static int query_one(sqlite3 *db, const char *sql, int64_t run_id, const char *flag,
+		     double *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NAN;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, run_id);
+	if (flag)
+		sqlite3_bind_text(st, 2, flag, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		*out = sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
+	return 0;
+}
+
+/* Mean over the kernel's trace runs of the counter, NULL results skipped. */
+static int kernel_value(sqlite3 *db, const struct counter_spec *c, const char *flag,
+			const struct compare_kernel *k, double *out)
+{
+	double sum = 0, v;
+	size_t n = 0;
+
+	for (size_t r = 0; r < k->ntrace; r++) {
+		if (query_one(db, c->sql, k->trace_runs[r], flag, &v))
+			return -1;
+		if (!isnan(v)) {
+			sum += v;
+			n++;
+		}
+	}
+	*out = n ? sum / (double)n : NAN;
+	return 0;
+}
+
+/* Distinct pgdat flags in the trace runs of all kernels, sorted. */
+static int list_flags(sqlite3 *db, const struct compare_kernel *k, size_t nk,
+		      char ***flags, size_t *nflags)
+{
+	sqlite3_stmt *st;
+	int rc = SQLITE_DONE;
+
+	*flags = NULL;
+	*nflags = 0;
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT flag FROM pgdat_flag WHERE run_id = ?1"
+			       " ORDER BY flag", -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+	for (size_t i = 0; i < nk && rc == SQLITE_DONE; i++)
+		for (size_t r = 0; r < k[i].ntrace && rc == SQLITE_DONE; r++) {
+			sqlite3_reset(st);
+			sqlite3_bind_int64(st, 1, k[i].trace_runs[r]);
+			while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+				const char *f = (const char *)sqlite3_column_text(st, 0);
+				size_t j;
+
+				for (j = 0; j < *nflags && strcmp((*flags)[j], f); j++)
+					;
+				if (j < *nflags)
+					continue;
+				*flags = vr_realloc(*flags, (*nflags + 1) * sizeof(**flags));
+				(*flags)[(*nflags)++] = vr_strdup(f);
+			}
+		}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
+	return 0;
+}
+
+static int add_row(sqlite3 *db, struct render_table *t, const struct counter_spec *c,
+		   const char *flag, const struct compare_kernel *k, size_t nk)
+{
+	struct render_row *row;
+	struct vr_buf label;
+
+	t->rows = vr_realloc((void *)t->rows, (t->nrows + 1) * sizeof(*t->rows));
+	row = (struct render_row *)&t->rows[t->nrows++];
+	memset(row, 0, sizeof(*row));
+	vr_buf_init(&label);
+	if (flag)
+		vr_buf_addf(&label, c->label, flag);
+	else
+		vr_buf_addstr(&label, c->label);
+	row->op = vr_buf_detach(&label);
+	row->precision = 2;
+	row->cells = vr_calloc(nk, sizeof(*row->cells));
+	for (size_t i = 0; i < nk; i++) {
+		row->cells[i].gain_pct = row->cells[i].p = NAN;
+		if (kernel_value(db, c, flag, &k[i], &row->cells[i].value))
+			return -1;
+	}
+	return 0;
+}
+
+int compare_counters_table(sqlite3 *db, const struct compare_kernel *k, size_t nk,
+			   struct render_table *t)
+{
+	size_t ntrace = 0, nflags;
+	char **flags;
+	int ret = 0;
+
+	t->name = "counters";
+	t->show_gain = false;
+	t->op_width = 29;	/* line the kernel columns up with the latency table */
+	t->value_width = 22;
+	for (size_t i = 0; i < nk; i++)
+		ntrace += k[i].ntrace;
+	if (!ntrace)
+		return 0;
+	if (list_flags(db, k, nk, &flags, &nflags))
+		return -1;
+	for (size_t c = 0; !ret && c < VR_ARRAY_SIZE(counter_specs); c++) {
+		if (!counter_specs[c].per_flag) {
+			ret = add_row(db, t, &counter_specs[c], NULL, k, nk);
+			continue;
+		}
+		for (size_t f = 0; !ret && f < nflags; f++)
+			ret = add_row(db, t, &counter_specs[c], flags[f], k, nk);
+	}
+	for (size_t f = 0; f < nflags; f++)
+		free(flags[f]);
+	free(flags);
+	return ret;
+}

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare.c - the latency comparison table: for every operation (see
+ * metrics.h) and kernel, the values of the kernel's runs, their statistics
+ * as mmtests' Summarise.pm computes them (values sorted best first), the
+ * gain against the baseline kernel (Stat.pm pdiff/pndiff) and Welch's
+ * t-test on the mean rows.  The counters block is in compare-counters.c.
+ */
+#include "compare.h"
+#include "compare-internal.h"
+#include "metrics.h"
+#include "stats.h"
+#include "vr.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct compare_stat default_stats[] = {
+	{ COMPARE_MIN, 0, "Min" },
+	{ COMPARE_AMEAN, 0, "Amean" },
+	{ COMPARE_STDDEV, 0, "Stddev" },
+	{ COMPARE_COEFFVAR, 0, "CoeffVar" },
+	{ COMPARE_MAX, 0, "Max" },
+	{ COMPARE_BAMEAN, 95, "BAmean-95" },
+};
+
+int compare_stat_parse(const char *name, struct compare_stat *out)
+{
+	static const struct { const char *name; enum compare_stat_kind kind; } plain[] = {
+		{ "Min", COMPARE_MIN }, { "Amean", COMPARE_AMEAN }, { "Hmean", COMPARE_HMEAN },
+		{ "Stddev", COMPARE_STDDEV }, { "CoeffVar", COMPARE_COEFFVAR },
+		{ "Max", COMPARE_MAX },
+	};
+	static const struct { const char *prefix; enum compare_stat_kind kind; } pct[] = {
+		{ "BAmean", COMPARE_BAMEAN }, { "Pctile", COMPARE_PCTILE },
+	};
+
+	for (size_t i = 0; i < VR_ARRAY_SIZE(plain); i++)
+		if (!strcasecmp(name, plain[i].name)) {
+			out->kind = plain[i].kind;
+			out->pct = 0;
+			snprintf(out->label, sizeof(out->label), "%s", plain[i].name);
+			return 0;
+		}
+	for (size_t i = 0; i < VR_ARRAY_SIZE(pct); i++) {
+		size_t len = strlen(pct[i].prefix);
+		char *end;
+		double nn;
+
+		if (strncasecmp(name, pct[i].prefix, len) || (name[len] != '-' && name[len] != '.'))
+			continue;
+		nn = strtod(name + len + 1, &end);
+		if (end == name + len + 1 || *end || !(nn > 0 && nn <= 100))
+			return -1;
+		out->kind = pct[i].kind;
+		out->pct = nn;
+		snprintf(out->label, sizeof(out->label), "%s-%s", pct[i].prefix, name + len + 1);
+		return 0;
+	}
+	return -1;
+}
+
+/* Statistic @st of @v (sorted best first) for an operation. */
+static double stat_value(const struct compare_stat *st, const double *v, size_t n,
+			 bool higher_better)
+{
+	switch (st->kind) {
+	case COMPARE_MIN: return stats_min(v, n);
+	case COMPARE_AMEAN: return higher_better ? stats_hmean(v, n) : stats_mean(v, n);
+	case COMPARE_HMEAN: return stats_hmean(v, n);
+	case COMPARE_STDDEV: return stats_stddev(v, n);
+	case COMPARE_COEFFVAR: return stats_coeffvar(v, n);
+	case COMPARE_MAX: return stats_max(v, n);
+	case COMPARE_BAMEAN: return stats_bamean(v, n, st->pct);
+	case COMPARE_PCTILE: return stats_percentile(v, n, st->pct);
+	}
+	return NAN;
+}
+
+static bool stat_is_mean(const struct compare_stat *st)
+{
+	return st->kind == COMPARE_AMEAN || st->kind == COMPARE_HMEAN;
+}
+
+/* Stddev and CoeffVar are better when lower whatever the operation (Summarise.pm). */
+static bool stat_higher_better(const struct compare_stat *st, bool op_higher_better)
+{
+	if (st->kind == COMPARE_STDDEV || st->kind == COMPARE_COEFFVAR)
+		return false;
+	return op_higher_better;
+}
+
+static void values_release(struct compare_values *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].v);
+}
+
+static void values_add(struct compare_values *dst, const double *v, size_t n)
+{
+	dst->v = vr_realloc(dst->v, (dst->n + n + 1) * sizeof(*dst->v));
+	memcpy(dst->v + dst->n, v, n * sizeof(*v));
+	dst->n += n;
+}
+
+/* Sort best first: ascending when lower is better, descending otherwise. */
+static void sort_best_first(struct compare_values *v, bool higher_better)
+{
+	stats_sort(v->v, v->n);
+	for (size_t i = 0; higher_better && i < v->n / 2; i++) {
+		double t = v->v[i];
+
+		v->v[i] = v->v[v->n - 1 - i];
+		v->v[v->n - 1 - i] = t;
+	}
+}
+
+/*
+ * Per-run samples of one trace metric, kept while consecutive operations
+ * (p50, p95, p99, max) use the same metric.
+ */
+struct sample_cache {
+	const struct metric_spec *spec;
+	struct compare_values *runs;	/* one per run of every kernel, in kernel order */
+	size_t nruns;
+};
+
+static void cache_release(struct sample_cache *c)
+{
+	if (c->runs)
+		values_release(c->runs, c->nruns);
+	free(c->runs);
+	memset(c, 0, sizeof(*c));
+}
+
+static int cache_load(sqlite3 *db, struct sample_cache *c, const struct metric_spec *spec,
+		      const struct compare_kernel *k, size_t nk)
+{
+	size_t r = 0;
+
+	if (c->spec == spec)
+		return 0;
+	cache_release(c);
+	for (size_t i = 0; i < nk; i++)
+		c->nruns += k[i].nruns;
+	c->runs = vr_calloc(c->nruns + 1, sizeof(*c->runs));
+	c->spec = spec;
+	for (size_t i = 0; i < nk; i++)
+		for (size_t j = 0; j < k[i].nruns; j++, r++)
+			if (metric_run_samples(db, spec, k[i].runs[j], &c->runs[r].v, &c->runs[r].n))
+				return -1;
+	return 0;
+}
+
+/* The values of @op for each kernel into @out[0..nk-1], sorted best first. */
+static int op_values(sqlite3 *db, const struct metric_op *op, struct sample_cache *cache,
+		     const struct compare_kernel *k, size_t nk, struct compare_values *out)
+{
+	size_t r = 0;
+
+	if (op->spec && cache_load(db, cache, op->spec, k, nk))
+		return -1;
+	for (size_t i = 0; i < nk; i++) {
+		for (size_t j = 0; j < k[i].nruns; j++, r++) {
+			if (op->spec) {
+				const struct compare_values *s = &cache->runs[r];
+				double v = metric_summary_value(op->summary, s->v, s->n);
+
+				if (s->n)
+					values_add(&out[i], &v, 1);
+			} else {
+				double *v;
+				size_t n;
+
+				if (metric_app_run_samples(db, op->name, k[i].runs[j], &v, &n))
+					return -1;
+				values_add(&out[i], v, n);
+				free(v);
+			}
+		}
+		sort_best_first(&out[i], op->better == METRIC_HIGHER_IS_BETTER);
+	}
+	return 0;
+}
+
+static void fill_cell(const struct compare_stat *st, const struct metric_op *op,
+		      const struct compare_values *vals, size_t c, double base, double alpha,
+		      struct render_cell *cell)
+{
+	bool hb = op->better == METRIC_HIGHER_IS_BETTER;
+	struct stats_ttest t;
+
+	cell->value = stat_value(st, vals[c].v, vals[c].n, hb);
+	cell->gain_pct = isnan(cell->value) || isnan(base) ? NAN
+			 : stats_gain_pct(cell->value, base, stat_higher_better(st, hb));
+	cell->p = NAN;
+	cell->significant = false;
+	if (c == 0 || !stat_is_mean(st) || isnan(cell->gain_pct))
+		return;
+	if (stats_welch_ttest(vals[0].v, vals[0].n, vals[c].v, vals[c].n, &t) == 0) {
+		cell->p = t.p;
+		cell->significant = t.p < alpha;
+	}
+}
+
+static bool op_selected(const struct metric_op *op, const struct compare_opts *o)
+{
+	const char *metric = strchr(op->name, '-');
+
+	if (!o->metrics)
+		return true;
+	for (size_t i = 0; i < o->nmetrics; i++)
+		if (!strcmp(o->metrics[i], op->name) || (metric && !strcmp(o->metrics[i], metric + 1)))
+			return true;
+	return false;
+}
+
+static void add_op_rows(struct render_table *t, const struct compare_stat *stats, size_t nstats,
+			size_t nops, size_t oi, const struct metric_op *op,
+			const struct compare_values *vals, size_t nk, double alpha)
+{
+	struct render_row *rows = (struct render_row *)t->rows;
+
+	for (size_t s = 0; s < nstats; s++) {
+		struct render_row *row = &rows[s * nops + oi];
+		bool hmean = stats[s].kind == COMPARE_AMEAN && op->better == METRIC_HIGHER_IS_BETTER;
+		double base;
+
+		row->stat = vr_strdup(hmean ? "Hmean" : stats[s].label);
+		row->op = vr_strdup(op->name);
+		row->precision = 2;
+		row->cells = vr_calloc(nk, sizeof(*row->cells));
+		base = stat_value(&stats[s], vals[0].v, vals[0].n,
+				  op->better == METRIC_HIGHER_IS_BETTER);
+		for (size_t c = 0; c < nk; c++)
+			fill_cell(&stats[s], op, vals, c, base, alpha, &row->cells[c]);
+	}
+}
+
+/* Keep the operations of @all that @o selects; borrowed pointers. */
+static size_t select_ops(const struct metric_op_list *all, const struct compare_opts *o,
+			 const struct metric_op **sel)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < all->n; i++)
+		if (op_selected(&all->ops[i], o))
+			sel[n++] = &all->ops[i];
+	return n;
+}
+
+int compare_latency_table(sqlite3 *db, const struct compare_opts *o,
+			  const struct compare_kernel *k, size_t nk, struct render_table *t)
+{
+	const struct compare_stat *stats = o->stats ? o->stats : default_stats;
+	size_t nstats = o->stats ? o->nstats : VR_ARRAY_SIZE(default_stats);
+	struct metric_op_list all;
+	struct sample_cache cache = { 0 };
+	const struct metric_op **sel;
+	int64_t *run_ids;
+	size_t nruns = 0, nops;
+	int ret = -1;
+
+	for (size_t i = 0; i < nk; i++)
+		nruns += k[i].nruns;
+	run_ids = vr_calloc(nruns + 1, sizeof(*run_ids));
+	for (size_t i = 0, r = 0; i < nk; i++)
+		for (size_t j = 0; j < k[i].nruns; j++)
+			run_ids[r++] = k[i].runs[j];
+	if (metric_list(db, run_ids, nruns, &all)) {
+		free(run_ids);
+		return -1;
+	}
+	sel = vr_calloc(all.n + 1, sizeof(*sel));
+	nops = select_ops(&all, o, sel);
+	t->name = "latency";
+	t->show_gain = true;
+	t->nrows = nstats * nops;
+	t->rows = vr_calloc(t->nrows + 1, sizeof(*t->rows));
+	for (size_t oi = 0; oi < nops; oi++) {
+		struct compare_values *vals = vr_calloc(nk, sizeof(*vals));
+		int r = op_values(db, sel[oi], &cache, k, nk, vals);
+
+		if (!r)
+			add_op_rows(t, stats, nstats, nops, oi, sel[oi], vals, nk, o->alpha);
+		values_release(vals, nk);
+		free(vals);
+		if (r)
+			goto out;
+	}
+	ret = 0;
+out:
+	cache_release(&cache);
+	free(sel);
+	free(run_ids);
+	metric_op_list_release(&all);
+	return ret;
+}
+
+static int list_kernels(sqlite3 *db, char ***out, size_t *n)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT kernel FROM run GROUP BY kernel ORDER BY min(id)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = vr_realloc(*out, (*n + 1) * sizeof(**out));
+		(*out)[(*n)++] = vr_strdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
+	return 0;
+}
+
+static int kernel_runs(sqlite3 *db, struct compare_kernel *k)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT id, source_format <> 'latency' FROM run"
+			       " WHERE kernel = ?1 ORDER BY iteration", -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, k->name, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+
+		k->runs = vr_realloc(k->runs, (k->nruns + 1) * sizeof(*k->runs));
+		k->runs[k->nruns++] = id;
+		if (!sqlite3_column_int(st, 1))
+			continue;
+		k->trace_runs = vr_realloc(k->trace_runs, (k->ntrace + 1) * sizeof(*k->trace_runs));
+		k->trace_runs[k->ntrace++] = id;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
+	if (!k->nruns)
+		return vr_error("%s: no runs of kernel '%s'", sqlite3_db_filename(db, "main"),
+				k->name);
+	return 0;
+}
+
+static bool counters_selected(const struct compare_opts *o)
+{
+	for (size_t i = 0; o->metrics && i < o->nmetrics; i++)
+		if (!strcmp(o->metrics[i], "counters"))
+			return true;
+	return !o->metrics;
+}
+
+int compare_build(sqlite3 *db, const struct compare_opts *o, struct compare_result *out)
+{
+	struct compare_kernel *k = NULL;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (o->kernels) {
+		out->kernels = vr_calloc(o->nkernels + 1, sizeof(*out->kernels));
+		for (size_t i = 0; i < o->nkernels; i++)
+			out->kernels[i] = vr_strdup(o->kernels[i]);
+		out->nkernels = o->nkernels;
+	} else if (list_kernels(db, &out->kernels, &out->nkernels)) {
+		return -1;
+	}
+	if (!out->nkernels)
+		return vr_error("%s: no runs to compare", sqlite3_db_filename(db, "main"));
+	k = vr_calloc(out->nkernels, sizeof(*k));
+	for (size_t i = 0; i < out->nkernels; i++) {
+		k[i].name = out->kernels[i];
+		if (kernel_runs(db, &k[i]))
+			goto out;
+	}
+	for (size_t t = 0; t < 2; t++) {
+		out->tables[t].columns = (const char *const *)out->kernels;
+		out->tables[t].ncols = out->nkernels;
+	}
+	out->ntables = 2;
+	if (compare_latency_table(db, o, k, out->nkernels, &out->tables[0]))
+		goto out;
+	if (counters_selected(o) && compare_counters_table(db, k, out->nkernels, &out->tables[1]))
+		goto out;
+	ret = 0;
+out:
+	for (size_t i = 0; i < out->nkernels; i++) {
+		free(k[i].runs);
+		free(k[i].trace_runs);
+	}
+	free(k);
+	return ret;
+}
+
+void compare_result_release(struct compare_result *r)
+{
+	for (size_t t = 0; t < r->ntables; t++) {
+		struct render_row *rows = (struct render_row *)r->tables[t].rows;
+
+		for (size_t i = 0; i < r->tables[t].nrows; i++) {
+			free((char *)rows[i].stat);
+			free((char *)rows[i].op);
+			free(rows[i].cells);
+		}
+		free(rows);
+	}
+	for (size_t i = 0; i < r->nkernels; i++)
+		free(r->kernels[i]);
+	free(r->kernels);
+	memset(r, 0, sizeof(*r));
+}

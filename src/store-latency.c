@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * store-latency.c - imported application latencies (table app_latency),
+ * written in one transaction per file; see store_import_app_latency().
+ */
+#include "ingest-latency.h"
+#include "store.h"
+#include "vr.h"
+
+#include <time.h>
+
+static int fail(struct store *s, const char *what)
+{
+	sqlite3 *db = store_db(s);
+
+	vr_error("%s: %s: %s", store_path(s), what, sqlite3_errmsg(db));
+	return -1;
+}
+
+/* One integer from @sql with text ?1 = @kernel; -1 on error. */
+static int query_kernel_int(struct store *s, const char *sql, const char *kernel, int64_t *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = 0;
+	if (sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(s, "cannot prepare query");
+	sqlite3_bind_text(st, 1, kernel, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "query failed");
+}
+
+static int pick_iteration(struct store *s, const char *kernel, int *iteration)
+{
+	int64_t v;
+
+	if (query_kernel_int(s, "SELECT coalesce(min(iteration), 0) FROM run r WHERE kernel = ?1"
+			     " AND NOT EXISTS (SELECT 1 FROM app_latency a WHERE a.run_id = r.id)",
+			     kernel, &v))
+		return -1;
+	if (!v && query_kernel_int(s, "SELECT coalesce(max(iteration), 0) + 1 FROM run"
+				   " WHERE kernel = ?1", kernel, &v))
+		return -1;
+	*iteration = (int)v;
+	return 0;
+}
+
+static int find_or_create_run(struct store *s, const char *kernel, int iteration,
+			      const char *path, const char *sha256, int64_t *run_id, int *created)
+{
+	sqlite3 *db = store_db(s);
+	sqlite3_stmt *st;
+	char now[32];
+	time_t t = time(NULL);
+	int rc;
+
+	*created = 0;
+	if (sqlite3_prepare_v2(db, "SELECT id FROM run WHERE kernel = ?1 AND iteration = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(s, "cannot prepare query");
+	sqlite3_bind_text(st, 1, kernel, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, iteration);
+	rc = sqlite3_step(st);
+	*run_id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(s, "query failed");
+	if (*run_id)
+		return 0;
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	if (sqlite3_prepare_v2(db, "INSERT INTO run (kernel, iteration, source_path, source_format,"
+			       " content_sha256, loaded_at) VALUES (?1, ?2, ?3, 'latency', ?4, ?5)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(s, "cannot prepare insert");
+	sqlite3_bind_text(st, 1, kernel, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, iteration);
+	sqlite3_bind_text(st, 3, path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		if (sqlite3_extended_errcode(db) == SQLITE_CONSTRAINT_UNIQUE)
+			return vr_error("%s: already imported as another run (same contents)", path);
+		return fail(s, "cannot insert run");
+	}
+	*run_id = sqlite3_last_insert_rowid(db);
+	*created = 1;
+	return 0;
+}
+
+static int insert_samples(struct store *s, int64_t run_id, const struct ingest_latency *lat)
+{
+	sqlite3 *db = store_db(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "DELETE FROM app_latency WHERE run_id = ?1", -1, &st,
+			       NULL) != SQLITE_OK)
+		return fail(s, "cannot prepare delete");
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return fail(s, "cannot replace latencies");
+	if (sqlite3_prepare_v2(db, "INSERT INTO app_latency (run_id, operation, sample, value)"
+			       " VALUES (?1, ?2, ?3, ?4)", -1, &st, NULL) != SQLITE_OK)
+		return fail(s, "cannot prepare insert");
+	rc = SQLITE_DONE;
+	for (size_t i = 0; i < lat->n && rc == SQLITE_DONE; i++) {
+		sqlite3_bind_int64(st, 1, run_id);
+		sqlite3_bind_text(st, 2, lat->s[i].operation, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, lat->s[i].sample);
+		sqlite3_bind_double(st, 4, lat->s[i].value);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : fail(s, "cannot insert latency");
+}
+
+int store_import_app_latency(struct store *s, const char *kernel, int iteration,
+			     const char *path, const char *sha256,
+			     const struct ingest_latency *lat, int64_t *run_id,
+			     int *iteration_out, int *created)
+{
+	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start transaction"))
+		return -1;
+	if (!iteration && pick_iteration(s, kernel, &iteration))
+		goto rollback;
+	if (find_or_create_run(s, kernel, iteration, path, sha256, run_id, created) ||
+	    insert_samples(s, *run_id, lat) ||
+	    store_exec(s, "COMMIT", "cannot commit"))
+		goto rollback;
+	*iteration_out = iteration;
+	return 0;
+rollback:
+	sqlite3_exec(store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# compare and import-latency: the changelog tables of the 2017 seed mails
+# come out line for line; statistics, markers and imports against values
+# computed outside vmscan-report (python3 statistics/mpmath, by hand).
+. "$(dirname "$0")/lib.sh"
+D="$TOP/tests/data/compare"
+E="$TOP/tests/expect"
+
+import() { # DB KERNEL FILE
+	"$VR" import-latency -q -d "$1" --kernel "$2" "$3"
+}
+
+test_expect_success 'seed table: kswapd-sleeps-prematurely cover letter' '
+	import g.db 4.11.0-rc1-vanilla "$D/4.11.0-rc1-vanilla.latency.txt" &&
+	import g.db 4.11.0-rc1-keepawake-v2 "$D/4.11.0-rc1-keepawake-v2.latency.txt" &&
+	"$VR" compare -d g.db --stats Amean >out &&
+	test_cmp "$E/compare-keepawake.txt" out
+'
+test_expect_success 'seed table: clear-pgdat-congested changelog (3 kernels)' '
+	for k in vanilla fixcheck-v2 clear-v2; do
+		import g.db 4.11.0-rc1-$k "$D/4.11.0-rc1-$k.latency.txt" || exit 1
+	done &&
+	"$VR" compare -d g.db --stats Amean >out &&
+	test_cmp "$E/compare-clear.txt" out
+'
+test_expect_success '--kernels picks and orders the columns' '
+	for k in keepawake-v2 vanilla; do
+		import g.db 4.11.0-rc1-$k "$D/4.11.0-rc1-$k.latency.txt" || exit 1
+	done &&
+	"$VR" compare -d g.db --stats Amean --kernels 4.11.0-rc1-vanilla,4.11.0-rc1-keepawake-v2 >out &&
+	test_cmp "$E/compare-keepawake.txt" out
+'
+test_expect_success 'shortcut NAME=FILE loads into a temporary database' '
+	"$VR" compare --stats Amean 4.11.0-rc1-vanilla="$D/4.11.0-rc1-vanilla.latency.txt" \
+		4.11.0-rc1-keepawake-v2="$D/4.11.0-rc1-keepawake-v2.latency.txt" >out &&
+	test_cmp "$E/compare-keepawake.txt" out
+'
+# base 10 12 11 13, worse 20 22 21 25, similar 12 14 11 15.5 (four reports
+# each).  Welch p (mpmath betainc): worse 0.000445, similar 0.231439.
+test_expect_success 'statistics rows and t-test markers (alpha 0.10)' '
+	for k in base worse similar; do
+		import s.db 4.11.0-rc1-$k "$D/$k.latency.txt" || exit 1
+	done &&
+	"$VR" compare -d s.db --stats Min,Amean,Stddev,CoeffVar,Max,BAmean-50,Pctile-75 >out &&
+	test_cmp "$E/compare-stats.txt" out
+'
+test_expect_success '--alpha 0.25 marks p = 0.23, --alpha 0.0001 marks nothing' '
+	for k in base worse similar; do
+		import s.db 4.11.0-rc1-$k "$D/$k.latency.txt" || exit 1
+	done &&
+	"$VR" compare -d s.db --stats Amean --alpha 0.25 >out &&
+	grep -q "22.00 \*-91.30%\*       13.12 \*-14.13%\*$" out &&
+	"$VR" compare -d s.db --stats Amean --alpha 0.0001 >out &&
+	! grep -q "\*" out
+'
+test_expect_success 'csv and json carry values, gains and p-values' '
+	for k in base worse similar; do
+		import s.db 4.11.0-rc1-$k "$D/$k.latency.txt" || exit 1
+	done &&
+	"$VR" compare -d s.db --stats Amean --format csv >out.csv &&
+	head -1 out.csv >h && echo "table,stat,operation,kernel,value,gain_pct,p,significant" >w &&
+	test_cmp w h &&
+	grep -q "^latency,Amean,p95-Write,4.11.0-rc1-similar,13.125,-14.130434782608[0-9]*,0.231438759[0-9]*,0$" out.csv &&
+	"$VR" compare -d s.db --stats Amean --format json >out.json &&
+	python3 -c "
+import json, sys
+t = json.load(open(\"out.json\"))[\"tables\"][0]
+c = t[\"rows\"][0][\"cells\"]
+assert t[\"kernels\"][1] == \"4.11.0-rc1-worse\"
+assert c[1][\"value\"] == 22 and c[1][\"significant\"] is True
+assert abs(c[1][\"p\"] - 0.000445454) < 1e-8, c[1][\"p\"]
+assert c[0][\"p\"] is None
+" &&
+	"$VR" compare -d s.db --stats Amean --format markdown >out.md &&
+	grep -q "^| Amean | p95-Write | 11.50 (0.00%) | \*\*22.00 (-91.30%)\*\* | 13.12 (-14.13%) |$" out.md
+'
+test_expect_success 'import-latency reads simoop reports (one sample per report)' '
+	import i.db k1 "$D/simoop-report.txt" &&
+	sqlite3 i.db "SELECT operation, sample, value FROM app_latency ORDER BY rowid" >out &&
+	test_cmp "$E/simoop-import.txt" out &&
+	sqlite3 i.db "SELECT kernel, iteration, source_format FROM run" >out &&
+	echo "k1|1|latency" >want && test_cmp want out
+'
+test_expect_success 'import-latency: a bad line names file and line, database unchanged' '
+	import b.db k1 "$D/simoop-report.txt" &&
+	sqlite3 b.db .dump >before &&
+	printf "p95-Write 12\np95-Write 1x3\n" >bad.txt &&
+	test_expect_code 1 "$VR" import-latency -d b.db --kernel k2 bad.txt 2>err &&
+	grep -q "^vmscan-report: bad.txt:2: " err &&
+	printf "Read latency usec: (p50: 1) (p95 2)\n" >bad2.txt &&
+	test_expect_code 1 "$VR" import-latency -d b.db --kernel k1 bad2.txt 2>err &&
+	grep -q "^vmscan-report: bad2.txt:1: " err &&
+	sqlite3 b.db .dump >after && test_cmp before after &&
+	test_expect_code 1 "$VR" import-latency -d new.db --kernel k1 bad.txt 2>err &&
+	! test -e new.db
+'
+test_expect_success 'import-latency again replaces the run latencies' '
+	printf "p95-Write 1\np95-Write 2\n" >a.txt && printf "p95-Write 3\n" >b.txt &&
+	import r.db k1 a.txt && "$VR" import-latency -q -d r.db --kernel k1 --iteration 1 b.txt &&
+	sqlite3 r.db "SELECT run_id, operation, sample, value FROM app_latency" >out &&
+	echo "1|p95-Write|0|3.0" >want && test_cmp want out
+'
+test_expect_success 'usage errors exit 2, unknown kernel exits 1' '
+	import u.db k1 "$D/base.latency.txt" &&
+	test_expect_code 2 "$VR" compare -d u.db --stats Bogus 2>err &&
+	grep -q "unknown statistic" err &&
+	test_expect_code 2 "$VR" compare -d u.db --format xml &&
+	test_expect_code 2 "$VR" compare -d u.db --alpha 2 &&
+	test_expect_code 2 "$VR" compare &&
+	test_expect_code 2 "$VR" import-latency -d u.db x.txt &&
+	test_expect_code 1 "$VR" compare -d u.db --kernels k1,nosuch 2>err &&
+	grep -q "no runs of kernel .nosuch." err
+'
+test_done
