@@ -92,4 +92,135 @@ void ingest_meta_release(struct ingest_meta *m);
  */
 char *ingest_sha256_file(const char *path);
 
+/*
+ * Text traces (src/ingest-text.c): `trace-cmd report` output (plain, -l,
+ * -t, -R), ftrace `trace` / `trace_pipe` dumps (irq-flags column of 4 or 5
+ * characters or none, optional "( tgid)" column) and Android systrace text.
+ * Lines are sorted by timestamp (stable) before the sink sees them.  Event
+ * bodies are read by label tables built from the print formats of
+ * 2.6.35-6.18 (include/trace/events/{vmscan,writeback,compaction,sched}.h);
+ * fields a line does not carry are left out of ev->present (NULL in SQL),
+ * labels without a spec field go to ev->extra_json as text.
+ */
+
+/* What a text parse saw, for warnings and run_quality rows. */
+struct ingest_text_stats {
+	uint64_t lines;		/* lines in the input */
+	uint64_t events;	/* event lines passed to the sink */
+	uint64_t lost_markers;	/* CPU:N [LOST N EVENTS] / [N EVENTS DROPPED] */
+	uint64_t skipped;	/* lines that are neither events, markers nor headers */
+	uint64_t first_skipped;	/* line number of the first skipped line (1-based) */
+	uint64_t bad_fields;	/* values that could not be read: stored NULL,
+				 * text kept in extra */
+	uint64_t first_bad_field;	/* its line number */
+	uint64_t failed_to_parse;	/* "[FAILED TO PARSE]" bodies (fields NULL) */
+	uint64_t symbolic;	/* symbolic values (gfp names, compaction status,
+				 * task states) whose number depends on the kernel
+				 * build: stored NULL, text kept in extra */
+	uint64_t reordered;	/* event lines earlier than the line before */
+	int truncated;		/* 1: the last line had no newline and was skipped */
+	int cpus;		/* highest CPU + 1, or the cpus= header if larger */
+	int us_only;		/* 1: every timestamp had at most 6 decimals (µs) */
+};
+
+/* Parse options. */
+struct ingest_text_opts {
+	const char *release;	/* kernel release ("4.11.0", "6.18"), or NULL:
+				 * picks classzone_idx vs highest_zoneidx for
+				 * the `classzone=` label (renamed in 5.8) */
+};
+
+/**
+ * ingest_text_parse - parse the text trace @buf (@len bytes; need not be
+ * NUL-terminated) and pass its events to @sink in timestamp order (lost
+ * markers before the event they precede, saved comms at the end).
+ * @name: file name for messages.  @opts: may be NULL.
+ * @stats: OUT: filled (zeroed first); may be NULL.
+ *
+ * Pure: no I/O besides the messages, never exits.  Returns 0; -1 after
+ * "vmscan-report: NAME:LINE: what is wrong" (binary data, a line longer
+ * than 64 KiB, an absurd timestamp, CPU or pid, no trace events at all);
+ * or the non-zero value a sink callback returned.  Lines that are not
+ * events are skipped and counted in @stats, never silently.
+ */
+int ingest_text_parse(const char *name, const char *buf, size_t len,
+		      const struct ingest_text_opts *opts, const struct ingest_sink *sink,
+		      struct ingest_text_stats *stats);
+
+struct ingest_text_parser;
+
+/**
+ * ingest_text_index - first pass of ingest_text_parse(): check every line,
+ * index event lines and lost markers, sort them.  @buf must stay valid and
+ * unchanged until ingest_text_parser_free().  @stats: OUT, may be NULL.
+ * Returns the parser, or NULL after "vmscan-report: NAME:LINE: what".
+ * Free with ingest_text_parser_free().
+ */
+struct ingest_text_parser *ingest_text_index(const char *name, const char *buf, size_t len,
+					     const struct ingest_text_opts *opts,
+					     struct ingest_text_stats *stats);
+
+/** ingest_text_emit - second pass: decode and feed @sink; 0, -1 or a sink value. */
+int ingest_text_emit(struct ingest_text_parser *tp, const struct ingest_sink *sink);
+
+/**
+ * ingest_text_parser_has_field - 1 if the text shows event @event (and,
+ * with @field non-NULL, a value for spec field @field on its first line),
+ * else 0.  Valid right after ingest_text_index().
+ */
+int ingest_text_parser_has_field(const struct ingest_text_parser *tp, const char *event,
+				 const char *field);
+
+/** ingest_text_parser_free - free @tp; NULL is allowed. */
+void ingest_text_parser_free(struct ingest_text_parser *tp);
+
+/**
+ * ingest_file_is_dat - 1 if @path starts with the trace.dat magic or cannot
+ * be classified here (missing, empty, a directory: ingest_open_dat() then
+ * says why), 0 if it should be read as text.
+ */
+int ingest_file_is_dat(const char *path);
+
+struct ingest_text;
+
+/**
+ * ingest_open_text - map the text trace @path, check and index it (first
+ * pass), and fill @meta (path, content hash, cpus, and release = @release
+ * when it looks like a kernel release, e.g. "4.11.0-vanilla").
+ * @meta: OUT: release with ingest_meta_release().
+ * Returns a handle for ingest_read_text()/ingest_close_text(), or NULL after
+ * "vmscan-report: PATH[:LINE]: reason" - before any run is begun.
+ */
+struct ingest_text *ingest_open_text(const char *path, const char *release,
+				     struct ingest_meta *meta);
+
+/** ingest_read_text - decode every event into @sink; 0, -1 or a sink value. */
+int ingest_read_text(struct ingest_text *t, const struct ingest_sink *sink);
+
+/** ingest_text_stats - what the text held (borrowed from @t). */
+const struct ingest_text_stats *ingest_text_stats(const struct ingest_text *t);
+
+/**
+ * ingest_text_has_field - model_config.has_field for a text trace (@t is
+ * the struct ingest_text): a text carries no formats, so "the format has
+ * the field" means "the event's lines print it".  @system is ignored.
+ */
+int ingest_text_has_field(void *t, const char *system, const char *event, const char *field);
+
+/**
+ * ingest_text_quality - after ingest_read_text(): one vr_warn() line for
+ * each kind of skipped or unreadable input, and one @quality(@arg, item,
+ * count, detail) call per item for the run_quality table (text_source,
+ * text_skipped_lines, text_truncated_line, text_bad_fields,
+ * text_failed_to_parse, text_symbolic_values, text_reordered_lines,
+ * text_lost_markers).  Returns 0 or the first non-zero @quality value.
+ */
+int ingest_text_quality(const struct ingest_text *t,
+			int (*quality)(void *arg, const char *item, int64_t count,
+				       const char *detail),
+			void *arg);
+
+/** ingest_close_text - unmap and free @t; NULL is allowed. */
+void ingest_close_text(struct ingest_text *t);
+
 #endif /* VR_INGEST_H */

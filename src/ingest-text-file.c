@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ingest-text-file.c - the file side of text traces: format sniffing for
+ * `load`, mapping the file and running the pure parser of ingest-text.c
+ * over it.
+ */
+#include "ingest.h"
+#include "vr.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct ingest_text {
+	const char *data;	/* mapped file, or "" when empty */
+	size_t len;
+	char *path;
+	char *release;		/* owned, or NULL */
+	struct ingest_text_stats stats;
+	struct ingest_text_parser *tp;
+};
+
+int ingest_file_is_dat(const char *path)
+{
+	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	unsigned char buf[sizeof(magic)];
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		close(fd);
+		return 1;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	/* a prefix of the magic (a cut trace.dat) also goes to the dat reader */
+	return n > 0 && !memcmp(buf, magic, (size_t)n);
+}
+
+/* "6.18.44-vanilla" looks like a release; "vanilla" does not. */
+static bool looks_like_release(const char *s)
+{
+	int major, minor;
+
+	return s && sscanf(s, "%d.%d", &major, &minor) == 2 && major >= 2 && major < 100 &&
+	       minor >= 0;
+}
+
+static int map_file(struct ingest_text *t, const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return vr_error("%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return vr_error("%s: not a regular file", path);
+	}
+	t->data = "";
+	if (st.st_size > 0) {
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (p == MAP_FAILED) {
+			close(fd);
+			return vr_error("%s: cannot map: %s", path, strerror(errno));
+		}
+		madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+		t->data = p;
+		t->len = (size_t)st.st_size;
+	}
+	close(fd);
+	return 0;
+}
+
+struct ingest_text *ingest_open_text(const char *path, const char *release,
+				     struct ingest_meta *meta)
+{
+	struct ingest_text *t = vr_calloc(1, sizeof(*t));
+	struct ingest_text_opts opts;
+
+	memset(meta, 0, sizeof(*meta));
+	t->path = vr_strdup(path);
+	if (map_file(t, path))
+		goto fail;
+	if (looks_like_release(release))
+		t->release = vr_strdup(release);
+	opts.release = t->release;
+	t->tp = ingest_text_index(path, t->data, t->len, &opts, &t->stats);
+	if (!t->tp)
+		goto fail;
+	meta->path = vr_strdup(path);
+	meta->content_sha256 = ingest_sha256_file(path);
+	meta->release = t->release ? vr_strdup(t->release) : NULL;
+	meta->cpus = t->stats.cpus;
+	if (!meta->content_sha256)
+		goto fail;
+	return t;
+fail:
+	ingest_meta_release(meta);
+	ingest_close_text(t);
+	return NULL;
+}
+
+int ingest_read_text(struct ingest_text *t, const struct ingest_sink *sink)
+{
+	return ingest_text_emit(t->tp, sink);
+}
+
+const struct ingest_text_stats *ingest_text_stats(const struct ingest_text *t)
+{
+	return &t->stats;
+}
+
+int ingest_text_has_field(void *arg, const char *system, const char *event, const char *field)
+{
+	struct ingest_text *t = arg;
+
+	(void)system;
+	return ingest_text_parser_has_field(t->tp, event, field);
+}
+
+void ingest_close_text(struct ingest_text *t)
+{
+	if (!t)
+		return;
+	ingest_text_parser_free(t->tp);
+	if (t->len)
+		munmap((void *)t->data, t->len);
+	free(t->path);
+	free(t->release);
+	free(t);
+}
+
+static int quality_item(int (*quality)(void *, const char *, int64_t, const char *), void *arg,
+			const char *item, uint64_t count, const char *detail)
+{
+	return quality ? quality(arg, item, (int64_t)count, detail) : 0;
+}
+
+int ingest_text_quality(const struct ingest_text *t,
+			int (*quality)(void *arg, const char *item, int64_t count,
+				       const char *detail),
+			void *arg)
+{
+	const struct ingest_text_stats *s = &t->stats;
+	char detail[160];
+	int ret;
+
+	snprintf(detail, sizeof(detail), "text trace, %s timestamps; fields a line does not"
+		 " print are NULL", s->us_only ? "microsecond" : "nanosecond");
+	ret = quality_item(quality, arg, "text_source", s->events, detail);
+	if (!ret && s->skipped) {
+		snprintf(detail, sizeof(detail), "first at line %llu",
+			 (unsigned long long)s->first_skipped);
+		vr_warn("%s: skipped %llu line(s) that are not trace events (%s)", t->path,
+			(unsigned long long)s->skipped, detail);
+		ret = quality_item(quality, arg, "text_skipped_lines", s->skipped, detail);
+	}
+	if (!ret && s->truncated) {
+		vr_warn("%s: last line has no newline (cut off?); skipped", t->path);
+		ret = quality_item(quality, arg, "text_truncated_line", 1, "last line skipped");
+	}
+	if (!ret && s->bad_fields) {
+		snprintf(detail, sizeof(detail), "first at line %llu; stored NULL, text in extra",
+			 (unsigned long long)s->first_bad_field);
+		vr_warn("%s: %llu field value(s) could not be read (%s)", t->path,
+			(unsigned long long)s->bad_fields, detail);
+		ret = quality_item(quality, arg, "text_bad_fields", s->bad_fields, detail);
+	}
+	if (!ret && s->failed_to_parse) {
+		vr_warn("%s: %llu event(s) printed as [FAILED TO PARSE]; their fields are NULL",
+			t->path, (unsigned long long)s->failed_to_parse);
+		ret = quality_item(quality, arg, "text_failed_to_parse", s->failed_to_parse,
+				   "fields NULL, text in extra");
+	}
+	if (!ret && s->symbolic)
+		ret = quality_item(quality, arg, "text_symbolic_values", s->symbolic,
+				   "gfp flag names, task states or statuses whose numbers depend"
+				   " on the kernel build: NULL, text in extra");
+	if (!ret && s->reordered)
+		ret = quality_item(quality, arg, "text_reordered_lines", s->reordered,
+				   "lines earlier than the line before; sorted by timestamp");
+	if (!ret && s->lost_markers)
+		ret = quality_item(quality, arg, "text_lost_markers", s->lost_markers,
+				   "CPU:N [LOST N EVENTS] lines");
+	return ret;
+}

@@ -1,0 +1,745 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ingest-text.c - read text traces into the same struct ingest_event stream
+ * as the trace.dat reader: `trace-cmd report` output (plain, -l latency
+ * flags, -t nanoseconds, -R raw fields), ftrace `trace` / `trace_pipe`
+ * dumps (kernel/trace/trace_output.c: "TASK-PID [CPU] FLAGS TIMESTAMP:
+ * EVENT: BODY", the flags column 4 characters before 5.15 and 5 after, none
+ * with irq-info off, the "( TGID)" column with record-tgid) and Android
+ * systrace text.
+ *
+ * Two passes over the bytes: the first checks every line and records the
+ * timestamp, CPU and position of each event line and lost-events marker;
+ * the entries are sorted by (timestamp, line) - a stable sort - and the
+ * second pass decodes the bodies in that order into the sink.  Memory is
+ * one small entry per line; the text itself is not copied.
+ *
+ * Event bodies are decoded by ingest-text-body.c.  Pure: bytes in, events
+ * out through struct ingest_sink; the file side is ingest-text-file.c.
+ */
+#define _GNU_SOURCE	/* memmem */
+#include "ingest.h"
+#include "ingest-text-priv.h"
+#include "vr.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glib.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TEXT_MAX_LINE (64 * 1024)	/* longer lines are an error: an event
+					 * body fits in one ring-buffer page */
+#define TEXT_MAX_CPU 65535
+
+/* One event line or lost marker, in file order before the sort. */
+struct text_entry {
+	uint64_t ts_ns;
+	size_t off;		/* line start in the buffer */
+	uint32_t len;		/* line length without the newline */
+	uint32_t lineno;	/* 1-based */
+	int32_t cpu;
+	int64_t lost;		/* -2: event line; else lost count (-1 unknown) */
+	bool timed;		/* lost marker: time taken from a later event */
+};
+
+/* The parsed start of an event line. */
+struct line_prefix {
+	const char *comm;
+	size_t comm_len;
+	int pid, cpu;
+	uint64_t ts_ns;
+	int ts_decimals;
+	const char *name, *body;
+	size_t name_len, body_len;
+};
+
+/* Kernel release "4.11.0-rc1" -> 411; 0 if it does not look like one. */
+static int release_code(const char *r)
+{
+	int major = 0, minor = 0, n = 0;
+
+	if (!r || sscanf(r, "%d.%d%n", &major, &minor, &n) != 2 || major < 2 || major > 99 ||
+	    minor < 0 || minor > 99)
+		return 0;
+	return major * 100 + minor;
+}
+
+static bool is_ident(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* ---- line prefix --------------------------------------------------------- */
+
+/*
+ * Timestamp token "SECS[.FRAC]:" -> ns.  Returns 1 ok, 0 not a timestamp,
+ * -1 absurd (too many digits, overflow).
+ */
+static int parse_ts(const char *s, size_t n, uint64_t *ns, int *decimals)
+{
+	size_t i = 0, si, fi = 0, fn = 0;
+	uint64_t secs = 0, frac = 0;
+
+	if (n < 2 || s[n - 1] != ':')
+		return 0;
+	n--;
+	while (i < n && isdigit((unsigned char)s[i]))
+		i++;
+	si = i;
+	if (!si)
+		return 0;
+	if (i < n) {
+		if (s[i] != '.')
+			return 0;
+		fi = ++i;
+		while (i < n && isdigit((unsigned char)s[i]))
+			i++;
+		if (i != n || i == fi)
+			return 0;
+		fn = n - fi;
+	}
+	if (si > 11 || fn > 9)
+		return -1;
+	for (size_t k = 0; k < si; k++)
+		secs = secs * 10 + (uint64_t)(s[k] - '0');
+	for (size_t k = 0; k < fn; k++)
+		frac = frac * 10 + (uint64_t)(s[fi + k] - '0');
+	for (size_t k = fn; k < 9 && fn; k++)
+		frac *= 10;
+	if (!fn) {	/* counter clocks print a bare number: keep it as is */
+		*ns = secs;
+	} else {
+		if (secs > (UINT64_MAX - frac) / 1000000000ULL)
+			return -1;
+		*ns = secs * 1000000000ULL + frac;
+	}
+	*decimals = (int)fn;
+	return 1;
+}
+
+/* Digits -> int with a bound; -1 when there are none or it is too big. */
+static int parse_small(const char *s, size_t n, long max)
+{
+	long v = 0;
+
+	if (!n || n > 10)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v > max ? -1 : (int)v;
+}
+
+/* After the timestamp (at @b): "EVENT: BODY".  1, or 0 if no event name. */
+static int name_and_body(const char *s, size_t n, size_t b, struct line_prefix *p)
+{
+	size_t a;
+
+	while (b < n && s[b] == ' ')
+		b++;
+	a = b;
+	while (b < n && is_ident((unsigned char)s[b]))
+		b++;
+	if (b == a || b >= n || s[b] != ':' || b - a > 128)
+		return 0;
+	p->name = s + a;
+	p->name_len = b - a;
+	b++;
+	while (b < n && (s[b] == ' ' || s[b] == '\t'))
+		b++;
+	p->body = s + b;
+	p->body_len = n - b;
+	while (p->body_len && (p->body[p->body_len - 1] == ' ' || p->body[p->body_len - 1] == '\r'))
+		p->body_len--;
+	return 1;
+}
+
+/*
+ * Try the "[CPU]" at @i as the CPU column.  Returns 1 with @p filled, 0 if
+ * this bracket is not it, -1 with *@why set if the line is an event line
+ * with an absurd number.
+ */
+static int prefix_at(const char *s, size_t n, size_t i, struct line_prefix *p, const char **why)
+{
+	size_t j = i + 1, k = i, pe, a, b;
+	int r;
+
+	while (j < n && isdigit((unsigned char)s[j]))
+		j++;
+	if (j == i + 1 || j >= n || s[j] != ']' || (i > 0 && s[i - 1] != ' '))
+		return 0;
+	while (k > 0 && s[k - 1] == ' ')
+		k--;
+	if (k > 0 && s[k - 1] == ')') {		/* "(  1234)" or "(-------)" tgid */
+		size_t q = k - 1;
+
+		while (q > 0 && s[q - 1] != '(')
+			q--;
+		if (q == 0)
+			return 0;
+		for (size_t t = q; t < k - 1; t++)
+			if (!isdigit((unsigned char)s[t]) && s[t] != ' ' && s[t] != '-')
+				return 0;
+		k = q - 1;
+		while (k > 0 && s[k - 1] == ' ')
+			k--;
+	}
+	pe = k;
+	while (k > 0 && isdigit((unsigned char)s[k - 1]))
+		k--;
+	if (k == pe || k == 0 || s[k - 1] != '-')
+		return 0;
+	/* from here on the line has the shape of an event line */
+	p->pid = parse_small(s + k, pe - k, 0x7fffffff);
+	if (p->pid < 0)
+		return *why = "pid out of range", -1;
+	p->cpu = parse_small(s + i + 1, j - i - 1, TEXT_MAX_CPU);
+	if (p->cpu < 0)
+		return *why = "CPU number out of range", -1;
+	p->comm = s;
+	p->comm_len = k - 1;
+	while (p->comm_len && *p->comm == ' ')
+		p->comm++, p->comm_len--;
+	a = j + 1;
+	for (int t = 0; t < 2; t++) {	/* optional flags column, then the time */
+		while (a < n && s[a] == ' ')
+			a++;
+		b = a;
+		while (b < n && s[b] != ' ')
+			b++;
+		r = parse_ts(s + a, b - a, &p->ts_ns, &p->ts_decimals);
+		if (r < 0)
+			return *why = "timestamp out of range", -1;
+		if (r > 0)
+			break;
+		if (t == 1 || b == a || b - a > 8)
+			return 0;
+		a = b;
+	}
+	return name_and_body(s, n, b, p);
+}
+
+/*
+ * `trace-cmd report -l`: "COMM-PID   CPUFLAGS  TIME: EVENT: BODY" with the
+ * CPU number glued to the latency flags ("0d..1.") and the comm cut to 8
+ * characters.  Tried when no "[CPU]" column is found.
+ */
+static int prefix_latency(const char *s, size_t n, struct line_prefix *p, const char **why)
+{
+	for (size_t i = 1; i + 1 < n; i++) {
+		size_t k = i + 1, a, b, c0;
+		int r;
+
+		if (s[i] != '-' || !isdigit((unsigned char)s[k]))
+			continue;
+		while (k < n && isdigit((unsigned char)s[k]))
+			k++;
+		if (k >= n || s[k] != ' ')
+			continue;
+		a = k;
+		while (a < n && s[a] == ' ')
+			a++;
+		c0 = a;
+		while (a < n && isdigit((unsigned char)s[a]))
+			a++;
+		b = a;
+		while (b < n && s[b] != ' ')
+			b++;
+		if (a == c0 || b - a < 4 || b - a > 6 || isdigit((unsigned char)s[a]))
+			continue;
+		while (b < n && s[b] == ' ')
+			b++;
+		size_t t = b;
+
+		while (t < n && s[t] != ' ')
+			t++;
+		r = parse_ts(s + b, t - b, &p->ts_ns, &p->ts_decimals);
+		if (r <= 0) {
+			if (r < 0)
+				return *why = "timestamp out of range", -1;
+			continue;
+		}
+		p->pid = parse_small(s + i + 1, k - i - 1, 0x7fffffff);
+		p->cpu = parse_small(s + c0, a - c0, TEXT_MAX_CPU);
+		if (p->pid < 0 || p->cpu < 0)
+			return *why = p->pid < 0 ? "pid out of range" : "CPU number out of range", -1;
+		p->comm = s;
+		p->comm_len = 0;	/* cut to 8 characters: not a usable comm */
+		return name_and_body(s, n, t, p);
+	}
+	return 0;
+}
+
+/* Find the CPU column (the comm may itself contain "[1]"). */
+static int parse_prefix(const char *s, size_t n, struct line_prefix *p, const char **why)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '[')
+			continue;
+		int r = prefix_at(s, n, i, p, why);
+
+		if (r)
+			return r;
+	}
+	return prefix_latency(s, n, p, why);
+}
+
+/* "CPU:3 [LOST 12 EVENTS]", "CPU:3 [12 EVENTS DROPPED]", "CPU:3 [EVENTS DROPPED]". */
+static int parse_lost(const char *s, size_t n, int *cpu, int64_t *count)
+{
+	char tail[64];
+	long long c = -1;
+	int nc = 0, cp;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	if (n < 8 || n >= sizeof(tail) || memcmp(s, "CPU:", 4))
+		return 0;
+	memcpy(tail, s, n);
+	tail[n] = '\0';
+	if (sscanf(tail, "CPU:%d [LOST %lld EVENTS]%n", &cp, &c, &nc) == 2 && (size_t)nc == n)
+		;
+	else if (c = -1, sscanf(tail, "CPU:%d [%lld EVENTS DROPPED]%n", &cp, &c, &nc) == 2 &&
+		 (size_t)nc == n)
+		;
+	else if (c = -1, nc = 0, sscanf(tail, "CPU:%d [EVENTS DROPPED]%n", &cp, &nc) == 1 &&
+		 (size_t)nc == n)
+		;
+	else
+		return 0;
+	if (cp < 0 || cp > TEXT_MAX_CPU || (c < 0 && c != -1))
+		return -1;
+	*cpu = cp;
+	*count = c;
+	return 1;
+}
+
+/* Header and decoration lines that carry no events. */
+static bool is_noise(const char *s, size_t n, struct ingest_text_stats *st)
+{
+	size_t i = 0;
+	int v;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+		i++;
+	if (i == n || s[i] == '#')
+		return true;
+	s += i;
+	n -= i;
+	if (n > 5 && !memcmp(s, "cpus=", 5)) {
+		v = parse_small(s + 5, n - 5, TEXT_MAX_CPU + 1);
+		if (v > st->cpus)
+			st->cpus = v;
+		return true;
+	}
+	if ((n > 10 && !memcmp(s, "version = ", 10)) || (n == 6 && !memcmp(s, "TRACE:", 6)))
+		return true;
+	if (n > 4 && n < 200 && !memcmp(s, "CPU ", 4) &&
+	    (memmem(s, n, " is empty", 9) || memmem(s, n, " data ", 6)))
+		return true;
+	return false;
+}
+
+/* ---- pass 1: index the lines --------------------------------------------- */
+
+static void add_entry(struct text_ctx *c, const struct text_entry *e)
+{
+	if (c->nent == c->aent) {
+		c->aent = c->aent ? c->aent * 2 : 1024;
+		c->ent = vr_realloc(c->ent, c->aent * sizeof(*c->ent));
+	}
+	c->ent[c->nent++] = *e;
+}
+
+static void note_skip(struct text_ctx *c, uint32_t lineno)
+{
+	if (!c->st->skipped++)
+		c->st->first_skipped = lineno;
+}
+
+/* Era hints from event names a text shows (kernel-vmscan.md 1.3). */
+static void note_era(struct text_ctx *c, const struct line_prefix *p)
+{
+	static const char *const since_5_8[] = { "mm_vmscan_throttled", "mm_vmscan_write_folio",
+						 "mm_vmscan_reclaim_pages", NULL };
+
+	for (int i = 0; since_5_8[i]; i++)
+		if (strlen(since_5_8[i]) == p->name_len && !memcmp(p->name, since_5_8[i], p->name_len))
+			c->zone_new = true;
+	/* lru_isolate without isolate_mode: 6.7+ */
+	if (p->name_len == 21 && !memcmp(p->name, "mm_vmscan_lru_isolate", 21) &&
+	    !memmem(p->body, p->body_len, "isolate_mode=", 13) &&
+	    memmem(p->body, p->body_len, "classzone=", 10))
+		c->zone_new = true;
+}
+
+static int spec_by_len(const char *name, size_t len)
+{
+	for (size_t i = 0; i < vr_event_specs_count; i++)
+		if (strlen(vr_event_specs[i].name) == len && !memcmp(vr_event_specs[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+static int check_bytes(struct text_ctx *c, const char *s, size_t n, uint32_t lineno)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if ((ch < 0x20 && ch != '\t' && ch != '\r') || ch == 0x7f)
+			return vr_error("%s:%u: binary data (byte 0x%02x at column %zu); not a"
+					" trace.dat file nor a text trace", c->name, lineno, ch, i + 1);
+	}
+	return 0;
+}
+
+static int index_line(struct text_ctx *c, size_t off, size_t n, uint32_t lineno)
+{
+	const char *s = c->buf + off;
+	struct line_prefix p;
+	struct text_entry e = { 0 };
+	const char *why = NULL;
+	int r, cpu;
+	int64_t lost;
+
+	if (n > TEXT_MAX_LINE)
+		return vr_error("%s:%u: line of %zu bytes (at most %d expected); not a text trace",
+				c->name, lineno, n, TEXT_MAX_LINE);
+	if (check_bytes(c, s, n, lineno))
+		return -1;
+	r = parse_prefix(s, n, &p, &why);
+	if (r < 0)
+		return vr_error("%s:%u: %s", c->name, lineno, why);
+	if (r > 0) {
+		e = (struct text_entry){ p.ts_ns, off, (uint32_t)n, lineno, p.cpu, -2, false };
+		if (p.ts_decimals > 6)
+			c->st->us_only = 0;
+		if (p.cpu + 1 > c->st->cpus)
+			c->st->cpus = p.cpu + 1;
+		note_era(c, &p);
+		int spec = spec_by_len(p.name, p.name_len);
+
+		if (spec >= 0 && !c->seen_event[spec]) {
+			c->seen_event[spec] = true;
+			c->first[spec] = c->nent;
+		}
+		add_entry(c, &e);
+		return 0;
+	}
+	r = parse_lost(s, n, &cpu, &lost);
+	if (r < 0)
+		return vr_error("%s:%u: lost-events marker with an absurd CPU or count", c->name,
+				lineno);
+	if (r > 0) {
+		e = (struct text_entry){ 0, off, (uint32_t)n, lineno, cpu, lost, false };
+		c->st->lost_markers++;
+		add_entry(c, &e);
+		return 0;
+	}
+	if (!is_noise(s, n, c->st))
+		note_skip(c, lineno);
+	return 0;
+}
+
+/* A lost marker takes the time of the next event line of its CPU (the
+ * record that carried the missed-events flag), else of the line before. */
+static void time_lost_markers(struct text_ctx *c)
+{
+	uint64_t *next = vr_calloc((size_t)c->st->cpus + 1, sizeof(*next));
+	bool *have = vr_calloc((size_t)c->st->cpus + 1, sizeof(*have));
+	uint64_t prev = 0;
+
+	for (size_t i = c->nent; i-- > 0;) {
+		struct text_entry *e = &c->ent[i];
+
+		if (e->lost == -2) {
+			next[e->cpu] = e->ts_ns;
+			have[e->cpu] = true;
+		} else if (e->cpu <= c->st->cpus && have[e->cpu]) {
+			e->ts_ns = next[e->cpu];
+			e->timed = true;
+		}
+	}
+	for (size_t i = 0; i < c->nent; i++) {
+		struct text_entry *e = &c->ent[i];
+
+		if (e->lost == -2)
+			prev = e->ts_ns;
+		else if (!e->timed)
+			e->ts_ns = prev;
+	}
+	free(next);
+	free(have);
+}
+
+/* (timestamp, line): a stable order.  A lost marker precedes, in the file,
+ * the event whose time it takes, so it stays before that event. */
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct text_entry *x = a, *y = b;
+
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return x->lineno < y->lineno ? -1 : x->lineno > y->lineno;
+}
+
+static int index_all(struct text_ctx *c)
+{
+	size_t off = 0;
+	uint32_t lineno = 0;
+	uint64_t last_ts = 0;
+
+	c->st->us_only = 1;
+	while (off < c->len) {
+		const char *nl = memchr(c->buf + off, '\n', c->len - off);
+		size_t n = nl ? (size_t)(nl - (c->buf + off)) : c->len - off;
+
+		if (lineno == UINT32_MAX)
+			return vr_error("%s:%u: too many lines", c->name, lineno);
+		lineno++;
+		if (!nl && n) {		/* no final newline: a cut-off line */
+			if (n > TEXT_MAX_LINE || check_bytes(c, c->buf + off, n, lineno))
+				return n > TEXT_MAX_LINE ?
+					vr_error("%s:%u: line of %zu bytes (at most %d expected);"
+						 " not a text trace", c->name, lineno, n,
+						 TEXT_MAX_LINE) : -1;
+			c->st->truncated = 1;
+			note_skip(c, lineno);
+			break;
+		}
+		if (index_line(c, off, n, lineno))
+			return -1;
+		off += n + 1;
+	}
+	c->st->lines = lineno;
+	for (size_t i = 0; i < c->nent; i++) {
+		if (c->ent[i].lost != -2)
+			continue;
+		if (c->ent[i].ts_ns < last_ts)
+			c->st->reordered++;
+		last_ts = c->ent[i].ts_ns;
+	}
+	return 0;
+}
+
+/* Event system from the name: a text line does not print it. */
+static const char *guess_system(int spec, const char *name)
+{
+	static const struct { const char *prefix, *system; } sys[] = {
+		{ "mm_vmscan_", "vmscan" }, { "mm_shrink_slab", "vmscan" },
+		{ "writeback_", "writeback" }, { "mm_compaction_", "compaction" },
+		{ "sched_", "sched" }, { "mm_page_", "kmem" }, { "kmalloc", "kmem" },
+		{ "kfree", "kmem" }, { "kmem_", "kmem" }, { "timer_", "timer" },
+		{ "irq_", "irq" }, { "tracing_mark_write", "ftrace" }, { "print", "ftrace" },
+	};
+
+	if (spec >= 0)
+		return vr_event_specs[spec].system;
+	for (size_t i = 0; i < VR_ARRAY_SIZE(sys); i++)
+		if (!strncmp(name, sys[i].prefix, strlen(sys[i].prefix)))
+			return sys[i].system;
+	return "unknown";
+}
+
+static void note_task(struct text_ctx *c, const struct line_prefix *p)
+{
+	char *old;
+
+	if (!p->comm_len || (p->comm_len == 5 && !memcmp(p->comm, "<...>", 5)))
+		return;
+	old = g_hash_table_lookup(c->tasks, GINT_TO_POINTER(p->pid + 1));
+	if (old && strlen(old) == p->comm_len && !memcmp(old, p->comm, p->comm_len))
+		return;
+	g_hash_table_replace(c->tasks, GINT_TO_POINTER(p->pid + 1), g_strndup(p->comm, p->comm_len));
+}
+
+/* Decode the line of @e into @ev (valid until the next call). */
+static int decode_line(struct text_ctx *c, const struct text_entry *e, struct ingest_event *ev,
+		       struct line_prefix *p)
+{
+	const char *why = NULL;
+	const char *ename;
+	int spec;
+
+	if (parse_prefix(c->buf + e->off, e->len, p, &why) != 1)
+		return vr_error("%s:%u: line changed between passes", c->name, e->lineno);
+	vr_buf_reset(&c->evname);
+	vr_buf_add(&c->evname, p->name, p->name_len);
+	ename = c->evname.buf;
+	spec = spec_by_len(p->name, p->name_len);
+	memset(ev, 0, sizeof(*ev));
+	ev->ts_ns = p->ts_ns;
+	ev->cpu = p->cpu;
+	ev->pid = p->pid;
+	ev->spec = spec;
+	ev->system = guess_system(spec, ename);
+	ev->name = ename;
+	vr_buf_reset(&c->json);
+	ingest_text_body(c, spec, ename, p->body, p->body_len, ev, e->lineno);
+	if (c->json.len) {
+		vr_buf_addstr(&c->json, "}");
+		ev->extra_json = c->json.buf;
+	}
+	return 0;
+}
+
+static int emit_event(struct text_ctx *c, const struct text_entry *e, struct ingest_event *ev)
+{
+	struct line_prefix p;
+
+	if (decode_line(c, e, ev, &p))
+		return -1;
+	note_task(c, &p);
+	c->st->events++;
+	return c->sink->event(c->sink->arg, ev);
+}
+
+/* Fields each known event's lines carry, from its first line. */
+static void learn_fields(struct text_ctx *c)
+{
+	struct ingest_text_stats keep = *c->st;
+	struct ingest_event ev;
+	struct line_prefix p;
+
+	for (size_t i = 0; i < vr_event_specs_count; i++)
+		if (c->seen_event[i] && !decode_line(c, &c->ent[c->first[i]], &ev, &p))
+			c->seen[i] = ev.present;
+	*c->st = keep;
+}
+
+static int emit_tasks(struct text_ctx *c)
+{
+	GHashTableIter it;
+	gpointer k, v;
+	int ret = 0;
+
+	if (!c->sink->task)
+		return 0;
+	g_hash_table_iter_init(&it, c->tasks);
+	while (!ret && g_hash_table_iter_next(&it, &k, &v))
+		ret = c->sink->task(c->sink->arg, GPOINTER_TO_INT(k) - 1, v);
+	return ret;
+}
+
+static int emit_all(struct text_ctx *c)
+{
+	struct ingest_event ev;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < c->nent; i++) {
+		const struct text_entry *e = &c->ent[i];
+
+		if (e->lost != -2)
+			ret = c->sink->lost ? c->sink->lost(c->sink->arg, e->cpu, e->ts_ns, e->lost)
+					    : 0;
+		else
+			ret = emit_event(c, e, &ev);
+	}
+	return ret ? ret : emit_tasks(c);
+}
+
+struct ingest_text_parser {
+	struct text_ctx c;
+	struct ingest_text_stats own;
+};
+
+void ingest_text_parser_free(struct ingest_text_parser *tp)
+{
+	struct text_ctx *c;
+
+	if (!tp)
+		return;
+	c = &tp->c;
+	free(c->ent);
+	vr_buf_release(&c->json);
+	vr_buf_release(&c->evname);
+	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
+		vr_buf_release(&c->text[i]);
+	if (c->tasks)
+		g_hash_table_destroy(c->tasks);
+	free(c->seen);
+	free(c->seen_event);
+	free(c->first);
+	free(tp);
+}
+
+struct ingest_text_parser *ingest_text_index(const char *name, const char *buf, size_t len,
+					     const struct ingest_text_opts *opts,
+					     struct ingest_text_stats *stats)
+{
+	struct ingest_text_parser *tp = vr_calloc(1, sizeof(*tp));
+	struct text_ctx *c = &tp->c;
+	int ret;
+
+	*c = (struct text_ctx){ .name = name, .buf = buf, .len = len };
+	c->st = stats ? stats : &tp->own;
+	memset(c->st, 0, sizeof(*c->st));
+	vr_buf_init(&c->json);
+	vr_buf_init(&c->evname);
+	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
+		vr_buf_init(&c->text[i]);
+	c->tasks = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	c->seen = vr_calloc(vr_event_specs_count, sizeof(*c->seen));
+	c->seen_event = vr_calloc(vr_event_specs_count, sizeof(*c->seen_event));
+	c->first = vr_calloc(vr_event_specs_count, sizeof(*c->first));
+	ret = index_all(c);
+	if (!ret && !c->nent && c->st->skipped)
+		ret = vr_error("%s:%llu: no trace events found (not a trace.dat file, nor"
+			       " trace-cmd report or ftrace text)", name,
+			       (unsigned long long)c->st->first_skipped);
+	if (ret) {
+		ingest_text_parser_free(tp);
+		return NULL;
+	}
+	/* the release, when known, decides; else the era the events show */
+	if (opts && release_code(opts->release))
+		c->zone_new = release_code(opts->release) >= 508;
+	learn_fields(c);
+	time_lost_markers(c);
+	qsort(c->ent, c->nent, sizeof(*c->ent), cmp_entry);
+	return tp;
+}
+
+int ingest_text_emit(struct ingest_text_parser *tp, const struct ingest_sink *sink)
+{
+	tp->c.sink = sink;
+	return emit_all(&tp->c);
+}
+
+int ingest_text_parser_has_field(const struct ingest_text_parser *tp, const char *event,
+				 const char *field)
+{
+	int spec = spec_by_len(event, strlen(event));
+
+	if (spec < 0 || !tp->c.seen_event[spec])
+		return 0;
+	if (!field)
+		return 1;
+	for (int f = 0; f < spec_nfields(spec); f++)
+		if (!strcmp(vr_event_specs[spec].fields[f].name, field))
+			return !!(tp->c.seen[spec] & (1u << f));
+	return 0;
+}
+
+int ingest_text_parse(const char *name, const char *buf, size_t len,
+		      const struct ingest_text_opts *opts, const struct ingest_sink *sink,
+		      struct ingest_text_stats *stats)
+{
+	struct ingest_text_parser *tp = ingest_text_index(name, buf, len, opts, stats);
+	int ret;
+
+	if (!tp)
+		return -1;
+	ret = ingest_text_emit(tp, sink);
+	ingest_text_parser_free(tp);
+	return ret;
+}
