@@ -33,6 +33,7 @@ int cmd_load_file(struct store *st, const char *path, const char *kernel, int it
  */
 int cmd_import_latency_file(struct store *st, const char *path, const char *kernel,
 			    int iteration, int quiet);
+int cmd_record(int argc, char **argv);
 
 /**
  * cmd_usage - print @lines (NULL-terminated) to stdout for -h (status 0) or

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record-dat.c - write a trace.dat from drained per-CPU ring-buffer pages
+ * with libtracecmd's output API, in the order trace-cmd 3.1.6's
+ * record_data() (tracecmd/trace-record.c) uses: headers and event formats,
+ * options, saved_cmdlines, then the CPU data.
+ */
+#include "record.h"
+#include "vr.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+/*
+ * Exported by libtracecmd.so.1 (trace-cmd 3.1.6) but declared only in its
+ * private header lib/trace-cmd/include/private/trace-cmd-private.h; the
+ * prototypes and option numbers below are copied from there.
+ */
+struct tracecmd_output;
+struct tracecmd_option;
+struct tracecmd_event_list {
+	struct tracecmd_event_list *next;
+	const char *glob;		/* "system:event" */
+};
+enum {
+	VR_TRACECMD_OPTION_CPUSTAT = 2,
+	VR_TRACECMD_OPTION_TRACECLOCK = 4,
+	VR_TRACECMD_OPTION_UNAME = 5,
+	VR_TRACECMD_OPTION_VERSION = 9,
+};
+struct tracecmd_output *tracecmd_output_create(const char *output_file);
+int tracecmd_output_set_version(struct tracecmd_output *handle, int file_version);
+int tracecmd_output_set_compression(struct tracecmd_output *handle, const char *compression);
+int tracecmd_output_write_headers(struct tracecmd_output *handle,
+				  struct tracecmd_event_list *list);
+void tracecmd_set_quiet(struct tracecmd_output *handle, bool set_quiet);
+void tracecmd_set_out_clock(struct tracecmd_output *handle, const char *clock);
+struct tracecmd_option *tracecmd_add_option(struct tracecmd_output *handle,
+					    unsigned short id, int size, const void *data);
+int tracecmd_write_cmdlines(struct tracecmd_output *handle);
+int tracecmd_append_cpu_data(struct tracecmd_output *handle, int cpus,
+			     char *const *cpu_data_files);
+void tracecmd_output_close(struct tracecmd_output *handle);
+
+static void add_string_option(struct tracecmd_output *out, unsigned short id, const char *s)
+{
+	tracecmd_add_option(out, id, (int)strlen(s) + 1, s);
+}
+
+/* The options trace-cmd record writes: clock marker, uname, version, stats. */
+static void add_options(struct tracecmd_output *out, int ncpus, char *const *stats)
+{
+	struct utsname u;
+	struct vr_buf b;
+
+	/* size 0: "the trace clock is saved with the data" (trace-record.c) */
+	tracecmd_add_option(out, VR_TRACECMD_OPTION_TRACECLOCK, 0, NULL);
+	vr_buf_init(&b);
+	if (uname(&u) == 0) {
+		vr_buf_addf(&b, "%s %s %s %s", u.sysname, u.nodename, u.release, u.machine);
+		add_string_option(out, VR_TRACECMD_OPTION_UNAME, b.buf);
+	}
+	vr_buf_reset(&b);
+	vr_buf_addf(&b, "vmscan-report %s", VR_VERSION);
+	add_string_option(out, VR_TRACECMD_OPTION_VERSION, b.buf);
+	for (int c = 0; c < ncpus; c++) {
+		if (!stats[c])
+			continue;
+		vr_buf_reset(&b);
+		vr_buf_addf(&b, "CPU: %d\n%s", c, stats[c]);
+		add_string_option(out, VR_TRACECMD_OPTION_CPUSTAT, b.buf);
+	}
+	vr_buf_release(&b);
+}
+
+/* "system:event" globs of the events recorded, for their formats only. */
+static struct tracecmd_event_list *event_list(const struct record_events *e)
+{
+	struct tracecmd_event_list *list = vr_calloc(e->n ? e->n : 1, sizeof(*list));
+
+	for (size_t i = 0; i < e->n; i++) {
+		struct vr_buf b;
+
+		vr_buf_init(&b);
+		vr_buf_addf(&b, "%s:%s", e->ev[i].system, e->ev[i].name);
+		list[i].glob = vr_buf_detach(&b);
+		list[i].next = i + 1 < e->n ? &list[i + 1] : NULL;
+	}
+	return list;
+}
+
+static void event_list_free(struct tracecmd_event_list *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free((char *)list[i].glob);
+	free(list);
+}
+
+int record_write_dat(const struct record_opts *o, int ncpus, char *const *files,
+		     char *const *stats)
+{
+	struct tracecmd_event_list *list = event_list(o->events);
+	struct tracecmd_output *out;
+	int ret = -1;
+
+	tracecmd_set_loglevel(TEP_LOG_WARNING);
+	out = tracecmd_output_create(o->output);
+	if (!out) {
+		vr_error("record: %s: cannot create: %s", o->output, strerror(errno));
+		goto out_list;
+	}
+	if (tracecmd_output_set_version(out, o->file_version)) {
+		vr_error("record: trace.dat file version %d is not supported by libtracecmd",
+			 o->file_version);
+		goto out_close;
+	}
+	if (o->file_version >= 7 && tracecmd_output_set_compression(out, o->compression)) {
+		vr_error("record: compression '%s' is not supported by libtracecmd",
+			 o->compression);
+		goto out_close;
+	}
+	tracecmd_set_quiet(out, true);
+	tracecmd_set_out_clock(out, o->clock);
+	if (tracecmd_output_write_headers(out, list)) {
+		vr_error("record: %s: cannot write the headers and event formats", o->output);
+		goto out_close;
+	}
+	add_options(out, ncpus, stats);
+	if (tracecmd_write_cmdlines(out)) {
+		vr_error("record: %s: cannot write saved_cmdlines", o->output);
+		goto out_close;
+	}
+	if (tracecmd_append_cpu_data(out, ncpus, files)) {
+		vr_error("record: %s: cannot write the CPU data", o->output);
+		goto out_close;
+	}
+	ret = 0;
+out_close:
+	tracecmd_output_close(out);
+	if (ret)
+		unlink(o->output);
+out_list:
+	event_list_free(list, o->events->n);
+	return ret;
+}

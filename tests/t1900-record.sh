@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# record: option errors (anyone), and on a machine where we are root with
+# tracefs mounted, short real recordings in the recorder's own tracefs
+# instance: the file loads, holds the exec events of the command we ran, is
+# in the mono clock, and every top-level tracefs setting is as it was after
+# an interrupted recording.  Only the instance is written, never the top level.
+. "$(dirname "$0")/lib.sh"
+T=/sys/kernel/tracing
+
+test_expect_success 'no -o is a usage error (2)' '
+	test_expect_code 2 "$VR" record -- true 2>err && grep -q "record: -o FILE is required" err
+'
+test_expect_success 'bad --events items are usage errors (2)' '
+	for spec in "" "reclaim," "sched:" "sched:a:b" "vm\$scan" "sched:sched-switch"; do
+		test_expect_code 2 "$VR" record -o x.dat --events "$spec" -- true 2>err &&
+		grep -q "^vmscan-report: --events: " err || exit 1
+	done
+'
+test_expect_success 'bad numbers are usage errors (2)' '
+	test_expect_code 2 "$VR" record -o x.dat --buffer-kb 0 -- true 2>err &&
+	grep -q "buffer-kb wants" err &&
+	test_expect_code 2 "$VR" record -o x.dat --duration -1 2>err &&
+	grep -q "duration wants" err &&
+	test_expect_code 2 "$VR" record -o x.dat --duration 1x 2>err &&
+	test_expect_code 2 "$VR" record -o x.dat --file-version 5 2>err &&
+	grep -q "file-version wants 6 or 7" err &&
+	test ! -e x.dat
+'
+
+can_trace=yes
+if [ "$(id -u)" != 0 ]; then
+	can_trace="not root"
+elif [ ! -e "$T/instances" ]; then
+	can_trace="tracefs not mounted on $T"
+fi
+if [ "$can_trace" != yes ]; then
+	echo "# SKIP recording tests of $test_name: $can_trace"
+	test_done
+	exit
+fi
+
+# the top-level settings the recorder must never change
+top_state() {
+	for f in tracing_on trace_clock buffer_size_kb set_event current_tracer \
+		 events/sched/sched_process_exec/enable events/sched/sched_process_exec/filter \
+		 events/vmscan/enable; do
+		echo "== $f"; cat "$T/$f"
+	done
+	ls "$T/instances"
+}
+
+# run_fg ARGS...: run the recorder, setting $rc and $pid (its instance name)
+run_fg() { (exec "$VR" "$@") & pid=$!; wait $pid; rc=$?; }
+no_instance() { test ! -e "$T/instances/vmscan-report-$pid"; }
+
+test_expect_success 'not root: exit 1 and a clear message' '
+	test_expect_code 1 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$VR" record -o /tmp/never.dat -- true 2>err &&
+	grep -q "record: tracing needs root" err && test ! -e /tmp/never.dat
+'
+test_expect_success 'a short command: the file loads and holds its exec events' '
+	cp /bin/true marker-true &&
+	run_fg record -o rec.dat --events reclaim,sched:sched_process_exec \
+		-- sh -c "$PWD/marker-true; $PWD/marker-true; $PWD/marker-true; exit 0" \
+		>out 2>err; test $rc = 0 &&
+	grep -q "^cpu0: [0-9]* events read, 0 lost" out &&
+	grep -q "^wrote rec.dat: [0-9]* CPUs, clock mono" out &&
+	no_instance &&
+	ls rec.dat* >files && echo rec.dat >expect && test_cmp expect files &&
+	trace-cmd report -i rec.dat >report 2>/dev/null &&
+	test $(grep -c "sched_process_exec: *filename=$PWD/marker-true " report) = 3 &&
+	"$VR" load -q -d db rec.dat &&
+	test "$(sqlite3 db "SELECT clock FROM run")" = mono &&
+	test $(sqlite3 db "SELECT count(*) FROM other_event WHERE name = '\''sched_process_exec'\''
+			   AND json_extract(fields, '\''\$.filename'\'') = '\''$PWD/marker-true'\''") = 3
+'
+test_expect_success 'per event name, the database counts what trace-cmd report shows' '
+	cp /bin/true marker-true &&
+	"$VR" record -q -o rec.dat --events reclaim,sched:sched_process_exec \
+		-- sh -c "$PWD/marker-true; $PWD/marker-true" &&
+	trace-cmd report -i rec.dat 2>/dev/null |
+		sed -n "s/^.*\] *[0-9.]*: *\([a-z_0-9]*\): .*/\1/p" | sort | uniq -c |
+		awk "{ print \$2, \$1 }" >expect &&
+	grep -q "^sched_process_exec " expect &&
+	"$VR" load -q -d db rec.dat &&
+	sqlite3 -separator " " db "SELECT name, count FROM run_event_count ORDER BY name" >actual &&
+	test_cmp expect actual
+'
+test_expect_success 'version 6, uncompressed, also loads' '
+	"$VR" record -q -o v6.dat --file-version 6 --events sched:sched_process_exec -- true &&
+	trace-cmd dump --summary -i v6.dat 2>&1 | grep -q "^[[:space:]]*6[[:space:]]*\[Version\]" &&
+	"$VR" load -q -d db v6.dat && test "$(sqlite3 db "SELECT clock FROM run")" = mono
+'
+# start_bg ARGS...: run the recorder in the background as $pid (exec, so the
+# pid is the recorder's own and names its instance) and wait until its
+# instance traces; on failure stop it.
+start_bg() {
+	(exec "$VR" "$@") >out 2>err &
+	pid=$!
+	for i in $(seq 100); do
+		test "$(cat $T/instances/vmscan-report-$pid/tracing_on 2>/dev/null)" = 1 && return 0
+		sleep 0.1
+	done
+	stop_bg; return 1
+}
+stop_bg() { kill -INT $pid 2>/dev/null; wait $pid; }
+
+test_expect_success 'Ctrl-C (SIGINT) stops it, the file loads, top-level tracefs unchanged' '
+	top_state >before &&
+	start_bg record -o int.dat --events reclaim,sched:sched_process_exec --buffer-kb 1024 \
+		--clock global &&
+	i=$T/instances/vmscan-report-$pid &&
+	{ grep -q "\[global\]" $i/trace_clock && awk "{ exit !(\$1 >= 1024 && \$1 < 1100) }" $i/buffer_size_kb &&
+	  test "$(cat $i/events/sched/sched_process_exec/enable)" = 1 || { stop_bg; false; }; } &&
+	/bin/true && stop_bg &&
+	top_state >after && test_cmp before after &&
+	test ! -e $i && grep -q "recording stopped by a signal" err &&
+	"$VR" load -q -d db int.dat && test "$(sqlite3 db "SELECT clock FROM run")" = global &&
+	test $(sqlite3 db "SELECT count(*) FROM other_event WHERE name = '\''sched_process_exec'\''
+			   AND json_extract(fields, '\''$.filename'\'') = '\''/bin/true'\''") -ge 1
+'
+test_expect_success 'SIGINT with a command: passed on to it, exit 1, instance removed' '
+	top_state >before &&
+	start_bg record -q -o cmd.dat --events sched:sched_process_exec -- sleep 30 &&
+	{ stop_bg; rc=$?; } ; test $rc = 1 &&
+	grep -q "'\''sleep'\'' was killed by signal 2" err &&
+	test ! -e "$T/instances/vmscan-report-$pid" && test -s cmd.dat &&
+	top_state >after && test_cmp before after
+'
+test_expect_success 'errors after the instance exists remove it: bad clock' '
+	run_fg record -o clk.dat --clock nosuchclock -- true 2>err; test $rc = 1 &&
+	grep -q "trace clock '\''nosuchclock'\'' is not available" err && no_instance && test ! -e clk.dat && test ! -e clk.dat.cpu0
+'
+test_expect_success 'an event this kernel lacks: exit 1, named' '
+	test_expect_code 1 "$VR" record -o ev.dat --events sched:no_such_event -- true 2>err &&
+	grep -q "event sched:no_such_event is not on this kernel" err && test ! -e ev.dat
+'
+test_expect_success 'the command not found: exit 1, instance removed' '
+	run_fg record -o nf.dat --events sched:sched_process_exec -- /no/such/command 2>err;
+	test $rc = 1 && grep -q "cannot run '\''/no/such/command'\''" err && no_instance &&
+	test ! -e nf.dat && test ! -e nf.dat.cpu0
+'
+test_done
