@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# compare on trace metrics and counters: a database of hand-made derived rows
+# (tests/data/compare/synthetic.sql) whose table was worked out by hand:
+#   DirectReclaim samples (us) per run: base [1000 2000 3000 4000] and
+#   [2000 6000]; patched [500 1500] and [1000]; nearest-rank p50 per run:
+#   2000 2000 | 500 1000 -> Amean 2000 | 750, gain 100-750*100/2000 = 62.50;
+#   p95/p99/max: 4000 6000 | 1500 1000 -> 5000 | 1250, 75.00.
+#   Welch p (mpmath): p50 0.12567, p95 0.14866 -> marked at alpha 0.13 only
+#   for p50.  Counters are means over the two runs of each kernel.
+. "$(dirname "$0")/lib.sh"
+D="$TOP/tests/data/compare"
+
+make_db() {
+	printf "x 1\n" >x.txt &&
+	"$VR" import-latency -q -d syn.db --kernel dummy x.txt &&
+	sqlite3 syn.db "DELETE FROM app_latency; DELETE FROM run;" &&
+	sqlite3 syn.db <"$D/synthetic.sql"
+}
+
+test_expect_success 'latency rows and counters match the hand-computed table' '
+	make_db &&
+	"$VR" compare -d syn.db --metrics DirectReclaim,counters --stats Amean --alpha 0.13 >out &&
+	test_cmp "$TOP/tests/expect/compare-synthetic.txt" out
+'
+test_expect_success 'no marker at the default alpha 0.10 (p = 0.126)' '
+	make_db &&
+	"$VR" compare -d syn.db --metrics p50-DirectReclaim --stats Amean >out &&
+	grep -q "^Amean    p50-DirectReclaim        2000.00 (  0.00%)      750.00 ( 62.50%)$" out &&
+	test $(wc -l <out) = 3
+'
+test_expect_success 'metrics without samples are left out, not printed as zeros' '
+	make_db &&
+	"$VR" compare -d syn.db --stats Max >out &&
+	grep -q "^Max      max-KswapdAwake " out &&
+	grep -q "^Max      p50-DirectReclaim " out &&
+	! grep -q "MemcgReclaim\|NodeReclaim\|Throttle\|CongestionWait\|SlabShrink\|WakeupDelay" out
+'
+test_expect_success 'KswapdAwake is wake to full sleep (2000 us in run 1 only)' '
+	make_db &&
+	"$VR" compare -d syn.db --metrics max-KswapdAwake --stats Amean >out &&
+	grep -q "^Amean    max-KswapdAwake          2000.00 (  0.00%)           -$" out
+'
+test_done
