@@ -79,6 +79,8 @@ def check_file(vr, path, nsample, rng):
         con = sqlite3.connect(db)
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         events = list(report(path))
+        if not events:
+            return [f'{path}: trace-cmd report printed no events; nothing to compare']
         want = collections.Counter(e[0] for e in events)
         got = {n: c for n, c in con.execute('SELECT name, count FROM run_event_count')}
         for name in sorted(set(want) | set(got)):
