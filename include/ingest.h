@@ -72,20 +72,20 @@ struct ingest_dat;
 struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta);
 
 /**
- * ingest_start_dat - start decoding @d in a reader thread now, so that it
- * runs ahead (up to a bounded number of batches, about 13 MiB) while an
- * earlier file is still being stored; ingest_read_dat() starts it if this
- * was not called.  Returns 0 or -1 (message printed).
- */
-int ingest_start_dat(struct ingest_dat *d);
-
-/**
  * ingest_read_dat - decode every record of @d in timestamp order (merged
  * across CPUs) and pass it to @sink, then the saved cmdlines.
  * Returns 0, -1 on a read or decode error (message printed, naming the file
  * and the CPU and offset), or the non-zero value a sink callback returned.
  */
 int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink);
+
+/**
+ * ingest_dat_has_field - 1 if the formats stored in the trace.dat @d (a
+ * struct ingest_dat *) have event @system:@event and, with @field
+ * non-NULL, a field of that name; else 0.  The model uses it to pick rules
+ * by format rather than by release (struct model_config.has_field).
+ */
+int ingest_dat_has_field(void *d, const char *system, const char *event, const char *field);
 
 /** ingest_close_dat - free @d; NULL is allowed. */
 void ingest_close_dat(struct ingest_dat *d);

@@ -111,4 +111,30 @@ int store_import_app_latency(struct store *s, const char *kernel, int iteration,
 			     const struct ingest_latency *lat, int64_t *run_id,
 			     int *iteration_out, int *created);
 
+/*
+ * Derived rows of the run being loaded (src/store-derived.c), written by
+ * the model through a struct model_sink inside the run's transaction.
+ */
+struct model_sink;
+struct store_derived;
+
+/**
+ * store_derived_open - inserter of derived rows for run @run_id of @s (the
+ * run must be open: between store_run_begin() and store_run_commit()).
+ * Statements are prepared on first use.  Never fails; close with
+ * store_derived_close() before store_run_commit()/store_run_abort().
+ */
+struct store_derived *store_derived_open(struct store *s, int64_t run_id);
+
+/**
+ * store_derived_sink - fill @sink (OUT) with callbacks inserting into
+ * reclaim_stall, kswapd_cycle, kswapd_wakeup, pgdat_flag, reclaim_throttle,
+ * slab_shrink, reclaim_write and run_quality; each returns 0 or -1 after
+ * "vmscan-report: DB: cannot insert into TABLE: reason".
+ */
+void store_derived_sink(struct store_derived *d, struct model_sink *sink);
+
+/** store_derived_close - finalize the statements and free @d; NULL is allowed. */
+void store_derived_close(struct store_derived *d);
+
 #endif /* VR_STORE_H */

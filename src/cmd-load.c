@@ -5,6 +5,7 @@
  */
 #include "cmd.h"
 #include "ingest.h"
+#include "model.h"
 #include "store.h"
 #include "vr.h"
 
@@ -31,6 +32,8 @@ static const char *const load_usage[] = {
 	"  -r, --replace       replace a run loaded before from the same file contents",
 	"  -j, --jobs N        files decoded in parallel (default: number of CPUs)",
 	"  -q, --quiet         do not print a line per loaded run",
+	"      --premature-ms MS  a kswapd full sleep followed by a wakeup request",
+	"                      within MS milliseconds is flagged premature (default 100)",
 	"  -h, --help          show this help",
 	NULL
 };
@@ -42,21 +45,60 @@ struct load_opts {
 	bool replace;
 	bool quiet;
 	int jobs;
+	int premature_ms;	/* kswapd premature-sleep threshold */
+};
+
+/* What the ingest sink feeds: the raw store and the model of the run. */
+struct load_ctx {
+	struct store *store;
+	struct model *model;
 };
 
 static int sink_event(void *arg, const struct ingest_event *ev)
 {
-	return store_event(arg, ev);
+	struct load_ctx *c = arg;
+
+	return store_event(c->store, ev) ?: model_event(c->model, ev);
 }
 
 static int sink_lost(void *arg, int cpu, uint64_t ts_ns, int64_t count)
 {
-	return store_lost(arg, cpu, ts_ns, count);
+	struct load_ctx *c = arg;
+
+	return store_lost(c->store, cpu, ts_ns, count) ?: model_lost(c->model, cpu, ts_ns, count);
 }
 
 static int sink_task(void *arg, int pid, const char *comm)
 {
-	return store_task(arg, pid, comm);
+	struct load_ctx *c = arg;
+
+	return store_task(c->store, pid, comm);
+}
+
+/* The model of one run, rows going to @sd; free with model_free(). */
+static struct model *load_model(struct ingest_dat *d, struct ingest_text *t,
+				const struct ingest_meta *meta, const struct load_opts *o,
+				struct store_derived *sd)
+{
+	struct model_sink ms;
+	struct model_config cfg = {
+		.release = meta->release,
+		.has_field = t ? ingest_text_has_field : ingest_dat_has_field,
+		.has_field_arg = t ? (void *)t : (void *)d,
+		.premature_ns = (uint64_t)o->premature_ms * 1000000ULL,
+	};
+
+	store_derived_sink(sd, &ms);
+	return model_create(&cfg, &ms);
+}
+
+/* run_quality rows and warnings for what a text trace could not carry. */
+static int load_text_quality(struct ingest_text *t, struct store_derived *sd)
+{
+	struct model_sink ms;
+
+	store_derived_sink(sd, &ms);
+	return ingest_text_quality(t, ms.quality, ms.arg);
 }
 
 /* Load one file as one run.  Returns 0 or -1 (message printed). */
@@ -64,12 +106,17 @@ static int load_one(struct store *st, const char *path, const struct load_opts *
 		    int iteration)
 {
 	struct ingest_meta meta;
-	struct ingest_dat *d = ingest_open_dat(path, &meta);
-	struct ingest_sink sink = { sink_event, sink_lost, sink_task, st };
+	/* not a trace.dat by its magic: a text trace (ingest-text.c) */
+	bool dat = ingest_file_is_dat(path);
+	struct ingest_dat *d = dat ? ingest_open_dat(path, &meta) : NULL;
+	struct ingest_text *t = dat ? NULL : ingest_open_text(path, o->kernel, &meta);
+	struct load_ctx ctx = { st, NULL };
+	struct ingest_sink sink = { sink_event, sink_lost, sink_task, &ctx };
+	struct store_derived *sd = NULL;
 	int64_t old_id = 0, run_id;
 	int iter_used, ret = -1;
 
-	if (!d)
+	if (!d && !t)
 		return -1;
 	if (store_find_run_by_hash(st, meta.content_sha256, &old_id))
 		goto out;
@@ -81,16 +128,23 @@ static int load_one(struct store *st, const char *path, const struct load_opts *
 	struct store_run run = {
 		.kernel = o->kernel ? o->kernel : meta.release ? meta.release : "unknown",
 		.iteration = iteration,
-		.source_format = "trace.dat",
+		.source_format = t ? "text" : "trace.dat",
 		.meta = &meta,
 	};
 	if (store_run_begin(st, &run, old_id, &run_id, &iter_used))
 		goto out;
-	if (ingest_read_dat(d, &sink)) {
+	sd = store_derived_open(st, run_id);
+	ctx.model = load_model(d, t, &meta, o, sd);
+	if ((t ? ingest_read_text(t, &sink) : ingest_read_dat(d, &sink)) ||
+	    model_finish(ctx.model) || (t && load_text_quality(t, sd))) {
+		store_derived_close(sd);
+		sd = NULL;
 		store_run_abort(st);
 		vr_error("%s: not loaded; the database is unchanged", path);
 		goto out;
 	}
+	store_derived_close(sd);
+	sd = NULL;
 	if (store_run_commit(st))
 		goto out;
 	if (!o->quiet)
@@ -98,7 +152,10 @@ static int load_one(struct store *st, const char *path, const struct load_opts *
 		       iter_used, path);
 	ret = 0;
 out:
+	model_free(ctx.model);
+	store_derived_close(sd);
 	ingest_close_dat(d);
+	ingest_close_text(t);
 	ingest_meta_release(&meta);
 	return ret;
 }
@@ -112,6 +169,7 @@ static int parse_load_opts(int argc, char **argv, struct load_opts *o)
 		{ "replace", no_argument, NULL, 'r' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "premature-ms", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -134,6 +192,11 @@ static int parse_load_opts(int argc, char **argv, struct load_opts *o)
 				       VR_EXIT_USAGE;
 			break;
 		case 'q': o->quiet = true; break;
+		case 'P':
+			if (vr_parse_int(optarg, &o->premature_ms) || o->premature_ms < 1)
+				return vr_error("--premature-ms wants a number >= 1, not '%s'",
+						optarg), VR_EXIT_USAGE;
+			break;
 		case 'h': return cmd_usage(load_usage, 0) - 1; /* -1: help shown */
 		default: return cmd_usage(load_usage, VR_EXIT_USAGE);
 		}
@@ -147,7 +210,7 @@ static int parse_load_opts(int argc, char **argv, struct load_opts *o)
 
 int cmd_load(int argc, char **argv)
 {
-	struct load_opts o = { 0 };
+	struct load_opts o = { .premature_ms = 100 };
 	struct store *st;
 	int ret = parse_load_opts(argc, argv, &o), failed = 0;
 

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model.h - streaming state machines that rebuild what reclaim did from the
+ * event stream of one run: reclaim stalls, kswapd cycles and their sleep
+ * decisions, wakeup requests, pgdat flag intervals, throttling, slab
+ * shrinking and writes from reclaim.  Events must be fed in timestamp order
+ * (ingest merges the CPUs).  The model never touches SQL: finished rows go
+ * to a struct model_sink (cmd-load wires it to store-derived.c; unit tests
+ * capture rows in memory).  Per-event work is O(1) and allocation free
+ * except for amortised growth of the per-pid and per-node tables.
+ *
+ * The rules and their kernel sources are in ../shared/kernel-vmscan.md
+ * (sections 2-5) and README.md "How reclaim is reconstructed".
+ */
+#ifndef VR_MODEL_H
+#define VR_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ingest.h"
+
+/* Value of an optional int64 row field that is unknown (stored as NULL). */
+#define MODEL_NULL INT64_MIN
+
+/* One reclaim episode of one task (reclaim_stall table). */
+struct model_stall {
+	const char *kind;	/* "direct", "memcg", "memcg_softlimit", "node" */
+	int pid;
+	int64_t nid;		/* node_reclaim only, else MODEL_NULL */
+	int64_t begin_ns, end_ns, duration_ns;	/* MODEL_NULL when unseen */
+	int64_t order, gfp_flags, nr_reclaimed;	/* MODEL_NULL when unseen */
+	const char *kswapd_state;	/* of the node (node 0 unless node
+					 * reclaim) at begin: asleep, napping,
+					 * awake, unknown */
+	bool complete;
+	const char *incomplete_reason;	/* NULL when complete */
+};
+
+/* One kswapd cycle: from one kswapd_wake of a node to the next. */
+struct model_kswapd_cycle {
+	int nid;
+	int64_t pid;		/* kswapd pid, MODEL_NULL if never seen */
+	int64_t wake_ns;	/* MODEL_NULL: activity before the first wake */
+	int64_t order, highest_zoneidx;		/* of the kswapd_wake */
+	int64_t last_activity_ns;	/* last event of kswapd before the sleep
+					 * decision (E_i), MODEL_NULL if none */
+	int64_t nap_ns;		/* nap (or full sleep) start from sched_switch */
+	int64_t sleep_ns;	/* kswapd_sleep, MODEL_NULL if no full sleep */
+	int64_t next_wake_ns;	/* MODEL_NULL at trace end */
+	const char *decision;	/* full_sleep, nap_woken_early,
+				 * nap_timed_out, no_nap, unknown */
+	bool decision_exact;	/* decided from sched_switch/sched_wakeup */
+	bool premature;		/* full sleep, then a wakeup request for the
+				 * node within the premature threshold */
+	int64_t nr_scanned, nr_reclaimed;	/* kswapd's lru_shrink_inactive sums */
+	bool complete;		/* both ends seen, no lost events inside */
+};
+
+/* One mm_vmscan_wakeup_kswapd request (kswapd_wakeup table). */
+struct model_wakeup {
+	int64_t ts_ns;
+	int pid, nid;
+	int64_t zid, order, gfp_flags;	/* MODEL_NULL when not in the format */
+	const char *kswapd_state;	/* asleep, napping, awake, unknown */
+	int64_t served_ns, delay_ns;	/* next kswapd_wake of the node */
+};
+
+/* One interval during which a pgdat/lruvec flag was (inferred to be) set. */
+struct model_flag {
+	int nid;
+	const char *flag;	/* PGDAT_WRITEBACK, PGDAT_DIRTY, PGDAT_CONGESTED,
+				 * LRUVEC_CONGESTED, LRUVEC_NODE_CONGESTED */
+	int64_t set_ns, clear_ns;	/* clear MODEL_NULL: still set at end */
+	const char *rule;	/* rule set, e.g. "4.17-5.4 per-pass" */
+	const char *evidence;	/* counters or witness event (borrowed) */
+	bool inferred;		/* 0 only for a directly traced flag */
+};
+
+/* One throttle or congestion wait (reclaim_throttle table). */
+struct model_throttle {
+	const char *kind;	/* throttled, congestion_wait, wait_iff_congested */
+	int pid;
+	int64_t nid;		/* MODEL_NULL for the writeback events */
+	const char *reason;	/* WRITEBACK, ISOLATED, NOPROGRESS, CONGESTED
+				 * (names joined by '|'), or NULL */
+	int64_t begin_ns, end_ns;	/* begin = end - usec_delayed */
+	int64_t usec_timeout, usec_delayed;
+};
+
+/* One do_shrink_slab() call (slab_shrink table). */
+struct model_slab {
+	int pid;
+	int64_t nid;
+	const char *shrinker;	/* symbol of the shrinker's scan function */
+	int64_t begin_ns, end_ns, duration_ns;
+	int64_t nr_objects_to_shrink, total_scan, retval;
+	bool complete;
+};
+
+/* One page written by reclaim (reclaim_write table). */
+struct model_write {
+	int64_t ts_ns;
+	int pid;
+	bool by_kswapd;
+	int64_t pfn;
+	bool file;		/* RECLAIM_WB_FILE, else anon (swap) */
+	bool sync;		/* RECLAIM_WB_SYNC */
+};
+
+/*
+ * Where finished rows go.  Every callback returns 0, or non-zero to stop
+ * (the value is passed back by model_event()/model_finish()).  A NULL
+ * callback drops that kind of row.  Row pointers and their strings are
+ * valid only during the call.
+ */
+struct model_sink {
+	int (*stall)(void *arg, const struct model_stall *r);
+	int (*kswapd_cycle)(void *arg, const struct model_kswapd_cycle *r);
+	int (*wakeup)(void *arg, const struct model_wakeup *r);
+	int (*flag)(void *arg, const struct model_flag *r);
+	int (*throttle)(void *arg, const struct model_throttle *r);
+	int (*slab)(void *arg, const struct model_slab *r);
+	int (*write)(void *arg, const struct model_write *r);
+	/* one data-quality item of the run (run_quality table) */
+	int (*quality)(void *arg, const char *item, int64_t count, const char *detail);
+	void *arg;
+};
+
+/* What the model needs to know about the recording before the first event. */
+struct model_config {
+	const char *release;	/* kernel release from uname, or NULL */
+	/*
+	 * has_field - does the recording's format of @system:@event have
+	 * @field (@field NULL: does the event exist at all)?  Returns 1 or 0.
+	 */
+	int (*has_field)(void *arg, const char *system, const char *event, const char *field);
+	void *has_field_arg;
+	uint64_t premature_ns;	/* premature-sleep threshold; 0: 100 ms */
+	uint64_t nap_ns;	/* kswapd nap HZ/10; 0: 100 ms */
+};
+
+struct model;
+
+/**
+ * model_create - a model for one run.
+ * @cfg: recording facts; read during the call only.
+ * @sink: where rows go; copied.
+ *
+ * Chooses the pgdat flag rule set from the formats first and the release
+ * second (kernel-vmscan.md 1.3).  Never fails; free with model_free().
+ */
+struct model *model_create(const struct model_config *cfg, const struct model_sink *sink);
+
+/**
+ * model_event - feed one event (timestamp order).  Events the model does
+ * not use are ignored cheaply.  Returns 0 or a sink callback's non-zero value.
+ */
+int model_event(struct model *m, const struct ingest_event *ev);
+
+/**
+ * model_lost - events were lost on @cpu before @ts_ns (@count -1: unknown
+ * number).  Every episode open at that moment becomes incomplete.
+ */
+int model_lost(struct model *m, int cpu, uint64_t ts_ns, int64_t count);
+
+/**
+ * model_finish - close what is still open at trace end (as incomplete rows)
+ * and emit the data-quality items.  Call once.  Returns 0 or a sink value.
+ */
+int model_finish(struct model *m);
+
+/** model_flag_rule - the rule set chosen (borrowed), or NULL if none. */
+const char *model_flag_rule(const struct model *m);
+
+/** model_free - free @m; NULL is allowed. */
+void model_free(struct model *m);
+
+#endif /* VR_MODEL_H */

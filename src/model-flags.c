@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model-flags.c - intervals during which the node's reclaim flags were
+ * set.  The flags are not traced; they are inferred from the counters of
+ * mm_vmscan_lru_shrink_inactive (nr_dirty, nr_writeback, nr_congested,
+ * nr_immediate; 4.11+) with nr_taken from the same task's preceding
+ * mm_vmscan_lru_isolate, and from witness events, by the rules of the
+ * recording's kernel (kernel-vmscan.md sections 2-3, mm/vmscan.c):
+ *
+ * "4.11-4.16 per-call"  any reclaimer, after each shrink_inactive_list():
+ *     WRITEBACK: nr_writeback > 0 && nr_writeback == nr_taken
+ *     CONGESTED: nr_dirty > 0 && nr_dirty == nr_congested
+ *     DIRTY:     nr_unqueued_dirty == nr_taken
+ * "4.17-5.4 per-pass"   kswapd only, at the end of each shrink_node() pass,
+ *     the same tests on the pass sums (DIRTY: Σunqueued == Σfile_taken);
+ *     pass boundaries: kswapd_wake/sleep, a priority change, kswapd's
+ *     congestion_wait / throttled WRITEBACK, soft-limit reclaim begin.
+ *     Soft-limit reclaim inside kswapd is excluded from the sums.
+ * "5.5-6.4 lruvec"      as 4.17, PGDAT_CONGESTED is LRUVEC_CONGESTED of
+ *     the root lruvec (9f124d740916).
+ * "6.5+ node/cgroup"    kswapd sets LRUVEC_NODE_CONGESTED; from 6.13
+ *     PGDAT_DIRTY also needs Σunqueued_dirty > 0.
+ * nr_unqueued_dirty is not traced: for file calls it is nr_dirty -
+ * nr_writeback - nr_immediate (exact for global/cgroup-v2 reclaim), 0 for
+ * anon calls.
+ * Witnesses: kswapd nr_immediate > 0 => WRITEBACK; kswapd writing a FILE
+ * page => DIRTY; kswapd congestion_wait (<= 5.15) or throttled WRITEBACK
+ * => WRITEBACK; a non-kswapd throttled CONGESTED (5.16+) or
+ * wait_iff_congested (4.17-5.15) => the congested flag.
+ * Clearing (4.12+, 631b6e083ec3): only when kswapd's sleep check finds the
+ * node balanced: at the nap start, or at kswapd_sleep (model-kswapd.c).
+ *
+ * The rule set is chosen from the event formats first (distribution
+ * kernels backport tracepoints) and the release second.  Without the
+ * counters (4.10 and older) or with multi-gen LRU (6.3+ skips the flag
+ * logic) no interval is produced and the reason is recorded.
+ */
+#include "model-priv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const rule_names[] = {
+	[FR_NONE] = "none", [FR_PER_CALL] = "4.11-4.16 per-call",
+	[FR_PER_PASS] = "4.17-5.4 per-pass", [FR_LRUVEC] = "5.5-6.4 lruvec",
+	[FR_NODE_CGROUP] = "6.5+ node/cgroup",
+};
+
+static const char *flag_name(const struct model *m, int fl)
+{
+	if (fl == FL_WRITEBACK)
+		return "PGDAT_WRITEBACK";
+	if (fl == FL_DIRTY)
+		return "PGDAT_DIRTY";
+	return m->rule == FR_NODE_CGROUP ? "LRUVEC_NODE_CONGESTED" :
+	       m->rule == FR_LRUVEC ? "LRUVEC_CONGESTED" : "PGDAT_CONGESTED";
+}
+
+/* 1 / 0 from the formats, -1 when the event's format is not in the file. */
+static int fmt(const struct model_config *cfg, const char *sys, const char *ev, const char *f)
+{
+	if (!cfg->has_field || !cfg->has_field(cfg->has_field_arg, sys, ev, NULL))
+		return -1;
+	return cfg->has_field(cfg->has_field_arg, sys, ev, f) ? 1 : 0;
+}
+
+void model_flags_choose(struct model *m, const struct model_config *cfg)
+{
+	int rel = m->release_major * 100 + m->release_minor;
+	int counters = fmt(cfg, "vmscan", "mm_vmscan_lru_shrink_inactive", "nr_dirty");
+	int gfp = fmt(cfg, "vmscan", "mm_vmscan_wakeup_kswapd", "gfp_flags");
+	int hzi = fmt(cfg, "vmscan", "mm_vmscan_lru_isolate", "highest_zoneidx");
+	int iso = fmt(cfg, "vmscan", "mm_vmscan_lru_isolate", "isolate_mode");
+	const char *basis;
+
+	m->rule = FR_NONE;
+	if (counters < 0) {
+		m->no_rule_reason = "mm_vmscan_lru_shrink_inactive is not in the recording";
+		return;
+	}
+	if (!counters) {
+		m->no_rule_reason = "mm_vmscan_lru_shrink_inactive has no nr_dirty/nr_writeback"
+				    " counters (4.10 and older formats)";
+		return;
+	}
+	if (gfp == 0) {
+		m->rule = FR_PER_CALL;
+		basis = "formats: wakeup_kswapd without gfp_flags (before 4.17)";
+	} else if (hzi == 1 && iso == 0) {
+		m->rule = FR_NODE_CGROUP;
+		basis = "formats: lru_isolate without isolate_mode (6.7+)";
+	} else if (hzi == 1) {
+		m->rule = rel >= 605 ? FR_NODE_CGROUP : FR_LRUVEC;
+		basis = "formats: lru_isolate has highest_zoneidx (5.8+), release splits";
+	} else if (gfp == 1) {
+		m->rule = rel >= 605 ? FR_NODE_CGROUP : rel >= 505 ? FR_LRUVEC : FR_PER_PASS;
+		basis = "formats: wakeup_kswapd has gfp_flags (4.17+), release splits";
+	} else if (rel) {
+		m->rule = rel >= 605 ? FR_NODE_CGROUP : rel >= 505 ? FR_LRUVEC :
+			  rel >= 417 ? FR_PER_PASS : FR_PER_CALL;
+		basis = "release only (formats do not decide)";
+	} else {
+		m->rule = FR_PER_PASS;
+		basis = "formats and release do not decide; assumed 4.17+";
+	}
+	m->dirty_needs_unqueued = rel >= 613 ||
+		fmt(cfg, "vmscan", "mm_vmscan_reclaim_pages", "nid") == 1;
+	m->rule_name = rule_names[m->rule];
+	snprintf(m->rule_detail, sizeof(m->rule_detail), "%s; %s; release %s%s", m->rule_name,
+		 basis, cfg->release ? cfg->release : "unknown",
+		 m->dirty_needs_unqueued ? "; PGDAT_DIRTY needs unqueued dirty > 0 (6.13+)" : "");
+}
+
+static struct flag_node *fnode(struct model *m, int64_t nid)
+{
+	return model_node(m, nid) ? &m->fn[nid] : NULL;
+}
+
+#define EV_LEN sizeof(((struct flag_node *)0)->evidence[0])
+
+/*
+ * Mark flag @fl of @nid set at @ts (if it is not yet).  Returns the
+ * evidence buffer to fill when the flag was newly set, else NULL.
+ */
+static char *set_flag(struct model *m, int64_t nid, int fl, int64_t ts)
+{
+	struct flag_node *f = fnode(m, nid);
+	char *ev = NULL;
+
+	if (!f)
+		return NULL;
+	if (!f->set[fl]) {
+		f->set[fl] = true;
+		f->set_ns[fl] = ts;
+		ev = f->evidence[fl];
+		ev[0] = '\0';
+	}
+	if (ts > f->last_ev_ns[fl])
+		f->last_ev_ns[fl] = ts;
+	return ev;
+}
+
+static int emit_flag(struct model *m, int nid, int fl, int64_t clear)
+{
+	struct flag_node *f = &m->fn[nid];
+	struct model_flag r = {
+		.nid = nid, .flag = flag_name(m, fl), .set_ns = f->set_ns[fl], .clear_ns = clear,
+		.rule = m->rule_name, .evidence = f->evidence[fl], .inferred = true,
+	};
+
+	f->set[fl] = false;
+	m->flag_rows++;
+	return m->sink.flag ? m->sink.flag(m->sink.arg, &r) : 0;
+}
+
+int model_flags_clear(struct model *m, int nid, int64_t ts_ns)
+{
+	int ret = 0;
+
+	if (m->rule == FR_NONE || nid < 0 || nid >= m->nnodes)
+		return 0;
+	for (int fl = 0; !ret && fl < FL_COUNT; fl++) {
+		struct flag_node *f = &m->fn[nid];
+		int64_t clear = ts_ns;
+
+		if (!f->set[fl])
+			continue;
+		if (f->last_ev_ns[fl] > clear) {	/* seen set after the check */
+			clear = f->last_ev_ns[fl];
+			m->flag_evidence_after_clear++;
+		}
+		ret = emit_flag(m, nid, fl, clear);
+	}
+	return ret;
+}
+
+/* End of kswapd's current pass window on @nid: test the pass sums. */
+int model_flags_boundary(struct model *m, int nid)
+{
+	struct flag_node *f;
+	int64_t t;
+	char *e;
+
+	if (m->rule == FR_NONE || m->rule == FR_PER_CALL || nid < 0 || nid >= m->nnodes)
+		return 0;
+	f = &m->fn[nid];
+	if (!f->ncalls)
+		return 0;
+	t = f->last_call_ns;
+	if (f->writeback > 0 && f->writeback == f->taken &&
+	    (e = set_flag(m, nid, FL_WRITEBACK, t)))
+		snprintf(e, EV_LEN, "kswapd pass of %d calls: nr_writeback=%lld == nr_taken=%lld",
+			 f->ncalls, (long long)f->writeback, (long long)f->taken);
+	if (f->dirty > 0 && f->dirty == f->congested && (e = set_flag(m, nid, FL_CONGESTED, t)))
+		snprintf(e, EV_LEN, "kswapd pass of %d calls: nr_dirty=%lld == nr_congested=%lld",
+			 f->ncalls, (long long)f->dirty, (long long)f->congested);
+	if (f->unqueued == f->file_taken && (!m->dirty_needs_unqueued || f->unqueued > 0) &&
+	    (e = set_flag(m, nid, FL_DIRTY, t)))
+		snprintf(e, EV_LEN, "kswapd pass of %d calls: unqueued_dirty=%lld =="
+			 " file_taken=%lld", f->ncalls, (long long)f->unqueued,
+			 (long long)f->file_taken);
+	f->ncalls = 0;
+	f->taken = f->file_taken = f->dirty = f->congested = 0;
+	f->writeback = f->immediate = f->unqueued = 0;
+	f->priority = MODEL_NULL;
+	return 0;
+}
+
+/* A priority change in kswapd's events ends a pass window. */
+static void priority_boundary(struct model *m, int nid, int64_t prio)
+{
+	struct flag_node *f = &m->fn[nid];
+
+	if (prio == MODEL_NULL)
+		return;
+	if (f->ncalls && f->priority != MODEL_NULL && prio != f->priority)
+		model_flags_boundary(m, nid);
+	f->priority = prio;
+}
+
+static void isolate(struct model *m, const struct ingest_event *ev, int mev)
+{
+	int64_t lru = model_val(m, ev, mev, MF_LRU);
+	bool fresh;
+
+	m->n_isolate++;
+	if (model_val(m, ev, mev, MF_NR_REQUESTED) == 4096)	/* MGLRU, 6.7+ */
+		m->mglru = true;
+	if (lru != MODEL_NULL && lru != 0 && lru != 2)		/* not an inactive list */
+		return;
+	struct isolate_last *il = model_pidmap_get(&m->isolate, ev->pid, &fresh);
+
+	if (fresh)
+		il->nid = MODEL_NULL;
+	il->nr_taken = model_val(m, ev, mev, MF_NR_TAKEN);
+}
+
+static void per_call(struct model *m, int pid, int64_t nid, int64_t ts, int64_t taken,
+		     int64_t dirty, int64_t wb, int64_t congested, int64_t unqueued)
+{
+	char *e;
+
+	if (wb > 0 && wb == taken && (e = set_flag(m, nid, FL_WRITEBACK, ts)))
+		snprintf(e, EV_LEN, "call of pid %d: nr_writeback=%lld == nr_taken=%lld", pid,
+			 (long long)wb, (long long)taken);
+	if (dirty > 0 && dirty == congested && (e = set_flag(m, nid, FL_CONGESTED, ts)))
+		snprintf(e, EV_LEN, "call of pid %d: nr_dirty=%lld == nr_congested=%lld", pid,
+			 (long long)dirty, (long long)congested);
+	if (unqueued == taken && (e = set_flag(m, nid, FL_DIRTY, ts)))
+		snprintf(e, EV_LEN, "call of pid %d: unqueued_dirty=%lld == nr_taken=%lld", pid,
+			 (long long)unqueued, (long long)taken);
+}
+
+static void shrink_inactive(struct model *m, const struct ingest_event *ev, int mev, int ks)
+{
+	int64_t nid = model_val(m, ev, mev, MF_NID), ts = (int64_t)ev->ts_ns;
+	int64_t dirty = model_val(m, ev, mev, MF_NR_DIRTY);
+	int64_t wb = model_val(m, ev, mev, MF_NR_WRITEBACK);
+	int64_t cong = model_val(m, ev, mev, MF_NR_CONGESTED);
+	int64_t imm = model_val(m, ev, mev, MF_NR_IMMEDIATE);
+	int64_t flags = model_val(m, ev, mev, MF_RECLAIM_FLAGS);
+	struct isolate_last *il = model_pidmap_find(&m->isolate, ev->pid);
+	bool file = flags != MODEL_NULL && (flags & RECLAIM_WB_FILE);
+	int64_t taken, unqueued;
+	struct flag_node *f;
+	char *e;
+
+	m->n_shrink_inactive++;
+	if (nid == MODEL_NULL || dirty == MODEL_NULL || wb == MODEL_NULL || cong == MODEL_NULL ||
+	    imm == MODEL_NULL || !(f = fnode(m, nid)))
+		return;
+	if (ks >= 0 && imm > 0 && (e = set_flag(m, nid, FL_WRITEBACK, ts)))
+		snprintf(e, EV_LEN, "witness: kswapd lru_shrink_inactive nr_immediate=%lld",
+			 (long long)imm);
+	if (!il || il->nr_taken == MODEL_NULL) {
+		m->flag_call_no_isolate++;
+		return;
+	}
+	il->nid = nid;
+	taken = il->nr_taken;
+	unqueued = file ? dirty - wb - imm : 0;
+	if (unqueued < 0)
+		unqueued = 0;
+	if (m->rule == FR_PER_CALL) {
+		per_call(m, ev->pid, nid, ts, taken, dirty, wb, cong, unqueued);
+		return;
+	}
+	if (ks < 0 || model_stall_open(m, ev->pid, SK_SOFTLIMIT))
+		return;	/* only kswapd's own passes count from 4.17 */
+	priority_boundary(m, (int)nid, model_val(m, ev, mev, MF_PRIORITY));
+	f->ncalls++;
+	f->taken += taken;
+	f->file_taken += file ? taken : 0;
+	f->dirty += dirty;
+	f->congested += cong;
+	f->writeback += wb;
+	f->immediate += imm;
+	f->unqueued += unqueued;
+	f->last_call_ns = ts;
+}
+
+static void throttle_witness(struct model *m, const struct ingest_event *ev, int mev, int ks)
+{
+	int64_t ts = (int64_t)ev->ts_ns, nid;
+	struct isolate_last *il;
+	char *e;
+
+	switch (mev) {
+	case MEV_THROTTLED:
+		nid = model_val(m, ev, mev, MF_NID);
+		if (ks >= 0 && model_val(m, ev, mev, MF_REASON) == 0x1) {
+			model_flags_boundary(m, (int)nid);
+			if ((e = set_flag(m, nid, FL_WRITEBACK, ts)))
+				snprintf(e, EV_LEN, "witness: kswapd throttled WRITEBACK");
+		} else if (ks < 0 && model_val(m, ev, mev, MF_REASON) == 0x8 &&
+			   (e = set_flag(m, nid, FL_CONGESTED, ts))) {
+			snprintf(e, EV_LEN, "witness: pid %d throttled CONGESTED", ev->pid);
+		}
+		break;
+	case MEV_CONGESTION_WAIT:
+		if (ks >= 0) {
+			model_flags_boundary(m, ks);
+			if ((e = set_flag(m, ks, FL_WRITEBACK, ts)))
+				snprintf(e, EV_LEN, "witness: kswapd congestion_wait");
+		}
+		break;
+	case MEV_WAIT_IFF_CONGESTED:
+		il = model_pidmap_find(&m->isolate, ev->pid);
+		if (ks < 0 && m->rule != FR_PER_CALL && il && il->nid != MODEL_NULL &&
+		    (e = set_flag(m, il->nid, FL_CONGESTED, ts)))
+			snprintf(e, EV_LEN, "witness: pid %d wait_iff_congested", ev->pid);
+		break;
+	}
+}
+
+int model_flags_event(struct model *m, const struct ingest_event *ev, int mev, int ks)
+{
+	int64_t flags;
+	char *e;
+
+	if (mev == MEV_LRU_ISOLATE) {
+		isolate(m, ev, mev);
+		return 0;
+	}
+	if (m->rule == FR_NONE || m->mglru) {
+		if (mev == MEV_SHRINK_INACTIVE)
+			m->n_shrink_inactive++;
+		return 0;
+	}
+	switch (mev) {
+	case MEV_SHRINK_INACTIVE:
+		shrink_inactive(m, ev, mev, ks);
+		break;
+	case MEV_SHRINK_ACTIVE: case MEV_SLAB_START:
+		if (ks >= 0 && m->rule != FR_PER_CALL)
+			priority_boundary(m, ks, model_val(m, ev, mev, MF_PRIORITY));
+		break;
+	case MEV_SOFT_BEGIN:
+		if (ks >= 0)
+			model_flags_boundary(m, ks);
+		break;
+	case MEV_WRITEPAGE:
+		flags = model_val(m, ev, mev, MF_RECLAIM_FLAGS);
+		if (ks >= 0 && flags != MODEL_NULL && (flags & RECLAIM_WB_FILE) &&
+		    (e = set_flag(m, ks, FL_DIRTY, (int64_t)ev->ts_ns)))
+			snprintf(e, EV_LEN, "witness: kswapd wrote file pfn %lld",
+				 (long long)model_val(m, ev, mev, MF_PFN));
+		break;
+	default:
+		throttle_witness(m, ev, mev, ks);
+		break;
+	}
+	return 0;
+}
+
+static int quality(struct model *m, const char *item, int64_t n, const char *detail)
+{
+	return m->sink.quality ? m->sink.quality(m->sink.arg, item, n, detail) : 0;
+}
+
+int model_flags_finish(struct model *m)
+{
+	int ret = 0;
+	const char *reason = m->no_rule_reason;
+
+	for (int nid = 0; nid < m->nnodes; nid++) {
+		model_flags_boundary(m, nid);
+		for (int fl = 0; !ret && fl < FL_COUNT; fl++)
+			if (m->fn[nid].set[fl])
+				ret = emit_flag(m, nid, fl, MODEL_NULL);
+	}
+	if (ret)
+		return ret;
+	if (!reason && m->mglru)
+		reason = "multi-gen LRU reclaim (lru_isolate nr_requested=4096): global MGLRU"
+			 " reclaim skips the flag logic from 6.3";
+	if (!reason && m->release_major * 100 + m->release_minor >= 603 && m->n_kswapd_wake &&
+	    !m->n_shrink_inactive && !m->n_isolate)
+		reason = "reclaim without lru_isolate/lru_shrink_inactive events on 6.3+:"
+			 " multi-gen LRU skips the flag logic, or the events were not recorded";
+	if (reason)
+		return quality(m, "pgdat_flag_not_inferred", 1, reason);
+	return quality(m, "pgdat_flag_rule", 1, m->rule_detail) ?:
+	       quality(m, "pgdat_flag_intervals", (int64_t)m->flag_rows, NULL) ?:
+	       quality(m, "pgdat_flag_evidence_after_clear", (int64_t)m->flag_evidence_after_clear,
+		       "flag evidence seen after kswapd's balanced check; clear moved to it") ?:
+	       quality(m, "pgdat_flag_call_without_isolate", (int64_t)m->flag_call_no_isolate,
+		       "lru_shrink_inactive without a preceding lru_isolate of the pid");
+}

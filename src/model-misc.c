@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model-misc.c - throttling and congestion waits, slab shrinking, and
+ * pages written by reclaim.
+ *
+ * - mm_vmscan_throttled (5.16+, reclaim_throttle() in mm/vmscan.c) is
+ *   emitted after the sleep, so it began usec_delayed earlier; reason is
+ *   1 << VMSCAN_THROTTLE_{WRITEBACK,ISOLATED,NOPROGRESS,CONGESTED}.
+ * - writeback_congestion_wait (<= 5.17) and writeback_wait_iff_congested
+ *   (<= 5.15) (mm/backing-dev.c) are also emitted after the wait.
+ * - mm_shrink_slab_start/end bracket one do_shrink_slab() call on one task
+ *   (mm/vmscan.c, mm/shrinker.c from 6.7); they do not nest.
+ * - mm_vmscan_writepage (<= 5.17) / mm_vmscan_write_folio (5.18+) follow a
+ *   successful ->writepage in pageout(); reclaim_flags has RECLAIM_WB_FILE
+ *   or RECLAIM_WB_ANON (trace_reclaim_flags() always adds ASYNC).
+ */
+#include "model-priv.h"
+
+static const char *throttle_reason(int64_t bits)
+{
+	switch (bits) {
+	case 0x1: return "WRITEBACK";
+	case 0x2: return "ISOLATED";
+	case 0x4: return "NOPROGRESS";
+	case 0x8: return "CONGESTED";
+	case MODEL_NULL: return NULL;
+	default: return "OTHER";
+	}
+}
+
+int model_throttle(struct model *m, const struct ingest_event *ev, int mev)
+{
+	struct model_throttle r = {
+		.kind = mev == MEV_THROTTLED ? "throttled" :
+			mev == MEV_CONGESTION_WAIT ? "congestion_wait" : "wait_iff_congested",
+		.pid = ev->pid,
+		.nid = model_val(m, ev, mev, MF_NID),
+		.reason = mev == MEV_THROTTLED ?
+			  throttle_reason(model_val(m, ev, mev, MF_REASON)) : NULL,
+		.end_ns = (int64_t)ev->ts_ns,
+		.usec_timeout = model_val(m, ev, mev, MF_USEC_TIMEOUT),
+		.usec_delayed = model_val(m, ev, mev, MF_USEC_DELAYED),
+	};
+
+	r.begin_ns = r.usec_delayed == MODEL_NULL ? MODEL_NULL
+						  : r.end_ns - r.usec_delayed * 1000;
+	return m->sink.throttle ? m->sink.throttle(m->sink.arg, &r) : 0;
+}
+
+static int emit_slab(struct model *m, const struct model_slab *r)
+{
+	return m->sink.slab ? m->sink.slab(m->sink.arg, r) : 0;
+}
+
+int model_slab_start(struct model *m, const struct ingest_event *ev, int mev)
+{
+	bool fresh;
+	struct slab_open *so = model_pidmap_get(&m->slabs, ev->pid, &fresh);
+	int ret = 0;
+
+	if (!fresh) {
+		struct model_slab r = {
+			.pid = ev->pid, .nid = so->nid, .shrinker = NULL,
+			.begin_ns = so->begin_ns, .end_ns = MODEL_NULL, .duration_ns = MODEL_NULL,
+			.nr_objects_to_shrink = so->nr_objects, .total_scan = so->total_scan,
+			.retval = MODEL_NULL, .complete = false,
+		};
+		m->slab_no_end++;
+		ret = emit_slab(m, &r);
+	}
+	so->begin_ns = (int64_t)ev->ts_ns;
+	so->nid = model_val(m, ev, mev, MF_NID);
+	so->nr_objects = model_val(m, ev, mev, MF_NR_OBJECTS);
+	so->total_scan = model_val(m, ev, mev, MF_TOTAL_SCAN);
+	so->lost_gen = m->lost_gen;
+	return ret;
+}
+
+int model_slab_end(struct model *m, const struct ingest_event *ev, int mev)
+{
+	struct slab_open *so = model_pidmap_find(&m->slabs, ev->pid);
+	struct model_slab r = {
+		.pid = ev->pid, .nid = model_val(m, ev, mev, MF_NID),
+		.shrinker = model_str(m, ev, mev, MF_SHRINK),
+		.begin_ns = MODEL_NULL, .end_ns = (int64_t)ev->ts_ns, .duration_ns = MODEL_NULL,
+		.nr_objects_to_shrink = MODEL_NULL,
+		.total_scan = model_val(m, ev, mev, MF_TOTAL_SCAN),
+		.retval = model_val(m, ev, mev, MF_RETVAL), .complete = false,
+	};
+	int ret;
+
+	if (!so) {
+		m->slab_no_begin++;
+		return emit_slab(m, &r);
+	}
+	r.begin_ns = so->begin_ns;
+	r.duration_ns = r.end_ns - r.begin_ns;
+	r.nr_objects_to_shrink = so->nr_objects;
+	r.complete = so->lost_gen == m->lost_gen;
+	if (!r.complete)
+		m->slab_lost++;
+	ret = emit_slab(m, &r);
+	model_pidmap_remove(&m->slabs, ev->pid);
+	return ret;
+}
+
+int model_write(struct model *m, const struct ingest_event *ev, int mev, int ks_nid)
+{
+	int64_t flags = model_val(m, ev, mev, MF_RECLAIM_FLAGS);
+	struct model_write r = {
+		.ts_ns = (int64_t)ev->ts_ns, .pid = ev->pid, .by_kswapd = ks_nid >= 0,
+		.pfn = model_val(m, ev, mev, MF_PFN),
+		.file = flags != MODEL_NULL && (flags & RECLAIM_WB_FILE),
+		.sync = flags != MODEL_NULL && (flags & RECLAIM_WB_SYNC),
+	};
+
+	return m->sink.write ? m->sink.write(m->sink.arg, &r) : 0;
+}
+
+int model_misc_finish(struct model *m)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < m->slabs.cap; i++) {
+		struct slab_open *so;
+
+		if (m->slabs.keys[i] == MODEL_NULL)
+			continue;
+		so = (struct slab_open *)(m->slabs.vals + i * m->slabs.vsize);
+		struct model_slab r = {
+			.pid = (int)m->slabs.keys[i], .nid = so->nid, .shrinker = NULL,
+			.begin_ns = so->begin_ns, .end_ns = MODEL_NULL, .duration_ns = MODEL_NULL,
+			.nr_objects_to_shrink = so->nr_objects, .total_scan = so->total_scan,
+			.retval = MODEL_NULL, .complete = false,
+		};
+		m->slab_no_end++;
+		ret = emit_slab(m, &r);
+	}
+	model_pidmap_release(&m->slabs);
+	return ret;
+}
