@@ -63,6 +63,8 @@ struct ingest_dat {
 	struct vr_buf json;			/* extra fields of one event */
 	struct vr_buf text[VR_SPEC_MAX_FIELDS];	/* copied strings of one event */
 	GHashTable *pids;			/* pids seen, for the task table */
+	GHashTable *event_comms;		/* "pid:comm" named by sched events */
+	int spec_switch, spec_wakeup, spec_waking;	/* spec indexes */
 	struct tracecmd_input **instances;	/* instance buffer handles (owned) */
 	int ninstances;
 	struct dat_cursor *cur;			/* per buffer and CPU */
@@ -274,6 +276,10 @@ struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta)
 	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
 		vr_buf_init(&d->text[i]);
 	d->pids = g_hash_table_new(g_direct_hash, g_direct_equal);
+	d->event_comms = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	d->spec_switch = spec_find("sched", "sched_switch");
+	d->spec_wakeup = spec_find("sched", "sched_wakeup");
+	d->spec_waking = spec_find("sched", "sched_waking");
 	d->instances = vr_calloc((size_t)tracecmd_buffer_instances(d->handle) + 1,
 				 sizeof(*d->instances));
 	struct tracecmd_input *clock_from = NULL;
@@ -309,6 +315,8 @@ void ingest_close_dat(struct ingest_dat *d)
 		vr_buf_release(&d->text[i]);
 	if (d->pids)
 		g_hash_table_destroy(d->pids);
+	if (d->event_comms)
+		g_hash_table_destroy(d->event_comms);
 	free(d->path);
 	free(d);
 }
@@ -537,6 +545,38 @@ bad:
 			de->ev->name, rec->size);
 }
 
+/* Index of field @name in spec @spec (the field must exist). */
+static int field_index(int spec, const char *name)
+{
+	for (int f = 0; f < spec_nfields(spec); f++)
+		if (!strcmp(vr_event_specs[spec].fields[f].name, name))
+			return f;
+	return 0;
+}
+
+static void note_comm(struct ingest_dat *d, const struct ingest_event *ev, int comm_f, int pid_f)
+{
+	if ((ev->present & (1u << comm_f)) && (ev->present & (1u << pid_f)) && ev->str[comm_f])
+		g_hash_table_add(d->event_comms, g_strdup_printf("%lld:%s",
+				 (long long)ev->val[pid_f], ev->str[comm_f]));
+}
+
+/* Remember the comms that sched events name (prev/next task, woken task). */
+static void note_event_comms(struct ingest_dat *d, const struct ingest_event *ev)
+{
+	int s = ev->spec;
+
+	if (s < 0)
+		return;
+	if (s == d->spec_switch) {
+		note_comm(d, ev, field_index(s, "prev_comm"), field_index(s, "prev_pid"));
+		note_comm(d, ev, field_index(s, "next_comm"), field_index(s, "next_pid"));
+	} else if (s == d->spec_wakeup || s == d->spec_waking) {
+		note_comm(d, ev, field_index(s, "comm"), field_index(s, "pid"));
+	}
+}
+
+/* task rows: the saved cmdline of every pid seen, and comms sched events named. */
 static int emit_tasks(struct ingest_dat *d, const struct ingest_sink *sink)
 {
 	GHashTableIter it;
@@ -551,6 +591,12 @@ static int emit_tasks(struct ingest_dat *d, const struct ingest_sink *sink)
 
 		if (tep_is_pid_registered(d->tep, pid))
 			ret = sink->task(sink->arg, pid, tep_data_comm_from_pid(d->tep, pid));
+	}
+	g_hash_table_iter_init(&it, d->event_comms);
+	while (!ret && g_hash_table_iter_next(&it, &key, NULL)) {
+		const char *colon = strchr(key, ':');
+
+		ret = sink->task(sink->arg, atoi(key), colon + 1);
 	}
 	return ret;
 }
@@ -741,6 +787,7 @@ static void *reader_thread(void *arg)
 			break;
 		}
 		g_hash_table_add(d->pids, GINT_TO_POINTER(ev.pid + 1));
+		note_event_comms(d, &ev);
 		if (!batch_room(p, &b, event_strings_size(&ev)))
 			return NULL;
 		batch_add(b, &ev);
