@@ -72,6 +72,14 @@ struct ingest_dat;
 struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta);
 
 /**
+ * ingest_start_dat - start decoding @d in a reader thread now, so that it
+ * runs ahead (up to a bounded number of batches, about 13 MiB) while an
+ * earlier file is still being stored; ingest_read_dat() starts it if this
+ * was not called.  Returns 0 or -1 (message printed).
+ */
+int ingest_start_dat(struct ingest_dat *d);
+
+/**
  * ingest_read_dat - decode every record of @d in timestamp order (merged
  * across CPUs) and pass it to @sink, then the saved cmdlines.
  * Returns 0, -1 on a read or decode error (message printed, naming the file

@@ -69,6 +69,8 @@ struct ingest_dat {
 	int ninstances;
 	struct dat_cursor *cur;			/* per buffer and CPU */
 	int ncur;
+	struct pipe_state *pipe;		/* reader thread, once started */
+	pthread_t reader;
 };
 
 char *ingest_sha256_file(const char *path)
@@ -295,10 +297,13 @@ struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta)
 	return d;
 }
 
+static void stop_reader(struct ingest_dat *d);
+
 void ingest_close_dat(struct ingest_dat *d)
 {
 	if (!d)
 		return;
+	stop_reader(d);
 	for (int c = 0; c < d->ncur; c++)
 		tracecmd_free_record(d->cur[c].rec);
 	free(d->cur);
@@ -849,21 +854,50 @@ static void pipe_free(struct pipe_state *p)
 	pthread_cond_destroy(&p->cond);
 }
 
-int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink)
+int ingest_start_dat(struct ingest_dat *d)
 {
-	struct pipe_state p = { .d = d };
-	pthread_t tid;
-	int ret;
+	struct pipe_state *p;
 
-	pthread_mutex_init(&p.lock, NULL);
-	pthread_cond_init(&p.cond, NULL);
-	if (pthread_create(&tid, NULL, reader_thread, &p)) {
-		pipe_free(&p);
+	if (d->pipe)
+		return 0;
+	p = vr_calloc(1, sizeof(*p));
+	p->d = d;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	if (pthread_create(&d->reader, NULL, reader_thread, p)) {
+		pipe_free(p);
+		free(p);
 		return vr_error("%s: cannot start the reader thread", d->path);
 	}
-	ret = consume(&p, sink);
-	pthread_join(tid, NULL);
-	pipe_free(&p);
+	d->pipe = p;
+	return 0;
+}
+
+/* Stop (if still running) and join the reader thread. */
+static void stop_reader(struct ingest_dat *d)
+{
+	struct pipe_state *p = d->pipe;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(d->reader, NULL);
+	pipe_free(p);
+	free(p);
+	d->pipe = NULL;
+}
+
+int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink)
+{
+	int ret;
+
+	if (ingest_start_dat(d))
+		return -1;
+	ret = consume(d->pipe, sink);
+	stop_reader(d);
 	if (!ret)
 		ret = emit_tasks(d, sink);
 	return ret;
