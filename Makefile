@@ -4,6 +4,8 @@
 #   make asan       the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      speed and memory of `load` against trace-cmd (see tests/bench)
 #   make reports    load samples/ into a fresh database and write reports/
+#   make record-samples  remake the recordings in samples/ (root, minutes, uses
+#                   much memory; never run by make test)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 VERSION   := 0.1
@@ -70,6 +72,11 @@ bench: vmscan-report
 
 reports: vmscan-report
 	tests/make-reports.sh
+
+# VR tells samples/record-samples.sh which vmscan-report to record with.
+record-samples: vmscan-report
+	VR=$(CURDIR)/vmscan-report samples/record-samples.sh
+.PHONY: record-samples
 
 install: vmscan-report
 	install -D -m 0755 vmscan-report $(DESTDIR)$(PREFIX)/bin/vmscan-report
