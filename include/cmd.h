@@ -33,6 +33,8 @@ int cmd_load_file(struct store *st, const char *path, const char *kernel, int it
  */
 int cmd_import_latency_file(struct store *st, const char *path, const char *kernel,
 			    int iteration, int quiet);
+int cmd_chart(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 
 /**

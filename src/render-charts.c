@@ -391,7 +391,7 @@ int render_chart_latency(const struct chart_latency *l, const struct render_char
 	ya.log = isfinite(lo) && hi / lo > 50;
 	ya.p0 = B;
 	ya.p1 = y + 6;
-	rk_axis_fit(&ya, ya.log ? lo : 0, hi, true);
+	rk_axis_fit(&ya, ya.log ? lo : 0, ya.log ? hi : hi * 1.05, true);	/* headroom */
 	vr_buf_addf(&ylab, "latency (%s)%s", unit_label(l->unit), ya.log ? ", log scale" : "");
 	rk_yaxis(&k, &ya, L, true, L, R, ylab.buf);
 	gw = (R - L) / (double)l->npct;
@@ -410,9 +410,13 @@ int render_chart_latency(const struct chart_latency *l, const struct render_char
 		for (size_t i = 0; i < l->nkernels; i++) {
 			const struct chart_candle *c = &l->candles[p * l->nkernels + i];
 
+			double cx = gx + gw * 0.1 + (i + 0.5) * slot;
+
 			if (c->n)
-				candle(k.cr, c, &ya, gx + gw * 0.1 + (i + 0.5) * slot, cw,
-				       rk_kernel_colour(l->colour[i]));
+				candle(k.cr, c, &ya, cx, cw, rk_kernel_colour(l->colour[i]));
+			else	/* say so rather than leave a silent gap */
+				rk_text(&k, cx, B - 4, "no data", RK_FONT_SMALL - 1, 0, 0.5,
+					RK_ITALIC, -90, RK_GREY);
 		}
 	}
 	rk_set(k.cr, RK_BLACK, 1);

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * chart-draw.h - one chart from the database to a file: build the chart
+ * data (chart-data.h) and draw it (render-cairo.h).  Used by `chart` and
+ * `report`.
+ */
+#ifndef VR_CHART_DRAW_H
+#define VR_CHART_DRAW_H
+
+#include <stdio.h>
+
+struct store;
+
+struct chart_draw_req {
+	const char *kind;	/* "timeline", "latency", "cdf", "counters" */
+	const char *out;	/* file to draw (.png/.svg/.pdf), or NULL: no drawing */
+	int width, height;	/* 0: 800x600 */
+	long long run_id;	/* timeline */
+	int nid;		/* timeline: -1 every node */
+	double from_s, to_s;	/* timeline window; to_s < 0: end of run */
+	double bin_s;		/* timeline rate bin; <= 0: automatic */
+	const char *metric;	/* latency, cdf */
+	FILE *dump;		/* when set, the chart data is written here as text */
+};
+
+/**
+ * chart_draw - build and draw the chart @r asks for.
+ * Returns 0, or -1 after an error message (unknown kind or metric, no such
+ * run, SQLite or cairo error); a file already there may then be replaced
+ * by a partial one only if cairo failed while writing it.
+ */
+int chart_draw(struct store *st, const struct chart_draw_req *r);
+
+#endif /* VR_CHART_DRAW_H */

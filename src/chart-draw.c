@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chart-draw.c - build one chart's data (chart-data.c, chart-metrics.c)
+ * and draw it (render-charts.c): the glue `chart` and `report` share.
+ */
+#include "chart-data.h"
+#include "chart-draw.h"
+#include "render-cairo.h"
+#include "vr.h"
+
+#include <string.h>
+
+int chart_draw(struct store *st, const struct chart_draw_req *r)
+{
+	struct render_chart_opts ro = { r->out, r->width, r->height, NULL };
+	int ret = -1;
+
+	if (!strcmp(r->kind, "timeline")) {
+		struct chart_timeline_opts to = { r->run_id, r->nid, r->from_s, r->to_s, r->bin_s };
+		struct chart_timeline t;
+
+		if (chart_timeline_build(st, &to, &t))
+			return -1;
+		if (r->dump)
+			chart_timeline_dump(&t, r->dump);
+		ret = r->out ? render_chart_timeline(&t, &ro) : 0;
+		chart_timeline_release(&t);
+	} else if (!strcmp(r->kind, "latency")) {
+		struct chart_latency l;
+
+		if (chart_latency_build(st, r->metric, &l))
+			return -1;
+		if (r->dump)
+			chart_latency_dump(&l, r->dump);
+		ret = r->out ? render_chart_latency(&l, &ro) : 0;
+		chart_latency_release(&l);
+	} else if (!strcmp(r->kind, "cdf")) {
+		struct chart_cdf c;
+
+		if (chart_cdf_build(st, r->metric, &c))
+			return -1;
+		if (r->dump)
+			chart_cdf_dump(&c, r->dump);
+		ret = r->out ? render_chart_cdf(&c, &ro) : 0;
+		chart_cdf_release(&c);
+	} else if (!strcmp(r->kind, "counters")) {
+		struct chart_counters c;
+
+		if (chart_counters_build(st, &c))
+			return -1;
+		if (r->dump)
+			chart_counters_dump(&c, r->dump);
+		ret = r->out ? render_chart_counters(&c, &ro) : 0;
+		chart_counters_release(&c);
+	} else {
+		ret = vr_error("unknown chart kind '%s'", r->kind);
+	}
+	return ret;
+}

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# chart and report on a fabricated database (tests/unit/test-chart.c writes
+# it with --fixture; its rows and the values worked out by hand from them
+# are described there).  Files are checked for what they claim to be: PNG
+# signature and IHDR size, SVG parsed by python3's xml.etree, PDF header.
+. "$(dirname "$0")/lib.sh"
+
+FIXTURE="$BUILD/unit/test-chart"
+
+# check_image FILE [WIDTH HEIGHT]: valid PNG (of that size), SVG or PDF.
+check_image() {
+	python3 - "$@" <<'EOF'
+import struct, sys, xml.etree.ElementTree as ET
+path = sys.argv[1]
+data = open(path, 'rb').read()
+if path.endswith('.png'):
+    assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+    assert data[12:16] == b'IHDR'
+    w, h = struct.unpack('>II', data[16:24])
+    if len(sys.argv) > 2:
+        assert (w, h) == (int(sys.argv[2]), int(sys.argv[3])), (w, h)
+    assert data[-8:-4] == b'IEND', 'truncated PNG'
+elif path.endswith('.svg'):
+    root = ET.fromstring(data)
+    assert root.tag.endswith('svg'), root.tag
+    if len(sys.argv) > 2:
+        assert root.get('width').startswith(sys.argv[2]), root.get('width')
+elif path.endswith('.pdf'):
+    assert data[:5] == b'%PDF-', 'not a PDF'
+    assert b'%%EOF' in data[-32:], 'truncated PDF'
+else:
+    raise SystemExit('unknown type ' + path)
+EOF
+}
+
+test_expect_success 'every kind renders to PNG, SVG and PDF' '
+	"$FIXTURE" --fixture f.db &&
+	for ext in png svg pdf; do
+		"$VR" chart -d f.db --kind timeline --run 1 -o t.$ext &&
+		check_image t.$ext 800 600 &&
+		"$VR" chart -d f.db --kind latency --metric DirectReclaim -o l.$ext &&
+		check_image l.$ext 800 600 &&
+		"$VR" chart -d f.db --kind cdf --metric DirectReclaim -o c.$ext &&
+		check_image c.$ext 800 600 &&
+		"$VR" chart -d f.db --kind counters -o n.$ext &&
+		check_image n.$ext 800 600 || exit 1
+	done
+'
+test_expect_success 'size options' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" chart -d f.db -k timeline -r 1 -W 1200 -H 700 -o t.png &&
+	check_image t.png 1200 700 &&
+	"$VR" chart -d f.db -k latency -m DirectReclaim --width 400 --height 320 -o l.svg &&
+	check_image l.svg 400 320
+'
+test_expect_success 'timeline data of run 1, node 0, 2..3.5 s' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" chart -d f.db -k timeline -r 1 -n 0 --from 2 --to 3.5 --dump-data >out &&
+	cat >expect <<-EOF &&
+	timeline run 1 kernel 4.11.0-vanilla iteration 1 duration_s 10
+	window_s 2 3.5 bin_s 0.02
+	node 0
+	kswapd asleep 2 3
+	kswapd awake 3 3.2
+	kswapd napping 3.2 3.25
+	kswapd awake 3.25 3.5
+	flag PGDAT_DIRTY note never set
+	flag PGDAT_WRITEBACK set 2 3
+	flag CONGESTED note never set
+	stall 2.5 2
+	rate 2.5 kswapd 0 direct 500
+	EOF
+	test_cmp expect out
+'
+test_expect_success 'timeline with an explicit bin width' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" chart -d f.db -k timeline -r 1 --bin 1 --dump-data >out &&
+	grep "^rate" out >got &&
+	printf "rate 1 kswapd 64 direct 0\nrate 2 kswapd 0 direct 10\n" >expect &&
+	test_cmp expect got
+'
+test_expect_success 'latency candles: per-run p50 2000 and 3000 us for vanilla' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" chart -d f.db -k latency -m DirectReclaim --dump-data >out &&
+	grep -q "^candle p50 4.11.0-vanilla n 2 min 2000 box_lo 2000 mean 2500 box_hi 3000 max 3000 stddev 707.107$" out &&
+	grep -q "^candle max 4.11.0-patched n 1 min 500 box_lo 500 mean 500 box_hi 500 max 500 stddev 0$" out
+'
+test_expect_success 'cdf data: all samples per kernel' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" chart -d f.db -k cdf -m DirectReclaim --dump-data >out &&
+	cat >expect <<-EOF &&
+	cdf metric DirectReclaim unit us
+	series 4.11.0-vanilla n 5 min 1000 median 3000 max 20000
+	series 4.11.0-patched n 1 min 500 median 500 max 500
+	EOF
+	test_cmp expect out
+'
+test_expect_success 'counters data: direct stalls per kernel (mean over runs)' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" chart -d f.db -k counters --dump-data >out &&
+	grep -q "^counter Direct stalls \[count\] 4.11.0-vanilla mean 3$" out &&
+	grep -q "^counter Direct stalls \[count\] 4.11.0-patched mean 1$" out
+'
+test_expect_success 'empty data gives a picture with a message, not an error' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" chart -d f.db -k latency -m SlabShrink -o e.png && check_image e.png 800 600 &&
+	"$VR" chart -d f.db -k timeline -r 2 -o e.svg && check_image e.svg &&
+	"$VR" chart -d f.db -k cdf -m SlabShrink -o e.pdf && check_image e.pdf
+'
+test_expect_success 'usage errors exit 2' '
+	"$FIXTURE" --fixture f.db &&
+	test_expect_code 2 "$VR" chart -d f.db -k pie -o x.png 2>err &&
+	grep -q "unknown kind" err &&
+	test_expect_code 2 "$VR" chart -d f.db -k timeline -o x.png 2>err &&
+	grep -q "needs --run" err &&
+	test_expect_code 2 "$VR" chart -d f.db -k latency -o x.png 2>err &&
+	test_expect_code 2 "$VR" chart -d f.db -k counters -o x.gif 2>err &&
+	grep -q "x.gif: unknown chart format" err &&
+	test_expect_code 2 "$VR" chart -d f.db -k counters -W 10 -o x.png &&
+	test_expect_code 2 "$VR" chart -d f.db -k timeline -r 1 --from -1 -o x.png &&
+	test_expect_code 2 "$VR" chart -d f.db -k counters &&
+	test ! -e x.png
+'
+test_expect_success 'runtime errors exit 1' '
+	"$FIXTURE" --fixture f.db &&
+	test_expect_code 1 "$VR" chart -d f.db -k timeline -r 99 -o x.png 2>err &&
+	grep -q "no run with id 99" err &&
+	test_expect_code 1 "$VR" chart -d f.db -k timeline -r 1 -n 5 -o x.png 2>err &&
+	grep -q "no data for node 5" err &&
+	test_expect_code 1 "$VR" chart -d missing.db -k counters -o x.png &&
+	test_expect_code 1 "$VR" chart -d f.db -k counters -o no/such/dir/x.png 2>err &&
+	grep -q "no/such/dir/x.png" err
+'
+test_expect_success 'report writes the bundle; every image is valid' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" report -d f.db -o out &&
+	for f in compare.txt compare.md runs.txt summary.txt index.md MANIFEST counters.png \
+		 counters.svg latency-DirectReclaim.png cdf-DirectReclaim.svg \
+		 latency-KswapdAwake.png timeline-run-1.png timeline-run-3.svg; do
+		test -s out/$f || { echo "missing $f"; exit 1; }
+	done &&
+	for f in out/*.png out/*.svg; do check_image $f || exit 1; done &&
+	grep -q "p50-DirectReclaim" out/compare.txt &&
+	grep -q "4.11.0-vanilla" out/runs.txt &&
+	grep -q "(timeline-run-2.png)" out/index.md &&
+	grep -q "(compare.txt)" out/index.md
+'
+test_expect_success 'report re-run replaces its own files and nothing else' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" report -d f.db -o out &&
+	echo stale >out/latency-Gone.png && echo latency-Gone.png >>out/MANIFEST &&
+	echo mine >out/notes.txt &&
+	"$VR" report -d f.db -o out &&
+	test ! -e out/latency-Gone.png && test -s out/notes.txt &&
+	! grep -q notes.txt out/MANIFEST &&
+	ls out | grep -v notes.txt >files && sort out/MANIFEST >listed && test_cmp listed files
+'
+test_done
