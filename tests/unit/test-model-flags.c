@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the pgdat flag inference (src/model-flags.c) and of the
+ * rule-set choice from formats and release.  Each expected interval is
+ * derived by hand from the rules in kernel-vmscan.md sections 2-3, worked
+ * out in the comments.  Times in ms (MS()).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "model-fixture.h"
+
+static struct model *new_model(struct cap *c, const char *release, const char *const *fmt)
+{
+	struct model_sink s = cap_sink(c);
+	struct model_config cfg = { .release = release, .has_field = fmt_has,
+				    .has_field_arg = (void *)fmt };
+
+	return model_create(&cfg, &s);
+}
+
+#define WAKE(m, t) FEED(m, "vmscan", "mm_vmscan_kswapd_wake", MS(t), 0, 50, \
+	"nid", I64(0), "zid", I64(2), "order", I64(0))
+#define SLEEP(m, t) FEED(m, "vmscan", "mm_vmscan_kswapd_sleep", MS(t), 0, 50, "nid", I64(0))
+#define ISO(m, t, pid, taken, lru) FEED(m, "vmscan", "mm_vmscan_lru_isolate", MS(t), 0, pid, \
+	"nr_requested", I64(32), "nr_scanned", I64(taken), "nr_taken", I64(taken), "lru", I64(lru))
+#define SI(m, t, pid, dirty, wb, cong, imm, flags, prio) FEED(m, "vmscan", \
+	"mm_vmscan_lru_shrink_inactive", MS(t), 0, pid, "nid", I64(0), "nr_scanned", I64(32), \
+	"nr_reclaimed", I64(0), "nr_dirty", I64(dirty), "nr_writeback", I64(wb), \
+	"nr_congested", I64(cong), "nr_immediate", I64(imm), "priority", I64(prio), \
+	"reclaim_flags", I64(flags))
+#define FILE_ASYNC 0xa
+#define ANON_ASYNC 0x9
+
+static const char *const fmt_419[] = {
+	"mm_vmscan_lru_shrink_inactive.nr_dirty", "mm_vmscan_wakeup_kswapd.gfp_flags",
+	"mm_vmscan_lru_isolate.classzone_idx", "mm_vmscan_lru_isolate.isolate_mode",
+	"writeback_wait_iff_congested", "writeback_congestion_wait", NULL };
+
+/* 4.17-5.4: kswapd only, tests on the sums of each shrink_node() pass. */
+static void test_per_pass(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, "4.19.0", fmt_419);
+
+	(void)state;
+	WAKE(m, 0);
+	/* pass 1 (priority 12): file call, all 32 taken under writeback */
+	ISO(m, 1, 50, 32, 2);
+	SI(m, 2, 50, 32, 32, 0, 0, FILE_ASYNC, 12);
+	/* a direct reclaimer's call: ignored from 4.17 */
+	ISO(m, 3, 10, 16, 2);
+	SI(m, 4, 10, 16, 16, 16, 0, FILE_ASYNC, 12);
+	/* pass 2 (priority 11, ends pass 1): all dirty, all congested */
+	ISO(m, 5, 50, 32, 2);
+	SI(m, 6, 50, 32, 0, 32, 0, FILE_ASYNC, 11);
+	FEED(m, "vmscan", "mm_shrink_slab_start", MS(50), 0, 50, "nid", I64(0),
+	     "nr_objects_to_shrink", I64(10), "total_scan", I64(5), "priority", I64(11));
+	SLEEP(m, 151);	/* napped from 50 (last activity), slept: flags cleared at 50 */
+	WAKE(m, 300);
+	FEED(m, "vmscan", "mm_vmscan_writepage", MS(301), 0, 50, "pfn", I64(1234),
+	     "reclaim_flags", I64(FILE_ASYNC));
+	assert_int_equal(model_finish(m), 0);
+
+	assert_int_equal(c.nflag, 4);
+	/* pass 1: Σwriteback 32 == Σtaken 32 -> WRITEBACK at its last call (2) */
+	assert_string_equal(c.flag[0].flag, "PGDAT_WRITEBACK");
+	assert_int_equal(c.flag[0].set_ns, MS(2));
+	assert_int_equal(c.flag[0].clear_ns, MS(50));
+	assert_string_equal(c.flag[0].rule, "4.17-5.4 per-pass");
+	assert_string_equal(c.flag[0].evidence,
+			    "kswapd pass of 1 calls: nr_writeback=32 == nr_taken=32");
+	/* pass 2: Σdirty 32 == Σcongested 32; unqueued 32-0-0 == file_taken 32 */
+	assert_string_equal(c.flag[1].flag, "PGDAT_CONGESTED");
+	assert_int_equal(c.flag[1].set_ns, MS(6));
+	assert_int_equal(c.flag[1].clear_ns, MS(50));
+	assert_string_equal(c.flag[2].flag, "PGDAT_DIRTY");
+	assert_int_equal(c.flag[2].set_ns, MS(6));
+	assert_int_equal(c.flag[2].clear_ns, MS(50));
+	assert_string_equal(c.flag[2].evidence,
+			    "kswapd pass of 1 calls: unqueued_dirty=32 == file_taken=32");
+	/* kswapd wrote a file page: PGDAT_DIRTY was set, still set at the end */
+	assert_string_equal(c.flag[3].flag, "PGDAT_DIRTY");
+	assert_int_equal(c.flag[3].set_ns, MS(301));
+	assert_int_equal(c.flag[3].clear_ns, MODEL_NULL);
+	assert_string_equal(c.flag[3].evidence, "witness: kswapd wrote file pfn 1234");
+	assert_int_equal(cap_q(&c, "pgdat_flag_intervals"), 4);
+	assert_non_null(strstr(cap_q_detail(&c, "pgdat_flag_rule"), "4.17-5.4 per-pass"));
+	/* the write row */
+	assert_int_equal(c.nwr, 1);
+	assert_true(c.wr[0].by_kswapd && c.wr[0].file && !c.wr[0].sync);
+	model_free(m);
+}
+
+/* 4.17-5.15 witnesses: a direct reclaimer's wait_iff_congested, kswapd's
+ * congestion_wait. */
+static void test_witnesses_congest_wait(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, "5.4.0", fmt_419);
+
+	(void)state;
+	WAKE(m, 0);
+	ISO(m, 1, 10, 16, 2);
+	SI(m, 2, 10, 4, 0, 0, 0, FILE_ASYNC, 12);	/* pid 10 reclaims node 0 */
+	FEED(m, "writeback", "writeback_wait_iff_congested", MS(3), 0, 10,
+	     "usec_timeout", I64(100000), "usec_delayed", I64(0));
+	FEED(m, "writeback", "writeback_congestion_wait", MS(105), 0, 50,
+	     "usec_timeout", I64(100000), "usec_delayed", I64(100000));
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nflag, 2);
+	/* emitted at the end in flag order: WRITEBACK, then CONGESTED */
+	assert_string_equal(c.flag[0].flag, "PGDAT_WRITEBACK");
+	assert_int_equal(c.flag[0].set_ns, MS(105));
+	assert_string_equal(c.flag[0].evidence, "witness: kswapd congestion_wait");
+	assert_string_equal(c.flag[1].flag, "PGDAT_CONGESTED");
+	assert_int_equal(c.flag[1].set_ns, MS(3));
+	assert_int_equal(c.flag[1].clear_ns, MODEL_NULL);
+	assert_string_equal(c.flag[1].evidence, "witness: pid 10 wait_iff_congested");
+	/* the waits themselves */
+	assert_int_equal(c.nthr, 2);
+	assert_string_equal(c.thr[0].kind, "wait_iff_congested");
+	assert_int_equal(c.thr[0].nid, MODEL_NULL);
+	assert_int_equal(c.thr[0].begin_ns, MS(3));	/* delayed 0 */
+	assert_string_equal(c.thr[1].kind, "congestion_wait");
+	assert_int_equal(c.thr[1].begin_ns, MS(5));	/* 105 ms - 100000 us */
+	assert_int_equal(c.thr[1].end_ns, MS(105));
+	model_free(m);
+}
+
+static const char *const fmt_411[] = {
+	"mm_vmscan_lru_shrink_inactive.nr_dirty", "mm_vmscan_wakeup_kswapd", NULL };
+static const char *const fmt_410[] = {
+	"mm_vmscan_lru_shrink_inactive.nr_scanned", "mm_vmscan_wakeup_kswapd", NULL };
+
+static void per_call_events(struct model *m)
+{
+	WAKE(m, 0);
+	/* direct reclaim: 16 taken, 16 under writeback, 16 dirty, 16 congested */
+	ISO(m, 10, 10, 16, 2);
+	SI(m, 20, 10, 16, 16, 16, 0, FILE_ASYNC, 12);
+	/* kswapd: anon call, nothing */
+	ISO(m, 90, 50, 8, 0);
+	SI(m, 100, 50, 0, 0, 0, 0, ANON_ASYNC, 12);
+	SLEEP(m, 201);	/* cleared at the nap start, 100 */
+}
+
+/* 4.11-4.16: any reclaimer's call sets the flags (formats: no gfp_flags). */
+static void test_per_call(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, "4.11.0", fmt_411);
+
+	(void)state;
+	per_call_events(m);
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nflag, 2);
+	/* WRITEBACK: 16 == 16; CONGESTED: 16 > 0 && 16 == 16;
+	 * DIRTY: unqueued 16-16-0 = 0 != 16 -> not set */
+	assert_string_equal(c.flag[0].flag, "PGDAT_WRITEBACK");
+	assert_int_equal(c.flag[0].set_ns, MS(20));
+	assert_int_equal(c.flag[0].clear_ns, MS(100));
+	assert_string_equal(c.flag[0].rule, "4.11-4.16 per-call");
+	assert_string_equal(c.flag[0].evidence, "call of pid 10: nr_writeback=16 == nr_taken=16");
+	assert_string_equal(c.flag[1].flag, "PGDAT_CONGESTED");
+	assert_int_equal(c.flag[1].set_ns, MS(20));
+	assert_int_equal(c.flag[1].clear_ns, MS(100));
+	model_free(m);
+}
+
+/* 4.10 formats (no nr_dirty): no intervals, a recorded reason. */
+static void test_410_no_counters(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, "4.10.0", fmt_410);
+
+	(void)state;
+	per_call_events(m);
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nflag, 0);
+	assert_int_equal(cap_q(&c, "pgdat_flag_not_inferred"), 1);
+	assert_non_null(strstr(cap_q_detail(&c, "pgdat_flag_not_inferred"), "4.10"));
+	assert_int_equal(cap_q(&c, "pgdat_flag_rule"), -1);
+	/* the kswapd cycle is still rebuilt */
+	assert_int_equal(c.ncyc, 1);
+	assert_string_equal(c.cyc[0].decision, "full_sleep");
+	model_free(m);
+}
+
+static const char *const fmt_517[] = {
+	"mm_vmscan_lru_shrink_inactive.nr_dirty", "mm_vmscan_wakeup_kswapd.gfp_flags",
+	"mm_vmscan_lru_isolate.highest_zoneidx", "mm_vmscan_lru_isolate.isolate_mode",
+	"mm_vmscan_throttled", NULL };
+static const char *const fmt_618[] = {
+	"mm_vmscan_lru_shrink_inactive.nr_dirty", "mm_vmscan_wakeup_kswapd.gfp_flags",
+	"mm_vmscan_lru_isolate.highest_zoneidx", "mm_vmscan_lru_isolate.nr_requested",
+	"mm_vmscan_throttled", "mm_vmscan_reclaim_pages.nid", NULL };
+
+#define THR(m, t, pid, delayed, reason) FEED(m, "vmscan", "mm_vmscan_throttled", MS(t), 0, pid, \
+	"nid", I64(0), "usec_timeout", I64(100000), "usec_delayed", I64(delayed), \
+	"reason", I64(reason))
+
+/* 5.16+ throttling witnesses; 5.5-6.4 names the congested flag LRUVEC_CONGESTED. */
+static void test_throttle_lruvec(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, "5.17.0", fmt_517);
+
+	(void)state;
+	WAKE(m, 0);
+	THR(m, 10, 10, 4000, 0x8);	/* direct reclaimer throttled CONGESTED */
+	THR(m, 120, 50, 100000, 0x1);	/* kswapd throttled WRITEBACK */
+	THR(m, 125, 11, 20000, 0x2);	/* ISOLATED: no flag */
+	SLEEP(m, 221);			/* last kswapd activity 120: cleared at 120 */
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nthr, 3);
+	assert_string_equal(c.thr[0].kind, "throttled");
+	assert_string_equal(c.thr[0].reason, "CONGESTED");
+	assert_int_equal(c.thr[0].begin_ns, MS(6));	/* 10 ms - 4000 us */
+	assert_int_equal(c.thr[0].usec_delayed, 4000);
+	assert_string_equal(c.thr[1].reason, "WRITEBACK");
+	assert_int_equal(c.thr[1].begin_ns, MS(20));
+	assert_string_equal(c.thr[2].reason, "ISOLATED");
+	assert_int_equal(c.nflag, 2);
+	assert_string_equal(c.flag[0].flag, "PGDAT_WRITEBACK");
+	assert_int_equal(c.flag[0].set_ns, MS(120));
+	assert_int_equal(c.flag[0].clear_ns, MS(120));
+	assert_string_equal(c.flag[1].flag, "LRUVEC_CONGESTED");
+	assert_int_equal(c.flag[1].set_ns, MS(10));
+	assert_int_equal(c.flag[1].clear_ns, MS(120));
+	assert_string_equal(c.flag[1].rule, "5.5-6.4 lruvec");
+	model_free(m);
+}
+
+/* 6.7+ formats: LRUVEC_NODE_CONGESTED; 6.13+ gate on PGDAT_DIRTY. */
+static void test_618_names_and_dirty_gate(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, "6.18.0", fmt_618);
+
+	(void)state;
+	WAKE(m, 0);
+	THR(m, 10, 10, 1000, 0x8);
+	/* kswapd anon pass: unqueued 0 == file_taken 0, but 6.13 needs > 0 */
+	ISO(m, 20, 50, 32, 0);
+	SI(m, 21, 50, 0, 0, 0, 0, ANON_ASYNC, 12);
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nflag, 1);
+	assert_string_equal(c.flag[0].flag, "LRUVEC_NODE_CONGESTED");
+	assert_string_equal(c.flag[0].rule, "6.5+ node/cgroup");
+	assert_int_equal(c.flag[0].clear_ns, MODEL_NULL);
+	assert_non_null(strstr(cap_q_detail(&c, "pgdat_flag_rule"), "6.13+"));
+	model_free(m);
+
+	/* the same anon pass on 6.12 sets PGDAT_DIRTY (0 == 0) */
+	m = new_model(&c, "6.12.0", fmt_517);
+	WAKE(m, 0);
+	ISO(m, 20, 50, 32, 0);
+	SI(m, 21, 50, 0, 0, 0, 0, ANON_ASYNC, 12);
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nflag, 1);
+	assert_string_equal(c.flag[0].flag, "PGDAT_DIRTY");
+	assert_string_equal(c.flag[0].rule, "6.5+ node/cgroup");	/* release 6.12 */
+	assert_int_equal(c.flag[0].set_ns, MS(21));
+	model_free(m);
+}
+
+/* Multi-gen LRU (lru_isolate nr_requested 4096): nothing inferred, reason kept. */
+static void test_mglru(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, "6.8.0", fmt_618);
+
+	(void)state;
+	WAKE(m, 0);
+	FEED(m, "vmscan", "mm_vmscan_lru_isolate", MS(1), 0, 50, "nr_requested", I64(4096),
+	     "nr_scanned", I64(64), "nr_taken", I64(64), "lru", I64(2));
+	SI(m, 2, 50, 64, 64, 0, 0, FILE_ASYNC, 12);
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nflag, 0);
+	assert_non_null(strstr(cap_q_detail(&c, "pgdat_flag_not_inferred"), "multi-gen"));
+	model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_per_pass),
+		cmocka_unit_test(test_witnesses_congest_wait),
+		cmocka_unit_test(test_per_call),
+		cmocka_unit_test(test_410_no_counters),
+		cmocka_unit_test(test_throttle_lruvec),
+		cmocka_unit_test(test_618_names_and_dirty_gate),
+		cmocka_unit_test(test_mglru),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of slab shrinking episodes and reclaim writes
+ * (src/model-misc.c) and of the model's per-pid hash (src/model.c).
+ * Expected rows worked out by hand.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "model-fixture.h"
+
+static const char *const fmt_618[] = {
+	"mm_vmscan_lru_shrink_inactive.nr_dirty", "mm_vmscan_wakeup_kswapd.gfp_flags",
+	"mm_vmscan_lru_isolate.highest_zoneidx", NULL };
+
+static struct model *new_model(struct cap *c)
+{
+	struct model_sink s = cap_sink(c);
+	struct model_config cfg = { .release = "6.18.0", .has_field = fmt_has,
+				    .has_field_arg = (void *)fmt_618 };
+
+	return model_create(&cfg, &s);
+}
+
+static void slab_end(struct model *m, uint64_t ts, int pid, const char *sym, int64_t ret)
+{
+	struct ingest_event ev;
+	int spec = spec_find("vmscan", "mm_shrink_slab_end");
+
+	ev_set(&ev, "vmscan", "mm_shrink_slab_end", ts, 0, pid, "nid", I64(0),
+	       "shrink", I64(0xffffffff81234560LL), "retval", ret, "total_scan", I64(30), NULL);
+	for (int f = 0; f < spec_nfields(spec); f++)
+		if (!strcmp(vr_event_specs[spec].fields[f].name, "shrink"))
+			ev.str[f] = sym;	/* the resolved kernel symbol */
+	assert_int_equal(model_event(m, &ev), 0);
+}
+
+#define SLAB_START(m, ts, pid) FEED(m, "vmscan", "mm_shrink_slab_start", ts, 0, pid, \
+	"nid", I64(0), "nr_objects_to_shrink", I64(100), "total_scan", I64(50), \
+	"priority", I64(12))
+
+static void test_slab(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c);
+
+	(void)state;
+	SLAB_START(m, 10, 50);
+	slab_end(m, 15, 50, "super_cache_scan", 20);
+	slab_end(m, 20, 51, "deferred_split_scan", 0);	/* no start: trace began inside */
+	SLAB_START(m, 30, 52);				/* no end before the trace ends */
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nslab, 3);
+	assert_int_equal(c.slab[0].pid, 50);
+	assert_int_equal(c.slab[0].begin_ns, 10);
+	assert_int_equal(c.slab[0].end_ns, 15);
+	assert_int_equal(c.slab[0].duration_ns, 5);
+	assert_string_equal(c.slab[0].shrinker, "super_cache_scan");
+	assert_int_equal(c.slab[0].nr_objects_to_shrink, 100);
+	assert_int_equal(c.slab[0].total_scan, 30);	/* from the end event */
+	assert_int_equal(c.slab[0].retval, 20);
+	assert_true(c.slab[0].complete);
+	assert_int_equal(c.slab[1].pid, 51);
+	assert_int_equal(c.slab[1].begin_ns, MODEL_NULL);
+	assert_false(c.slab[1].complete);
+	assert_int_equal(c.slab[2].pid, 52);
+	assert_int_equal(c.slab[2].begin_ns, 30);
+	assert_int_equal(c.slab[2].end_ns, MODEL_NULL);
+	assert_false(c.slab[2].complete);
+	assert_int_equal(cap_q(&c, "slab_end_without_start"), 1);
+	assert_int_equal(cap_q(&c, "slab_start_without_end"), 1);
+	model_free(m);
+}
+
+static void test_writes(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c);
+
+	(void)state;
+	FEED(m, "vmscan", "mm_vmscan_kswapd_wake", 1, 0, 50, "nid", I64(0), "order", I64(0));
+	FEED(m, "vmscan", "mm_vmscan_write_folio", 2, 0, 50, "pfn", I64(0x1000),
+	     "reclaim_flags", I64(0xa));
+	FEED(m, "vmscan", "mm_vmscan_writepage", 3, 1, 10, "pfn", I64(0x2000),
+	     "reclaim_flags", I64(0x9));
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nwr, 2);
+	assert_true(c.wr[0].by_kswapd);
+	assert_true(c.wr[0].file);
+	assert_int_equal(c.wr[0].pfn, 0x1000);
+	assert_false(c.wr[1].by_kswapd);
+	assert_false(c.wr[1].file);
+	assert_false(c.wr[1].sync);
+	assert_int_equal(c.wr[1].pid, 10);
+	model_free(m);
+}
+
+/*
+ * Many overlapping episodes: the per-pid hash grows and deletes with
+ * backward shifts; every episode must still pair with its own begin.
+ */
+static void test_many_pids(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c);
+	int n = 0;
+
+	(void)state;
+	for (int pid = 1; pid <= 60; pid++)
+		FEED(m, "vmscan", "mm_vmscan_direct_reclaim_begin", (uint64_t)pid, 0, pid * 7,
+		     "order", I64(0));
+	/* end the odd pids first, then the even ones */
+	for (int pass = 1; pass >= 0; pass--)
+		for (int pid = 1; pid <= 60; pid++)
+			if (pid % 2 == pass)
+				FEED(m, "vmscan", "mm_vmscan_direct_reclaim_end",
+				     (uint64_t)(1000 + pid * 3), 0, pid * 7, "nr_reclaimed",
+				     I64(pid));
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nstall, 60);
+	for (int i = 0; i < c.nstall; i++) {
+		int pid = c.stall[i].pid / 7;
+
+		/* begin at pid, end at 1000 + 3 pid: duration 1000 + 2 pid */
+		assert_int_equal(c.stall[i].duration_ns, 1000 + 2 * pid);
+		assert_int_equal(c.stall[i].nr_reclaimed, pid);
+		assert_true(c.stall[i].complete);
+		n++;
+	}
+	assert_int_equal(n, 60);
+	model_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_slab),
+		cmocka_unit_test(test_writes),
+		cmocka_unit_test(test_many_pids),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
