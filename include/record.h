@@ -102,6 +102,8 @@ struct record_opts {
 	int file_version;		/* trace.dat version, 6 or 7 */
 	const char *compression;	/* "none", "any" or an algorithm name
 					 * (version 7 only) */
+	const char *kallsyms;		/* file saved as the kernel symbols instead
+					 * of /proc/kallsyms, or NULL */
 	bool quiet;			/* no progress messages on stderr */
 };
 

@@ -7,12 +7,14 @@
 #include "record.h"
 #include "vr.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #define RECORD_DEFAULT_BUFFER_KB 8192
 
@@ -42,6 +44,9 @@ static const char *const record_usage[] = {
 	"      --file-version V   trace.dat version 6 or 7 (default: 7)",
 	"      --compression C    version 7 compression: any, none, zstd, zlib",
 	"                         (default: any)",
+	"      --kallsyms FILE    save FILE as the kernel symbols instead of",
+	"                         /proc/kallsyms (e.g. a copy keeping only text symbols,",
+	"                         for smaller files)",
 	"      --mount            mount tracefs first if it is not mounted",
 	"  -q, --quiet            print nothing but errors and warnings",
 	"  -h, --help             show this help",
@@ -72,7 +77,7 @@ static int parse_seconds(const char *s, uint64_t *ms)
 	return 0;
 }
 
-enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_MOUNT };
+enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_MOUNT, OPT_KALLSYMS };
 
 static int parse_record_opts(int argc, char **argv, struct record_cli *c)
 {
@@ -85,6 +90,7 @@ static int parse_record_opts(int argc, char **argv, struct record_cli *c)
 		{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
 		{ "compression", required_argument, NULL, OPT_COMPRESSION },
 		{ "mount", no_argument, NULL, OPT_MOUNT },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -122,6 +128,12 @@ static int parse_record_opts(int argc, char **argv, struct record_cli *c)
 			break;
 		case OPT_COMPRESSION: c->o.compression = optarg; break;
 		case OPT_MOUNT: c->mount = true; break;
+		case OPT_KALLSYMS:
+			if (access(optarg, R_OK))
+				return vr_error("record: --kallsyms: %s: %s", optarg,
+						strerror(errno)), VR_EXIT_USAGE;
+			c->o.kallsyms = optarg;
+			break;
 		case 'q': c->o.quiet = true; break;
 		case 'h': return cmd_usage(record_usage, 0) - 1; /* -1: help shown */
 		default: return cmd_usage(record_usage, VR_EXIT_USAGE);

@@ -38,6 +38,7 @@ enum {
 struct tracecmd_output *tracecmd_output_create(const char *output_file);
 int tracecmd_output_set_version(struct tracecmd_output *handle, int file_version);
 int tracecmd_output_set_compression(struct tracecmd_output *handle, const char *compression);
+int tracecmd_output_set_kallsyms(struct tracecmd_output *handle, const char *kallsyms);
 int tracecmd_output_write_headers(struct tracecmd_output *handle,
 				  struct tracecmd_event_list *list);
 void tracecmd_set_quiet(struct tracecmd_output *handle, bool set_quiet);
@@ -110,7 +111,9 @@ int record_write_dat(const struct record_opts *o, int ncpus, char *const *files,
 	struct tracecmd_output *out;
 	int ret = -1;
 
-	tracecmd_set_loglevel(TEP_LOG_WARNING);
+	/* ERROR: a version 6 file makes libtracecmd warn "Cannot find description
+	 * for buffer" for the top buffer, which needs none */
+	tracecmd_set_loglevel(TEP_LOG_ERROR);
 	out = tracecmd_output_create(o->output);
 	if (!out) {
 		vr_error("record: %s: cannot create: %s", o->output, strerror(errno));
@@ -124,6 +127,10 @@ int record_write_dat(const struct record_opts *o, int ncpus, char *const *files,
 	if (o->file_version >= 7 && tracecmd_output_set_compression(out, o->compression)) {
 		vr_error("record: compression '%s' is not supported by libtracecmd",
 			 o->compression);
+		goto out_close;
+	}
+	if (o->kallsyms && tracecmd_output_set_kallsyms(out, o->kallsyms)) {
+		vr_error("record: cannot use '%s' as kallsyms", o->kallsyms);
 		goto out_close;
 	}
 	tracecmd_set_quiet(out, true);

@@ -24,6 +24,8 @@ test_expect_success 'bad numbers are usage errors (2)' '
 	test_expect_code 2 "$VR" record -o x.dat --duration 1x 2>err &&
 	test_expect_code 2 "$VR" record -o x.dat --file-version 5 2>err &&
 	grep -q "file-version wants 6 or 7" err &&
+	test_expect_code 2 "$VR" record -o x.dat --kallsyms no-such-file 2>err &&
+	grep -q "kallsyms: no-such-file: No such file" err &&
 	test ! -e x.dat
 '
 
@@ -86,9 +88,13 @@ test_expect_success 'per event name, the database counts what trace-cmd report s
 	sqlite3 -separator " " db "SELECT name, count FROM run_event_count ORDER BY name" >actual &&
 	test_cmp expect actual
 '
-test_expect_success 'version 6, uncompressed, also loads' '
-	"$VR" record -q -o v6.dat --file-version 6 --events sched:sched_process_exec -- true &&
-	trace-cmd dump --summary -i v6.dat 2>&1 | grep -q "^[[:space:]]*6[[:space:]]*\[Version\]" &&
+test_expect_success 'version 6, uncompressed, with our kallsyms, also loads' '
+	grep -m 2 " [tT] " /proc/kallsyms >ks &&
+	"$VR" record -q -o v6.dat --file-version 6 --kallsyms ks --events sched:sched_process_exec \
+		-- true &&
+	trace-cmd dump --summary -i v6.dat >dump 2>&1 &&
+	grep -q "^[[:space:]]*6[[:space:]]*\[Version\]" dump &&
+	grep -q "\[Kallsyms, $(wc -c <ks) bytes\]" dump &&
 	"$VR" load -q -d db v6.dat && test "$(sqlite3 db "SELECT clock FROM run")" = mono
 '
 # start_bg ARGS...: run the recorder in the background as $pid (exec, so the
