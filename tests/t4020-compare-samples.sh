@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# compare on the recorded samples (samples/wsf<factor>-<i>.dat and
+# .latency.txt, two vm.watermark_scale_factor settings x 3 iterations):
+# the table's numbers match the derived tables queried directly and the
+# latency reports parsed independently (tests/check-compare.py).
+. "$(dirname "$0")/lib.sh"
+sdir=${VR_SAMPLES_DIR:-$TOP/samples}
+settings=$(ls "$sdir"/wsf*-*.dat 2>/dev/null | sed 's|.*/\(wsf[0-9]*\)-.*|\1|' | sort -u -V)
+
+test_expect_success 'samples of two settings exist' '
+	test $(echo $settings | wc -w) -ge 2
+'
+load_samples() {
+	for s in $settings; do
+		"$VR" load -q -d s.db --kernel $s "$sdir"/$s-*.dat || return 1
+		for f in "$sdir"/$s-*.latency.txt; do
+			[ -f "$f" ] || continue
+			i=$(basename "$f" .latency.txt); i=${i##*-}
+			"$VR" import-latency -q -d s.db --kernel $s --iteration $i "$f" || return 1
+		done
+	done
+}
+test_expect_success 'compare between the settings matches the tables queried directly' '
+	load_samples &&
+	"$VR" compare -d s.db --stats Amean,Min,Max --format csv >out.csv &&
+	args="" &&
+	for s in $settings; do
+		for f in "$sdir"/$s-*.latency.txt; do [ -f "$f" ] && args="$args $f=$s"; done
+	done &&
+	python3 "$TOP/tests/check-compare.py" s.db out.csv $args &&
+	"$VR" compare -d s.db >out.txt &&
+	grep -q "^Amean  *p95-DirectReclaim " out.txt &&
+	grep -q "^Direct stalls  *[0-9]" out.txt
+'
+test_done
