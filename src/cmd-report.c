@@ -240,7 +240,8 @@ static int report_timelines(struct report *r)
 	sqlite3_stmt *q;
 	int rc;
 
-	if (sqlite3_prepare_v2(store_db(r->st), "SELECT id, kernel, iteration FROM run ORDER BY id",
+	if (sqlite3_prepare_v2(store_db(r->st), "SELECT id, kernel, iteration FROM run"
+			       " WHERE source_format <> 'latency' ORDER BY id",
 			       -1, &q, NULL) != SQLITE_OK)
 		return vr_error("%s: %s", r->db_path, sqlite3_errmsg(store_db(r->st)));
 	vr_buf_addstr(&r->index, "## Timelines\n\n");
