@@ -148,13 +148,9 @@ static void max_stall(const struct chart_timeline *t, double *lo, double *hi)
 		}
 }
 
-static void draw_rate(struct rk *k, const struct tl_geom *g, const struct chart_timeline *t,
-		      const double *rate, size_t nbins, const struct rk_axis *ra, struct rgb c)
+static void rate_path(cairo_t *cr, const struct tl_geom *g, const struct chart_timeline *t,
+		      const double *rate, size_t nbins, const struct rk_axis *ra)
 {
-	cairo_t *cr = k->cr;
-
-	rk_set(cr, c, 1);
-	cairo_set_line_width(cr, 1.6);
 	for (size_t b = 0; b < nbins; b++) {
 		double x0 = rk_map(&g->t, t->from_s + b * t->bin_s);
 		double x1 = rk_map(&g->t, fmin(t->to_s, t->from_s + (b + 1) * t->bin_s));
@@ -166,7 +162,48 @@ static void draw_rate(struct rk *k, const struct tl_geom *g, const struct chart_
 			cairo_line_to(cr, x0, y);
 		cairo_line_to(cr, x1, y);
 	}
-	cairo_stroke(cr);
+}
+
+static void draw_rate(struct rk *k, const struct tl_geom *g, const struct chart_timeline *t,
+		      const double *rate, size_t nbins, const struct rk_axis *ra, struct rgb c)
+{
+	cairo_t *cr = k->cr;
+
+	for (int pass = 0; pass < 2; pass++) {	/* a white halo, then the line */
+		rk_set(cr, pass ? c : (struct rgb){ 1, 1, 1 }, pass ? 1 : 0.8);
+		cairo_set_line_width(cr, pass ? 1.6 : 4);
+		rate_path(cr, g, t, rate, nbins, ra);
+		cairo_stroke(cr);
+	}
+}
+
+/* Above this many stall marks they are drawn as one embedded image. */
+#define STALLS_AS_VECTORS 2000
+
+/* Stall marks: circles at (start, duration) whose radius grows with the
+ * square root of the duration; dense clouds get lighter marks. */
+static void draw_stalls(cairo_t *cr, const struct tl_geom *g, const struct chart_timeline_node *n,
+			const struct rk_axis *sa, double shi)
+{
+	bool dense = n->nstalls > 500;
+
+	cairo_set_line_width(cr, 0.8);
+	for (size_t s = 0; s < n->nstalls; s++) {
+		double x = rk_map(&g->t, n->stall_begin_s[s]);
+		double y = rk_map(sa, fmax(n->stall_ms[s], sa->lo));
+		double r = 1.5 + 6 * sqrt(fmax(n->stall_ms[s], 0) / (shi > 0 ? shi : 1));
+
+		cairo_new_sub_path(cr);
+		cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+		rk_set(cr, STALL, dense ? 0.12 : 0.25);
+		if (dense) {
+			cairo_fill(cr);
+			continue;
+		}
+		cairo_fill_preserve(cr);
+		rk_set(cr, STALL, 0.8);
+		cairo_stroke(cr);
+	}
 }
 
 static void draw_plot(struct rk *k, const struct tl_geom *g, const struct chart_timeline *t,
@@ -192,21 +229,29 @@ static void draw_plot(struct rk *k, const struct tl_geom *g, const struct chart_
 	cairo_save(cr);
 	cairo_rectangle(cr, g->L, y0, g->R - g->L, y1 - y0);
 	cairo_clip(cr);
+	if (n->nstalls <= STALLS_AS_VECTORS) {
+		draw_stalls(cr, g, n, &sa, shi);
+	} else {
+		/* many marks: draw them into an image at the chart's resolution
+		 * and place that, so that an SVG or PDF stays small */
+		int iw = (int)ceil(g->R - g->L), ih = (int)ceil(y1 - y0);
+		cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, iw, ih);
+		cairo_t *ic = cairo_create(img);
+
+		cairo_translate(ic, -g->L, -y0);
+		draw_stalls(ic, g, n, &sa, shi);
+		cairo_destroy(ic);
+		cairo_translate(cr, g->L, y0);
+		cairo_set_source_surface(cr, img, 0, 0);
+		cairo_paint(cr);
+		cairo_surface_destroy(img);
+	}
+	cairo_restore(cr);
+	cairo_save(cr);
+	cairo_rectangle(cr, g->L, y0, g->R - g->L, y1 - y0);
+	cairo_clip(cr);
 	draw_rate(k, g, t, n->rate_kswapd, n->nbins, &ra, RATE_KSWAPD);
 	draw_rate(k, g, t, n->rate_direct, n->nbins, &ra, RATE_DIRECT);
-	cairo_set_line_width(cr, 0.8);
-	for (size_t s = 0; s < n->nstalls; s++) {
-		double x = rk_map(&g->t, n->stall_begin_s[s]);
-		double y = rk_map(&sa, fmax(n->stall_ms[s], sa.lo));
-		double r = 1.5 + 6 * sqrt(fmax(n->stall_ms[s], 0) / (shi > 0 ? shi : 1));
-
-		cairo_new_sub_path(cr);
-		cairo_arc(cr, x, y, r, 0, 2 * M_PI);
-		rk_set(cr, STALL, 0.25);
-		cairo_fill_preserve(cr);
-		rk_set(cr, STALL, 0.8);
-		cairo_stroke(cr);
-	}
 	cairo_restore(cr);
 	if (!n->nstalls)
 		rk_text(k, g->L + 6, y0 + 6, "no direct reclaim stalls in this window",
