@@ -33,7 +33,10 @@ const struct metric_spec metric_specs[] = {
 	  "SELECT duration_ns / 1000.0 FROM reclaim_stall WHERE run_id = ?1"
 	  " AND kind = 'node' AND complete = 1 AND duration_ns IS NOT NULL",
 	  METRIC_LOWER_IS_BETTER },
-	{ "KswapdAwake", "us", "kswapd awake from kswapd_wake to a full sleep",
+	/* sleep_ns is the kswapd_sleep event, emitted after the HZ/10 nap that
+	 * precedes every full sleep (mm/vmscan.c kswapd_try_to_sleep), so each
+	 * sample includes that ~100 ms nap; last_activity_ns is the end of work */
+	{ "KswapdAwake", "us", "kswapd_wake to a full sleep (kswapd_sleep, after its nap)",
 	  "SELECT (sleep_ns - wake_ns) / 1000.0 FROM kswapd_cycle WHERE run_id = ?1"
 	  " AND decision = 'full_sleep' AND wake_ns IS NOT NULL AND sleep_ns IS NOT NULL",
 	  METRIC_LOWER_IS_BETTER },
