@@ -40,7 +40,7 @@ check_bad_file() {	# FILE: load into an existing db must fail and change nothing
 	{ test -e db || "$VR" load -q -d db "$first"; } &&
 	sqlite3 db .dump >before &&
 	test_expect_code 1 "$VR" load -q -d db "$1" 2>err &&
-	grep -q "^vmscan-report: $1: " err &&
+	grep -q "^vmscan-report: $1:" err &&
 	sqlite3 db .dump >after && test_cmp before after
 }
 test_expect_success 'empty file' '
