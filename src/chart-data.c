@@ -356,27 +356,27 @@ static int flag_band_of(const char *name)
 }
 
 /*
- * Whether the model could infer pgdat flags for this run: it writes a
- * run_quality row 'pgdat_flags_not_inferable' (count > 0) when the kernel
- * lacks the counters (<= 4.10) or skips the flag logic (MGLRU, 6.3+).
- * Without that row and without any flag rows we cannot tell "never set"
- * from "not inferred", and say so.
+ * What an empty flag band says.  The model writes the run_quality row
+ * 'pgdat_flag_not_inferred' when the recording's kernel lacks the counters
+ * (4.10 and older) or skips the flag logic (multi-gen LRU, 6.3+), and
+ * 'pgdat_flag_rule' when it did infer flags (src/model-flags.c).  Without
+ * either (a database loaded before the model existed) nothing is known.
  */
 static const char *flag_note(struct tl_ctx *c, int any_rows)
 {
-	sqlite3_stmt *st = prep(c, "SELECT count FROM run_quality WHERE run_id = ?"
-				   " AND item = 'pgdat_flags_not_inferable'");
-	int not_inferable = 0;
+	sqlite3_stmt *st = prep(c, "SELECT item FROM run_quality WHERE run_id = ?"
+				   " AND item IN ('pgdat_flag_not_inferred', 'pgdat_flag_rule')"
+				   " AND count > 0 ORDER BY item DESC");
+	const char *note = any_rows ? "never set" : "not inferred (no model data for this run)";
 
 	if (st) {
 		sqlite3_bind_int64(st, 1, c->run_id);
 		if (sqlite3_step(st) == SQLITE_ROW)
-			not_inferable = sqlite3_column_int(st, 0) > 0;
+			note = strcmp((const char *)sqlite3_column_text(st, 0), "pgdat_flag_rule")
+			       ? "not inferable for this kernel" : "never set";
 		sqlite3_finalize(st);
 	}
-	if (not_inferable)
-		return "not inferable for this kernel";
-	return any_rows ? "never set" : "not inferable for this kernel (no flag rows)";
+	return note;
 }
 
 static int tl_flags(struct tl_ctx *c, struct chart_timeline_node *n)

@@ -44,7 +44,11 @@ static const char fixture_sql[] =
 	" (1, 0, 50, 2000000000, 2500000000, 2600000000, 4000000000, 'full_sleep', 1, 1),"
 	" (1, 0, 50, 4000000000, 4200000000, NULL, 4250000000, 'nap_woken_early', 0, 1),"
 	" (1, 0, 50, 4250000000, 5000000000, NULL, 6000000000, 'nap_timed_out', 0, 1),"
-	" (1, 0, 50, 6000000000, NULL, NULL, NULL, 'unknown', 0, 0);"
+	" (1, 0, 50, 6000000000, NULL, NULL, NULL, 'unknown', 0, 0),"
+	" (3, 0, 60, 1000000000, 1200000000, NULL, 1300000000, 'no_nap', 0, 1);"
+	/* run 3's kernel: the model could not infer flags (src/model-flags.c) */
+	"INSERT INTO run_quality VALUES (3, 'pgdat_flag_not_inferred', 1, 'MGLRU'),"
+	" (1, 'pgdat_flag_rule', 1, '4.12-4.16 per-call');"
 	"INSERT INTO pgdat_flag (run_id, nid, flag, set_ns, clear_ns, rule, evidence) VALUES"
 	" (1, 0, 'PGDAT_WRITEBACK', 3000000000, 4000000000, '4.12-4.16 per-call', 'x'),"
 	" (1, 0, 'PGDAT_WRITEBACK', 8000000000, NULL, '4.12-4.16 per-call', 'x');"
@@ -206,6 +210,35 @@ static void test_timeline_errors(void **state)
 	o = (struct chart_timeline_opts){ .run_id = 2, .nid = -1, .to_s = -1 };
 	assert_int_equal(chart_timeline_build(s, &o, &t), 0);
 	assert_int_equal(t.nnodes, 0);
+	chart_timeline_release(&t);
+	store_close(s);
+}
+
+static void test_timeline_not_inferable(void **state)
+{
+	/* run 3 (0..5 s): kswapd awake 1.0..1.2 s, then no nap until 1.3 s */
+	static const char want[] =
+		"timeline run 3 kernel 4.11.0-patched iteration 1 duration_s 5\n"
+		"window_s 0 5 bin_s 0.05\n"
+		"node 0\n"
+		"kswapd unknown 0 1\n"
+		"kswapd awake 1 1.2\n"
+		"kswapd awake 1.2 1.3\n"
+		"kswapd unknown 1.3 5\n"
+		"flag PGDAT_DIRTY note not inferable for this kernel\n"
+		"flag PGDAT_WRITEBACK note not inferable for this kernel\n"
+		"flag CONGESTED note not inferable for this kernel\n"
+		"stall 1 0.5\n";
+	struct chart_timeline_opts o = { .run_id = 3, .nid = -1, .to_s = -1 };
+	struct store *s = store_open(dbpath, STORE_RDONLY);
+	struct chart_timeline t;
+	char *got;
+
+	(void)state;
+	assert_int_equal(chart_timeline_build(s, &o, &t), 0);
+	got = timeline_text(&t);
+	assert_string_equal(got, want);
+	free(got);
 	chart_timeline_release(&t);
 	store_close(s);
 }
@@ -419,6 +452,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_timeline_window),
 		cmocka_unit_test(test_timeline_errors),
+		cmocka_unit_test(test_timeline_not_inferable),
 		cmocka_unit_test(test_bin_width),
 		cmocka_unit_test(test_candle),
 		cmocka_unit_test(test_latency),
