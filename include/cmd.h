@@ -12,8 +12,17 @@ int cmd_load(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_import_latency(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
 
 struct store;
+
+/**
+ * cmd_summary_run - print the `summary` of run @run_id of the open store
+ * @st to stdout (src/cmd-summary.c).  Returns 0, or -1 (message printed)
+ * for an SQLite error or a missing run.
+ */
+int cmd_summary_run(struct store *st, long long run_id);
 
 /**
  * cmd_load_file - load trace.dat @path as one run of @kernel (NULL: the

@@ -21,6 +21,8 @@ static const struct vr_cmd commands[] = {
 	{ "runs", cmd_runs, "list the loaded runs with their metadata and counts" },
 	{ "compare", cmd_compare, "changelog comparison table across kernels (mmtests layout)" },
 	{ "import-latency", cmd_import_latency, "import a workload's latency report into a run" },
+	{ "summary", cmd_summary, "per-run reclaim totals, per-process and per-node kswapd tables" },
+	{ "timeline", cmd_timeline, "the reconstructed per-node reclaim history of one run" },
 	{ "chart", cmd_chart, "draw one chart (timeline, latency, cdf, counters) to PNG/SVG/PDF" },
 	{ "report", cmd_report, "write the evidence bundle: tables, summary and charts" },
 	{ "record", cmd_record, "record reclaim tracepoints into a trace.dat (needs root)" },

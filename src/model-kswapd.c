@@ -39,8 +39,15 @@
 					 * at HZ 1000) + wake latency */
 #define SCHED_NAP_SLACK_NS 1000000	/* clock slack for the sched test */
 #define TASK_INTERRUPTIBLE 1		/* sched_switch prev_state "S" */
+#define IDLE_NS 1000000			/* no kswapd event for 1 ms: not reclaiming */
 
-static const char *state_name(struct model *m, struct kswapd_node *n, bool request)
+/*
+ * kswapd's state at @now: asleep after kswapd_sleep; with sched events,
+ * napping once switched out in S after its last activity; without them,
+ * napping after a traced request (the tracepoint fires only with kswapd on
+ * its wait queue) or more than IDLE_NS after its last activity.
+ */
+static const char *state_name(struct model *m, struct kswapd_node *n, bool request, int64_t now)
 {
 	(void)m;
 	if (!n || !n->seen)
@@ -55,14 +62,14 @@ static const char *state_name(struct model *m, struct kswapd_node *n, bool reque
 	/* the request tracepoint fires only with kswapd on its wait queue */
 	if (request || n->req_after_act != MODEL_NULL)
 		return "napping";
-	return "awake";
+	return n->last_act != MODEL_NULL && now - n->last_act > IDLE_NS ? "napping" : "awake";
 }
 
-const char *model_kswapd_state(struct model *m, int64_t nid)
+const char *model_kswapd_state(struct model *m, int64_t nid, int64_t now)
 {
 	if (nid < 0 || nid >= m->nnodes)
 		return "unknown";
-	return state_name(m, &m->kn[nid], false);
+	return state_name(m, &m->kn[nid], false, now);
 }
 
 static void open_cycle(struct model *m, struct kswapd_node *n, int64_t wake_ns)
@@ -252,7 +259,7 @@ int model_kswapd_request(struct model *m, const struct ingest_event *ev, int mev
 		.zid = model_val(m, ev, mev, MF_ZID),
 		.order = model_val(m, ev, mev, MF_ORDER),
 		.gfp_flags = model_val(m, ev, mev, MF_GFP_FLAGS),
-		.kswapd_state = state_name(m, n, true),
+		.kswapd_state = state_name(m, n, true, ts),
 		.served_ns = MODEL_NULL, .delay_ns = MODEL_NULL,
 	};
 	if (n->open && n->req_after_act == MODEL_NULL)

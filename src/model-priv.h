@@ -197,7 +197,8 @@ int model_kswapd_sleep(struct model *m, const struct ingest_event *ev, int mev);
 int model_kswapd_request(struct model *m, const struct ingest_event *ev, int mev);
 int model_kswapd_activity(struct model *m, int nid, const struct ingest_event *ev, int mev);
 int model_kswapd_sched(struct model *m, const struct ingest_event *ev, int mev);
-const char *model_kswapd_state(struct model *m, int64_t nid);
+/* kswapd state of node @nid at @now_ns: asleep, napping, awake, unknown. */
+const char *model_kswapd_state(struct model *m, int64_t nid, int64_t now_ns);
 int model_kswapd_finish(struct model *m);
 void model_kswapd_release(struct model *m);
 

@@ -61,7 +61,8 @@ int model_stall_begin(struct model *m, const struct ingest_event *ev, int mev, i
 		.order = model_val(m, ev, mev, MF_ORDER),
 		.gfp_flags = model_val(m, ev, mev, MF_GFP_FLAGS),
 		.nr_reclaimed = MODEL_NULL,
-		.kswapd_state = model_kswapd_state(m, nid == MODEL_NULL ? 0 : nid),
+		.kswapd_state = model_kswapd_state(m, nid == MODEL_NULL ? 0 : nid,
+						   (int64_t)ev->ts_ns),
 		.complete = false,
 		.incomplete_reason = NULL,
 	};

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Independent check of the reclaim model against `trace-cmd report`.
+
+For each trace.dat given: load it into a fresh database with vmscan-report,
+read the same file with `trace-cmd report -R -t` (raw fields, ns timestamps)
+and rebuild, with nothing but the text:
+  1. direct reclaim stalls: begin/end pairs per pid (an end pairs with the
+     pid's latest begin; an earlier unpaired begin stays unterminated), so
+     the set of (pid, begin_ns, end_ns) pairs, the unterminated begins and
+     the ends without a begin;
+  2. kswapd_wake and kswapd_sleep counts per node;
+  3. each mm_vmscan_wakeup_kswapd with the delay to the node's next
+     kswapd_wake;
+and compare them with reclaim_stall, kswapd_cycle, kswapd_wakeup and
+run_quality.  Exit 0 when everything matches, 1 otherwise (mismatches are
+printed), 2 on usage errors.
+"""
+import collections
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+LINE = re.compile(r'^(?P<pre>.*)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+(?:\S+\s+)?'
+                  r'(?P<ts>\d+\.\d+):\s+(?P<ev>\w+):\s*(?P<body>.*)$')
+NID = re.compile(r'(?:^|\s)nid=(\d+)')
+
+
+def report(path):
+    """Yield (event, ts_ns, pid, body) in report order."""
+    proc = subprocess.run(['trace-cmd', 'report', '-R', '-t', '-i', path],
+                          capture_output=True, text=True, errors='replace', check=True)
+    for line in proc.stdout.splitlines():
+        m = LINE.match(line)
+        if not m:
+            continue
+        sec, frac = m.group('ts').split('.')
+        ts = int(sec) * 1_000_000_000 + int(frac.ljust(9, '0')[:9])
+        yield m.group('ev'), ts, int(m.group('pid')), m.group('body')
+
+
+def expected(path):
+    open_begin = {}
+    pairs, unterminated, no_begin = [], [], 0
+    wakes, sleeps = collections.Counter(), collections.Counter()
+    pending = collections.defaultdict(list)
+    requests = []
+    for ev, ts, pid, body in report(path):
+        if ev == 'mm_vmscan_direct_reclaim_begin':
+            if pid in open_begin:
+                unterminated.append((pid, open_begin[pid]))
+            open_begin[pid] = ts
+        elif ev == 'mm_vmscan_direct_reclaim_end':
+            if pid in open_begin:
+                pairs.append((pid, open_begin.pop(pid), ts))
+            else:
+                no_begin += 1
+        elif ev in ('mm_vmscan_kswapd_wake', 'mm_vmscan_kswapd_sleep',
+                    'mm_vmscan_wakeup_kswapd'):
+            nid = int(NID.search(body).group(1))
+            if ev == 'mm_vmscan_kswapd_sleep':
+                sleeps[nid] += 1
+            elif ev == 'mm_vmscan_kswapd_wake':
+                wakes[nid] += 1
+                for req in pending.pop(nid, []):
+                    requests.append((req, nid, ts - req))
+            else:
+                pending[nid].append(ts)
+    unterminated += [(pid, ts) for pid, ts in open_begin.items()]
+    for nid, reqs in pending.items():
+        requests += [(req, nid, None) for req in reqs]
+    return {
+        'pairs': sorted(pairs), 'unterminated': sorted(unterminated), 'no_begin': no_begin,
+        'wakes': dict(wakes), 'sleeps': sum(sleeps.values()), 'requests': sorted(requests),
+    }
+
+
+def actual(db):
+    c = sqlite3.connect(db)
+    one = lambda sql: c.execute(sql).fetchone()[0]
+    q = lambda sql: [tuple(r) for r in c.execute(sql)]
+    direct = "FROM reclaim_stall WHERE kind = 'direct'"
+    return {
+        'pairs': sorted(q('SELECT pid, begin_ns, end_ns ' + direct +
+                          ' AND begin_ns IS NOT NULL AND end_ns IS NOT NULL')),
+        'unterminated': sorted(q('SELECT pid, begin_ns ' + direct +
+                                 ' AND begin_ns IS NOT NULL AND end_ns IS NULL')),
+        'no_begin': one('SELECT count(*) ' + direct + ' AND begin_ns IS NULL'),
+        'wakes': dict(q('SELECT nid, count(wake_ns) FROM kswapd_cycle GROUP BY nid'
+                        ' HAVING count(wake_ns) > 0')),
+        'sleeps': one('SELECT count(sleep_ns) FROM kswapd_cycle') +
+        (one("SELECT coalesce(sum(count), 0) FROM run_quality"
+             " WHERE item = 'kswapd_sleep_without_wake'")),
+        'requests': sorted(q('SELECT ts_ns, nid, delay_ns FROM kswapd_wakeup'),
+                           key=lambda r: (r[0], r[1], -1 if r[2] is None else r[2])),
+    }
+
+
+def check(vr, path):
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, 'm.db')
+        subprocess.run([vr, 'load', '-q', '-d', db, path], check=True)
+        want, got = expected(path), actual(db)
+    want['requests'].sort(key=lambda r: (r[0], r[1], -1 if r[2] is None else r[2]))
+    bad = 0
+    for key in want:
+        if want[key] != got[key]:
+            bad += 1
+            w, g = want[key], got[key]
+            if isinstance(w, list):
+                print('%s: %s: %d expected, %d in the database; first differences:'
+                      % (path, key, len(w), len(g)))
+                print('  only in trace-cmd:', sorted(set(w) - set(g))[:5])
+                print('  only in database: ', sorted(set(g) - set(w))[:5])
+            else:
+                print('%s: %s: expected %s, database %s' % (path, key, w, g))
+    durations = [e - b for _, b, e in want['pairs']]
+    print('%s: %d stalls (%.3f ms total), %d kswapd wakes, %d sleeps, %d requests: %s'
+          % (path, len(durations), sum(durations) / 1e6, sum(want['wakes'].values()),
+             want['sleeps'], len(want['requests']), 'ok' if not bad else 'MISMATCH'))
+    return bad
+
+
+def main(argv):
+    if len(argv) < 3:
+        print('usage: check-model.py VMSCAN_REPORT FILE.dat...', file=sys.stderr)
+        return 2
+    bad = sum(check(argv[1], p) for p in argv[2:])
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# model: the derived tables written during load, `summary` and `timeline`.
+# Synthetic recordings (tests/mkdat.py from tests/data-model/*.spec) give
+# rows worked out by hand from the spec lines; tests/check-model.py
+# rebuilds stalls, kswapd wakes/sleeps and wakeup delays from
+# `trace-cmd report` text for those and for every samples/*.dat.
+. "$(dirname "$0")/lib.sh"
+
+MKDAT="$TOP/tests/mkdat.py"
+DATA="$TOP/tests/data-model"
+sdir=${VR_SAMPLES_DIR:-$TOP/samples}
+
+derived() {	# DB: every derived row, in a fixed order
+	sqlite3 "$1" "
+	SELECT 'stall', kind, pid, begin_ns, end_ns, duration_ns, \"order\", gfp_flags,
+	       nr_reclaimed, kswapd_state, complete, incomplete_reason
+	       FROM reclaim_stall ORDER BY pid;
+	SELECT 'cycle', nid, pid, wake_ns, \"order\", highest_zoneidx, last_activity_ns,
+	       sleep_ns, next_wake_ns, decision, decision_exact, premature, nr_scanned,
+	       nr_reclaimed, complete FROM kswapd_cycle ORDER BY nid, wake_ns;
+	SELECT 'wakeup', ts_ns, pid, nid, zid, \"order\", gfp_flags, kswapd_state, served_ns,
+	       delay_ns FROM kswapd_wakeup ORDER BY ts_ns;
+	SELECT 'flag', nid, flag, set_ns, clear_ns, rule, evidence FROM pgdat_flag
+	       ORDER BY nid, flag, set_ns;
+	SELECT 'throttle', kind, pid, nid, reason, begin_ns, end_ns, usec_timeout, usec_delayed
+	       FROM reclaim_throttle ORDER BY end_ns;
+	SELECT 'write', ts_ns, pid, by_kswapd, pfn, file, sync FROM reclaim_write;"
+}
+
+# Worked out from tests/data-model/two-nodes-6.18.spec:
+# - stalls: 100 1.050->1.080; 102 1.020->1.030 with events lost on its CPU in
+#   between (incomplete); 101 begins 1.190 and never ends.  Node 0's kswapd
+#   last worked at 1.003 (and 1.153), more than 1 ms before each begin and
+#   before any sleep: napping.
+# - node 0: wake 1.000, last activity 1.003 (write_folio), sleep 1.104
+#   (full sleep; lost events inside: incomplete), request at 1.150 = 46 ms
+#   after the sleep (premature), wake 1.151, activity to 1.153, wake 1.200:
+#   47 ms < 100 ms without a sleep: nap woken early.  Scanned 32, reclaimed
+#   20 then 32/30.
+# - node 1: wake 1.010, activity 1.011, wake 1.01102: 20 us: no nap.
+# - flags (6.18: rule "6.5+ node/cgroup"): kswapd's pass 32 writeback == 32
+#   taken sets PGDAT_WRITEBACK at 1.002; its file write_folio at 1.003 sets
+#   PGDAT_DIRTY; both cleared at the nap start 1.003.  pid 101 throttled
+#   CONGESTED on node 1 at 1.195 sets LRUVEC_NODE_CONGESTED, never cleared.
+#   The anon pass at 1.153 sets nothing (6.13+: DIRTY needs unqueued > 0).
+cat >"$test_root/expect-two-nodes" <<'EOF'
+stall|direct|100|1050000000|1080000000|30000000|0|3264|16|napping|1|
+stall|direct|101|1190000000|||3|1051850||napping|0|no_end_at_trace_end
+stall|direct|102|1020000000|1030000000|10000000|0|3264|4|napping|0|lost_events
+cycle|0|50|1000000000|0|2|1003000000|1104000000|1151000000|full_sleep|1|1|32|20|0
+cycle|0|50|1151000000|2|2|1153000000||1200000000|nap_woken_early|0|0|32|30|1
+cycle|0|50|1200000000|0|2||||unknown|0|0|0|0|0
+cycle|1|51|1010000000|0|2|1011000000||1011020000|no_nap|0|0|0|0|1
+cycle|1|51|1011020000|0|2||||unknown|0|0|0|0|0
+wakeup|1150000000|100|0|2|2|3264|asleep|1151000000|1000000
+flag|0|PGDAT_DIRTY|1003000000|1003000000|6.5+ node/cgroup|witness: kswapd wrote file pfn 4096
+flag|0|PGDAT_WRITEBACK|1002000000|1003000000|6.5+ node/cgroup|kswapd pass of 1 calls: nr_writeback=32 == nr_taken=32
+flag|1|LRUVEC_NODE_CONGESTED|1195000000||6.5+ node/cgroup|witness: pid 101 throttled CONGESTED
+throttle|throttled|101|1|CONGESTED|1194000000|1195000000|10000|1000
+write|1003000000|50|1|4096|1|0
+EOF
+
+test_expect_success 'two nodes, 6.18 formats: every derived row as worked out by hand' '
+	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
+	"$VR" load -q -d t.db t.dat &&
+	derived t.db >actual &&
+	test_cmp "$test_root/expect-two-nodes" actual &&
+	sqlite3 t.db "SELECT item, count FROM run_quality WHERE count != 0
+		AND item NOT GLOB \"pgdat_flag_*\" ORDER BY item" >q &&
+	printf "%s\n" "kswapd_cycles_incomplete|3" "kswapd_cycles_unknown|2" \
+		"lost_event_notices|1" "stall_begin_without_end|1" "stall_lost_events|1" \
+		"stalls_direct|3" >expect && test_cmp expect q
+'
+
+test_expect_success 'load --premature-ms: 46 ms after the sleep is premature at 50, not at 40' '
+	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
+	"$VR" load -q -d a.db --premature-ms 50 t.dat &&
+	"$VR" load -q -d b.db --premature-ms 40 t.dat &&
+	test "$(sqlite3 a.db "SELECT sum(premature) FROM kswapd_cycle")" = 1 &&
+	test "$(sqlite3 b.db "SELECT sum(premature) FROM kswapd_cycle")" = 0 &&
+	test_expect_code 2 "$VR" load -q -d c.db --premature-ms 0 t.dat 2>err &&
+	grep -q "premature-ms wants a number" err
+'
+
+# Per-call rule (4.11): pid 10 took 16 pages, 16 under writeback, 16 dirty,
+# 16 congested at 1.012: WRITEBACK and CONGESTED set (DIRTY: unqueued
+# 16-16-0 = 0 != 16); kswapd napped from its last call at 1.021 and slept at
+# 1.122: cleared at 1.021.  As 4.10 (no counters): no intervals, a reason.
+test_expect_success '4.11 formats: per-call flags; 4.10 formats: none, reason recorded' '
+	python3 "$MKDAT" "$DATA/per-call-4.11.spec" p11.dat &&
+	sed "s/^era 4.11/era 4.10/" "$DATA/per-call-4.11.spec" >p10.spec &&
+	python3 "$MKDAT" p10.spec p10.dat &&
+	"$VR" load -q -d p11.db p11.dat && "$VR" load -q -d p10.db p10.dat &&
+	sqlite3 p11.db "SELECT flag, set_ns, clear_ns, rule FROM pgdat_flag ORDER BY flag" >a11 &&
+	printf "%s\n" "PGDAT_CONGESTED|1012000000|1021000000|4.11-4.16 per-call" \
+		"PGDAT_WRITEBACK|1012000000|1021000000|4.11-4.16 per-call" >expect &&
+	test_cmp expect a11 &&
+	test "$(sqlite3 p10.db "SELECT count(*) FROM pgdat_flag")" = 0 &&
+	sqlite3 p10.db "SELECT detail FROM run_quality WHERE item = \"pgdat_flag_not_inferred\"" >r &&
+	grep -q "no nr_dirty/nr_writeback counters (4.10 and older formats)" r &&
+	for db in p10.db p11.db; do
+		test "$(sqlite3 $db "SELECT kind, duration_ns, kswapd_state, complete
+			FROM reclaim_stall")" = "direct|3000000|awake|1" &&
+		test "$(sqlite3 $db "SELECT decision, nr_scanned, nr_reclaimed
+			FROM kswapd_cycle")" = "full_sleep|8|8" || exit 1
+	done
+'
+
+test_expect_success 'summary: totals, per-process and per-node kswapd tables' '
+	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
+	"$VR" load -q -d t.db t.dat &&
+	"$VR" summary -d t.db --run 1 >out &&
+	grep -q "^  Direct reclaims: *3 (2 incomplete)$" out &&
+	grep -q "^  Time stalled in direct reclaim: *0.040 s$" out &&
+	grep -q "^  Kswapd pages scanned: *72 (file 32, anon 40)$" out &&
+	grep -q "^  Kswapd pages reclaimed: *50 (file 20, anon 30)$" out &&
+	grep -q "^  Kswapd writes file sync/async: *0 / 1$" out &&
+	grep -q "^  Wake kswapd requests per order: *2:1$" out &&
+	grep -q "^  alloc-100  *1  *1  *0  *0  *0  *0  *30.000$" out &&
+	# node 0: 3 wakes, 1 re-wake (1.200 after a nap), awake 1.000-1.104 and
+	# 1.151-1.200 (trace end): 0.153 s of 0.200 s; node 1: 1.010-1.200
+	grep -q "^  0  *50  *3  *1  *1  *1  *1  *0  *0  *1  *0.153  *76.5%$" out &&
+	grep -q "^  1  *51  *2  *1  *0  *0  *0  *0  *1  *1  *0.190  *95.0%$" out &&
+	"$VR" summary -d t.db >all && test_cmp out all
+'
+
+test_expect_success 'timeline: one line per state change, node and time filters' '
+	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
+	"$VR" load -q -d t.db t.dat &&
+	"$VR" timeline -d t.db --run 1 --node 0 --from 0.1 --to 0.2 --min-stall-ms 5 >out &&
+	cat >expect <<-\EOF &&
+	       seconds  node  event
+	      0.104000  0     kswapd full sleep, PREMATURE: wakeup request soon after
+	      0.151000  0     kswapd0 wake order=2 zid=2
+	      0.153000  0     kswapd nap, woken early after 47.000 ms (LOW_WMARK_HIT_QUICKLY)
+	      0.200000  0     kswapd0 wake order=0 zid=2
+	EOF
+	test_cmp expect out &&
+	"$VR" timeline -d t.db --run 1 --to 0.011 --min-stall-ms 5 >out &&
+	cat >expect <<-\EOF &&
+	       seconds  node  event
+	      0.000000  0     kswapd0 wake order=0 zid=2
+	      0.002000  0     PGDAT_WRITEBACK set (kswapd pass of 1 calls: nr_writeback=32 == nr_taken=32, rule 6.5+ node/cgroup)
+	      0.003000  0     kswapd nap, node balanced [exact]
+	      0.003000  0     PGDAT_DIRTY set (witness: kswapd wrote file pfn 4096, rule 6.5+ node/cgroup)
+	      0.003000  0     PGDAT_WRITEBACK cleared (kswapd found the node balanced)
+	      0.003000  0     PGDAT_DIRTY cleared (kswapd found the node balanced)
+	      0.010000  1     kswapd1 wake order=0 zid=2
+	      0.011000  1     kswapd no nap: node unbalanced at the first check (HIGH_WMARK_HIT_QUICKLY)
+	EOF
+	test_cmp expect out &&
+	"$VR" timeline -d t.db --run 1 --from 0.02 --to 0.06 >out &&
+	cat >expect <<-\EOF &&
+	       seconds  node  event
+	      0.020000  -     direct reclaim stall 10.000 ms: reader-102 order=0, kswapd napping (incomplete: lost_events)
+	      0.050000  -     direct reclaim stall 30.000 ms: alloc-100 order=0, kswapd napping
+	EOF
+	test_cmp expect out &&
+	"$VR" timeline -d t.db --run 1 --from 0.02 --to 0.06 --min-stall-ms 20 >out &&
+	test $(grep -c "reclaim stall" out) = 1
+'
+
+test_expect_success 'summary and timeline: usage errors exit 2, a missing run exits 1' '
+	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
+	"$VR" load -q -d t.db t.dat &&
+	test_expect_code 2 "$VR" timeline -d t.db 2>err && grep -q "run ID are required" err &&
+	test_expect_code 2 "$VR" timeline -d t.db --run 1 --from x 2>err &&
+	test_expect_code 2 "$VR" timeline -d t.db --run 1 --from 2 --to 1 2>err &&
+	test_expect_code 2 "$VR" summary 2>err &&
+	test_expect_code 1 "$VR" summary -d t.db --run 7 2>err &&
+	grep -q "^vmscan-report: t.db: no run 7$" err &&
+	test_expect_code 1 "$VR" timeline -d t.db --run 7 2>err &&
+	test_expect_code 1 "$VR" summary -d nonexistent.db 2>err
+'
+
+test_expect_success 'check-model.py: stalls, kswapd wakes/sleeps, wakeup delays match trace-cmd report' '
+	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
+	python3 "$MKDAT" "$DATA/per-call-4.11.spec" p.dat &&
+	python3 "$TOP/tests/check-model.py" "$VR" t.dat p.dat $(ls "$sdir"/*.dat 2>/dev/null)
+'
+test_done
