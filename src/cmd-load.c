@@ -101,24 +101,49 @@ static int load_text_quality(struct ingest_text *t, struct store_derived *sd)
 	return ingest_text_quality(t, ms.quality, ms.arg);
 }
 
-/* Load one file as one run.  Returns 0 or -1 (message printed). */
-static int load_one(struct store *st, const char *path, const struct load_opts *o,
+/* One input file, opened (and for trace.dat, decoding) ahead of its load. */
+struct load_input {
+	const char *path;
+	struct ingest_dat *d;		/* trace.dat, or */
+	struct ingest_text *t;		/* text trace */
+	struct ingest_meta meta;
+};
+
+/* Open @path; not a trace.dat by its magic means a text trace. 0 or -1. */
+static int input_open(struct load_input *in, const char *path, const struct load_opts *o)
+{
+	memset(in, 0, sizeof(*in));
+	in->path = path;
+	if (ingest_file_is_dat(path))
+		in->d = ingest_open_dat(path, &in->meta);
+	else
+		in->t = ingest_open_text(path, o->kernel, &in->meta);
+	return in->d || in->t ? 0 : -1;
+}
+
+static void input_close(struct load_input *in)
+{
+	ingest_close_dat(in->d);
+	ingest_close_text(in->t);
+	if (in->d || in->t)
+		ingest_meta_release(&in->meta);
+	memset(in, 0, sizeof(*in));
+}
+
+/* Load one opened input as one run.  Returns 0 or -1 (message printed). */
+static int load_one(struct store *st, struct load_input *in, const struct load_opts *o,
 		    int iteration)
 {
-	struct ingest_meta meta;
-	/* not a trace.dat by its magic: a text trace (ingest-text.c) */
-	bool dat = ingest_file_is_dat(path);
-	struct ingest_dat *d = dat ? ingest_open_dat(path, &meta) : NULL;
-	struct ingest_text *t = dat ? NULL : ingest_open_text(path, o->kernel, &meta);
+	struct ingest_dat *d = in->d;
+	struct ingest_text *t = in->t;
+	const char *path = in->path;
 	struct load_ctx ctx = { st, NULL };
 	struct ingest_sink sink = { sink_event, sink_lost, sink_task, &ctx };
 	struct store_derived *sd = NULL;
 	int64_t old_id = 0, run_id;
 	int iter_used, ret = -1;
 
-	if (!d && !t)
-		return -1;
-	if (store_find_run_by_hash(st, meta.content_sha256, &old_id))
+	if (store_find_run_by_hash(st, in->meta.content_sha256, &old_id))
 		goto out;
 	if (old_id && !o->replace) {
 		vr_error("%s: already loaded as run %lld (same contents); use --replace to load"
@@ -126,15 +151,15 @@ static int load_one(struct store *st, const char *path, const struct load_opts *
 		goto out;
 	}
 	struct store_run run = {
-		.kernel = o->kernel ? o->kernel : meta.release ? meta.release : "unknown",
+		.kernel = o->kernel ? o->kernel : in->meta.release ? in->meta.release : "unknown",
 		.iteration = iteration,
 		.source_format = t ? "text" : "trace.dat",
-		.meta = &meta,
+		.meta = &in->meta,
 	};
 	if (store_run_begin(st, &run, old_id, &run_id, &iter_used))
 		goto out;
 	sd = store_derived_open(st, run_id);
-	ctx.model = load_model(d, t, &meta, o, sd);
+	ctx.model = load_model(d, t, &in->meta, o, sd);
 	if ((t ? ingest_read_text(t, &sink) : ingest_read_dat(d, &sink)) ||
 	    model_finish(ctx.model) || (t && load_text_quality(t, sd))) {
 		store_derived_close(sd);
@@ -154,9 +179,6 @@ static int load_one(struct store *st, const char *path, const struct load_opts *
 out:
 	model_free(ctx.model);
 	store_derived_close(sd);
-	ingest_close_dat(d);
-	ingest_close_text(t);
-	ingest_meta_release(&meta);
 	return ret;
 }
 
@@ -208,6 +230,38 @@ static int parse_load_opts(int argc, char **argv, struct load_opts *o)
 	return 0;
 }
 
+/*
+ * Load @n files in order, one run each.  Up to o->jobs files are opened
+ * and decoding (each in its own reader thread, bounded) while the first
+ * of them is being stored: SQLite takes one writer, so storing stays in
+ * file order.  Returns the number of files that failed.
+ */
+static int load_files(struct store *st, char **files, int n, const struct load_opts *o)
+{
+	int window = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	struct load_input *in = vr_calloc((size_t)n, sizeof(*in));
+	bool *bad = vr_calloc((size_t)n, sizeof(*bad));
+	int failed = 0, opened = 0;
+
+	if (window < 1)
+		window = 1;
+	for (int i = 0; i < n; i++) {
+		for (; opened < n && opened < i + window; opened++) {
+			bad[opened] = input_open(&in[opened], files[opened], o) != 0;
+			if (!bad[opened] && in[opened].d && ingest_start_dat(in[opened].d))
+				bad[opened] = true;
+		}
+		int iteration = o->iteration ? o->iteration + i : 0;
+
+		if (bad[i] || load_one(st, &in[i], o, iteration))
+			failed++;
+		input_close(&in[i]);
+	}
+	free(in);
+	free(bad);
+	return failed;
+}
+
 int cmd_load(int argc, char **argv)
 {
 	struct load_opts o = { .premature_ms = 100 };
@@ -229,12 +283,7 @@ int cmd_load(int argc, char **argv)
 	st = store_open(o.db, STORE_RW);
 	if (!st)
 		return VR_EXIT_FAIL;
-	for (int i = optind; i < argc; i++) {
-		int iteration = o.iteration ? o.iteration + (i - optind) : 0;
-
-		if (load_one(st, argv[i], &o, iteration))
-			failed++;
-	}
+	failed = load_files(st, argv + optind, argc - optind, &o);
 	store_close(st);
 	/* a database this command created and filled with nothing goes away */
 	if (!existed && failed == argc - optind)
@@ -245,7 +294,12 @@ int cmd_load(int argc, char **argv)
 int cmd_load_file(struct store *st, const char *path, const char *kernel, int iteration,
 		  int quiet)
 {
-	struct load_opts o = { .kernel = kernel, .quiet = quiet };
+	struct load_opts o = { .kernel = kernel, .quiet = quiet, .premature_ms = 100 };
+	struct load_input in;
+	int ret = input_open(&in, path, &o);
 
-	return load_one(st, path, &o, iteration);
+	if (!ret)
+		ret = load_one(st, &in, &o, iteration);
+	input_close(&in);
+	return ret;
 }
