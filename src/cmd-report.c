@@ -53,6 +53,7 @@ struct report {
 	struct store *st;
 	int width, height;
 	struct vr_buf index;	/* index.md being written */
+	struct vr_buf table;	/* the changelog table section of index.md */
 	char **files;		/* names written, for MANIFEST */
 	size_t nfiles;
 	int failed;		/* a part could not be written */
@@ -175,6 +176,9 @@ static void report_compare(struct report *r)
 		vr_buf_addstr(&r->index, "- no changelog table could be built (see compare.txt)\n");
 		return;
 	}
+	vr_buf_addstr(&r->index, "- [compare.txt](compare.txt): the changelog table"
+		      " (mmtests compare layout, paste into a commit message);"
+		      " [compare.md](compare.md) as Markdown\n");
 	for (size_t i = 0; i < VR_ARRAY_SIZE(out); i++) {
 		struct vr_buf b;
 
@@ -182,12 +186,11 @@ static void report_compare(struct report *r)
 		render_tables(res.tables, res.ntables, out[i].fmt, &b);
 		if (write_file(r, out[i].name, b.buf, b.len))
 			r->failed = 1;
+		if (out[i].fmt == RENDER_TEXT)	/* shown in index.md too */
+			vr_buf_addf(&r->table, "## Changelog table\n\n```\n%s```\n\n", b.buf);
 		vr_buf_release(&b);
 	}
 	compare_result_release(&res);
-	vr_buf_addstr(&r->index, "- [compare.txt](compare.txt): the changelog table"
-		      " (mmtests compare layout, paste into a commit message);"
-		      " [compare.md](compare.md) as Markdown\n");
 }
 
 static void report_text(struct report *r)
@@ -349,7 +352,10 @@ int cmd_report(int argc, char **argv)
 	vr_buf_addf(&r.index, "# vmscan-report evidence bundle\n\n"
 		    "Written by `vmscan-report report -d %s -o %s`; every file is regenerated"
 		    " by running it again.\n\n## Tables\n\n", r.db_path, r.dir);
+	vr_buf_init(&r.table);
 	report_text(&r);
+	vr_buf_addf(&r.index, "\n%s", r.table.buf);
+	vr_buf_release(&r.table);
 	if (report_charts(&r))
 		r.failed = 1;
 	if (write_file(&r, "index.md", r.index.buf, r.index.len) || write_manifest(&r))
