@@ -197,20 +197,17 @@ static void report_text(struct report *r)
 {
 	char *db = (char *)r->db_path;
 	char *runs_argv[] = { "runs", "-d", db, NULL };
+	char *summary_argv[] = { "summary", "-d", db, NULL };
 
 	report_compare(r);
 	if (capture(r, "runs.txt", cmd_runs, 3, runs_argv))
 		r->failed = 1;
 	vr_buf_addstr(&r->index, "- [runs.txt](runs.txt): the loaded runs, their kernels and"
 		      " data quality\n");
-	/* HOOK: summary.txt from `vmscan-report summary` once it exists */
-	{
-		const char *msg = "summary: not available in this build of vmscan-report\n";
-
-		if (write_file(r, "summary.txt", msg, strlen(msg)))
-			r->failed = 1;
-		vr_buf_addstr(&r->index, "- [summary.txt](summary.txt): per-run totals\n");
-	}
+	if (capture(r, "summary.txt", cmd_summary, 3, summary_argv))
+		r->failed = 1;
+	vr_buf_addstr(&r->index, "- [summary.txt](summary.txt): per run what reclaim did: totals,"
+		      " per process, per kswapd with its sleep decisions, data quality\n");
 }
 
 /* One chart as NAME.png and NAME.svg, with an index entry. */

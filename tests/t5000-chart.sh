@@ -142,6 +142,8 @@ test_expect_success 'report writes the bundle; every image is valid' '
 	for f in out/*.png out/*.svg; do check_image $f || exit 1; done &&
 	grep -q "p50-DirectReclaim" out/compare.txt &&
 	grep -q "4.11.0-vanilla" out/runs.txt &&
+	grep -q "^run 3: 4.11.0-patched" out/summary.txt &&
+	grep -q "^Min       p50-DirectReclaim" out/index.md &&
 	grep -q "(timeline-run-2.png)" out/index.md &&
 	grep -q "(compare.txt)" out/index.md
 '
