@@ -16,6 +16,7 @@
 #include "record.h"
 #include "vr.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +33,7 @@
 
 #define RECORD_INSTANCE_PREFIX "vmscan-report-"
 #define RECORD_TICK_MS 50
+#define RECORD_TRACEFS "/sys/kernel/tracing"
 
 /* Per-CPU reader state. */
 struct rec_cpu {
@@ -62,40 +65,77 @@ static void rec_on_signal(int sig)
 
 static const int rec_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
+static int mount_tracefs_dir(const char *dir)
+{
+	return mount("nodev", dir, "tracefs", 0, NULL);
+}
+
+/* Is a tracefs mounted?  (/proc/mounts; libtracefs 1.6.4's own check,
+ * tracefs_tracing_dir_is_mounted(), leaks the path it finds.) */
+static bool tracefs_mounted(void)
+{
+	FILE *f = fopen("/proc/mounts", "re");
+	char line[4096], type[64];
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %*s %63s", type) == 1 && !strcmp(type, "tracefs");
+	if (f)
+		fclose(f);
+	return found;
+}
+
 int record_check_tracefs(bool mount)
 {
-	const char *path = NULL;
-
 	if (geteuid() != 0)
 		return vr_error("record: tracing needs root (writes to tracefs); run it with sudo");
-	if (!tracefs_tracing_dir_is_mounted(mount, &path)) {
-		if (mount)
-			return vr_error("record: cannot mount tracefs on /sys/kernel/tracing");
-		return vr_error("record: tracefs is not mounted; mount it with 'mount -t tracefs "
-				"nodev /sys/kernel/tracing' or run 'vmscan-report record --mount ...'");
+	if (!tracefs_mounted()) {
+		if (!mount)
+			return vr_error("record: tracefs is not mounted; mount it with 'mount -t "
+					"tracefs nodev " RECORD_TRACEFS "' or run 'vmscan-report "
+					"record --mount ...'");
+		if (mount_tracefs_dir(RECORD_TRACEFS))
+			return vr_error("record: cannot mount tracefs on " RECORD_TRACEFS ": %s",
+					strerror(errno));
+		fprintf(stderr, "vmscan-report: mounted tracefs on " RECORD_TRACEFS "\n");
 	}
 	if (!tracefs_tracing_dir())
 		return vr_error("record: cannot find the tracefs directory");
 	return 0;
 }
 
-/* Remove instances named vmscan-report-PID whose recorder no longer runs. */
+/*
+ * Remove instances named vmscan-report-PID whose recorder no longer runs.
+ * (Reads the directory itself: tracefs_instances() of libtracefs 1.6.4
+ * leaks its compiled regex.)
+ */
 static void remove_stale_instances(void)
 {
-	char **names = tracefs_instances("^" RECORD_INSTANCE_PREFIX "[0-9]+$");
+	char *dir = tracefs_get_tracing_file("instances");
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *de;
 
-	for (char **n = names; n && *n; n++) {
-		long pid = strtol(*n + strlen(RECORD_INSTANCE_PREFIX), NULL, 10);
+	while (d && (de = readdir(d))) {
+		const char *p = de->d_name + strlen(RECORD_INSTANCE_PREFIX);
 		struct tracefs_instance *inst;
+		char *end;
+		long pid;
 
-		if (pid <= 0 || pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (strncmp(de->d_name, RECORD_INSTANCE_PREFIX, strlen(RECORD_INSTANCE_PREFIX)))
 			continue;
-		inst = tracefs_instance_alloc(NULL, *n);
+		pid = strtol(p, &end, 10);
+		if (end == p || *end || pid <= 0 || pid == getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		inst = tracefs_instance_alloc(NULL, de->d_name);
 		if (inst && tracefs_instance_destroy(inst) == 0)
-			vr_warn("removed tracefs instance '%s' left by a recorder that was killed", *n);
+			vr_warn("removed tracefs instance '%s' left by a recorder that was killed",
+				de->d_name);
 		tracefs_instance_free(inst);
 	}
-	tracefs_list_free(names);
+	if (d)
+		closedir(d);
+	tracefs_put_tracing_file(dir);
 }
 
 static int inst_write(struct rec *r, const char *file, const char *val)

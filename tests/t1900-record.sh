@@ -90,8 +90,10 @@ test_expect_success 'per event name, the database counts what trace-cmd report s
 '
 test_expect_success 'version 6, uncompressed, with our kallsyms, also loads' '
 	grep -m 2 " [tT] " /proc/kallsyms >ks &&
-	"$VR" record -q -o v6.dat --file-version 6 --kallsyms ks --events sched:sched_process_exec \
-		-- true &&
+	# detect_leaks=0: tracecmd_output_free() of libtracecmd 3.1.6 does not
+	# free the kallsyms path it strdup()ed (only matters under make asan)
+	ASAN_OPTIONS=detect_leaks=0 "$VR" record -q -o v6.dat --file-version 6 --kallsyms ks \
+		--events sched:sched_process_exec -- true &&
 	trace-cmd dump --summary -i v6.dat >dump 2>&1 &&
 	grep -q "^[[:space:]]*6[[:space:]]*\[Version\]" dump &&
 	grep -q "\[Kallsyms, $(wc -c <ks) bytes\]" dump &&
@@ -141,8 +143,9 @@ test_expect_success 'SIGINT with a command: passed on to it, exit 1, instance re
 	test ! -e "$T/instances/vmscan-report-$pid" && test -s cmd.dat
 '
 test_expect_success 'tracefs writes (open for writing, mkdir, rmdir) stay in its instance' '
-	strace -f -qq -e trace=openat,open,mkdir,mkdirat,rmdir,unlinkat -o trace.log \
-		"$VR" record -q -o st.dat --events full -- /bin/true &&
+	# LeakSanitizer cannot run under ptrace (make asan)
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=openat,open,mkdir,mkdirat,rmdir,unlinkat \
+		-o trace.log "$VR" record -q -o st.dat --events full -- /bin/true &&
 	pid=$(sed -n "s/.*instances\/vmscan-report-\([0-9]*\).*/\1/p" trace.log | head -1) &&
 	test -n "$pid" &&
 	grep "\"$T/" trace.log | grep -E "O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|mkdir|rmdir|unlink" |
