@@ -65,7 +65,7 @@ test: vmscan-report unit
 	LC_ALL=C tests/run-tests.sh $(O)
 
 asan:
-	$(MAKE) O=build-asan SANITIZE=address,undefined CFLAGS="-O1 -g" test
+	CFLAGS="-O1 -g" $(MAKE) O=build-asan SANITIZE=address,undefined test
 
 bench: vmscan-report
 	tests/bench/bench.sh
