@@ -154,6 +154,15 @@ test_expect_success 'tracefs writes (open for writing, mkdir, rmdir) stay in its
 	grep -q "^[0-9]* rmdir(\"$T/instances/vmscan-report-$pid\") = 0" trace.log &&
 	grep -q "instances/vmscan-report-$pid/trace_clock\", O_WRONLY" trace.log
 '
+test_expect_success '--duration without a command: stops by itself, exit 0' '
+	run_fg record -q -o dur.dat --events sched:sched_process_exec --duration 0.3; test $rc = 0 &&
+	no_instance && "$VR" load -q -d db dur.dat
+'
+test_expect_success '--duration with a command: SIGINT to it when the time is up' '
+	run_fg record -q -o durc.dat --events sched:sched_process_exec --duration 0.3 \
+		-- sleep 30 2>err; test $rc = 1 &&
+	grep -q "'\''sleep'\'' was killed by signal 2" err && no_instance && test -s durc.dat
+'
 test_expect_success 'errors after the instance exists remove it: bad clock' '
 	run_fg record -o clk.dat --clock nosuchclock -- true 2>err; test $rc = 1 &&
 	grep -q "trace clock '\''nosuchclock'\'' is not available" err && no_instance && test ! -e clk.dat && test ! -e clk.dat.cpu0
