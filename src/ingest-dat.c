@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <glib.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,8 +64,11 @@ struct ingest_dat {
 	struct vr_buf json;			/* extra fields of one event */
 	struct vr_buf text[VR_SPEC_MAX_FIELDS];	/* copied strings of one event */
 	GHashTable *pids;			/* pids seen, for the task table */
-	GHashTable *event_comms;		/* "pid:comm" named by sched events */
+	GHashTable *last_comm;			/* pid+1 -> comm sched events named last */
+	GPtrArray *event_comms;			/* "pid:comm" pairs, each once per change */
 	int spec_switch, spec_wakeup, spec_waking;	/* spec indexes */
+	int f_prev_comm, f_prev_pid, f_next_comm, f_next_pid;	/* sched_switch */
+	int f_comm, f_pid;			/* sched_wakeup and sched_waking */
 	struct tracecmd_input **instances;	/* instance buffer handles (owned) */
 	int ninstances;
 	struct dat_cursor *cur;			/* per buffer and CPU */
@@ -212,11 +216,12 @@ static void fill_meta(struct ingest_dat *d, struct ingest_meta *meta,
 }
 
 /*
- * Open every buffer instance in a child process first (only files with
- * instances need it):
- * libtracecmd 3.1.6 crashes inside tracecmd_buffer_instance_handle() on
- * some truncated version 6 files (its error path closes a half-built
- * handle), and a crash must become an error message, not a lost load.
+ * Open the file and every buffer instance in a child process first:
+ * libtracecmd 3.1.6 crashes inside tracecmd_open() (tracecmd_open_fd()'s
+ * error path calls tracecmd_close() on a half-built handle; found by
+ * tests/fuzz/fuzz-dat.c, tests/fuzz/crashes/dat-open-close) and inside
+ * tracecmd_buffer_instance_handle() on some truncated version 6 files, and
+ * a crash must become an error message, not a lost load.
  */
 static int probe_in_child(const char *path)
 {
@@ -227,7 +232,11 @@ static int probe_in_child(const char *path)
 		return 0;	/* cannot probe; the real open still checks */
 	if (pid == 0) {
 		struct tracecmd_input *h;
+		static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 
+		/* die by the signal even under sanitizer or fuzzer handlers */
+		for (size_t i = 0; i < VR_ARRAY_SIZE(fatal); i++)
+			signal(fatal[i], SIG_DFL);
 		tracecmd_set_loglevel(TEP_LOG_NONE);
 		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 		if (!h)
@@ -252,12 +261,21 @@ static int probe_in_child(const char *path)
 	return 0;	/* status 1: the real open reports it */
 }
 
+/* Index of field @name in spec @spec (the field must exist). */
+static int field_index(int spec, const char *name)
+{
+	for (int f = 0; f < spec_nfields(spec); f++)
+		if (!strcmp(vr_event_specs[spec].fields[f].name, name))
+			return f;
+	return 0;
+}
+
 struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta)
 {
 	struct ingest_dat *d;
 
 	memset(meta, 0, sizeof(*meta));
-	if (check_magic(path))
+	if (check_magic(path) || probe_in_child(path))
 		return NULL;
 	d = vr_calloc(1, sizeof(*d));
 	d->path = vr_strdup(path);
@@ -269,19 +287,22 @@ struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta)
 		ingest_close_dat(d);
 		return NULL;
 	}
-	if (tracecmd_buffer_instances(d->handle) > 0 && probe_in_child(path)) {
-		ingest_close_dat(d);
-		return NULL;
-	}
 	d->tep = tracecmd_get_tep(d->handle);
 	vr_buf_init(&d->json);
 	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
 		vr_buf_init(&d->text[i]);
 	d->pids = g_hash_table_new(g_direct_hash, g_direct_equal);
-	d->event_comms = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	d->last_comm = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	d->event_comms = g_ptr_array_new_with_free_func(g_free);
 	d->spec_switch = spec_find("sched", "sched_switch");
 	d->spec_wakeup = spec_find("sched", "sched_wakeup");
 	d->spec_waking = spec_find("sched", "sched_waking");
+	d->f_prev_comm = field_index(d->spec_switch, "prev_comm");
+	d->f_prev_pid = field_index(d->spec_switch, "prev_pid");
+	d->f_next_comm = field_index(d->spec_switch, "next_comm");
+	d->f_next_pid = field_index(d->spec_switch, "next_pid");
+	d->f_comm = field_index(d->spec_wakeup, "comm");
+	d->f_pid = field_index(d->spec_wakeup, "pid");
 	d->instances = vr_calloc((size_t)tracecmd_buffer_instances(d->handle) + 1,
 				 sizeof(*d->instances));
 	struct tracecmd_input *clock_from = NULL;
@@ -320,8 +341,10 @@ void ingest_close_dat(struct ingest_dat *d)
 		vr_buf_release(&d->text[i]);
 	if (d->pids)
 		g_hash_table_destroy(d->pids);
+	if (d->last_comm)
+		g_hash_table_destroy(d->last_comm);
 	if (d->event_comms)
-		g_hash_table_destroy(d->event_comms);
+		g_ptr_array_free(d->event_comms, TRUE);
 	free(d->path);
 	free(d);
 }
@@ -550,34 +573,33 @@ bad:
 			de->ev->name, rec->size);
 }
 
-/* Index of field @name in spec @spec (the field must exist). */
-static int field_index(int spec, const char *name)
-{
-	for (int f = 0; f < spec_nfields(spec); f++)
-		if (!strcmp(vr_event_specs[spec].fields[f].name, name))
-			return f;
-	return 0;
-}
-
 static void note_comm(struct ingest_dat *d, const struct ingest_event *ev, int comm_f, int pid_f)
 {
-	if ((ev->present & (1u << comm_f)) && (ev->present & (1u << pid_f)) && ev->str[comm_f])
-		g_hash_table_add(d->event_comms, g_strdup_printf("%lld:%s",
-				 (long long)ev->val[pid_f], ev->str[comm_f]));
+	gpointer key;
+	const char *last;
+
+	if (!(ev->present & (1u << comm_f)) || !(ev->present & (1u << pid_f)) || !ev->str[comm_f])
+		return;
+	key = GINT_TO_POINTER((int)ev->val[pid_f] + 1);
+	last = g_hash_table_lookup(d->last_comm, key);
+	if (last && !strcmp(last, ev->str[comm_f]))
+		return;
+	g_hash_table_insert(d->last_comm, key, g_strdup(ev->str[comm_f]));
+	g_ptr_array_add(d->event_comms, g_strdup_printf("%d:%s", (int)ev->val[pid_f],
+							ev->str[comm_f]));
 }
 
 /* Remember the comms that sched events name (prev/next task, woken task). */
 static void note_event_comms(struct ingest_dat *d, const struct ingest_event *ev)
 {
-	int s = ev->spec;
-
-	if (s < 0)
+	if (ev->spec < 0)
 		return;
-	if (s == d->spec_switch) {
-		note_comm(d, ev, field_index(s, "prev_comm"), field_index(s, "prev_pid"));
-		note_comm(d, ev, field_index(s, "next_comm"), field_index(s, "next_pid"));
-	} else if (s == d->spec_wakeup || s == d->spec_waking) {
-		note_comm(d, ev, field_index(s, "comm"), field_index(s, "pid"));
+	if (ev->spec == d->spec_switch) {
+		note_comm(d, ev, d->f_prev_comm, d->f_prev_pid);
+		note_comm(d, ev, d->f_next_comm, d->f_next_pid);
+	} else if (ev->spec == d->spec_wakeup || ev->spec == d->spec_waking) {
+		/* sched_waking has the same fields as sched_wakeup */
+		note_comm(d, ev, d->f_comm, d->f_pid);
 	}
 }
 
@@ -597,11 +619,10 @@ static int emit_tasks(struct ingest_dat *d, const struct ingest_sink *sink)
 		if (tep_is_pid_registered(d->tep, pid))
 			ret = sink->task(sink->arg, pid, tep_data_comm_from_pid(d->tep, pid));
 	}
-	g_hash_table_iter_init(&it, d->event_comms);
-	while (!ret && g_hash_table_iter_next(&it, &key, NULL)) {
-		const char *colon = strchr(key, ':');
+	for (guint i = 0; !ret && i < d->event_comms->len; i++) {
+		const char *pair = g_ptr_array_index(d->event_comms, i);
 
-		ret = sink->task(sink->arg, atoi(key), colon + 1);
+		ret = sink->task(sink->arg, atoi(pair), strchr(pair, ':') + 1);
 	}
 	return ret;
 }
