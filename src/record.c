@@ -211,7 +211,7 @@ static struct tracefs_cpu *open_cpu(struct rec *r, int c, int size, int *fd)
 	struct tracefs_cpu *tcpu;
 
 	snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", c);
-	*fd = tracefs_instance_file_open(r->inst, file, O_RDONLY | O_NONBLOCK);
+	*fd = tracefs_instance_file_open(r->inst, file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (*fd < 0)
 		return NULL;
 	tcpu = tracefs_cpu_alloc_fd(*fd, size, true);

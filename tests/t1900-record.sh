@@ -154,6 +154,10 @@ test_expect_success 'tracefs writes (open for writing, mkdir, rmdir) stay in its
 	grep -q "^[0-9]* rmdir(\"$T/instances/vmscan-report-$pid\") = 0" trace.log &&
 	grep -q "instances/vmscan-report-$pid/trace_clock\", O_WRONLY" trace.log
 '
+test_expect_success 'the command inherits no trace_pipe_raw or data file descriptors' '
+	"$VR" record -q -o fd.dat --events sched:sched_process_exec -- ls -l /proc/self/fd >fds &&
+	grep -q " -> " fds && ! grep -E "tracing|fd\.dat" fds
+'
 test_expect_success '--duration without a command: stops by itself, exit 0' '
 	run_fg record -q -o dur.dat --events sched:sched_process_exec --duration 0.3; test $rc = 0 &&
 	no_instance && "$VR" load -q -d db dur.dat
