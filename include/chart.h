@@ -81,6 +81,8 @@ struct chart_candle {
 struct chart_latency {
 	char *metric;		/* e.g. "DirectReclaim" (owned) */
 	char *unit;		/* e.g. "us" (owned) */
+	char *what;		/* one line saying what the metric measures (owned) */
+	int imported;		/* 1: application latencies imported per report */
 	size_t nkernels;
 	char **kernels;		/* owned */
 	int *colour;		/* per kernel: index in the database's kernel order */
@@ -100,6 +102,7 @@ struct chart_cdf_series {
 struct chart_cdf {
 	char *metric;		/* owned */
 	char *unit;		/* owned */
+	char *what;		/* what the metric measures (owned) */
 	struct chart_cdf_series *series;
 	size_t nseries;
 };

@@ -85,6 +85,7 @@ void chart_latency_release(struct chart_latency *l)
 {
 	free(l->metric);
 	free(l->unit);
+	free(l->what);
 	free_strv(l->kernels, l->nkernels);
 	free(l->colour);
 	free_strv(l->pct, l->npct);
@@ -101,6 +102,7 @@ void chart_cdf_release(struct chart_cdf *c)
 	free(c->series);
 	free(c->metric);
 	free(c->unit);
+	free(c->what);
 	memset(c, 0, sizeof(*c));
 }
 

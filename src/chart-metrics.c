@@ -207,7 +207,10 @@ int chart_latency_build(struct store *s, const char *metric, struct chart_latenc
 	if (metric_ops(s, metric, k, nk, &ops))
 		goto out;
 	out->metric = vr_strdup(metric);
-	out->unit = vr_strdup(m ? m->unit : "as imported");
+	out->unit = vr_strdup(m ? m->unit : "as reported");
+	out->what = vr_strdup(m ? m->summary : "imported from the workload's latency reports,"
+				  " one value per report");
+	out->imported = !m;
 	out->nkernels = nk;
 	out->kernels = vr_calloc(nk ? nk : 1, sizeof(char *));
 	out->colour = vr_calloc(nk ? nk : 1, sizeof(int));
@@ -264,6 +267,7 @@ int chart_cdf_build(struct store *s, const char *metric, struct chart_cdf *out)
 		return -1;
 	out->metric = vr_strdup(metric);
 	out->unit = vr_strdup(m->unit);
+	out->what = vr_strdup(m->summary);
 	out->series = vr_calloc(nk ? nk : 1, sizeof(*out->series));
 	for (size_t i = 0; i < nk; i++) {
 		struct chart_cdf_series *sr = &out->series[out->nseries++];

@@ -126,6 +126,7 @@ static PangoLayout *layout(struct rk *k, const char *s, double size, int style)
 	pango_layout_set_font_description(l, fd);
 	pango_font_description_free(fd);
 	pango_layout_set_text(l, s, -1);
+	pango_layout_set_alignment(l, PANGO_ALIGN_CENTER);	/* lines of multi-line text */
 	return l;
 }
 

@@ -404,7 +404,7 @@ static void candle(cairo_t *cr, const struct chart_candle *c, const struct rk_ax
 
 int render_chart_latency(const struct chart_latency *l, const struct render_chart_opts *o)
 {
-	struct vr_buf title, ylab;
+	struct vr_buf title, ylab, sub;
 	double lo = INFINITY, hi = -INFINITY, y, L, R, B, gw;
 	struct rk_axis ya = { 0 };
 	size_t ncandles = 0;
@@ -414,9 +414,12 @@ int render_chart_latency(const struct chart_latency *l, const struct render_char
 		return -1;
 	vr_buf_init(&title);
 	vr_buf_init(&ylab);
+	vr_buf_init(&sub);
 	vr_buf_addf(&title, "%s latency per kernel", l->metric ? l->metric : "?");
-	y = rk_title(&k, title.buf, o->subtitle ? o->subtitle :
-		     "box: mean \xc2\xb1 stddev of the per-run values; whiskers: min to max");
+	vr_buf_addf(&sub, "%s\nbox: mean \xc2\xb1 stddev of the %s; whiskers: min to max",
+		    l->what ? l->what : "", l->imported ? "values of every report of every run"
+							: "per-run values");
+	y = rk_title(&k, title.buf, o->subtitle ? o->subtitle : sub.buf);
 	for (size_t i = 0; i < l->npct * l->nkernels; i++)
 		if (l->candles[i].n) {
 			ncandles++;
@@ -469,11 +472,12 @@ int render_chart_latency(const struct chart_latency *l, const struct render_char
 	cairo_move_to(k.cr, L, round(B) + 0.5);
 	cairo_line_to(k.cr, R, round(B) + 0.5);
 	cairo_stroke(k.cr);
-	rk_text(&k, (L + R) / 2, B + 24, "percentile of each run's samples", RK_FONT_SMALL, 0.5,
-		0, RK_PLAIN, 0, RK_BLACK);
+	rk_text(&k, (L + R) / 2, B + 24, l->imported ? "percentile reported by the workload" :
+		"percentile of each run's samples", RK_FONT_SMALL, 0.5, 0, RK_PLAIN, 0, RK_BLACK);
 out:
 	vr_buf_release(&title);
 	vr_buf_release(&ylab);
+	vr_buf_release(&sub);
 	return rk_close(&k);
 }
 
@@ -483,7 +487,7 @@ int render_chart_cdf(const struct chart_cdf *c, const struct render_chart_opts *
 {
 	struct rk_axis xa = { .log = true }, ya = { .lo = 0, .hi = 100 };
 	double lo = INFINITY, hi = 0, y, L, R, B;
-	struct vr_buf title, xlab;
+	struct vr_buf title, xlab, sub;
 	char **names = vr_calloc(c->nseries + 1, sizeof(char *));
 	char **extra = vr_calloc(c->nseries + 1, sizeof(char *));
 	int *colour = vr_calloc(c->nseries + 1, sizeof(int));
@@ -498,9 +502,10 @@ int render_chart_cdf(const struct chart_cdf *c, const struct render_chart_opts *
 	}
 	vr_buf_init(&title);
 	vr_buf_init(&xlab);
+	vr_buf_init(&sub);
 	vr_buf_addf(&title, "%s latency distribution per kernel", c->metric ? c->metric : "?");
-	y = rk_title(&k, title.buf, o->subtitle ? o->subtitle :
-		     "all samples of all runs of each kernel");
+	vr_buf_addf(&sub, "%s\nall samples of all runs of each kernel", c->what ? c->what : "");
+	y = rk_title(&k, title.buf, o->subtitle ? o->subtitle : sub.buf);
 	for (size_t i = 0; i < c->nseries; i++) {
 		const struct chart_cdf_series *s = &c->series[i];
 		struct vr_buf e;
@@ -576,6 +581,7 @@ out:
 	free(colour);
 	vr_buf_release(&title);
 	vr_buf_release(&xlab);
+	vr_buf_release(&sub);
 	return rk_close(&k);
 }
 
