@@ -61,6 +61,20 @@ def report(path):
                parse_body(m.group('body')))
 
 
+SYM = re.compile(r'^([A-Za-z_][\w.]*)\+0x[0-9a-f]+$')
+
+
+def field_ok(name, key, value, row):
+    """A field as trace-cmd printed it equals the stored row's column.
+    Function pointers print as symbol+offset: compare the <column>_sym
+    column (the symbol resolved from the file's kallsyms)."""
+    col = RENAMED.get((name, key), key)
+    m = SYM.match(value)
+    if m and f'{col}_sym' in row:
+        return row[f'{col}_sym'] == m.group(1)
+    return same(value, row.get(col))
+
+
 def same(expect, got):
     if got is None:
         return False
@@ -116,8 +130,7 @@ def check_file(vr, path, nsample, rng):
             if not rows:
                 errors.append(f'{path}: {name} at {ts} cpu {cpu}: not stored')
                 continue
-            ok = any(all(same(v, r.get(RENAMED.get((name, k), k))) for k, v in fields.items())
-                     for r in rows)
+            ok = any(all(field_ok(name, k, v, r) for k, v in fields.items()) for r in rows)
             if not ok:
                 errors.append(f'{path}: {name} at {ts} cpu {cpu}: trace-cmd {fields}, stored {rows[0]}')
             checked += 1
