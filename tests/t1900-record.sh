@@ -154,6 +154,14 @@ test_expect_success 'tracefs writes (open for writing, mkdir, rmdir) stay in its
 	grep -q "^[0-9]* rmdir(\"$T/instances/vmscan-report-$pid\") = 0" trace.log &&
 	grep -q "instances/vmscan-report-$pid/trace_clock\", O_WRONLY" trace.log
 '
+test_expect_success 'an instance left by a killed recorder is removed by the next one' '
+	start_bg record -q -o killed.dat --events sched:sched_process_exec &&
+	kill -KILL $pid && wait $pid; dead=$pid &&
+	test -d "$T/instances/vmscan-report-$dead" &&
+	run_fg record -q -o next.dat --events sched:sched_process_exec -- true 2>err; test $rc = 0 &&
+	test ! -e "$T/instances/vmscan-report-$dead" &&
+	grep -q "removed tracefs instance '\''vmscan-report-$dead'\'' left by a recorder" err
+'
 test_expect_success 'the command inherits no trace_pipe_raw or data file descriptors' '
 	"$VR" record -q -o fd.dat --events sched:sched_process_exec -- ls -l /proc/self/fd >fds &&
 	grep -q " -> " fds && ! grep -E "tracing|fd\.dat" fds
