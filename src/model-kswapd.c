@@ -20,8 +20,17 @@
  * wake itself) and g = next wake - E:
  *   kswapd_sleep seen                          -> full_sleep (exact)
  *   sched_switch/sched_wakeup of the pid seen  -> exact: no switch-out in
- *       state S after E: no_nap; woken < nap - 1 ms after switching out:
- *       nap_woken_early; else nap_timed_out
+ *       state S after E: nap_woken_early if a sched_wakeup of kswapd came
+ *       after E (it was queued in TASK_INTERRUPTIBLE and, preempted there
+ *       (prev_state R+), woken before schedule_timeout(), which then returns
+ *       at once with time left), else no_nap; running again (switch-in, else wakeup)
+ *       less than nap - 1 ms after switching out: nap_woken_early; else
+ *       nap_timed_out.  schedule_timeout() returns the jiffies left when
+ *       kswapd runs again, not when it was woken: a task woken at 97 ms that
+ *       runs at 101 ms gets remaining == 0 and the kernel counts
+ *       HIGH_WMARK_HIT_QUICKLY (seen in a real 6.18 recording).  The 1 ms
+ *       slack is one jiffy at HZ=1000; at lower HZ the nap can end up to one
+ *       jiffy early relative to the switch-out.
  *   otherwise g < 50 us                        -> no_nap
  *             request before E + nap, or g < nap -> nap_woken_early
  *             g <= nap + 30 ms (1 jiffy rounding + wake latency)
@@ -90,6 +99,7 @@ static void open_cycle(struct model *m, struct kswapd_node *n, int64_t wake_ns)
 	n->req_after_sleep = MODEL_NULL;
 	n->switch_out_s = MODEL_NULL;
 	n->woken = MODEL_NULL;
+	n->switched_in = MODEL_NULL;
 	n->lost_gen_wake = wake_ns == MODEL_NULL ? m->lost_gen - 1 : m->lost_gen;
 	n->lost_gen_act = m->lost_gen;
 	n->state = KS_AWAKE;
@@ -113,11 +123,13 @@ static void classify(struct model *m, struct kswapd_node *n, int64_t next)
 	if (n->sched_seen && m->has_sched) {
 		c->decision_exact = true;
 		if (n->switch_out_s == MODEL_NULL) {
-			c->decision = "no_nap";
+			c->decision = n->woken != MODEL_NULL ? "nap_woken_early" : "no_nap";
 			return;
 		}
-		if (n->woken != MODEL_NULL) {
-			c->decision = n->woken - n->switch_out_s <
+		int64_t back = n->switched_in != MODEL_NULL ? n->switched_in : n->woken;
+
+		if (back != MODEL_NULL) {
+			c->decision = back - n->switch_out_s <
 				      (int64_t)m->nap_ns - SCHED_NAP_SLACK_NS ?
 				      "nap_woken_early" : "nap_timed_out";
 			return;
@@ -282,6 +294,7 @@ int model_kswapd_activity(struct model *m, int nid, const struct ingest_event *e
 	n->req_after_act = MODEL_NULL;
 	n->switch_out_s = MODEL_NULL;
 	n->woken = MODEL_NULL;
+	n->switched_in = MODEL_NULL;
 	if (n->state != KS_ASLEEP)
 		n->state = KS_AWAKE;
 	if (mev == MEV_SHRINK_INACTIVE) {
@@ -327,8 +340,10 @@ int model_kswapd_sched(struct model *m, const struct ingest_event *ev, int mev)
 		pid = model_val(m, ev, mev, MF_PID);
 		if (pid == MODEL_NULL || (nid = model_kswapd_nid(m, (int)pid)) < 0)
 			return 0;
+		/* traced only if kswapd was in TASK_INTERRUPTIBLE: on its wait
+		 * queue, since the last activity reset `woken` */
 		m->kn[nid].sched_seen = true;
-		if (m->kn[nid].switch_out_s != MODEL_NULL && m->kn[nid].woken == MODEL_NULL)
+		if (m->kn[nid].open && m->kn[nid].woken == MODEL_NULL)
 			m->kn[nid].woken = ts;
 		return 0;
 	}
@@ -348,8 +363,12 @@ int model_kswapd_sched(struct model *m, const struct ingest_event *ev, int mev)
 			n->switch_out_s = ts;
 	}
 	if (next != MODEL_NULL && (nid = model_kswapd_nid(m, (int)next)) >= 0) {
-		m->kn[nid].sched_seen = true;
-		m->kn[nid].running = true;
+		struct kswapd_node *n = &m->kn[nid];
+
+		n->sched_seen = true;
+		n->running = true;
+		if (n->switch_out_s != MODEL_NULL && n->switched_in == MODEL_NULL)
+			n->switched_in = ts;
 	}
 	return 0;
 }

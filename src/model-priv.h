@@ -94,7 +94,8 @@ struct kswapd_node {
 	bool sched_seen;		/* sched events of the pid were seen */
 	bool running;			/* switched in and not out (sched) */
 	int64_t switch_out_s;		/* first switch-out in S after E_i */
-	int64_t woken;			/* first sched wakeup after that */
+	int64_t woken;			/* first sched wakeup after E_i */
+	int64_t switched_in;		/* first switch-in after switch_out_s */
 	struct model_wakeup *pend;	/* requests waiting for the next wake */
 	size_t npend, apend;
 	/* counts for run_quality */

@@ -12,8 +12,15 @@ and rebuild, with nothing but the text:
   3. each mm_vmscan_wakeup_kswapd with the delay to the node's next
      kswapd_wake;
 and compare them with reclaim_stall, kswapd_cycle, kswapd_wakeup and
-run_quality.  Exit 0 when everything matches, 1 otherwise (mismatches are
-printed), 2 on usage errors.
+run_quality.  When NAME.vmstat-before and NAME.vmstat-after sit next to
+NAME.dat (samples/record-samples.sh writes them around the recording), the
+kernel's own counters check the sleep decisions too: kswapd wakes against
+the pageoutrun delta, nap_woken_early cycles against
+kswapd_low_wmark_hit_quickly, nap_timed_out + no_nap against
+kswapd_high_wmark_hit_quickly (mm/vmscan.c kswapd_try_to_sleep()); they
+must be equal (they are on every sample recorded so far).
+Exit 0 when everything matches, 1 otherwise (mismatches are printed), 2 on
+usage errors.
 """
 import collections
 import os
@@ -98,13 +105,50 @@ def actual(db):
     }
 
 
+def vmstat_delta(path):
+    """{counter: after - before} from NAME.vmstat-before/after, or None."""
+    base = path[:-4] if path.endswith('.dat') else path
+    try:
+        snaps = []
+        for suffix in ('.vmstat-before', '.vmstat-after'):
+            with open(base + suffix) as f:
+                snaps.append(dict((k, int(v)) for k, v in
+                                  (line.split() for line in f if len(line.split()) == 2)))
+    except (OSError, ValueError):
+        return None
+    return {k: snaps[1][k] - snaps[0].get(k, 0) for k in snaps[1]}
+
+
+def check_vmstat(path, db):
+    delta = vmstat_delta(path)
+    if delta is None or 'pageoutrun' not in delta:
+        return 0
+    c = sqlite3.connect(db)
+    one = lambda sql: c.execute(sql).fetchone()[0]
+    got = {
+        'pageoutrun': one('SELECT count(wake_ns) FROM kswapd_cycle'),
+        'kswapd_low_wmark_hit_quickly':
+            one("SELECT count(*) FROM kswapd_cycle WHERE decision = 'nap_woken_early'"),
+        'kswapd_high_wmark_hit_quickly':
+            one("SELECT count(*) FROM kswapd_cycle WHERE decision IN"
+                " ('nap_timed_out', 'no_nap')"),
+    }
+    bad = 0
+    for k, v in got.items():
+        ok = delta.get(k, 0) == v
+        bad += not ok
+        print('%s: /proc/vmstat %s delta %d, model %d: %s'
+              % (path, k, delta.get(k, 0), v, 'ok' if ok else 'MISMATCH'))
+    return bad
+
+
 def check(vr, path):
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, 'm.db')
         subprocess.run([vr, 'load', '-q', '-d', db, path], check=True)
         want, got = expected(path), actual(db)
+        bad = check_vmstat(path, db)
     want['requests'].sort(key=lambda r: (r[0], r[1], -1 if r[2] is None else r[2]))
-    bad = 0
     for key in want:
         if want[key] != got[key]:
             bad += 1

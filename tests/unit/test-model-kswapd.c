@@ -164,6 +164,71 @@ static void test_sched_exact(void **state)
 }
 
 /*
+ * Woken by a request 97.6 ms into the nap but running only at 100.9 ms:
+ * schedule_timeout() returns 0 then and the kernel counts
+ * KSWAPD_HIGH_WMARK_HIT_QUICKLY (the case seen in a real 6.18 recording,
+ * where this rule makes the counts equal the /proc/vmstat deltas).
+ */
+static void test_sched_woken_but_late(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, fmt_sched);
+
+	(void)state;
+	WAKE(m, 0, 50, 0, 0);
+	ACT(m, 1, 50, 0, 32, 32);
+	FEED(m, "sched", "sched_switch", MS(1.5), 0, 50, "prev_pid", I64(50),
+	     "prev_state", I64(1), "next_pid", I64(0));
+	REQ(m, 99.09, 100, 0, 0);
+	FEED(m, "sched", "sched_wakeup", MS(99.1), 1, 100, "pid", I64(50));	/* 97.6 ms */
+	FEED(m, "sched", "sched_switch", MS(102.43), 0, 77, "prev_pid", I64(77),
+	     "prev_state", I64(0), "next_pid", I64(50));			/* 100.93 ms */
+	WAKE(m, 102.5, 50, 0, 0);
+	assert_int_equal(model_finish(m), 0);
+	assert_string_equal(c.cyc[0].decision, "nap_timed_out");
+	assert_true(c.cyc[0].decision_exact);
+	/* the request still found kswapd napping */
+	assert_string_equal(c.wk[0].kswapd_state, "napping");
+	model_free(m);
+}
+
+/*
+ * Queued on its wait queue, kswapd is preempted (prev_state R+, 0x100)
+ * before it can nap; a request wakes it there, so schedule_timeout()
+ * returns at once with time left: LOW_WMARK (seen in a real 6.18
+ * recording: 3 such cycles made the vmstat delta).  Without the wakeup the
+ * same cycle is no_nap.
+ */
+static void test_sched_woken_while_preempted(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, fmt_sched);
+
+	(void)state;
+	WAKE(m, 0, 50, 0, 0);
+	ACT(m, 1, 50, 0, 32, 32);
+	FEED(m, "sched", "sched_switch", MS(1.01), 0, 50, "prev_pid", I64(50),
+	     "prev_state", I64(0x100), "next_pid", I64(77));
+	REQ(m, 10.44, 100, 0, 0);
+	FEED(m, "sched", "sched_wakeup", MS(10.45), 1, 100, "pid", I64(50));
+	FEED(m, "sched", "sched_switch", MS(49.5), 0, 77, "prev_pid", I64(77),
+	     "prev_state", I64(0), "next_pid", I64(50));
+	WAKE(m, 49.6, 50, 0, 0);
+	ACT(m, 50, 50, 0, 32, 32);
+	FEED(m, "sched", "sched_switch", MS(50.01), 0, 50, "prev_pid", I64(50),
+	     "prev_state", I64(0x100), "next_pid", I64(77));
+	FEED(m, "sched", "sched_switch", MS(59.5), 0, 77, "prev_pid", I64(77),
+	     "prev_state", I64(0), "next_pid", I64(50));
+	WAKE(m, 59.6, 50, 0, 0);
+	assert_int_equal(model_finish(m), 0);
+	assert_string_equal(c.cyc[0].decision, "nap_woken_early");
+	assert_true(c.cyc[0].decision_exact);
+	assert_string_equal(c.cyc[1].decision, "no_nap");
+	assert_true(c.cyc[1].decision_exact);
+	model_free(m);
+}
+
+/*
  * Activity before the first wake is kept (wake NULL) once the kswapd pid
  * is known from sched_switch's comm; a late wake without sleep is unknown;
  * lost events after the last activity make the decision unknown.
@@ -236,6 +301,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_nodes_inferred),
 		cmocka_unit_test(test_sched_exact),
+		cmocka_unit_test(test_sched_woken_but_late),
+		cmocka_unit_test(test_sched_woken_while_preempted),
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_premature_threshold),
 	};
