@@ -90,13 +90,63 @@ static void append(double **dst, size_t *dn, const double *v, size_t n)
 	*dn += n;
 }
 
-/* Does application operation @op ("p95-Write") belong to metric @metric
- * ("Write")?  The part after the first '-' is the metric. */
+/*
+ * An imported operation name is a metric with a percentile token:
+ * "p95-Write" is p95 of Write, "final-p95-Write" (simoop's final stats) p95 of
+ * final-Write.  The token is p<number>, max, min or mean.  Splits @op into
+ * @pct and @metric (malloc'ed, caller frees); without such a token the whole
+ * name is the metric and @pct is "value".
+ */
+static bool pct_token(const char *t, size_t n)
+{
+	if ((n == 3 && (!strncmp(t, "max", 3) || !strncmp(t, "min", 3))) ||
+	    (n == 4 && !strncmp(t, "mean", 4)))
+		return true;
+	if (n < 2 || t[0] != 'p')
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!((t[i] >= '0' && t[i] <= '9') || t[i] == '.'))
+			return false;
+	return true;
+}
+
+static void app_op_split(const char *op, char **pct, char **metric)
+{
+	const char *t = op;
+
+	while (*t) {
+		size_t n = strcspn(t, "-");
+
+		if (pct_token(t, n)) {
+			struct vr_buf m;
+
+			*pct = vr_strdup(t);
+			(*pct)[n] = '\0';
+			vr_buf_init(&m);
+			vr_buf_add(&m, op, (size_t)(t - op));	/* prefix with its '-' */
+			vr_buf_addstr(&m, t[n] ? t + n + 1 : "");
+			if (m.len && m.buf[m.len - 1] == '-')
+				m.buf[--m.len] = '\0';
+			*metric = vr_buf_detach(&m);
+			return;
+		}
+		t += n + (t[n] ? 1 : 0);
+	}
+	*pct = vr_strdup("value");
+	*metric = vr_strdup(op);
+}
+
+/* Does application operation @op belong to metric @metric? */
 static bool app_op_of(const char *op, const char *metric)
 {
-	const char *dash = strchr(op, '-');
+	char *pct, *m;
+	bool yes;
 
-	return dash && !strcmp(dash + 1, metric);
+	app_op_split(op, &pct, &m);
+	yes = !strcmp(m, metric);
+	free(pct);
+	free(m);
+	return yes;
 }
 
 int chart_metric_names(struct store *s, char ***names, size_t *n)
@@ -116,17 +166,22 @@ int chart_metric_names(struct store *s, char ***names, size_t *n)
 	if (!nruns)
 		ops = (struct metric_op_list){ NULL, 0 };
 	for (size_t i = 0; !ret && i < ops.n; i++) {
-		const char *name = ops.ops[i].spec ? ops.ops[i].spec->name :
-				   strchr(ops.ops[i].name, '-') ? strchr(ops.ops[i].name, '-') + 1 :
-				   ops.ops[i].name;
+		char *pct = NULL, *name;
 		size_t j;
 
+		if (ops.ops[i].spec)
+			name = vr_strdup(ops.ops[i].spec->name);
+		else
+			app_op_split(ops.ops[i].name, &pct, &name);
+		free(pct);
 		for (j = 0; j < *n; j++)
 			if (!strcmp((*names)[j], name))
 				break;
 		if (j == *n) {
 			*names = vr_realloc(*names, (*n + 1) * sizeof(**names));
-			(*names)[(*n)++] = vr_strdup(name);
+			(*names)[(*n)++] = name;
+		} else {
+			free(name);
 		}
 	}
 	if (!ret)
@@ -183,14 +238,14 @@ static int metric_ops(struct store *s, const char *metric, const struct kernel_r
 	return 0;
 }
 
+/* The percentile part of an operation name: "p95" of "p95-DirectReclaim". */
 static char *op_label(const char *op)
 {
-	const char *dash = strchr(op, '-');
-	char *l = vr_strdup(op);
+	char *pct, *metric;
 
-	if (dash)
-		l[dash - op] = '\0';
-	return l;
+	app_op_split(op, &pct, &metric);
+	free(metric);
+	return pct;
 }
 
 int chart_latency_build(struct store *s, const char *metric, struct chart_latency *out)

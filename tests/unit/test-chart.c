@@ -49,6 +49,9 @@ static const char fixture_sql[] =
 	/* run 3's kernel: the model could not infer flags (src/model-flags.c) */
 	"INSERT INTO run_quality VALUES (3, 'pgdat_flag_not_inferred', 1, 'MGLRU'),"
 	" (1, 'pgdat_flag_rule', 1, '4.12-4.16 per-call');"
+	/* imported simoop-style latencies of run 1: two reports and final stats */
+	"INSERT INTO app_latency VALUES (1, 'p95-Write', 0, 100), (1, 'p95-Write', 1, 200),"
+	" (1, 'max-Write', 0, 900), (1, 'final-p95-Write', 0, 150);"
 	"INSERT INTO pgdat_flag (run_id, nid, flag, set_ns, clear_ns, rule, evidence) VALUES"
 	" (1, 0, 'PGDAT_WRITEBACK', 3000000000, 4000000000, '4.12-4.16 per-call', 'x'),"
 	" (1, 0, 'PGDAT_WRITEBACK', 8000000000, NULL, '4.12-4.16 per-call', 'x');"
@@ -330,6 +333,32 @@ static void test_latency(void **state)
 	store_close(s);
 }
 
+static void test_latency_imported(void **state)
+{
+	struct store *s = store_open(dbpath, STORE_RDONLY);
+	const struct chart_candle *c;
+	struct chart_latency l;
+
+	(void)state;
+	assert_int_equal(chart_latency_build(s, "Write", &l), 0);
+	assert_int_equal(l.imported, 1);
+	assert_int_equal(l.npct, 2);		/* p95 and max, in first-seen order */
+	assert_string_equal(l.pct[0], "p95");
+	assert_string_equal(l.pct[1], "max");
+	/* every report is a value: 100 and 200, mean 150, sd 70.71 */
+	c = candle_of(&l, "p95", "4.11.0-vanilla");
+	assert_int_equal(c->n, 2);
+	assert_float_equal(c->mean, 150, 1e-9);
+	assert_float_equal(c->stddev, 70.71067812, 1e-6);
+	assert_int_equal(candle_of(&l, "p95", "4.11.0-patched")->n, 0);
+	chart_latency_release(&l);
+	assert_int_equal(chart_latency_build(s, "final-Write", &l), 0);
+	assert_int_equal(l.npct, 1);
+	assert_float_equal(candle_of(&l, "p95", "4.11.0-vanilla")->mean, 150, 1e-9);
+	chart_latency_release(&l);
+	store_close(s);
+}
+
 static void test_cdf(void **state)
 {
 	struct store *s = store_open(dbpath, STORE_RDONLY);
@@ -360,10 +389,13 @@ static void test_metric_names(void **state)
 	assert_int_equal(chart_metric_names(s, &names, &n), 0);
 	/* direct stalls, the memcg stall of run 1, and one full sleep with
 	 * both wake and sleep (2.0 -> 2.6 s, KswapdAwake); in metrics.h order */
-	assert_int_equal(n, 3);
+	assert_int_equal(n, 5);
 	assert_string_equal(names[0], "DirectReclaim");
 	assert_string_equal(names[1], "MemcgReclaim");
 	assert_string_equal(names[2], "KswapdAwake");
+	/* imported operations grouped by the name without the percentile */
+	assert_string_equal(names[3], "Write");
+	assert_string_equal(names[4], "final-Write");
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
@@ -456,6 +488,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bin_width),
 		cmocka_unit_test(test_candle),
 		cmocka_unit_test(test_latency),
+		cmocka_unit_test(test_latency_imported),
 		cmocka_unit_test(test_cdf),
 		cmocka_unit_test(test_metric_names),
 		cmocka_unit_test(test_render_all),
