@@ -86,6 +86,7 @@ struct chart_latency {
 	size_t nkernels;
 	char **kernels;		/* owned */
 	int *colour;		/* per kernel: index in the database's kernel order */
+	int *nruns;		/* per kernel: runs in the database */
 	size_t npct;
 	char **pct;		/* row labels, e.g. "p50", "max" (owned) */
 	struct chart_candle *candles;

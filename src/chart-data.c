@@ -88,6 +88,7 @@ void chart_latency_release(struct chart_latency *l)
 	free(l->what);
 	free_strv(l->kernels, l->nkernels);
 	free(l->colour);
+	free(l->nruns);
 	free_strv(l->pct, l->npct);
 	free(l->candles);
 	memset(l, 0, sizeof(*l));

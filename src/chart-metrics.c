@@ -269,9 +269,11 @@ int chart_latency_build(struct store *s, const char *metric, struct chart_latenc
 	out->nkernels = nk;
 	out->kernels = vr_calloc(nk ? nk : 1, sizeof(char *));
 	out->colour = vr_calloc(nk ? nk : 1, sizeof(int));
+	out->nruns = vr_calloc(nk ? nk : 1, sizeof(int));
 	for (size_t i = 0; i < nk; i++) {
 		out->kernels[i] = vr_strdup(k[i].kernel);
 		out->colour[i] = (int)i;
+		out->nruns[i] = (int)k[i].nruns;
 	}
 	out->npct = ops.n;
 	out->pct = vr_calloc(ops.n ? ops.n : 1, sizeof(char *));

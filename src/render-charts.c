@@ -405,6 +405,7 @@ static void candle(cairo_t *cr, const struct chart_candle *c, const struct rk_ax
 int render_chart_latency(const struct chart_latency *l, const struct render_chart_opts *o)
 {
 	struct vr_buf title, ylab, sub;
+	char **extra;
 	double lo = INFINITY, hi = -INFINITY, y, L, R, B, gw;
 	struct rk_axis ya = { 0 };
 	size_t ncandles = 0;
@@ -427,7 +428,29 @@ int render_chart_latency(const struct chart_latency *l, const struct render_char
 				lo = fmin(lo, l->candles[i].min);
 			hi = fmax(hi, l->candles[i].max);
 		}
-	y = kernel_legend(&k, y, l->kernels, l->colour, NULL, l->nkernels, RK_SW_BOX);
+	/* how many values each kernel's candles stand on: a flat candle from
+	 * one run must not look like a tight result from many */
+	extra = vr_calloc(l->nkernels + 1, sizeof(*extra));
+	for (size_t i = 0; i < l->nkernels; i++) {
+		struct vr_buf e;
+		int most = 0;
+
+		for (size_t p = 0; p < l->npct; p++)
+			most = most > l->candles[p * l->nkernels + i].n ? most :
+			       l->candles[p * l->nkernels + i].n;
+		vr_buf_init(&e);
+		if (l->imported)
+			vr_buf_addf(&e, "(%d reports)", most);
+		else
+			vr_buf_addf(&e, "(samples in %d of %d runs)", most,
+				    l->nruns ? l->nruns[i] : most);
+		extra[i] = vr_buf_detach(&e);
+	}
+	y = kernel_legend(&k, y, l->kernels, l->colour, (const char *const *)extra, l->nkernels,
+			  RK_SW_BOX);
+	for (size_t i = 0; i < l->nkernels; i++)
+		free(extra[i]);
+	free(extra);
 	if (!ncandles) {
 		rk_message(&k, MARGIN, y, k.w - 2 * MARGIN, k.h - y - MARGIN,
 			   "no samples of this metric in any run");
