@@ -24,6 +24,9 @@ struct ingest_meta {
 	int long_size;		/* 4 or 8, from the file */
 	int big_endian;		/* 1 if recorded on a big-endian machine */
 	int page_size;		/* ring buffer page size in bytes */
+	int64_t ring_overrun;	/* sum over CPUs of the kernel's "overrun" and
+				 * "dropped events" counters saved in the file
+				 * (trace-cmd's CPU stats), -1 if not saved */
 };
 
 /*

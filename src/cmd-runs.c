@@ -11,7 +11,9 @@ static const char *const runs_usage[] = {
 	"usage: vmscan-report runs -d DB",
 	"",
 	"List the runs in DB: id, kernel label, iteration, kernel release, clock,",
-	"CPUs, duration, events, lost events, and the source file.",
+	"CPUs, duration, events, lost events (markers in the data; '+?' when some",
+	"markers carry no count), the kernel's ring-buffer overrun counters saved",
+	"in the file ('-' when not saved), file version and the source file.",
 	"",
 	"  -d, --database DB   SQLite database written by 'load'",
 	"  -h, --help          show this help",
@@ -22,7 +24,7 @@ static const char runs_sql[] =
 	"SELECT id, kernel, iteration, coalesce(kernel_release, '-'), coalesce(clock, '-'),"
 	" coalesce(cpus, 0), coalesce((last_ts_ns - first_ts_ns) / 1e9, 0), event_count,"
 	" lost_events, lost_unknown, coalesce(file_version, 0), coalesce(compression, '-'),"
-	" source_path FROM run ORDER BY id";
+	" source_path, ring_overrun FROM run ORDER BY id";
 
 int cmd_runs(int argc, char **argv)
 {
@@ -56,20 +58,25 @@ int cmd_runs(int argc, char **argv)
 		store_close(st);
 		return VR_EXIT_FAIL;
 	}
-	printf("%4s  %-24s %4s  %-20s %-6s %4s %9s %10s %6s %4s  %s\n", "run", "kernel", "iter",
-	       "release", "clock", "cpus", "seconds", "events", "lost", "ver", "file");
+	printf("%4s  %-24s %4s  %-20s %-6s %4s %9s %10s %6s %8s %4s  %s\n", "run", "kernel", "iter",
+	       "release", "clock", "cpus", "seconds", "events", "lost", "overrun", "ver", "file");
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		long long lost = sqlite3_column_int64(q, 8);
 		int unknown = sqlite3_column_int(q, 9);
 		char lostbuf[32];
 
 		snprintf(lostbuf, sizeof(lostbuf), unknown ? "%lld+?" : "%lld", lost);
-		printf("%4lld  %-24s %4d  %-20s %-6s %4d %9.3f %10lld %6s %4d  %s\n",
+		char overbuf[32] = "-";
+
+		if (sqlite3_column_type(q, 13) != SQLITE_NULL)
+			snprintf(overbuf, sizeof(overbuf), "%lld",
+				 (long long)sqlite3_column_int64(q, 13));
+		printf("%4lld  %-24s %4d  %-20s %-6s %4d %9.3f %10lld %6s %8s %4d  %s\n",
 		       (long long)sqlite3_column_int64(q, 0), sqlite3_column_text(q, 1),
 		       sqlite3_column_int(q, 2), sqlite3_column_text(q, 3),
 		       sqlite3_column_text(q, 4), sqlite3_column_int(q, 5),
 		       sqlite3_column_double(q, 6), (long long)sqlite3_column_int64(q, 7),
-		       lostbuf, sqlite3_column_int(q, 10), sqlite3_column_text(q, 12));
+		       lostbuf, overbuf, sqlite3_column_int(q, 10), sqlite3_column_text(q, 12));
 	}
 	sqlite3_finalize(q);
 	store_close(st);

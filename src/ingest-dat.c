@@ -32,6 +32,7 @@
  */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 int tracecmd_cpus(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
@@ -184,6 +185,28 @@ static struct dat_cursor *open_cursors(struct ingest_dat *d, int *n,
 	return cur;
 }
 
+/*
+ * Events the kernel's ring buffer lost, from the per-CPU stats trace-cmd
+ * saves (the per_cpu/cpuN/stats files: "overrun: N", "dropped events: N").
+ * Lost-event markers inside the data can undercount them.  -1: no stats.
+ */
+static int64_t ring_overrun(const char *stats)
+{
+	int64_t total = -1;
+	const char *p = stats;
+
+	while (p && *p) {
+		long long n;
+
+		if (sscanf(p, "overrun: %lld", &n) == 1 || sscanf(p, "dropped events: %lld", &n) == 1)
+			total = (total < 0 ? 0 : total) + n;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return total;
+}
+
 static void fill_meta(struct ingest_dat *d, struct ingest_meta *meta,
 		      struct tracecmd_input *clock_from)
 {
@@ -213,6 +236,7 @@ static void fill_meta(struct ingest_dat *d, struct ingest_meta *meta,
 	meta->long_size = tep_get_long_size(d->tep);
 	meta->big_endian = tep_is_file_bigendian(d->tep);
 	meta->page_size = tracecmd_page_size(d->handle);
+	meta->ring_overrun = ring_overrun(tracecmd_get_cpustats(d->handle));
 }
 
 /*

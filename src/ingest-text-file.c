@@ -89,6 +89,7 @@ struct ingest_text *ingest_open_text(const char *path, const char *release,
 	struct ingest_text_opts opts;
 
 	memset(meta, 0, sizeof(*meta));
+	meta->ring_overrun = -1;	/* text carries no ring-buffer stats */
 	t->path = vr_strdup(path);
 	if (map_file(t, path))
 		goto fail;

@@ -51,6 +51,7 @@ static const char fixed_schema[] =
 	" event_count INTEGER NOT NULL DEFAULT 0,"
 	" lost_events INTEGER NOT NULL DEFAULT 0,"
 	" lost_unknown INTEGER NOT NULL DEFAULT 0,"
+	" ring_overrun INTEGER," /* kernel ring-buffer overruns saved in the file */
 	" loaded_at TEXT NOT NULL,"
 	" UNIQUE (kernel, iteration));"
 	"CREATE TABLE IF NOT EXISTS run_event_count ("
@@ -393,8 +394,8 @@ static int insert_run_row(struct store *s, const struct store_run *r, int iterat
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	if (prepare(s, &st, "INSERT INTO run (kernel, iteration, source_path, source_format,"
 			    " content_sha256, file_version, compression, uname, kernel_release,"
-			    " cpus, clock, long_size, big_endian, page_size, loaded_at)"
-			    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"))
+			    " cpus, clock, long_size, big_endian, page_size, loaded_at, ring_overrun)"
+			    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"))
 		return -1;
 	sqlite3_bind_text(st, 1, r->kernel, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, iteration);
@@ -415,6 +416,8 @@ static int insert_run_row(struct store *s, const struct store_run *r, int iterat
 	if (m->page_size)
 		sqlite3_bind_int(st, 14, m->page_size);
 	sqlite3_bind_text(st, 15, now, -1, SQLITE_TRANSIENT);
+	if (m->ring_overrun >= 0)
+		sqlite3_bind_int64(st, 16, m->ring_overrun);
 	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	if (ret) {
 		if (sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_UNIQUE)
