@@ -275,6 +275,9 @@ static void set_field(struct text_ctx *c, int spec, int f, enum text_conv conv, 
 	switch (conv) {
 	case CV_NUM:
 		r = parse_num(v, vlen, &x);
+		/* a kernel address printed as a symbol ("shrink=super_cache_scan+0x0"):
+		 * the address is not in the text */
+		symbolic = r && (vr_event_specs[spec].fields[f].flags & VR_FF_KSYM);
 		break;
 	case CV_RECLAIM_FLAGS:
 		r = parse_flags(v, vlen, reclaim_flag_names, &x);

@@ -705,7 +705,8 @@ struct ingest_text_parser *ingest_text_index(const char *name, const char *buf, 
 		c->zone_new = release_code(opts->release) >= 508;
 	learn_fields(c);
 	time_lost_markers(c);
-	qsort(c->ent, c->nent, sizeof(*c->ent), cmp_entry);
+	if (c->nent)
+		qsort(c->ent, c->nent, sizeof(*c->ent), cmp_entry);
 	return tp;
 }
 

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Text traces and 4.x trace.dat files: `load` takes trace-cmd report output
+# in every layout into the same tables as the trace.dat it came from (up to
+# the precision the text carries), hand-built ftrace text of several eras
+# gives hand-worked derived values, and tests/mkdat.py builds 4.10/4.11,
+# two-node, big-endian and 32-bit recordings.
+. "$(dirname "$0")/lib.sh"
+
+MKDAT="$TOP/tests/mkdat.py"
+DATA="$TOP/tests/data-text"
+
+# q DB ROUND_ADD DIVISOR [nozone]: the derived tables and counters, times
+# divided (with rounding added: trace-cmd rounds to the microsecond) so that
+# a trace.dat in ns and a text in µs compare; rows sorted as text.  nozone: leave out the zone of
+# kswapd_wake/wakeup_kswapd, which 5.2+ kernels record but do not print.
+q() {
+	local db=$1 r=$2 d=$3 zid=zid hz=highest_zoneidx
+	[ "${4:-}" = nozone ] && zid=NULL hz=NULL
+	sqlite3 "$db" "
+	SELECT 'stall', kind, pid, (begin_ns+$r)/$d, (end_ns+$r)/$d, \"order\", nr_reclaimed,
+	       kswapd_state, complete FROM reclaim_stall ORDER BY begin_ns, pid;
+	SELECT 'cycle', nid, pid, (wake_ns+$r)/$d, \"order\", $hz,
+	       (last_activity_ns+$r)/$d, (sleep_ns+$r)/$d, (next_wake_ns+$r)/$d, decision,
+	       premature, nr_scanned, nr_reclaimed, complete FROM kswapd_cycle ORDER BY nid, wake_ns;
+	SELECT 'wakeup', (ts_ns+$r)/$d, pid, nid, $zid, \"order\", kswapd_state,
+	       (served_ns+$r)/$d FROM kswapd_wakeup ORDER BY ts_ns, pid;
+	SELECT 'flag', nid, flag, (set_ns+$r)/$d, (clear_ns+$r)/$d, rule, evidence
+	       FROM pgdat_flag ORDER BY nid, flag, set_ns;
+	SELECT 'throttle', kind, pid, (end_ns+$r)/$d, usec_timeout, usec_delayed
+	       FROM reclaim_throttle ORDER BY end_ns;
+	SELECT 'write', (ts_ns+$r)/$d, pid, by_kswapd, pfn, file, sync FROM reclaim_write;
+	SELECT 'inactive', count(*), sum(nr_scanned), sum(nr_reclaimed), sum(nr_dirty),
+	       sum(nr_writeback), sum(nr_immediate), sum(reclaim_flags)
+	       FROM mm_vmscan_lru_shrink_inactive;
+	SELECT 'isolate', count(*), sum(nr_taken), sum(classzone_idx), sum(lru), sum(file)
+	       FROM mm_vmscan_lru_isolate;
+	SELECT 'lost', cpu, (ts_ns+$r)/$d, count FROM lost_events;
+	SELECT 'events', event_count, lost_events FROM run;" >q.out &&
+	sort q.out	# rows equal to the microsecond may come in any order
+}
+
+test_expect_success 'trace.dat and trace-cmd report text (plain, -N, -l) agree to the microsecond' '
+	python3 "$MKDAT" "$DATA/numa-4.11.spec" n.dat &&
+	"$VR" load -q -d dat.db n.dat &&
+	q dat.db 500 1000 >expect &&
+	grep -q "^stall|direct|1234|1000500|1002901|0|31|awake|1" expect &&
+	for m in "" -N -l; do
+		trace-cmd report $m -i n.dat >"n$m.txt" &&
+		"$VR" load -q -d "t$m.db" --kernel 4.11.0 "n$m.txt" &&
+		q "t$m.db" 0 1000 >actual &&
+		test_cmp expect actual || exit 1
+	done
+'
+
+test_expect_success 'trace-cmd report -t and -R -t text agree to the nanosecond' '
+	python3 "$MKDAT" "$DATA/numa-4.11.spec" n.dat &&
+	"$VR" load -q -d dat.db n.dat &&
+	q dat.db 0 1 >expect &&
+	for m in "-t" "-R -t"; do
+		trace-cmd report $m -i n.dat >n.txt &&
+		rm -f t.db && "$VR" load -q -d t.db --kernel 4.11.0 n.txt &&
+		q t.db 0 1 >actual && test_cmp expect actual || exit 1
+	done &&
+	# raw fields carry gfp_flags and the reclaim_flags number as well
+	sqlite3 dat.db "SELECT ts_ns, gfp_flags, classzone_idx FROM mm_vmscan_direct_reclaim_begin" >expect &&
+	sqlite3 t.db "SELECT ts_ns, gfp_flags, classzone_idx FROM mm_vmscan_direct_reclaim_begin" >actual &&
+	test_cmp expect actual
+'
+
+# The real 6.18 recordings (samples/, made by samples/record-samples.sh).
+for sample in wsf10-1 wsf200-3; do
+	test_expect_success "sample $sample: trace.dat and its trace-cmd report text agree" '
+		S="$TOP/samples/'$sample'.dat" && test -f "$S" &&
+		"$VR" load -q -d dat.db "$S" &&
+		q dat.db 0 1 >expect.ns && q dat.db 500 1000 nozone >expect.us &&
+		q dat.db 0 1 nozone >expect.tns &&
+		test $(grep -c "^stall|" expect.ns) -gt 0 &&
+		test $(grep -c "^cycle|" expect.ns) -gt 0 &&
+		trace-cmd report -R -t -i "$S" >raw.txt &&
+		"$VR" load -q -d raw.db --kernel 6.18.44 raw.txt &&
+		q raw.db 0 1 >actual && test_cmp expect.ns actual &&
+		trace-cmd report -t -i "$S" >ns.txt &&
+		"$VR" load -q -d ns.db --kernel 6.18.44 ns.txt &&
+		q ns.db 0 1 nozone >actual && test_cmp expect.tns actual &&
+		trace-cmd report -i "$S" >us.txt &&
+		"$VR" load -q -d us.db --kernel 6.18.44 us.txt &&
+		q us.db 0 1000 nozone >actual && test_cmp expect.us actual
+	'
+done
+
+test_expect_success 'text run: source_format text, kernel_release from --kernel, quality rows' '
+	python3 "$MKDAT" "$DATA/numa-4.11.spec" n.dat &&
+	trace-cmd report -i n.dat >n.txt &&
+	"$VR" load -q -d t.db --kernel 4.11.0-vanilla n.txt 2>err &&
+	sqlite3 t.db "SELECT source_format, kernel_release, cpus FROM run" >actual &&
+	echo "text|4.11.0-vanilla|4" >expect && test_cmp expect actual &&
+	sqlite3 t.db "SELECT item, count FROM run_quality WHERE item LIKE '\''text_%'\'' ORDER BY item" >actual &&
+	# 20 events; 2 gfp_flags printed as names; 1 "[5 EVENTS DROPPED]" line
+	printf "%s\n" "text_lost_markers|1" "text_source|20" "text_symbolic_values|2" >expect &&
+	test_cmp expect actual &&
+	sqlite3 t.db "SELECT rule FROM pgdat_flag LIMIT 1" >actual &&
+	echo "4.11-4.16 per-call" >expect && test_cmp expect actual
+'
+
+# Hand-built 6.x ftrace text (5-character flags): one direct reclaim stall
+# of 2.5 ms (100.002600 - 100.000100), one kswapd cycle that ends in a full
+# sleep at 100.050000, a wakeup request 20 ms after it (premature: < 100 ms).
+test_expect_success 'hand-built 6.x ftrace text: stall, kswapd cycle, premature wakeup' '
+	cat >six.txt <<-\EOF &&
+	# tracer: nop
+	#
+	#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+	#              | |         |   |||||     |         |
+	         kswapd0-97      [002] ..... 100.000000: mm_vmscan_kswapd_wake: nid=0 order=0
+	           a.out-500     [001] ..... 100.000100: mm_vmscan_direct_reclaim_begin: order=2 gfp_flags=GFP_KERNEL
+	         kswapd0-97      [002] ..... 100.000200: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=30 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=2 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+	           a.out-500     [001] ..... 100.002600: mm_vmscan_direct_reclaim_end: nr_reclaimed=64
+	         kswapd0-97      [002] ..... 100.050000: mm_vmscan_kswapd_sleep: nid=0
+	           a.out-500     [001] ..... 100.070000: mm_vmscan_wakeup_kswapd: nid=0 order=0 gfp_flags=GFP_KERNEL
+	EOF
+	"$VR" load -q -d six.db --kernel 6.18.44 six.txt &&
+	sqlite3 six.db "SELECT kind, pid, begin_ns, end_ns, duration_ns, \"order\", nr_reclaimed, complete FROM reclaim_stall" >actual &&
+	echo "direct|500|100000100000|100002600000|2500000|2|64|1" >expect && test_cmp expect actual &&
+	sqlite3 six.db "SELECT nid, pid, wake_ns, sleep_ns, decision, premature, nr_scanned, nr_reclaimed FROM kswapd_cycle" >actual &&
+	echo "0|97|100000000000|100050000000|full_sleep|1|32|30" >expect && test_cmp expect actual &&
+	sqlite3 six.db "SELECT nr_activate0, nr_activate1, reclaim_flags FROM mm_vmscan_lru_shrink_inactive" >actual &&
+	echo "0|2|10" >expect && test_cmp expect actual
+'
+
+# 3.x-era trace_pipe text: no irq-flags column, lru_isolate with contig_*.
+test_expect_success 'hand-built 3.x trace_pipe text without the flags column' '
+	cat >old.txt <<-\EOF &&
+	            bash-1234  [000]  1234.567890: mm_vmscan_direct_reclaim_begin: order=0 may_writepage=1 gfp_flags=GFP_KERNEL
+	            bash-1234  [000]  1234.567990: mm_vmscan_lru_isolate: isolate_mode=1 order=0 nr_requested=32 nr_scanned=32 nr_taken=30 contig_taken=0 contig_dirty=0 contig_failed=0 file=1
+	            bash-1234  [000]  1234.568890: mm_vmscan_direct_reclaim_end: nr_reclaimed=30
+	EOF
+	"$VR" load -q -d old.db old.txt &&
+	sqlite3 old.db "SELECT duration_ns, nr_reclaimed, complete FROM reclaim_stall" >actual &&
+	echo "1000000|30|1" >expect && test_cmp expect actual &&
+	sqlite3 old.db "SELECT kernel, kernel_release IS NULL FROM run" >actual &&
+	echo "unknown|1" >expect && test_cmp expect actual
+'
+
+test_expect_success '4.10 trace.dat (no shrink counters): flags not inferred, witnesses kept' '
+	python3 "$MKDAT" "$DATA/numa-4.10.spec" o.dat &&
+	"$VR" load -q -d o.db o.dat &&
+	sqlite3 o.db "SELECT kernel_release FROM run; SELECT count(*) FROM pgdat_flag;
+		SELECT count(*) FROM run_quality WHERE item = '\''pgdat_flag_not_inferred'\'';
+		SELECT nr_dirty IS NULL, nr_scanned FROM mm_vmscan_lru_shrink_inactive ORDER BY ts_ns;
+		SELECT file, lru IS NULL FROM mm_vmscan_lru_isolate ORDER BY ts_ns" >actual &&
+	printf "%s\n" 4.10.0-vanilla 0 1 "1|32" "1|32" "1|1" "1|1" >expect &&
+	test_cmp expect actual &&
+	# its trace-cmd text loads to the same stalls and cycles
+	q o.db 500 1000 >expect &&
+	trace-cmd report -i o.dat >o.txt && "$VR" load -q -d ot.db --kernel 4.10.0 o.txt &&
+	q ot.db 0 1000 >actual && test_cmp expect actual
+'
+
+test_expect_success 'big-endian and 32-bit recordings decode to the same rows' '
+	python3 "$MKDAT" "$DATA/numa-4.11.spec" le.dat &&
+	{ echo "endian big"; echo "long 4"; cat "$DATA/numa-4.11.spec"; } >be.spec &&
+	python3 "$MKDAT" be.spec be.dat &&
+	{ echo "long 4"; cat "$DATA/numa-4.11.spec"; } >le32.spec &&
+	python3 "$MKDAT" le32.spec le32.dat &&
+	"$VR" load -q -d le.db le.dat && q le.db 0 1 >expect &&
+	for f in be le32; do
+		"$VR" load -q -d $f.db $f.dat && q $f.db 0 1 >actual && test_cmp expect actual || exit 1
+	done &&
+	sqlite3 be.db "SELECT big_endian, long_size FROM run" >actual &&
+	echo "1|4" >expect && test_cmp expect actual
+'
+
+# Malformed input: a clear FILE:LINE error, exit 1, the database unchanged.
+test_expect_success 'binary garbage: error naming file and line, database unchanged' '
+	printf "# tracer: nop\n\001\002\003garbage\n" >bin.txt &&
+	python3 "$MKDAT" "$DATA/numa-4.11.spec" n.dat && "$VR" load -q -d keep.db n.dat &&
+	sqlite3 keep.db .dump >before &&
+	test_expect_code 1 "$VR" load -q -d keep.db bin.txt 2>err &&
+	grep -q "^vmscan-report: bin.txt:2: binary data (byte 0x01 at column 1)" err &&
+	sqlite3 keep.db .dump >after && test_cmp before after
+'
+
+test_expect_success 'a 1 MiB line, an absurd timestamp, an absurd CPU: errors with the line' '
+	python3 -c "print(\"a\" * (1 << 20))" >long.txt &&
+	test_expect_code 1 "$VR" load -q -d e.db long.txt 2>err &&
+	grep -q "^vmscan-report: long.txt:1: line of 1048576 bytes" err &&
+	printf "  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=0\n  a-1 [000] .... 99999999999999.000000: mm_vmscan_kswapd_sleep: nid=0\n" >ts.txt &&
+	test_expect_code 1 "$VR" load -q -d e.db ts.txt 2>err &&
+	grep -q "^vmscan-report: ts.txt:2: timestamp out of range" err &&
+	printf "  a-1 [4294967296] .... 1.000000: mm_vmscan_kswapd_sleep: nid=0\n" >cpu.txt &&
+	test_expect_code 1 "$VR" load -q -d e.db cpu.txt 2>err &&
+	grep -q "^vmscan-report: cpu.txt:1: CPU number out of range" err &&
+	test ! -e e.db
+'
+
+test_expect_success 'a cut-off last line and junk lines: counted, warned, loaded' '
+	printf "junk\n  a-1 [000] .... 1.000000: mm_vmscan_kswapd_wake: nid=0 order=0\n  a-1 [000] .... 1.000100: mm_vmscan_kswapd_sl" >cut.txt &&
+	"$VR" load -q -d c.db cut.txt 2>err &&
+	grep -q "warning: cut.txt: skipped 2 line(s) that are not trace events (first at line 1)" err &&
+	grep -q "warning: cut.txt: last line has no newline" err &&
+	sqlite3 c.db "SELECT item, count FROM run_quality WHERE item IN ('\''text_skipped_lines'\'', '\''text_truncated_line'\'') ORDER BY item" >actual &&
+	printf "%s\n" "text_skipped_lines|2" "text_truncated_line|1" >expect && test_cmp expect actual
+'
+
+test_done

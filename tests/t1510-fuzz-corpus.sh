@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Replay the committed fuzz corpus and every input that once crashed a fuzz
+# target (tests/fuzz/crashes/TARGET-*) through the replay builds of the
+# targets (tests/fuzz/fuzz-*.c, built by `make test`): none may crash.
+. "$(dirname "$0")/lib.sh"
+
+for target in text dat; do
+	test_expect_success "fuzz-$target: corpus and past crashes replay without a crash" '
+		bin="$BUILD/fuzz/replay-'$target'" &&
+		test -x "$bin" &&
+		set -- "$TOP"/tests/fuzz/corpus-'$target'/* &&
+		for f in "$TOP"/tests/fuzz/crashes/'$target'-*; do
+			if [ -e "$f" ]; then set -- "$@" "$f"; fi
+		done &&
+		test $# -ge 3 &&
+		"$bin" "$@" >out 2>/dev/null &&
+		grep -q "^replayed $# input(s)" out
+	'
+done
+test_done
