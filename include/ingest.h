@@ -146,7 +146,8 @@ struct ingest_text_stats {
 struct ingest_text_opts {
 	const char *release;	/* kernel release ("4.11.0", "6.18"), or NULL:
 				 * picks classzone_idx vs highest_zoneidx for
-				 * the `classzone=` label (renamed in 5.8) */
+				 * the `classzone=` label (renamed in 5.8), and
+				 * for 6.18 turns gfp flag names into numbers */
 };
 
 /**

@@ -100,6 +100,35 @@ static const struct name_value reclaim_flag_names[] = {
 	{ "RECLAIM_WB_ASYNC", 0x8 }, { "RECLAIM_WB_MIXED", 0x10 }, { "RECLAIM_WB_NONE", 0 },
 	{ NULL, 0 }
 };
+/*
+ * show_gfp_flags() names with their 6.18 values, evaluated from the print
+ * format of mm_vmscan_direct_reclaim_begin on a 6.18.44 kernel
+ * (include/linux/gfp_types.h; bits 0-23 do not depend on the kernel
+ * config).  Left out: __GFP_SKIP_ZERO, __GFP_SKIP_KASAN, __GFP_NOLOCKDEP
+ * and __GFP_NO_OBJ_EXT, whose bits move with CONFIG_KASAN_HW_TAGS,
+ * CONFIG_LOCKDEP and CONFIG_SLAB_OBJ_EXT: a string with them stays text.
+ * Other releases moved bits (GFP_KERNEL was 0x24000c0 in 4.4-4.9, 0x14000c0
+ * in 4.10-4.14), so their names are kept as text rather than guessed.
+ */
+static const struct name_value gfp_names_6_18[] = {
+	{ "GFP_TRANSHUGE", 0x1c24ca }, { "GFP_TRANSHUGE_LIGHT", 0x1c20ca },
+	{ "GFP_HIGHUSER_MOVABLE", 0x100cca }, { "GFP_HIGHUSER", 0x100cc2 },
+	{ "GFP_USER", 0x100cc0 }, { "GFP_KERNEL_ACCOUNT", 0x400cc0 },
+	{ "GFP_KERNEL", 0xcc0 }, { "GFP_NOFS", 0xc40 }, { "GFP_ATOMIC", 0x820 },
+	{ "GFP_NOIO", 0xc00 }, { "GFP_NOWAIT", 0x2800 }, { "GFP_DMA", 0x1 },
+	{ "GFP_DMA32", 0x4 }, { "__GFP_RECLAIM", 0xc00 }, { "__GFP_DMA", 0x1 },
+	{ "__GFP_HIGHMEM", 0x2 }, { "__GFP_DMA32", 0x4 }, { "__GFP_MOVABLE", 0x8 },
+	{ "__GFP_RECLAIMABLE", 0x10 }, { "__GFP_HIGH", 0x20 }, { "__GFP_IO", 0x40 },
+	{ "__GFP_FS", 0x80 }, { "__GFP_ZERO", 0x100 }, { "__GFP_DIRECT_RECLAIM", 0x400 },
+	{ "__GFP_KSWAPD_RECLAIM", 0x800 }, { "__GFP_WRITE", 0x1000 },
+	{ "__GFP_NOWARN", 0x2000 }, { "__GFP_RETRY_MAYFAIL", 0x4000 },
+	{ "__GFP_NOFAIL", 0x8000 }, { "__GFP_NORETRY", 0x10000 },
+	{ "__GFP_MEMALLOC", 0x20000 }, { "__GFP_COMP", 0x40000 },
+	{ "__GFP_NOMEMALLOC", 0x80000 }, { "__GFP_HARDWALL", 0x100000 },
+	{ "__GFP_THISNODE", 0x200000 }, { "__GFP_ACCOUNT", 0x400000 },
+	{ "__GFP_ZEROTAGS", 0x800000 },
+	{ NULL, 0 }
+};
 /* include/linux/mmzone.h enum lru_list (LRU_NAMES). */
 static const struct name_value lru_names[] = {
 	{ "inactive_anon", 0 }, { "active_anon", 1 }, { "inactive_file", 2 },
@@ -301,6 +330,8 @@ static void set_field(struct text_ctx *c, int spec, int f, enum text_conv conv, 
 	case CV_GFP:
 		if (vlen == 4 && !memcmp(v, "none", 4))
 			x = 0, r = 0;
+		else if (c->gfp_6_18)
+			r = parse_flags(v, vlen, gfp_names_6_18, &x);
 		else
 			r = parse_num(v, vlen, &x);
 		symbolic = r != 0;

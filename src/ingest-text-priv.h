@@ -23,6 +23,7 @@ struct text_ctx {
 	const struct ingest_sink *sink;
 	struct ingest_text_stats *st;
 	bool zone_new;			/* classzone label -> highest_zoneidx */
+	bool gfp_6_18;			/* gfp flag names have 6.18's values */
 	struct text_entry *ent;
 	size_t nent, aent;
 	struct vr_buf json;

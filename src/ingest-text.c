@@ -703,6 +703,7 @@ struct ingest_text_parser *ingest_text_index(const char *name, const char *buf, 
 	/* the release, when known, decides; else the era the events show */
 	if (opts && release_code(opts->release))
 		c->zone_new = release_code(opts->release) >= 508;
+	c->gfp_6_18 = opts && release_code(opts->release) == 618;
 	learn_fields(c);
 	time_lost_markers(c);
 	if (c->nent)

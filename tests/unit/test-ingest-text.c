@@ -307,6 +307,34 @@ static void test_release_decides_zone(void **state)
 	assert_int_equal(val(&c.ev[0], "classzone_idx"), 3);
 }
 
+/* gfp flag names become numbers only where their values are known (6.18,
+ * from that kernel's show_gfp_flags() format): GFP_HIGHUSER_MOVABLE 0x100cca
+ * | __GFP_COMP 0x40000 = 0x140cca; GFP_KERNEL 0xcc0 | leftover 0x4000000 =
+ * 0x4000cc0; __GFP_NO_OBJ_EXT moves with the config: kept as text. */
+static void test_gfp_names_6_18(void **state)
+{
+	static const char text[] =
+		"  a.out-500 [001] ..... 1.000001: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE|__GFP_COMP\n"
+		"  a.out-500 [001] ..... 1.000002: mm_vmscan_wakeup_kswapd: nid=0 order=0 gfp_flags=GFP_KERNEL|0x4000000\n"
+		"  a.out-500 [001] ..... 1.000003: mm_vmscan_node_reclaim_begin: nid=0 order=0 gfp_flags=GFP_KERNEL|__GFP_NO_OBJ_EXT\n"
+		"  a.out-500 [001] ..... 1.000004: mm_vmscan_wakeup_kswapd: nid=0 order=0 gfp_flags=none\n";
+	struct capture c;
+	struct ingest_text_stats st;
+
+	(void)state;
+	assert_int_equal(parse(text, "6.18.44-fc", &c, &st), 0);
+	assert_int_equal(val(&c.ev[0], "gfp_flags"), 0x140cca);
+	assert_int_equal(val(&c.ev[1], "gfp_flags"), 0x4000cc0);
+	assert_true(is_null(&c.ev[2], "gfp_flags"));
+	assert_int_equal(val(&c.ev[3], "gfp_flags"), 0);
+	assert_int_equal(st.symbolic, 1);
+	/* another release: names stay text */
+	assert_int_equal(parse(text, "6.6.0", &c, &st), 0);
+	assert_true(is_null(&c.ev[0], "gfp_flags"));
+	assert_int_equal(val(&c.ev[3], "gfp_flags"), 0);
+	assert_int_equal(st.symbolic, 3);
+}
+
 /* mm_shrink_slab_* print phrases, not labels (4.16+ adds priority). */
 static void test_shrink_slab_phrases(void **state)
 {
@@ -441,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_trace_cmd_raw_and_latency),
 		cmocka_unit_test(test_modern_labels),
 		cmocka_unit_test(test_release_decides_zone),
+		cmocka_unit_test(test_gfp_names_6_18),
 		cmocka_unit_test(test_shrink_slab_phrases),
 		cmocka_unit_test(test_compaction_writeback_other),
 		cmocka_unit_test(test_sched_wakeup_forms),
