@@ -103,7 +103,8 @@ static void values_release(struct compare_values *v, size_t n)
 static void values_add(struct compare_values *dst, const double *v, size_t n)
 {
 	dst->v = vr_realloc(dst->v, (dst->n + n + 1) * sizeof(*dst->v));
-	memcpy(dst->v + dst->n, v, n * sizeof(*v));
+	if (n)	/* v is NULL for a run without values: memcpy(NULL) is UB */
+		memcpy(dst->v + dst->n, v, n * sizeof(*v));
 	dst->n += n;
 }
 
