@@ -402,6 +402,20 @@ static int check_bytes(struct text_ctx *c, const char *s, size_t n, uint32_t lin
 	return 0;
 }
 
+/* Length of a mail quote prefix ("> ", ">> ") of a pasted trace, else 0. */
+static size_t quote_len(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && s[i] == ' ')
+		i++;
+	if (i == n || s[i] != '>')
+		return 0;
+	while (i < n && (s[i] == '>' || s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
 static int index_line(struct text_ctx *c, size_t off, size_t n, uint32_t lineno)
 {
 	const char *s = c->buf + off;
@@ -416,6 +430,9 @@ static int index_line(struct text_ctx *c, size_t off, size_t n, uint32_t lineno)
 				c->name, lineno, n, TEXT_MAX_LINE);
 	if (check_bytes(c, s, n, lineno))
 		return -1;
+	size_t q = quote_len(s, n);
+
+	s += q, off += q, n -= q;
 	r = parse_prefix(s, n, &p, &why);
 	if (r < 0)
 		return vr_error("%s:%u: %s", c->name, lineno, why);

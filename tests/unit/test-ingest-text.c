@@ -402,6 +402,29 @@ static void test_sched_wakeup_forms(void **state)
 	assert_int_equal(val(&c.ev[1], "target_cpu"), 3);
 }
 
+/* trace-cmd report pasted into a mail and quoted twice. */
+static void test_mail_quoted(void **state)
+{
+	static const char text[] =
+		"On Mon, someone wrote:\n"
+		"> > cpus=2\n"
+		"> >      kswapd0-45    [000]     2.000100: mm_vmscan_kswapd_sleep: nid=0\n"
+		">>  Web Content-1234  [001]     2.000000: mm_vmscan_direct_reclaim_end: nr_reclaimed=7\n";
+	struct capture c;
+	struct ingest_text_stats st;
+
+	(void)state;
+	assert_int_equal(parse(text, NULL, &c, &st), 0);
+	assert_int_equal(c.n, 2);
+	assert_int_equal(c.ev[0].pid, 1234);
+	assert_int_equal(val(&c.ev[0], "nr_reclaimed"), 7);
+	assert_int_equal(c.ev[1].ts_ns, 2000100000ULL);
+	assert_int_equal(st.skipped, 1);	/* the "wrote:" line */
+	for (int i = 0; i < c.ntask; i++)
+		if (c.task[i].pid == 1234)
+			assert_string_equal(c.task[i].comm, "Web Content");
+}
+
 /* Skips are counted, never silent; bad values are NULL and counted. */
 static void test_counted_skips(void **state)
 {
@@ -473,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_shrink_slab_phrases),
 		cmocka_unit_test(test_compaction_writeback_other),
 		cmocka_unit_test(test_sched_wakeup_forms),
+		cmocka_unit_test(test_mail_quoted),
 		cmocka_unit_test(test_counted_skips),
 		cmocka_unit_test(test_errors),
 	};
