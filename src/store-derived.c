@@ -67,10 +67,11 @@ static void bind_i64(sqlite3_stmt *st, int col, int64_t v)
 		sqlite3_bind_int64(st, col, v);
 }
 
+/* @s stays valid until step() below returns: no copy (SQLITE_STATIC). */
 static void bind_text(sqlite3_stmt *st, int col, const char *s)
 {
 	if (s)
-		sqlite3_bind_text(st, col, s, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, col, s, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, col);
 }
@@ -79,8 +80,7 @@ static int step(struct store_derived *d, sqlite3_stmt *st, const char *table)
 {
 	int rc = sqlite3_step(st);
 
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	sqlite3_reset(st);	/* every column is bound again for the next row */
 	if (rc != SQLITE_DONE)
 		return vr_error("%s: cannot insert into %s: %s", store_path(d->store), table,
 				sqlite3_errmsg(store_db(d->store)));
