@@ -28,9 +28,12 @@
  *       nap_timed_out.  schedule_timeout() returns the jiffies left when
  *       kswapd runs again, not when it was woken: a task woken at 97 ms that
  *       runs at 101 ms gets remaining == 0 and the kernel counts
- *       HIGH_WMARK_HIT_QUICKLY (seen in a real 6.18 recording).  The 1 ms
- *       slack is one jiffy at HZ=1000; at lower HZ the nap can end up to one
- *       jiffy early relative to the switch-out.
+ *       HIGH_WMARK_HIT_QUICKLY (seen in a real 6.18 recording).  The nap
+ *       expires (N - f) jiffies after the switch-out (f: the elapsed part of
+ *       the current jiffy, not traced), while the timer itself fires only
+ *       after N jiffies (timer-wheel rounding up), so a timed-out nap always
+ *       runs again >= 100 ms later; a woken kswapd that runs in the last
+ *       f jiffy before 100 ms is the one case called early wrongly.
  *   otherwise g < 50 us                        -> no_nap
  *             request before E + nap, or g < nap -> nap_woken_early
  *             g <= nap + 30 ms (1 jiffy rounding + wake latency)
@@ -46,7 +49,7 @@
 #define NO_NAP_MAX_NS 50000		/* B3: back-to-back wakes */
 #define NAP_SLACK_NS 30000000		/* rounding (<= 1 jiffy at HZ 100, 8 ms
 					 * at HZ 1000) + wake latency */
-#define SCHED_NAP_SLACK_NS 1000000	/* clock slack for the sched test */
+#define SCHED_NAP_SLACK_NS 1000000	/* sleep this soon after E: no nap (A') */
 #define TASK_INTERRUPTIBLE 1		/* sched_switch prev_state "S" */
 #define IDLE_NS 1000000			/* no kswapd event for 1 ms: not reclaiming */
 
@@ -129,8 +132,7 @@ static void classify(struct model *m, struct kswapd_node *n, int64_t next)
 		int64_t back = n->switched_in != MODEL_NULL ? n->switched_in : n->woken;
 
 		if (back != MODEL_NULL) {
-			c->decision = back - n->switch_out_s <
-				      (int64_t)m->nap_ns - SCHED_NAP_SLACK_NS ?
+			c->decision = back - n->switch_out_s < (int64_t)m->nap_ns ?
 				      "nap_woken_early" : "nap_timed_out";
 			return;
 		}
