@@ -14,7 +14,8 @@ struct store;
 struct chart_draw_req {
 	const char *kind;	/* "timeline", "latency", "cdf", "counters" */
 	const char *out;	/* file to draw (.png/.svg/.pdf), or NULL: no drawing */
-	int width, height;	/* 0: 800x600 */
+	int width, height;	/* 0: 800 wide, 600 high (timelines of more than
+				 * two nodes: 230 more per node) */
 	long long run_id;	/* timeline */
 	int nid;		/* timeline: -1 every node */
 	double from_s, to_s;	/* timeline window; to_s < 0: end of run */

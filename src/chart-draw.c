@@ -8,6 +8,7 @@
 #include "render-cairo.h"
 #include "vr.h"
 
+#include <math.h>
 #include <string.h>
 
 int chart_draw(struct store *st, const struct chart_draw_req *r)
@@ -23,6 +24,9 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 			return -1;
 		if (r->dump)
 			chart_timeline_dump(&t, r->dump);
+		if (!ro.height)	/* room for every node's bands and plot */
+			ro.height = t.nnodes > 2 ? (int)fmin(600 + 230 * (t.nnodes - 2),
+							     RENDER_CHART_MAX_SIDE) : 600;
 		ret = r->out ? render_chart_timeline(&t, &ro) : 0;
 		chart_timeline_release(&t);
 	} else if (!strcmp(r->kind, "latency")) {

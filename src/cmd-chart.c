@@ -35,7 +35,8 @@ static const char *const chart_usage[] = {
 	"      --bin S         reclaim-rate bin width (default: 1-2-5 s, <= 100 bins)",
 	"  -m, --metric M      latency metric, e.g. DirectReclaim, KswapdWakeupDelay",
 	"  -W, --width PX      image width (default 800)",
-	"  -H, --height PX     image height (default 600)",
+	"  -H, --height PX     image height (default 600; a timeline of more than two",
+	"                      nodes grows by 230 per node)",
 	"      --dump-data     print the numbers the chart is drawn from to stdout",
 	"                      (-o is then optional)",
 	"  -h, --help          show this help",
@@ -80,7 +81,7 @@ static int parse_args(int argc, char **argv, struct chart_args *a)
 	int c, bad = 0;
 
 	*a = (struct chart_args){ .run_id = -1, .nid = -1, .to_s = -1, .width = 800,
-				  .height = 600 };
+				  .height = 0 };
 	optind = 1;
 	while (!bad && (c = getopt_long(argc, argv, "d:k:o:r:n:m:W:H:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -115,7 +116,7 @@ static int parse_args(int argc, char **argv, struct chart_args *a)
 	if (a->out && !render_chart_format(a->out))
 		return vr_error("%s: unknown chart format, use a .png, .svg or .pdf file name",
 				a->out);
-	if (a->width < RENDER_CHART_MIN_SIDE || a->height < RENDER_CHART_MIN_SIDE ||
+	if (a->width < RENDER_CHART_MIN_SIDE || (a->height && a->height < RENDER_CHART_MIN_SIDE) ||
 	    a->width > RENDER_CHART_MAX_SIDE || a->height > RENDER_CHART_MAX_SIDE)
 		return vr_error("chart: size %dx%d out of range (%d..%d per side)", a->width,
 				a->height, RENDER_CHART_MIN_SIDE, RENDER_CHART_MAX_SIDE);

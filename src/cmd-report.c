@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "render.h"
+#include "render-cairo.h"
 #include "store.h"
 #include "vr.h"
 
@@ -43,7 +44,7 @@ static const char *const report_usage[] = {
 	"  -d, --database DB   SQLite database written by 'load'",
 	"  -o, --output DIR    directory to write",
 	"  -W, --width PX      chart width (default 800)",
-	"  -H, --height PX     chart height (default 600)",
+	"  -H, --height PX     chart height (default 600, timelines grow with nodes)",
 	"  -h, --help          show this help",
 	NULL
 };
@@ -324,12 +325,16 @@ static int parse_args(int argc, char **argv, struct report *r)
 	}
 	if (!r->db_path || !r->dir || optind != argc)
 		return vr_error("report: -d DB and -o DIR are required, nothing else");
+	if (r->width < RENDER_CHART_MIN_SIDE || r->width > RENDER_CHART_MAX_SIDE ||
+	    (r->height && (r->height < RENDER_CHART_MIN_SIDE || r->height > RENDER_CHART_MAX_SIDE)))
+		return vr_error("report: chart size out of range (%d..%d per side)",
+				RENDER_CHART_MIN_SIDE, RENDER_CHART_MAX_SIDE);
 	return 0;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	struct report r = { .width = 800, .height = 600 };
+	struct report r = { .width = 800, .height = 0 };	/* 0: chart_draw() decides */
 	int ret = parse_args(argc, argv, &r);
 
 	if (ret > 0)

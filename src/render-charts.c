@@ -220,7 +220,10 @@ static void draw_plot(struct rk *k, const struct tl_geom *g, const struct chart_
 	rk_set(cr, (struct rgb){ 1, 1, 1 }, 1);
 	cairo_rectangle(cr, g->L, y0, g->R - g->L, y1 - y0);
 	cairo_fill(cr);
-	rk_yaxis(k, &sa, g->L, true, g->L, g->R, "stall (ms, log)");
+	/* direct reclaim is not per node: with several nodes every panel shows
+	 * all stalls (the trace does not say which node they reclaimed from) */
+	rk_yaxis(k, &sa, g->L, true, g->L, g->R, t->nnodes > 1 ? "stall, any node (ms, log)" :
+		 "stall (ms, log)");
 	rk_yaxis(k, &ra, g->R, false, 0, 0, "reclaimed (pages/s)");
 	if (last)
 		rk_xaxis(k, &g->t, y1, y0, "time since the start of the run (s)");

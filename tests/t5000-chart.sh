@@ -53,6 +53,20 @@ test_expect_success 'size options' '
 	"$VR" chart -d f.db -k latency -m DirectReclaim --width 400 --height 320 -o l.svg &&
 	check_image l.svg 400 320
 '
+test_expect_success 'a timeline of three nodes grows to 830 px unless -H is given' '
+	"$FIXTURE" --fixture f.db &&
+	python3 -c "
+import sqlite3
+db = sqlite3.connect(\"f.db\")
+for nid in (1, 2):
+    db.execute(\"INSERT INTO kswapd_cycle (run_id, nid, wake_ns, decision, complete)\"
+               \" VALUES (1, ?, 2000000000, \x27unknown\x27, 0)\", (nid,))
+db.commit()" &&
+	"$VR" chart -d f.db -k timeline -r 1 -o t.png && check_image t.png 800 830 &&
+	"$VR" chart -d f.db -k timeline -r 1 -H 600 -o t.png && check_image t.png 800 600 &&
+	"$VR" chart -d f.db -k timeline -r 1 --dump-data >out &&
+	grep -c "^node" out >n && echo 3 >expect && test_cmp expect n
+'
 test_expect_success 'timeline data of run 1, node 0, 2..3.5 s' '
 	"$FIXTURE" --fixture f.db &&
 	"$VR" chart -d f.db -k timeline -r 1 -n 0 --from 2 --to 3.5 --dump-data >out &&
