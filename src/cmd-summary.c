@@ -237,7 +237,13 @@ static const char per_process_sql[] =
 	"  UNION SELECT pid FROM rc UNION SELECT pid FROM wr)"
 	" SELECT p.pid, (SELECT min(comm) FROM task t WHERE t.run_id = ?1 AND t.pid = p.pid),"
 	" coalesce(st.n, 0), coalesce(wk.n, 0), coalesce(sc.n, 0), coalesce(rc.n, 0),"
-	" coalesce(wr.s, 0), coalesce(wr.a, 0), coalesce(st.ns, 0)"
+	" coalesce(wr.s, 0), coalesce(wr.a, 0), coalesce(st.ns, 0),"
+	" (SELECT group_concat('direct-' || coalesce(o, '?') || '=' || n, ' ') FROM"
+	"  (SELECT \"order\" o, count(*) n FROM reclaim_stall WHERE run_id = ?1"
+	"   AND kind = 'direct' AND pid = p.pid GROUP BY 1 ORDER BY 1)),"
+	" (SELECT group_concat('wakeup-' || coalesce(o, '?') || '=' || n, ' ') FROM"
+	"  (SELECT \"order\" o, count(*) n FROM kswapd_wakeup WHERE run_id = ?1"
+	"   AND pid = p.pid GROUP BY 1 ORDER BY 1))"
 	" FROM p LEFT JOIN st USING (pid) LEFT JOIN wk USING (pid) LEFT JOIN sc USING (pid)"
 	" LEFT JOIN rc USING (pid) LEFT JOIN wr USING (pid)"
 	" WHERE p.pid NOT IN ks ORDER BY 9 DESC, 3 DESC, 1";
@@ -249,8 +255,8 @@ static int print_processes(struct store *st, int64_t run)
 
 	if (!q)
 		return -1;
-	printf("\n  %-24s %8s %8s %10s %10s %8s %8s %12s\n", "Process (comm-pid)", "Direct",
-	       "Wokeup", "Pages", "Pages", "Pages", "Pages", "Time");
+	printf("\n  %-24s %8s %8s %10s %10s %8s %8s %12s  %s\n", "Process (comm-pid)", "Direct",
+	       "Wokeup", "Pages", "Pages", "Pages", "Pages", "Time", "Per order");
 	printf("  %-24s %8s %8s %10s %10s %8s %8s %12s\n", "", "Rclms", "Kswapd", "Scanned",
 	       "Rclmed", "Sync-IO", "ASync-IO", "Stalled ms");
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -259,11 +265,14 @@ static int print_processes(struct store *st, int64_t run)
 
 		snprintf(name, sizeof(name), "%s-%d", comm ? (const char *)comm : "<...>",
 			 sqlite3_column_int(q, 0));
-		printf("  %-24s %8lld %8lld %10lld %10lld %8lld %8lld %12.3f\n", name,
+		const unsigned char *d = sqlite3_column_text(q, 9), *w = sqlite3_column_text(q, 10);
+
+		printf("  %-24s %8lld %8lld %10lld %10lld %8lld %8lld %12.3f  %s%s%s\n", name,
 		       (long long)sqlite3_column_int64(q, 2), (long long)sqlite3_column_int64(q, 3),
 		       (long long)sqlite3_column_int64(q, 4), (long long)sqlite3_column_int64(q, 5),
 		       (long long)sqlite3_column_int64(q, 6), (long long)sqlite3_column_int64(q, 7),
-		       sqlite3_column_int64(q, 8) / 1e6);
+		       sqlite3_column_int64(q, 8) / 1e6, d ? (const char *)d : "", d && w ? " " : "",
+		       w ? (const char *)w : "");
 	}
 	sqlite3_finalize(q);
 	return rc == SQLITE_DONE ? 0 : vr_error("%s: %s", store_path(st), sqlite3_errstr(rc));
@@ -352,6 +361,33 @@ static int print_nodes(struct store *st, int64_t run, int64_t first_ts, int64_t 
 	return rc == SQLITE_DONE ? 0 : vr_error("%s: %s", store_path(st), sqlite3_errstr(rc));
 }
 
+/* Per node: kswapd wakes per order, and re-wakes (after no full sleep). */
+static int print_node_orders(struct store *st, int64_t run)
+{
+	sqlite3_stmt *q = query(st,
+		"WITH c AS (SELECT nid, \"order\" o, wake_ns, lag(decision) OVER"
+		"  (PARTITION BY nid ORDER BY coalesce(wake_ns, -1)) prev FROM kswapd_cycle"
+		"  WHERE run_id = ?1)"
+		" SELECT nid, (SELECT group_concat('wake-' || o || '=' || n, ' ') FROM"
+		"   (SELECT o, count(*) n FROM c c2 WHERE c2.nid = c1.nid AND wake_ns IS NOT NULL"
+		"    GROUP BY o ORDER BY o)),"
+		" (SELECT group_concat('rewake-' || o || '=' || n, ' ') FROM"
+		"   (SELECT o, count(*) n FROM c c2 WHERE c2.nid = c1.nid AND wake_ns IS NOT NULL"
+		"    AND prev IS NOT NULL AND prev != 'full_sleep' GROUP BY o ORDER BY o))"
+		" FROM (SELECT DISTINCT nid FROM c) c1 ORDER BY nid", run);
+
+	if (!q)
+		return -1;
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		const unsigned char *w = sqlite3_column_text(q, 1), *r = sqlite3_column_text(q, 2);
+
+		printf("  %-4d %s%s%s\n", sqlite3_column_int(q, 0), w ? (const char *)w : "-",
+		       r ? " " : "", r ? (const char *)r : "");
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
 static int print_quality(struct store *st, int64_t run)
 {
 	sqlite3_stmt *q = query(st, "SELECT item, count, coalesce(detail, '') FROM run_quality"
@@ -396,7 +432,7 @@ int cmd_summary_run(struct store *st, long long run_id)
 	sqlite3_finalize(q);
 	return print_totals(st, run_id) || print_other(st, run_id, last) ||
 	       print_processes(st, run_id) || print_nodes(st, run_id, first, last) ||
-	       print_quality(st, run_id) ? -1 : 0;
+	       print_node_orders(st, run_id) || print_quality(st, run_id) ? -1 : 0;
 }
 
 int cmd_summary(int argc, char **argv)

@@ -116,7 +116,10 @@ test_expect_success 'summary: totals, per-process and per-node kswapd tables' '
 	grep -q "^  Kswapd pages reclaimed: *50 (file 20, anon 30)$" out &&
 	grep -q "^  Kswapd writes file sync/async: *0 / 1$" out &&
 	grep -q "^  Wake kswapd requests per order: *2:1$" out &&
-	grep -q "^  alloc-100  *1  *1  *0  *0  *0  *0  *30.000$" out &&
+	grep -q "^  alloc-100  *1  *1  *0  *0  *0  *0  *30.000  direct-0=1 wakeup-2=1$" out &&
+	# wakes per order; re-wakes: 1.200 (node 0, after a nap), 1.01102 (node 1)
+	grep -q "^  0    wake-0=2 wake-2=1 rewake-0=1$" out &&
+	grep -q "^  1    wake-0=2 rewake-0=1$" out &&
 	# node 0: 3 wakes, 1 re-wake (1.200 after a nap), awake 1.000-1.104 and
 	# 1.151-1.200 (trace end): 0.153 s of 0.200 s; node 1: 1.010-1.200
 	grep -q "^  0  *50  *3  *1  *1  *1  *1  *0  *0  *1  *0.153  *76.5%$" out &&
