@@ -11,6 +11,10 @@ and rebuild, with nothing but the text:
   2. kswapd_wake and kswapd_sleep counts per node;
   3. each mm_vmscan_wakeup_kswapd with the delay to the node's next
      kswapd_wake;
+  4. the page totals `vmscan-report summary` prints: pages scanned
+     (lru_isolate of the inactive lists) and reclaimed (lru_shrink_inactive),
+     split file/anon, by kswapd (the pids of kswapd_wake/kswapd_sleep) and by
+     everything else;
 and compare them with reclaim_stall, kswapd_cycle, kswapd_wakeup and
 run_quality.  When NAME.vmstat-before and NAME.vmstat-after sit next to
 NAME.dat (samples/record-samples.sh writes them around the recording), the
@@ -48,6 +52,47 @@ def report(path):
         sec, frac = m.group('ts').split('.')
         ts = int(sec) * 1_000_000_000 + int(frac.ljust(9, '0')[:9])
         yield m.group('ev'), ts, int(m.group('pid')), m.group('body')
+
+
+FIELD = re.compile(r'(\w+)=(\S+)')
+SUMMARY = re.compile(r'^  (Direct reclaim|Kswapd) pages (scanned|reclaimed): +(\d+) '
+                     r'\(file (\d+), anon (\d+)\)$')
+
+
+def pages(path):
+    """{(who, what): (total, file, anon)} from the trace text."""
+    events = list(report(path))
+    kswapd = {pid for ev, _, pid, _ in events
+              if ev in ('mm_vmscan_kswapd_wake', 'mm_vmscan_kswapd_sleep')}
+    out = collections.defaultdict(lambda: [0, 0, 0])
+    for ev, _, pid, body in events:
+        f = dict(FIELD.findall(body))
+        who = 'Kswapd' if pid in kswapd else 'Direct reclaim'
+        if ev == 'mm_vmscan_lru_isolate':
+            lru = int(f['lru']) if 'lru' in f else 2 * int(f.get('file', 0))
+            if lru not in (0, 2):
+                continue
+            n, is_file = int(f['nr_scanned']), lru == 2
+            what = 'scanned'
+        elif ev == 'mm_vmscan_lru_shrink_inactive':
+            n, is_file = int(f['nr_reclaimed']), bool(int(f['reclaim_flags'], 0) & 2)
+            what = 'reclaimed'
+        else:
+            continue
+        t = out[(who, what)]
+        t[0] += n
+        t[1 if is_file else 2] += n
+    return {k: tuple(v) for k, v in out.items() if v[0]}
+
+
+def summary_pages(vr, db):
+    proc = subprocess.run([vr, 'summary', '-d', db], capture_output=True, text=True, check=True)
+    out = {}
+    for line in proc.stdout.splitlines():
+        m = SUMMARY.match(line)
+        if m and int(m.group(3)):
+            out[(m.group(1), m.group(2))] = tuple(int(m.group(i)) for i in (3, 4, 5))
+    return out
 
 
 def expected(path):
@@ -150,6 +195,7 @@ def check(vr, path):
         db = os.path.join(tmp, 'm.db')
         subprocess.run([vr, 'load', '-q', '-d', db, path], check=True)
         want, got = expected(path), actual(db)
+        want['pages'], got['pages'] = pages(path), summary_pages(vr, db)
         bad = check_vmstat(path, db)
     want['requests'].sort(key=lambda r: (r[0], r[1], -1 if r[2] is None else r[2]))
     for key in want:

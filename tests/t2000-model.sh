@@ -176,7 +176,7 @@ test_expect_success 'summary and timeline: usage errors exit 2, a missing run ex
 	test_expect_code 1 "$VR" summary -d nonexistent.db 2>err
 '
 
-test_expect_success 'check-model.py: stalls, kswapd wakes/sleeps, wakeup delays match trace-cmd report' '
+test_expect_success 'check-model.py: stalls, kswapd wakes/sleeps, wakeup delays, summary pages match trace-cmd report' '
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
 	python3 "$MKDAT" "$DATA/per-call-4.11.spec" p.dat &&
 	python3 "$TOP/tests/check-model.py" "$VR" t.dat p.dat $(ls "$sdir"/*.dat 2>/dev/null)
