@@ -11,6 +11,7 @@
 #include "vr.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,18 @@ static void split_unit(const char *label, char **name, char **unit)
 	*unit = vr_strdup(strstr(label, "pages") ? "pages" : "count");
 }
 
+static bool has_runs(struct store *s)
+{
+	sqlite3_stmt *st;
+	bool yes = false;
+
+	if (sqlite3_prepare_v2(store_db(s), "SELECT 1 FROM run LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return true;	/* let compare_build() report the error */
+	yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}
+
 int chart_counters_build(struct store *s, struct chart_counters *out)
 {
 	static char *only[] = { "counters" };
@@ -42,6 +55,8 @@ int chart_counters_build(struct store *s, struct chart_counters *out)
 	const struct render_table *t = NULL;
 
 	memset(out, 0, sizeof(*out));
+	if (!has_runs(s))
+		return 0;	/* nothing loaded: an empty chart says so */
 	if (compare_build(store_db(s), &o, &r))
 		return -1;
 	for (size_t i = 0; i < r.ntables; i++)

@@ -161,6 +161,20 @@ test_expect_success 'report writes the bundle; every image is valid' '
 	grep -q "(timeline-run-2.png)" out/index.md &&
 	grep -q "(compare.txt)" out/index.md
 '
+test_expect_success 'report on a database without runs: a bundle that says so, exit 0' '
+	"$FIXTURE" --fixture f.db &&
+	python3 -c "
+import sqlite3
+db = sqlite3.connect(\"f.db\")
+for t in (\"reclaim_stall\", \"kswapd_cycle\", \"app_latency\", \"run_quality\", \"pgdat_flag\",
+          \"task\", \"mm_vmscan_lru_shrink_inactive\", \"run\"):
+    db.execute(\"DELETE FROM \" + t)
+db.commit()" &&
+	"$VR" report -d f.db -o out 2>err &&
+	check_image out/counters.png 800 600 &&
+	grep -q "no changelog table" out/index.md &&
+	grep -q "No latency metric has samples" out/index.md
+'
 test_expect_success 'report re-run replaces its own files and nothing else' '
 	"$FIXTURE" --fixture f.db &&
 	"$VR" report -d f.db -o out &&
