@@ -334,7 +334,8 @@ static int tl_kswapd(struct tl_ctx *c, struct chart_timeline_node *n)
 	if (rc == SQLITE_DONE && prev_end < end && n->kswapd.nspans)
 		add_span(c, &n->kswapd, &alloc, prev_end, end, CHART_KSWAPD_UNKNOWN);
 	if (!n->kswapd.nspans)
-		n->kswapd.note = vr_strdup("kswapd not seen in this run");
+		n->kswapd.note = vr_strdup(prev_end > 0 ? "no kswapd state in this window"
+						       : "kswapd not seen in this run");
 	return step_end(c, st, rc);
 }
 
