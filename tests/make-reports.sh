@@ -11,8 +11,11 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 VR=${VR:-$top/vmscan-report}
-samples=${SAMPLES:-$top/samples}
-out=${REPORTS:-$top/reports}
+# relative paths from the top of the tree, so that the committed files do
+# not name the directory of whoever ran it
+cd "$top"
+samples=${SAMPLES:-samples}
+out=${REPORTS:-reports}
 db=$out/vmscan.db
 export LC_ALL=C
 
