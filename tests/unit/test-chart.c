@@ -21,6 +21,7 @@
 
 #include "chart-data.h"
 #include "render-cairo.h"
+#include "../../src/render-cairo-kit.h"
 #include "store.h"
 #include "vr.h"
 
@@ -402,6 +403,44 @@ static void test_metric_names(void **state)
 	store_close(s);
 }
 
+/* --- the drawing kit: tick labels and axis ranges --- */
+
+static void test_kit_axes(void **state)
+{
+	struct rk_axis a = { .p0 = 500, .p1 = 100 };	/* 400 px: 8 ticks wanted */
+	double t[32];
+	char buf[32];
+	int n;
+
+	(void)state;
+	rk_fmt(buf, sizeof(buf), 2500);
+	assert_string_equal(buf, "2.5k");
+	rk_fmt(buf, sizeof(buf), 1.2e6);
+	assert_string_equal(buf, "1.2M");
+	rk_fmt(buf, sizeof(buf), 0.5);
+	assert_string_equal(buf, "0.5");
+	rk_fmt(buf, sizeof(buf), 0);
+	assert_string_equal(buf, "0");
+	/* 0..7.3 from zero: step 7.3 / 5 = 1.46 -> 2, so 0..8 */
+	rk_axis_fit(&a, 3, 7.3, true);
+	assert_float_equal(a.lo, 0, 0);
+	assert_float_equal(a.hi, 8, 1e-12);
+	/* ticks every 8 / 8 = 1: 0, 1, ..., 8 */
+	n = rk_ticks(&a, t, 32);
+	assert_int_equal(n, 9);
+	assert_float_equal(t[8], 8, 1e-12);
+	assert_float_equal(rk_map(&a, 4), 300, 1e-9);	/* half way up */
+	/* log: 0.03..250 -> decades 0.01..1000, one tick per decade */
+	a.log = true;
+	rk_axis_fit(&a, 0.03, 250, false);
+	assert_float_equal(a.lo, 0.01, 1e-15);
+	assert_float_equal(a.hi, 1000, 1e-9);
+	n = rk_ticks(&a, t, 32);
+	assert_int_equal(n, 6);
+	assert_float_equal(t[2], 1, 1e-12);
+	assert_float_equal(rk_map(&a, 1), 500 - 400 * 2.0 / 5, 1e-9);	/* 2 of 5 decades */
+}
+
 /* --- rendering: every kind to every format, checked by file signature --- */
 
 static void check_file(const char *path, const char *fmt, int w, int h)
@@ -491,6 +530,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_latency_imported),
 		cmocka_unit_test(test_cdf),
 		cmocka_unit_test(test_metric_names),
+		cmocka_unit_test(test_kit_axes),
 		cmocka_unit_test(test_render_all),
 		cmocka_unit_test(test_render_errors),
 	};
