@@ -425,6 +425,27 @@ static void test_mail_quoted(void **state)
 			assert_string_equal(c.task[i].comm, "Web Content");
 }
 
+/* CRLF line ends (a trace saved on Windows): same values, nothing skipped. */
+static void test_crlf(void **state)
+{
+	static const char text[] =
+		"cpus=1\r\n"
+		"  kswapd0-45 [000] .... 3.000001: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=31 priority=12 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC\r\n"
+		"CPU:0 [LOST 3 EVENTS]\r\n"
+		"  kswapd0-45 [000] .... 3.000002: mm_vmscan_kswapd_sleep: nid=1\r\n";
+	struct capture c;
+	struct ingest_text_stats st;
+
+	(void)state;
+	assert_int_equal(parse(text, NULL, &c, &st), 0);
+	assert_int_equal(c.n, 2);
+	assert_int_equal(st.skipped, 0);
+	assert_int_equal(val(&c.ev[0], "reclaim_flags"), 0x9);
+	assert_int_equal(val(&c.ev[1], "nid"), 1);
+	assert_int_equal(c.nlost, 1);
+	assert_int_equal(c.lost[0].count, 3);
+}
+
 /* Skips are counted, never silent; bad values are NULL and counted. */
 static void test_counted_skips(void **state)
 {
@@ -497,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_compaction_writeback_other),
 		cmocka_unit_test(test_sched_wakeup_forms),
 		cmocka_unit_test(test_mail_quoted),
+		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_counted_skips),
 		cmocka_unit_test(test_errors),
 	};
