@@ -105,15 +105,20 @@ static int parse_ts(const char *s, size_t n, uint64_t *ns, int *decimals)
 			return 0;
 		fn = n - fi;
 	}
-	if (si > 11 || fn > 9)
+	if ((fn && si > 11) || si > 20 || fn > 9)
 		return -1;
-	for (size_t k = 0; k < si; k++)
-		secs = secs * 10 + (uint64_t)(s[k] - '0');
+	for (size_t k = 0; k < si; k++) {
+		uint64_t d = (uint64_t)(s[k] - '0');
+
+		if (secs > (UINT64_MAX - d) / 10)
+			return -1;
+		secs = secs * 10 + d;
+	}
 	for (size_t k = 0; k < fn; k++)
 		frac = frac * 10 + (uint64_t)(s[fi + k] - '0');
 	for (size_t k = fn; k < 9 && fn; k++)
 		frac *= 10;
-	if (!fn) {	/* counter clocks print a bare number: keep it as is */
+	if (!fn) {	/* counter and TSC clocks print a bare number: keep it */
 		*ns = secs;
 	} else {
 		if (secs > (UINT64_MAX - frac) / 1000000000ULL)

@@ -446,6 +446,22 @@ static void test_crlf(void **state)
 	assert_int_equal(c.lost[0].count, 3);
 }
 
+/* x86-tsc and counter clocks print a bare count: kept as it is. */
+static void test_counter_clock(void **state)
+{
+	static const char text[] =
+		"  kswapd0-45 [000] .... 18446744073709551615: mm_vmscan_kswapd_sleep: nid=0\n"
+		"  kswapd0-45 [000] .... 123456789012: mm_vmscan_kswapd_sleep: nid=0\n";
+	struct capture c;
+
+	(void)state;
+	assert_int_equal(parse(text, NULL, &c, NULL), 0);
+	assert_int_equal(c.ev[0].ts_ns, 123456789012ULL);
+	assert_true(c.ev[1].ts_ns == UINT64_MAX);
+	assert_int_equal(parse("  a-1 [000] .... 18446744073709551616: mm_vmscan_kswapd_sleep: nid=0\n",
+			       NULL, &c, NULL), -1);	/* 2^64 */
+}
+
 /* Skips are counted, never silent; bad values are NULL and counted. */
 static void test_counted_skips(void **state)
 {
@@ -519,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_sched_wakeup_forms),
 		cmocka_unit_test(test_mail_quoted),
 		cmocka_unit_test(test_crlf),
+		cmocka_unit_test(test_counter_clock),
 		cmocka_unit_test(test_counted_skips),
 		cmocka_unit_test(test_errors),
 	};
