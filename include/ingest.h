@@ -98,6 +98,13 @@ int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink);
  */
 int ingest_dat_has_field(void *d, const char *system, const char *event, const char *field);
 
+/**
+ * ingest_dat_kswapd_pid - pid saved for the comm "kswapd<nid>" in the
+ * trace.dat @d (a struct ingest_dat *), or -1 (struct model_config
+ * .kswapd_pid).  Call before ingest_read_dat().
+ */
+int ingest_dat_kswapd_pid(void *d, int nid);
+
 /** ingest_close_dat - free @d; NULL is allowed. */
 void ingest_close_dat(struct ingest_dat *d);
 

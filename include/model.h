@@ -135,6 +135,13 @@ struct model_config {
 	 */
 	int (*has_field)(void *arg, const char *system, const char *event, const char *field);
 	void *has_field_arg;
+	/*
+	 * kswapd_pid - pid of the thread "kswapd<nid>" in the recording's
+	 * saved comms, or -1 (so that kswapd's activity before its first
+	 * kswapd_wake/kswapd_sleep is recognised).  May be NULL.
+	 */
+	int (*kswapd_pid)(void *arg, int nid);
+	void *kswapd_pid_arg;
 	uint64_t premature_ns;	/* premature-sleep threshold; 0: 100 ms */
 	uint64_t nap_ns;	/* kswapd nap HZ/10; 0: 100 ms */
 };

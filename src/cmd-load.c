@@ -85,6 +85,8 @@ static struct model *load_model(struct ingest_dat *d, struct ingest_text *t,
 		.release = meta->release,
 		.has_field = t ? ingest_text_has_field : ingest_dat_has_field,
 		.has_field_arg = t ? (void *)t : (void *)d,
+		.kswapd_pid = t ? NULL : ingest_dat_kswapd_pid,
+		.kswapd_pid_arg = d,
 		.premature_ns = (uint64_t)o->premature_ms * 1000000ULL,
 	};
 

@@ -948,12 +948,34 @@ int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink)
 	return ret;
 }
 
+/*
+ * Walks the event array read-only instead of tep_find_event_by_name(),
+ * which writes tep->last_event: the reader thread may already be decoding
+ * (ingest_start_dat()) and writes it too.
+ */
 int ingest_dat_has_field(void *arg, const char *system, const char *event, const char *field)
 {
 	struct ingest_dat *d = arg;
-	struct tep_event *ev = tep_find_event_by_name(d->tep, system, event);
+	int n = tep_get_events_count(d->tep);
 
-	if (!ev)
-		return 0;
-	return !field || tep_find_field(ev, field) ? 1 : 0;
+	for (int i = 0; i < n; i++) {
+		struct tep_event *ev = tep_get_event(d->tep, i);
+
+		if (ev && !strcmp(ev->name, event) && !strcmp(ev->system, system))
+			return !field || tep_find_field(ev, field) ? 1 : 0;
+	}
+	return 0;
+}
+
+/* tep_data_pid_from_comm() only reads the saved comms, which the reader
+ * thread does not touch (the task list is emitted after it is joined). */
+int ingest_dat_kswapd_pid(void *arg, int nid)
+{
+	struct ingest_dat *d = arg;
+	struct tep_cmdline *c;
+	char comm[32];
+
+	snprintf(comm, sizeof(comm), "kswapd%d", nid);
+	c = tep_data_pid_from_comm(d->tep, comm, NULL);
+	return c ? tep_cmdline_pid(d->tep, c) : -1;
 }

@@ -248,6 +248,17 @@ struct model *model_create(const struct model_config *cfg, const struct model_si
 	if (cfg->release)
 		sscanf(cfg->release, "%d.%d", &m->release_major, &m->release_minor);
 	model_flags_choose(m, cfg);
+	for (int nid = 0; cfg->kswapd_pid && nid < MODEL_MAX_NODES; nid++) {
+		int pid = cfg->kswapd_pid(cfg->kswapd_pid_arg, nid);
+
+		if (pid < 0) {
+			if (nid >= 64)	/* node ids are dense in practice */
+				break;
+			continue;
+		}
+		if (model_kswapd_nid(m, pid) < 0)
+			model_node(m, nid)->pid = pid;
+	}
 	return m;
 }
 

@@ -106,6 +106,19 @@ test_expect_success '4.11 formats: per-call flags; 4.10 formats: none, reason re
 	done
 '
 
+# kswapd0 works at 1.000-1.001 before its first wake at 1.102 (g = 101 ms,
+# no sleep: nap timed out), then sleeps at 1.300 without further activity.
+test_expect_success 'activity before the first kswapd_wake: a cycle with wake_ns NULL' '
+	python3 "$MKDAT" "$DATA/prewake-6.18.spec" w.dat &&
+	"$VR" load -q -d w.db w.dat &&
+	sqlite3 w.db "SELECT nid, pid, wake_ns, last_activity_ns, sleep_ns, next_wake_ns,
+		decision, nr_scanned, nr_reclaimed, complete FROM kswapd_cycle
+		ORDER BY coalesce(wake_ns, 0)" >actual &&
+	printf "%s\n" "0|50||1001000000||1102000000|nap_timed_out|32|20|0" \
+		"0|50|1102000000||1300000000||full_sleep|0|0|0" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'summary: totals, per-process and per-node kswapd tables' '
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
 	"$VR" load -q -d t.db t.dat &&
