@@ -70,9 +70,27 @@ struct ingest_dat;
  *
  * Returns a handle to pass to ingest_read_dat() and ingest_close_dat(), or
  * NULL after printing "vmscan-report: PATH: what is wrong" (missing file,
- * not a trace.dat, unsupported version, truncated headers).
+ * not a trace.dat, unsupported version, truncated headers).  Probes the
+ * file in a child first (ingest_probe_dat()): no other thread may run.
  */
 struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta);
+
+/**
+ * ingest_probe_dat - open @path and its buffer instances with libtracecmd in
+ * a child process and report whether that crashed (libtracecmd 3.1.6
+ * crashes on some corrupt or truncated files).  fork() must not be called
+ * while other threads run (their locks would stay taken in the child), so
+ * call this before starting any reader thread.  Returns 0 (no crash, or the
+ * file simply fails to open: ingest_open_dat_probed() says why) or -1 after
+ * "vmscan-report: PATH: corrupt or truncated trace.dat ...".
+ */
+int ingest_probe_dat(const char *path);
+
+/**
+ * ingest_open_dat_probed - ingest_open_dat() without the probe, for a file
+ * ingest_probe_dat() already accepted.  Same contract otherwise.
+ */
+struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *meta);
 
 /**
  * ingest_start_dat - start decoding @d in a reader thread now, so that it

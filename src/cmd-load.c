@@ -111,13 +111,18 @@ struct load_input {
 	struct ingest_meta meta;
 };
 
-/* Open @path; not a trace.dat by its magic means a text trace. 0 or -1. */
-static int input_open(struct load_input *in, const char *path, const struct load_opts *o)
+/*
+ * Open @path; not a trace.dat by its magic means a text trace.  @probed: the
+ * trace.dat was already probed (ingest_probe_dat()).  0 or -1.
+ */
+static int input_open(struct load_input *in, const char *path, const struct load_opts *o,
+		      bool probed)
 {
 	memset(in, 0, sizeof(*in));
 	in->path = path;
 	if (ingest_file_is_dat(path))
-		in->d = ingest_open_dat(path, &in->meta);
+		in->d = probed ? ingest_open_dat_probed(path, &in->meta)
+			       : ingest_open_dat(path, &in->meta);
 	else
 		in->t = ingest_open_text(path, o->kernel, &in->meta);
 	return in->d || in->t ? 0 : -1;
@@ -247,9 +252,13 @@ static int load_files(struct store *st, char **files, int n, const struct load_o
 
 	if (window < 1)
 		window = 1;
+	/* probes fork: all of them before the first reader thread starts */
+	for (int i = 0; i < n; i++)
+		bad[i] = ingest_file_is_dat(files[i]) && ingest_probe_dat(files[i]) != 0;
 	for (int i = 0; i < n; i++) {
 		for (; opened < n && opened < i + window; opened++) {
-			bad[opened] = input_open(&in[opened], files[opened], o) != 0;
+			if (!bad[opened])
+				bad[opened] = input_open(&in[opened], files[opened], o, true) != 0;
 			if (!bad[opened] && in[opened].d && ingest_start_dat(in[opened].d))
 				bad[opened] = true;
 		}
@@ -298,7 +307,7 @@ int cmd_load_file(struct store *st, const char *path, const char *kernel, int it
 {
 	struct load_opts o = { .kernel = kernel, .quiet = quiet, .premature_ms = 100 };
 	struct load_input in;
-	int ret = input_open(&in, path, &o);
+	int ret = input_open(&in, path, &o, false);
 
 	if (!ret)
 		ret = load_one(st, &in, &o, iteration);

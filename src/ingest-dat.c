@@ -247,7 +247,7 @@ static void fill_meta(struct ingest_dat *d, struct ingest_meta *meta,
  * tracecmd_buffer_instance_handle() on some truncated version 6 files, and
  * a crash must become an error message, not a lost load.
  */
-static int probe_in_child(const char *path)
+int ingest_probe_dat(const char *path)
 {
 	int status;
 	pid_t pid = fork();
@@ -296,10 +296,18 @@ static int field_index(int spec, const char *name)
 
 struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta)
 {
+	memset(meta, 0, sizeof(*meta));
+	if (check_magic(path) || ingest_probe_dat(path))
+		return NULL;
+	return ingest_open_dat_probed(path, meta);
+}
+
+struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *meta)
+{
 	struct ingest_dat *d;
 
 	memset(meta, 0, sizeof(*meta));
-	if (check_magic(path) || probe_in_child(path))
+	if (check_magic(path))
 		return NULL;
 	d = vr_calloc(1, sizeof(*d));
 	d->path = vr_strdup(path);
