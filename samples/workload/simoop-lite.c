@@ -5,7 +5,8 @@
  *  - reader threads stream sequentially through files (pread of -b KiB),
  *  - writer threads stream sequentially over their own files (pwrite of -b KiB),
  *    so the page cache fills with clean and dirty pages and writeback runs,
- *  - allocator threads mmap anonymous memory, touch every page and munmap it,
+ *  - allocator threads allocate anonymous memory in bursts (-a MB, in mmap'ed
+ *    chunks of -c KB whose pages are all touched), then munmap the burst,
  *  - an optional anonymous "hog" held resident for the whole run shrinks the
  *    memory left for the page cache so that kswapd and direct reclaim work.
  *
@@ -70,7 +71,11 @@ static unsigned opt_writers = 1;
 static unsigned opt_allocators = 1;
 static unsigned long opt_file_mb = 1024;
 static unsigned long opt_block_kb = 1024;
-static unsigned long opt_alloc_mb = 4;
+static unsigned long opt_alloc_mb = 64;    /* allocation burst */
+static unsigned long opt_chunk_kb = 2048;  /* one timed allocation */
+static unsigned long opt_rate_mb;      /* MB/s per reader thread, 0 = unlimited */
+static long opt_wrate_mb = -1;         /* MB/s per writer thread, -1 = same as readers */
+static unsigned long opt_pause_ms;     /* allocator pause after each free */
 static unsigned long opt_hog_mb;       /* maximum hog size */
 static unsigned long opt_leave_mb;     /* grow hog only while MemAvailable > this */
 static unsigned long opt_floor_mb = 2560;
@@ -246,6 +251,23 @@ static void touch_pages(char *p, size_t len)
 		p[off] = (char)(off >> 12);
 }
 
+/* Sleep so that a thread that moved `bytes` since `t0` stays at `rate` MiB/s. */
+static void rate_limit(unsigned long rate, uint64_t t0, uint64_t bytes)
+{
+	uint64_t due, now;
+
+	if (!rate)
+		return;
+	due = t0 + bytes * 1000000ULL / (rate * MIB);
+	now = now_usec();
+	while (!stop_flag && now < due) {
+		uint64_t d = due - now;
+
+		usleep(d > 100000 ? 100000 : (useconds_t)d);
+		now = now_usec();
+	}
+}
+
 /* ---------------------------------------------------------------- hog */
 
 static int hog_add_chunk(void)
@@ -317,6 +339,25 @@ static void hog_fill(void)
 		hog_mb(), (now_usec() - t0) / 1e6, mem_available_mb());
 }
 
+/*
+ * --hog-only and SIGUSR1: bring MemAvailable back to the -L target by growing
+ * (up to -H) or shrinking the hog, so that every run of a series starts with
+ * the same amount of memory even when other users' memory use changed.
+ */
+static void hog_retarget(void)
+{
+	unsigned long target = opt_leave_mb > opt_floor_mb ? opt_leave_mb : opt_floor_mb;
+	long avail = mem_available_mb();
+
+	while (!stop_flag && avail >= 0 && (unsigned long)avail < target &&
+	       target - (unsigned long)avail >= HOG_CHUNK_MB / 2) {
+		if (hog_release_chunk())
+			break;
+		avail = mem_available_mb();
+	}
+	hog_fill();
+}
+
 /* Give hog memory back whenever MemAvailable drops below the floor. */
 static void *hog_watchdog(void *arg)
 {
@@ -348,6 +389,7 @@ static void *reader_thread(void *arg)
 	const char *name = file_names[idx % nr_files];
 	size_t bs = opt_block_kb * 1024;
 	off_t size = (off_t)(opt_file_mb * MIB), off;
+	uint64_t start, done = 0;
 	char *buf;
 	int fd = open(name, O_RDONLY);
 
@@ -357,6 +399,7 @@ static void *reader_thread(void *arg)
 		die("out of memory");
 	/* stagger the starting points so readers sharing a file do not share pages */
 	off = (off_t)((size / bs) * idx / (opt_readers ? opt_readers : 1)) * (off_t)bs;
+	start = now_usec();
 	while (!stop_flag) {
 		uint64_t t0 = now_usec();
 		ssize_t r = pread(fd, buf, bs, off);
@@ -368,8 +411,10 @@ static void *reader_thread(void *arg)
 		}
 		stats_add(&st_read, now_usec() - t0);
 		off += r;
+		done += (uint64_t)r;
 		if (r == 0 || off >= size)
 			off = 0;
+		rate_limit(opt_rate_mb, start, done);
 	}
 	free(buf);
 	close(fd);
@@ -384,6 +429,7 @@ static void *writer_thread(void *arg)
 	off_t size = (off_t)(opt_file_mb * MIB), off = 0;
 	char *buf;
 	unsigned gen = 0;
+	uint64_t start, done = 0;
 	int fd = open(name, O_WRONLY);
 
 	if (fd < 0)
@@ -391,6 +437,7 @@ static void *writer_thread(void *arg)
 	if (posix_memalign((void **)&buf, 4096, bs))
 		die("out of memory");
 	memset(buf, 'w', bs);
+	start = now_usec();
 	while (!stop_flag) {
 		uint64_t t0;
 		ssize_t r;
@@ -405,34 +452,55 @@ static void *writer_thread(void *arg)
 		}
 		stats_add(&st_write, now_usec() - t0);
 		off += r;
+		done += (uint64_t)r;
 		if (off >= size) {
 			off = 0;
 			gen++;
 		}
+		rate_limit(opt_wrate_mb < 0 ? opt_rate_mb : (unsigned long)opt_wrate_mb, start, done);
 	}
 	free(buf);
 	close(fd);
 	return NULL;
 }
 
+/*
+ * Allocate a burst of opt_alloc_mb in chunks of opt_chunk_kb (each chunk is
+ * mmap'ed, every page touched, and timed as one allocation), hold the burst
+ * until it is complete, then free it all and pause.  Bursts drain free memory
+ * faster than kswapd refills it, so they provoke direct reclaim.
+ */
 static void *allocator_thread(void *arg)
 {
-	size_t len = opt_alloc_mb * MIB;
+	size_t chunk = opt_chunk_kb * 1024;
+	size_t n = (opt_alloc_mb * MIB + chunk - 1) / chunk;
+	char **held = calloc(n, sizeof(*held));
 
 	(void)arg;
+	if (!held)
+		die("out of memory");
 	while (!stop_flag) {
-		uint64_t t0 = now_usec();
-		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		size_t got = 0;
 
-		if (p == MAP_FAILED) {
-			usleep(1000);
-			continue;
+		while (got < n && !stop_flag) {
+			uint64_t t0 = now_usec();
+			char *p = mmap(NULL, chunk, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (p == MAP_FAILED) {
+				usleep(1000);
+				break;
+			}
+			touch_pages(p, chunk);
+			stats_add(&st_alloc, now_usec() - t0);
+			held[got++] = p;
 		}
-		touch_pages(p, len);
-		stats_add(&st_alloc, now_usec() - t0);
-		munmap(p, len);
+		while (got)
+			munmap(held[--got], chunk);
+		for (unsigned long ms = 0; ms < opt_pause_ms && !stop_flag; ms += 10)
+			usleep(10 * 1000);
 	}
+	free(held);
 	return NULL;
 }
 
@@ -505,11 +573,16 @@ static void usage(FILE *f)
 "  -A, --allocators N     allocator threads, default 1\n"
 "  -f, --file-size MB     size of each data file (one per reader and per writer), default 1024\n"
 "  -b, --block-size KB    read/write size per operation, default 1024\n"
-"  -a, --alloc-size MB    anonymous memory per allocation, default 4\n"
+"  -a, --alloc-size MB    anonymous memory per allocator burst, default 64\n"
+"  -c, --alloc-chunk KB   size of one timed allocation within a burst, default 2048\n"
+"  -t, --rate MB/s        limit each reader thread to MB/s (MiB), default 0 = unlimited\n"
+"  -T, --write-rate MB/s  limit each writer thread to MB/s, default: the same as -t\n"
+"  -p, --pause MS         allocator pause after freeing a burst, default 0\n"
 "  -H, --hog MB           anonymous hog kept resident for the whole run, default 0\n"
 "  -L, --leave MB         stop growing the hog when MemAvailable would fall below MB\n"
 "  -F, --floor MB         free hog memory whenever MemAvailable < MB, default 2560\n"
-"      --hog-only         only hold the hog (no files, no threads) until the run time ends\n"
+"      --hog-only         only hold the hog (no files, no threads) until the run time ends;\n"
+"                         SIGUSR1 then grows or shrinks the hog back to the -L target\n"
 "      --wait-start       after creating the files, wait for SIGUSR1 before starting the run\n"
 "  -h, --help             this help\n"
 "\n"
@@ -541,6 +614,10 @@ int main(int argc, char **argv)
 		{ "file-size", required_argument, NULL, 'f' },
 		{ "block-size", required_argument, NULL, 'b' },
 		{ "alloc-size", required_argument, NULL, 'a' },
+		{ "alloc-chunk", required_argument, NULL, 'c' },
+		{ "rate", required_argument, NULL, 't' },
+		{ "write-rate", required_argument, NULL, 'T' },
+		{ "pause", required_argument, NULL, 'p' },
 		{ "hog", required_argument, NULL, 'H' },
 		{ "leave", required_argument, NULL, 'L' },
 		{ "floor", required_argument, NULL, 'F' },
@@ -556,7 +633,7 @@ int main(int argc, char **argv)
 	int c, have_wd = 0;
 	FILE *oom;
 
-	while ((c = getopt_long(argc, argv, "d:r:w:i:R:W:A:f:b:a:H:L:F:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:r:w:i:R:W:A:f:b:a:c:t:T:p:H:L:F:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': opt_dir = optarg; break;
 		case 'r': opt_runtime = (unsigned)parse_num(optarg, "runtime"); break;
@@ -568,6 +645,10 @@ int main(int argc, char **argv)
 		case 'f': opt_file_mb = parse_num(optarg, "file size"); break;
 		case 'b': opt_block_kb = parse_num(optarg, "block size"); break;
 		case 'a': opt_alloc_mb = parse_num(optarg, "allocation size"); break;
+		case 'c': opt_chunk_kb = parse_num(optarg, "allocation chunk"); break;
+		case 't': opt_rate_mb = parse_num(optarg, "rate"); break;
+		case 'T': opt_wrate_mb = (long)parse_num(optarg, "write rate"); break;
+		case 'p': opt_pause_ms = parse_num(optarg, "pause"); break;
 		case 'H': opt_hog_mb = parse_num(optarg, "hog size"); break;
 		case 'L': opt_leave_mb = parse_num(optarg, "leave"); break;
 		case 'F': opt_floor_mb = parse_num(optarg, "floor"); break;
@@ -586,8 +667,10 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
-		if (!opt_interval || !opt_file_mb || !opt_block_kb || !opt_alloc_mb)
-			die("interval, file size, block size and allocation size must be > 0");
+		if (!opt_interval || !opt_file_mb || !opt_block_kb || !opt_alloc_mb || !opt_chunk_kb)
+			die("interval, file, block, allocation and chunk sizes must be > 0");
+		if (opt_chunk_kb % 4)
+			die("the allocation chunk must be a multiple of 4 KB");
 		if (opt_readers + opt_writers + opt_allocators == 0)
 			die("no threads");
 		if (!opt_runtime)
@@ -617,8 +700,13 @@ int main(int argc, char **argv)
 
 	if (opt_hog_only) {
 		start = now_usec();
-		while (!stop_flag && (!opt_runtime || now_usec() - start < opt_runtime * 1000000ULL))
+		while (!stop_flag && (!opt_runtime || now_usec() - start < opt_runtime * 1000000ULL)) {
+			if (start_flag) {
+				start_flag = 0;
+				hog_retarget();
+			}
 			usleep(100 * 1000);
+		}
 		stop_flag = 1;
 		if (have_wd)
 			pthread_join(wd, NULL);
