@@ -245,8 +245,14 @@ int rk_ticks(const struct rk_axis *a, double *ticks, int max)
 		double decades = log10(a->hi) - log10(a->lo);
 		int every = decades > 8 ? 2 : 1;
 
-		for (double e = log10(a->lo); e <= log10(a->hi) + 1e-9 && n < max; e += every)
+		for (double e = log10(a->lo); e <= log10(a->hi) + 1e-9 && n < max; e += every) {
 			ticks[n++] = pow(10, e);
+			/* one or two decades: 2 and 5 times as well, or the axis
+			 * has too few labels to read a value off */
+			for (int m = 2; decades <= 2 && m <= 5 && n < max; m += 3)
+				if (pow(10, e) * m < a->hi * (1 - 1e-9))
+					ticks[n++] = pow(10, e) * m;
+		}
 		return n;
 	}
 	double pix = fabs(a->p1 - a->p0);

@@ -187,7 +187,7 @@ static void draw_stalls(cairo_t *cr, const struct tl_geom *g, const struct chart
 {
 	bool dense = n->nstalls > 500;
 
-	cairo_set_line_width(cr, 0.8);
+	cairo_set_line_width(cr, dense ? 0.5 : 0.8);
 	for (size_t s = 0; s < n->nstalls; s++) {
 		double x = rk_map(&g->t, n->stall_begin_s[s]);
 		double y = rk_map(sa, fmax(n->stall_ms[s], sa->lo));
@@ -195,13 +195,9 @@ static void draw_stalls(cairo_t *cr, const struct tl_geom *g, const struct chart
 
 		cairo_new_sub_path(cr);
 		cairo_arc(cr, x, y, r, 0, 2 * M_PI);
-		rk_set(cr, STALL, dense ? 0.12 : 0.25);
-		if (dense) {
-			cairo_fill(cr);
-			continue;
-		}
+		rk_set(cr, STALL, dense ? 0.15 : 0.25);
 		cairo_fill_preserve(cr);
-		rk_set(cr, STALL, 0.8);
+		rk_set(cr, STALL, dense ? 0.4 : 0.8);	/* a lone mark stays visible */
 		cairo_stroke(cr);
 	}
 }
