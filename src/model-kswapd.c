@@ -34,8 +34,11 @@
  *       after N jiffies (timer-wheel rounding up), so a timed-out nap always
  *       runs again >= 100 ms later; a woken kswapd that runs in the last
  *       f jiffy before 100 ms is the one case called early wrongly.
- *   otherwise g < 50 us                        -> no_nap
- *             request before E + nap, or g < nap -> nap_woken_early
+ *   otherwise request before E + nap           -> nap_woken_early (the
+ *                 request proves kswapd was queued; even with g of 30-40 us
+ *                 the kernel counted LOW_WMARK in the samples)
+ *             g < 50 us                        -> no_nap
+ *             g < nap                          -> nap_woken_early
  *             g <= nap + 30 ms (1 jiffy rounding + wake latency)
  *                                              -> nap_timed_out
  *             else (late, lost events, trace end) -> unknown
@@ -139,10 +142,11 @@ static void classify(struct model *m, struct kswapd_node *n, int64_t next)
 		c->decision_exact = false;	/* no wakeup event: infer */
 	}
 	g = next - e;
-	if (g < NO_NAP_MAX_NS)
+	if (n->req_after_act != MODEL_NULL && n->req_after_act < e + (int64_t)m->nap_ns)
+		c->decision = "nap_woken_early";
+	else if (g < NO_NAP_MAX_NS)
 		c->decision = "no_nap";
-	else if ((n->req_after_act != MODEL_NULL && n->req_after_act < e + (int64_t)m->nap_ns) ||
-		 g < (int64_t)m->nap_ns)
+	else if (g < (int64_t)m->nap_ns)
 		c->decision = "nap_woken_early";
 	else if (g <= (int64_t)m->nap_ns + NAP_SLACK_NS)
 		c->decision = "nap_timed_out";

@@ -271,6 +271,30 @@ static void test_edges(void **state)
 	model_free(m);
 }
 
+/*
+ * Without sched events: back-to-back wakes (g = 40 us) are no_nap, unless a
+ * wakeup request came in between: kswapd was queued, and the kernel
+ * counted LOW_WMARK (two such cycles in a real 6.18 recording).
+ */
+static void test_tiny_gap_with_request(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, fmt_nosched);
+
+	(void)state;
+	WAKE(m, 0, 50, 0, 0);
+	ACT(m, 1, 50, 0, 32, 32);
+	REQ(m, 1.00002, 100, 0, 0);
+	WAKE(m, 1.00004, 50, 0, 0);
+	ACT(m, 2, 50, 0, 32, 32);
+	WAKE(m, 2.00004, 50, 0, 0);
+	assert_int_equal(model_finish(m), 0);
+	assert_string_equal(c.cyc[0].decision, "nap_woken_early");
+	assert_string_equal(c.cyc[1].decision, "no_nap");
+	assert_int_equal(c.wk[0].delay_ns, MS(1.00004) - MS(1.00002));
+	model_free(m);
+}
+
 /* The premature threshold is an option; a request after it is not premature. */
 static void test_premature_threshold(void **state)
 {
@@ -304,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_sched_woken_but_late),
 		cmocka_unit_test(test_sched_woken_while_preempted),
 		cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_tiny_gap_with_request),
 		cmocka_unit_test(test_premature_threshold),
 	};
 
