@@ -43,7 +43,11 @@ LIB_OBJS  := $(LIB_SRCS:src/%.c=$(O)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/unit/%)
 
-all: vmscan-report
+# A sanitizer build keeps its binary in its build directory, so that it
+# never stands in for the normal ./vmscan-report.
+BIN := $(if $(SANITIZE),$(O)/vmscan-report,vmscan-report)
+
+all: $(BIN)
 
 $(O)/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -52,7 +56,7 @@ $(O)/%.o: src/%.c
 $(O)/libvr.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-vmscan-report: $(O)/main.o $(O)/libvr.a
+$(BIN): $(O)/main.o $(O)/libvr.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(O)/unit/%: tests/unit/%.c $(O)/libvr.a
@@ -116,11 +120,14 @@ fuzz: fuzz-clang
 			$(FUZZ_O)/corpus-$$t tests/fuzz/corpus-$$t || st=1; \
 	done; exit $$st
 
-test: vmscan-report unit $(FUZZ_REPLAY)
-	LC_ALL=C tests/run-tests.sh $(O)
+test: $(BIN) unit $(FUZZ_REPLAY)
+	VR=$(abspath $(BIN)) LC_ALL=C tests/run-tests.sh $(O)
 
+# tests/run-tests.sh points LeakSanitizer at tests/lsan.supp (leaks inside
+# libtraceevent, libtracecmd and fontconfig's cache, not ours).
 asan:
-	CFLAGS="-O1 -g" $(MAKE) O=build-asan SANITIZE=address,undefined test
+	CFLAGS="-O1 -g" UBSAN_OPTIONS=print_stacktrace=1 \
+	$(MAKE) O=build-asan SANITIZE=address,undefined test
 
 bench: vmscan-report
 	tests/bench/bench.sh

@@ -5,7 +5,7 @@
 set -u
 build=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
-export VR="$top/vmscan-report" TOP="$top" BUILD="$top/$build"
+export VR="${VR:-$top/vmscan-report}" TOP="$top" BUILD="$top/$build"
 export LC_ALL=C
 # fontconfig (under pango, for the charts) keeps its cache until exit by design
 export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
