@@ -274,8 +274,10 @@ int ingest_probe_dat(const char *path)
 		}
 		_exit(0);
 	}
-	if (waitpid(pid, &status, 0) < 0)
-		return 0;
+	/* a signal (a timer, SIGWINCH) must not turn the probe into a pass */
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
 	if (WIFSIGNALED(status))
 		return vr_error("%s: corrupt or truncated trace.dat (libtracecmd crashed on it with"
 				" signal %d while reading the headers)", path, WTERMSIG(status));
