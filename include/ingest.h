@@ -76,6 +76,15 @@ struct ingest_dat;
 struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta);
 
 /**
+ * ingest_dat_check_headers - walk the headers of a version 6 trace.dat
+ * (src/ingest-dat-check.c): every size within the file, string options
+ * terminated, CPU data inside the file.  Other versions pass unchecked.
+ * Returns 0, or -1 after "vmscan-report: PATH: corrupt or truncated
+ * trace.dat: SECTION at offset N ...".  Called by ingest_probe_dat().
+ */
+int ingest_dat_check_headers(const char *path);
+
+/**
  * ingest_probe_dat - open @path and its buffer instances with libtracecmd in
  * a child process and report whether that crashed (libtracecmd 3.1.6
  * crashes on some corrupt or truncated files).  fork() must not be called

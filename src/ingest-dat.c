@@ -250,7 +250,11 @@ static void fill_meta(struct ingest_dat *d, struct ingest_meta *meta,
 int ingest_probe_dat(const char *path)
 {
 	int status;
-	pid_t pid = fork();
+	pid_t pid;
+
+	if (ingest_dat_check_headers(path))
+		return -1;
+	pid = fork();
 
 	if (pid < 0)
 		return 0;	/* cannot probe; the real open still checks */

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ingest-dat-check.c - walk the headers of a version 6 trace.dat before
+ * libtracecmd sees them, so that a corrupt file is an error with an offset
+ * instead of undefined behaviour inside the library.  Layout from
+ * trace-cmd.dat.v6(5) (trace-cmd Documentation/trace-cmd/
+ * trace-cmd.dat.v6.5.txt): magic, version string, endianness, long size,
+ * page size; header_page and header_event (u64 sizes); ftrace formats (u32
+ * count, u64 sizes); event systems (u32 count; name, u32 count, u64 sizes);
+ * kallsyms and printk formats (u32 sizes); saved cmdlines (u64 size); u32
+ * CPU count; optional "options  " (u16 id, u32 size, data; id 0 ends);
+ * "flyrecord" with a u64 offset and size per CPU, or "latency  ".
+ *
+ * Found by tests/fuzz/fuzz-dat.c: libtracecmd 3.1.6 strdup()s the uname,
+ * version, date and hook options without checking that the data holds a
+ * terminating NUL (a heap over-read; tests/fuzz/crashes/dat-uname-unterminated).
+ * Version 7 files (sections, compression) are left to libtracecmd.
+ */
+#include "ingest.h"
+#include "vr.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct dat_walk {
+	const unsigned char *d;
+	size_t len, pos;
+	bool big_endian;
+	const char *path;
+	const char *what;	/* section being read, for messages */
+};
+
+static int walk_fail(struct dat_walk *w, const char *why)
+{
+	return vr_error("%s: corrupt or truncated trace.dat: %s at offset %zu %s", w->path,
+			w->what, w->pos, why);
+}
+
+static int need(struct dat_walk *w, uint64_t n)
+{
+	if (n > w->len - w->pos)
+		return walk_fail(w, "runs past the end of the file");
+	return 0;
+}
+
+static int read_num(struct dat_walk *w, int size, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (need(w, (uint64_t)size))
+		return -1;
+	for (int i = 0; i < size; i++) {
+		int b = w->big_endian ? i : size - 1 - i;
+
+		v = v << 8 | w->d[w->pos + (size_t)b];
+	}
+	w->pos += (size_t)size;
+	*out = v;
+	return 0;
+}
+
+/* A u32/u64 size followed by that many bytes. */
+static int skip_sized(struct dat_walk *w, int size_bytes, const char *what)
+{
+	uint64_t n;
+
+	w->what = what;
+	if (read_num(w, size_bytes, &n) || need(w, n))
+		return -1;
+	w->pos += (size_t)n;
+	return 0;
+}
+
+static int expect_str(struct dat_walk *w, const char *s, size_t n, const char *what)
+{
+	w->what = what;
+	if (need(w, n))
+		return -1;
+	if (memcmp(w->d + w->pos, s, n))
+		return walk_fail(w, "does not start as expected");
+	w->pos += n;
+	return 0;
+}
+
+/* A NUL-terminated name of at most 256 bytes. */
+static int skip_name(struct dat_walk *w, const char *what)
+{
+	size_t max = w->len - w->pos < 256 ? w->len - w->pos : 256;
+
+	w->what = what;
+	const unsigned char *z = memchr(w->d + w->pos, 0, max);
+
+	if (!z)
+		return walk_fail(w, "is not a terminated string");
+	w->pos = (size_t)(z - w->d) + 1;
+	return 0;
+}
+
+static int walk_events(struct dat_walk *w)
+{
+	uint64_t n, systems, events;
+
+	w->what = "ftrace event formats";
+	if (read_num(w, 4, &n))
+		return -1;
+	for (uint64_t i = 0; i < n; i++)
+		if (skip_sized(w, 8, "ftrace event format"))
+			return -1;
+	w->what = "event systems";
+	if (read_num(w, 4, &systems))
+		return -1;
+	for (uint64_t s = 0; s < systems; s++) {
+		if (skip_name(w, "event system name"))
+			return -1;
+		w->what = "event count";
+		if (read_num(w, 4, &events))
+			return -1;
+		for (uint64_t e = 0; e < events; e++)
+			if (skip_sized(w, 8, "event format"))
+				return -1;
+	}
+	return 0;
+}
+
+/* Options whose data libtracecmd copies with strdup(): DATE 1, UNAME 5,
+ * HOOK 6, VERSION 9 (trace-cmd.h enum TRACECMD_OPTION_*). */
+static bool option_is_string(uint64_t id)
+{
+	return id == 1 || id == 5 || id == 6 || id == 9;
+}
+
+static int walk_options(struct dat_walk *w)
+{
+	uint64_t id, size;
+
+	for (;;) {
+		w->what = "option id";
+		if (read_num(w, 2, &id))
+			return -1;
+		if (!id)
+			return 0;
+		w->what = "option size";
+		if (read_num(w, 4, &size))
+			return -1;
+		w->what = "option data";
+		if (need(w, size))
+			return -1;
+		if (option_is_string(id) && !memchr(w->d + w->pos, 0, (size_t)size))
+			return walk_fail(w, "(a string option) has no terminating NUL");
+		w->pos += (size_t)size;
+	}
+}
+
+static int walk_cpu_data(struct dat_walk *w, uint64_t cpus)
+{
+	for (uint64_t c = 0; c < cpus; c++) {
+		uint64_t off, size;
+
+		w->what = "CPU data offset";
+		if (read_num(w, 8, &off) || read_num(w, 8, &size))
+			return -1;
+		if (off > w->len || size > w->len - off) {
+			w->pos -= 16;
+			return walk_fail(w, "points past the end of the file");
+		}
+	}
+	return 0;
+}
+
+static int walk_v6(struct dat_walk *w)
+{
+	uint64_t v, cpus;
+
+	w->what = "file header";
+	if (need(w, 6))
+		return -1;
+	w->big_endian = w->d[w->pos] == 1;
+	w->pos += 2;	/* endianness, long size */
+	if (read_num(w, 4, &v) ||
+	    expect_str(w, "header_page", 12, "header_page") || skip_sized(w, 8, "header_page") ||
+	    expect_str(w, "header_event", 13, "header_event") ||
+	    skip_sized(w, 8, "header_event") || walk_events(w) ||
+	    skip_sized(w, 4, "kallsyms") || skip_sized(w, 4, "printk formats") ||
+	    skip_sized(w, 8, "saved cmdlines"))
+		return -1;
+	w->what = "CPU count";
+	if (read_num(w, 4, &cpus) || need(w, 10))
+		return -1;
+	if (!memcmp(w->d + w->pos, "options  ", 10)) {
+		w->pos += 10;
+		if (walk_options(w) || need(w, 10))
+			return -1;
+	}
+	w->what = "data kind";
+	if (!memcmp(w->d + w->pos, "latency  ", 10))
+		return 0;
+	if (expect_str(w, "flyrecord", 10, "flyrecord"))
+		return -1;
+	return walk_cpu_data(w, cpus);
+}
+
+int ingest_dat_check_headers(const char *path)
+{
+	struct dat_walk w = { .path = path };
+	struct stat st;
+	void *map;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return vr_error("%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 13) {
+		close(fd);
+		return 0;	/* the magic check and libtracecmd say why */
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return 0;
+	w.d = map;
+	w.len = (size_t)st.st_size;
+	/* magic (10 bytes), then the version as a string: only "6" is walked */
+	if (!memcmp(w.d + 10, "6", 2)) {
+		w.pos = 12;
+		ret = walk_v6(&w);
+	}
+	munmap(map, w.len);
+	return ret;
+}
