@@ -188,6 +188,15 @@ test_expect_success 'binary garbage: error naming file and line, database unchan
 	sqlite3 keep.db .dump >after && test_cmp before after
 '
 
+# Inputs the fuzz targets found (tests/fuzz/crashes/): clear errors now.
+test_expect_success 'corrupt version 6 headers: an error with the offset, no crash' '
+	test_expect_code 1 "$VR" load -q -d f.db "$TOP/tests/fuzz/crashes/dat-uname-unterminated" 2>err &&
+	grep -q "corrupt or truncated trace.dat: option data at offset 7022 (a string option) has no terminating NUL" err &&
+	test_expect_code 1 "$VR" load -q -d f.db "$TOP/tests/fuzz/crashes/dat-open-close" 2>err &&
+	grep -q "CPU data offset at offset 7957 points past the end of the file" err &&
+	test ! -e f.db
+'
+
 test_expect_success 'a 1 MiB line, an absurd timestamp, an absurd CPU: errors with the line' '
 	python3 -c "print(\"a\" * (1 << 20))" >long.txt &&
 	test_expect_code 1 "$VR" load -q -d e.db long.txt 2>err &&
