@@ -595,7 +595,7 @@ static int decode_record(struct ingest_dat *d, const struct tep_record *rec,
 	out->present = 0;
 	out->extra_json = NULL;
 	/* str[] of a field this format lacks must not keep a stale pointer
-	 * (fuzz-dat: a sched_switch format without prev_comm crashed run_fill) */
+	 * (fuzz-dat: a mangled sched_switch format crashed run_fill) */
 	memset(out->str, 0, sizeof(out->str));
 	if (de->spec >= 0 && decode_known(d, de, rec, out))
 		goto bad;
