@@ -158,6 +158,16 @@ int record_check_tracefs(bool mount);
 int record_run(const struct record_opts *o, struct record_result *res);
 
 /**
+ * record_check_output - before tracing starts, check that @o->output can be
+ * written: not an existing non-regular file (a device such as /dev/null is
+ * refused: the trace is written to OUTPUT.vr-tmpPID and renamed over the
+ * output), a directory that exists and is writable, and a compression
+ * libtracecmd supports.  Creates and removes the temporary file.
+ * Returns 0, or -1 after "vmscan-report: record: OUTPUT: what is wrong".
+ */
+int record_check_output(const struct record_opts *o);
+
+/**
  * record_write_dat - write the trace.dat @o->output from the raw per-CPU
  * ring-buffer pages in @files (@ncpus names, one per CPU, as drained from
  * trace_pipe_raw) with libtracecmd: file version @o->file_version,

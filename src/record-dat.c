@@ -9,10 +9,12 @@
 #include "vr.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -38,6 +40,7 @@ enum {
 struct tracecmd_output *tracecmd_output_create(const char *output_file);
 int tracecmd_output_set_version(struct tracecmd_output *handle, int file_version);
 int tracecmd_output_set_compression(struct tracecmd_output *handle, const char *compression);
+bool tracecmd_compress_is_supported(const char *name, const char *version);
 int tracecmd_output_set_kallsyms(struct tracecmd_output *handle, const char *kallsyms);
 int tracecmd_output_write_headers(struct tracecmd_output *handle,
 				  struct tracecmd_event_list *list);
@@ -104,19 +107,60 @@ static void event_list_free(struct tracecmd_event_list *list, size_t n)
 	free(list);
 }
 
+/* The file record writes before renaming it to @o->output (caller frees). */
+static char *temp_output(const struct record_opts *o)
+{
+	struct vr_buf b;
+
+	vr_buf_init(&b);
+	vr_buf_addf(&b, "%s.vr-tmp%d", o->output, (int)getpid());
+	return vr_buf_detach(&b);
+}
+
+int record_check_output(const struct record_opts *o)
+{
+	struct stat st;
+	char *tmp;
+	int fd;
+
+	if (stat(o->output, &st) == 0 && !S_ISREG(st.st_mode))
+		return vr_error("record: %s: not a regular file; the trace is written to a new"
+				" file and renamed over the output", o->output);
+	if (o->file_version >= 7 && strcmp(o->compression, "any") &&
+	    strcmp(o->compression, "none") &&
+	    !tracecmd_compress_is_supported(o->compression, NULL))
+		return vr_error("record: compression '%s' is not supported by libtracecmd"
+				" (see 'trace-cmd list -c')", o->compression);
+	/* can the file be created there?  (the directory exists and is writable) */
+	tmp = temp_output(o);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		vr_error("record: %s: cannot create the output: %s", o->output, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	close(fd);
+	unlink(tmp);
+	free(tmp);
+	return 0;
+}
+
 int record_write_dat(const struct record_opts *o, int ncpus, char *const *files,
 		     char *const *stats)
 {
 	struct tracecmd_event_list *list = event_list(o->events);
 	struct tracecmd_output *out;
+	char *tmp = temp_output(o);
 	int ret = -1;
 
 	/* ERROR: a version 6 file makes libtracecmd warn "Cannot find description
 	 * for buffer" for the top buffer, which needs none */
 	tracecmd_set_loglevel(TEP_LOG_ERROR);
-	out = tracecmd_output_create(o->output);
+	/* written beside the output and renamed at the end, so that a failure
+	 * never removes or truncates a file the user already had */
+	out = tracecmd_output_create(tmp);
 	if (!out) {
-		vr_error("record: %s: cannot create: %s", o->output, strerror(errno));
+		vr_error("record: %s: cannot create: %s", tmp, strerror(errno));
 		goto out_list;
 	}
 	if (tracecmd_output_set_version(out, o->file_version)) {
@@ -151,9 +195,14 @@ int record_write_dat(const struct record_opts *o, int ncpus, char *const *files,
 	ret = 0;
 out_close:
 	tracecmd_output_close(out);
+	if (!ret && rename(tmp, o->output)) {
+		vr_error("record: %s: cannot rename %s to it: %s", o->output, tmp, strerror(errno));
+		ret = -1;
+	}
 	if (ret)
-		unlink(o->output);
+		unlink(tmp);
 out_list:
+	free(tmp);
 	event_list_free(list, o->events->n);
 	return ret;
 }

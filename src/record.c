@@ -525,6 +525,8 @@ int record_run(const struct record_opts *o, struct record_result *res)
 
 	memset(res, 0, sizeof(*res));
 	res->cmd_status = -1;
+	if (record_check_output(o))
+		return -1;
 	set_signals(old);
 	if (setup_instance(&r))
 		goto out;

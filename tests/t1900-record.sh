@@ -191,4 +191,27 @@ test_expect_success 'the command not found: exit 1, instance removed' '
 	test $rc = 1 && grep -q "cannot run '\''/no/such/command'\''" err && no_instance &&
 	test ! -e nf.dat && test ! -e nf.dat.cpu0
 '
+test_expect_success 'a failed recording keeps a file that was already at the output path' '
+	echo keep >keep.dat &&
+	test_expect_code 1 "$VR" record -q -o keep.dat --events sched:sched_process_exec \
+		--compression no-such-algorithm --duration 0.2 2>err &&
+	grep -q "compression '\''no-such-algorithm'\'' is not supported" err &&
+	echo keep >expect && test_cmp expect keep.dat && ! ls keep.dat.* 2>/dev/null
+'
+test_expect_success 'a device as output is refused before tracing and left alone' '
+	test_expect_code 1 "$VR" record -q -o /dev/null --events sched:sched_process_exec \
+		--duration 0.2 2>err &&
+	grep -q "record: /dev/null: not a regular file" err && test -c /dev/null
+'
+test_expect_success 'an output in a missing directory: the message names the output' '
+	test_expect_code 1 "$VR" record -q -o no/such/dir/x.dat --events sched:sched_process_exec \
+		--duration 0.2 2>err &&
+	grep -q "record: no/such/dir/x.dat: cannot create the output: No such file or directory" err
+'
+test_expect_success 'a successful recording replaces an older file at the output path' '
+	echo old >re.dat &&
+	"$VR" record -q -o re.dat --events sched:sched_process_exec -- true &&
+	trace-cmd report -i re.dat >report 2>&1 && grep -q sched_process_exec report &&
+	! ls re.dat.* 2>/dev/null
+'
 test_done
