@@ -9,6 +9,7 @@
 #define VR_INGEST_H
 
 #include <stdint.h>
+#include <sys/types.h>
 #include "spec.h"
 
 /* Metadata of one recording, filled by ingest_open_dat(). */
@@ -61,6 +62,19 @@ struct ingest_sink {
 };
 
 struct ingest_dat;
+struct stat;
+
+/* The first bytes of every trace.dat file (trace-cmd.dat.v6(5)/v7(5)). */
+#define INGEST_DAT_MAGIC_LEN 10
+extern const unsigned char ingest_dat_magic[INGEST_DAT_MAGIC_LEN];
+
+/**
+ * ingest_read_head - read up to @len bytes from the start of @path.
+ * @st: OUT: the file's stat.
+ * Returns the bytes read (0 for an empty file or one that is not a regular
+ * file), or -1 with errno set when it cannot be opened or read.
+ */
+ssize_t ingest_read_head(const char *path, void *buf, size_t len, struct stat *st);
 
 /**
  * ingest_open_dat - open a trace.dat file and read its headers.

@@ -129,26 +129,40 @@ static char *release_from_uname(const char *uname)
 	return len ? g_strndup(p, len) : NULL;
 }
 
-/* Check that PATH looks like a trace.dat before libtracecmd sees it. */
-static int check_magic(const char *path)
+const unsigned char ingest_dat_magic[INGEST_DAT_MAGIC_LEN] = {
+	0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'
+};
+
+ssize_t ingest_read_head(const char *path, void *buf, size_t len, struct stat *st)
 {
-	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	unsigned char buf[sizeof(magic)];
-	struct stat st;
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return vr_error("%s: %s", path, strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		return -1;
+	if (fstat(fd, st)) {
 		close(fd);
-		return vr_error("%s: is a directory, not a trace.dat file", path);
+		return -1;
 	}
-	n = read(fd, buf, sizeof(buf));
+	n = S_ISREG(st->st_mode) ? read(fd, buf, len) : 0;
 	close(fd);
+	return n;
+}
+
+/* Check that PATH looks like a trace.dat before libtracecmd sees it. */
+static int check_magic(const char *path)
+{
+	unsigned char buf[INGEST_DAT_MAGIC_LEN];
+	struct stat st;
+	ssize_t n = ingest_read_head(path, buf, sizeof(buf), &st);
+
+	if (n < 0)
+		return vr_error("%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return vr_error("%s: is a directory, not a trace.dat file", path);
 	if (n == 0)
 		return vr_error("%s: empty file, not a trace.dat file", path);
-	if (n != (ssize_t)sizeof(buf) || memcmp(buf, magic, sizeof(buf)))
+	if (n != (ssize_t)sizeof(buf) || memcmp(buf, ingest_dat_magic, sizeof(buf)))
 		return vr_error("%s: not a trace.dat file (bad magic at offset 0)", path);
 	return 0;
 }
@@ -761,6 +775,16 @@ static struct batch *batch_pop(struct pipe_state *p)
 	return b;
 }
 
+static const char *arena_copy(char *arena, size_t *used, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *dst = arena + *used;
+
+	memcpy(dst, s, len);
+	*used += len;
+	return dst;
+}
+
 static size_t event_strings_size(const struct ingest_event *ev)
 {
 	size_t n = ev->extra_json ? strlen(ev->extra_json) + 1 : 0;
@@ -773,29 +797,28 @@ static size_t event_strings_size(const struct ingest_event *ev)
 	return n;
 }
 
-static const char *arena_copy(struct batch *b, const char *s)
+/*
+ * Copy @ev to @out, its strings that live in the record (text fields and
+ * the extra JSON) into @arena at *@used; the caller made room
+ * (event_strings_size()).  Symbol names stay borrowed from libtraceevent.
+ */
+static void event_copy(struct ingest_event *out, const struct ingest_event *ev, char *arena,
+		       size_t *used)
 {
-	size_t len = strlen(s) + 1;
-	char *dst = b->arena + b->used;
-
-	memcpy(dst, s, len);
-	b->used += len;
-	return dst;
-}
-
-/* Copy @ev into @b; strings that live in the record go into the arena. */
-static void batch_add(struct batch *b, const struct ingest_event *ev)
-{
-	struct ingest_event *out = &b->ev[b->n++];
-
 	*out = *ev;
 	if (ev->extra_json)
-		out->extra_json = arena_copy(b, ev->extra_json);
+		out->extra_json = arena_copy(arena, used, ev->extra_json);
 	if (ev->spec < 0)
 		return;
 	for (int f = 0; f < VR_SPEC_MAX_FIELDS; f++)
 		if (ev->str[f] && vr_event_specs[ev->spec].fields[f].type == VR_FT_TEXT)
-			out->str[f] = arena_copy(b, ev->str[f]);
+			out->str[f] = arena_copy(arena, used, ev->str[f]);
+}
+
+/* Copy @ev into @b (room checked by batch_room()). */
+static void batch_add(struct batch *b, const struct ingest_event *ev)
+{
+	event_copy(&b->ev[b->n++], ev, b->arena, &b->used);
 }
 
 /* Make room for @need arena bytes and one event; may push @*b. */
@@ -829,30 +852,6 @@ struct cpu_run {
 	size_t used, arena_cap;
 };
 
-static const char *run_copy(struct cpu_run *r, const char *s)
-{
-	size_t len = strlen(s) + 1;
-	char *dst = r->arena + r->used;
-
-	memcpy(dst, s, len);
-	r->used += len;
-	return dst;
-}
-
-static void run_add(struct cpu_run *r, const struct ingest_event *ev)
-{
-	struct ingest_event *out = &r->ev[r->n++];
-
-	*out = *ev;
-	if (ev->extra_json)
-		out->extra_json = run_copy(r, ev->extra_json);
-	if (ev->spec < 0)
-		return;
-	for (int f = 0; f < VR_SPEC_MAX_FIELDS; f++)
-		if (ev->str[f] && vr_event_specs[ev->spec].fields[f].type == VR_FT_TEXT)
-			out->str[f] = run_copy(r, ev->str[f]);
-}
-
 /* Decode the next run of cursor @c into @r.  0, or -1 on a decode error. */
 static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *r)
 {
@@ -884,7 +883,7 @@ static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *
 		}
 		g_hash_table_add(d->pids, GINT_TO_POINTER(ev.pid + 1));
 		note_event_comms(d, &ev);
-		run_add(r, &ev);
+		event_copy(&r->ev[r->n++], &ev, r->arena, &r->used);
 		tracecmd_free_record(rec);
 		c->rec = tracecmd_read_data(c->handle, c->cpu);
 	}

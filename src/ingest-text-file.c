@@ -28,22 +28,15 @@ struct ingest_text {
 
 int ingest_file_is_dat(const char *path)
 {
-	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	unsigned char buf[sizeof(magic)];
+	unsigned char buf[INGEST_DAT_MAGIC_LEN];
 	struct stat st;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = ingest_read_head(path, buf, sizeof(buf), &st);
 
-	if (fd < 0)
+	/* unreadable, not a regular file or empty: the dat reader says why;
+	 * a prefix of the magic (a cut trace.dat) also goes to it */
+	if (n <= 0)
 		return 1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0) {
-		close(fd);
-		return 1;
-	}
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	/* a prefix of the magic (a cut trace.dat) also goes to the dat reader */
-	return n > 0 && !memcmp(buf, magic, (size_t)n);
+	return !memcmp(buf, ingest_dat_magic, (size_t)n);
 }
 
 /* "6.18.44-vanilla" looks like a release; "vanilla" does not. */
