@@ -7,6 +7,7 @@
 #ifndef VR_STORE_H
 #define VR_STORE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sqlite3.h>
 #include "ingest.h"
@@ -41,6 +42,8 @@ const char *store_path(struct store *s);
 /* The run row written when a load starts (see the `run` table). */
 struct store_run {
 	const char *kernel;	/* label, e.g. "6.18.44-vanilla" */
+	bool kernel_given;	/* the user chose the label (a replaced run keeps
+				 * its own label otherwise) */
 	int iteration;		/* >= 1; 0 means "next free for kernel" */
 	const char *source_format;	/* "trace.dat" or "text" */
 	const struct ingest_meta *meta;
@@ -55,7 +58,9 @@ int store_find_run_by_hash(struct store *s, const char *sha256, int64_t *run_id)
 
 /**
  * store_run_begin - start the transaction of one run: delete @replace_run_id
- * (if non-zero) with all its rows, then insert the run row.
+ * (if non-zero) with all its rows but its imported app_latency rows, then
+ * insert the run row.  A replaced run keeps its id, and its kernel label
+ * and iteration unless @run sets them (kernel_given, iteration).
  * @run_id: OUT: the new run's id.  @iteration_out: OUT: iteration used.
  * Returns 0, or -1 (message printed; nothing changed).
  */
@@ -80,6 +85,12 @@ int store_run_commit(struct store *s);
 
 /** store_run_abort - roll the open run back, leaving the database as it was. */
 void store_run_abort(struct store *s);
+
+/**
+ * store_run_kernel - the kernel label of the run last begun (borrowed; valid
+ * until the next store_run_begin() or store_close()), "" before any.
+ */
+const char *store_run_kernel(struct store *s);
 
 /**
  * store_delete_run - delete run @run_id and every row that belongs to it

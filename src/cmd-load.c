@@ -159,12 +159,15 @@ static int load_one(struct store *st, struct load_input *in, const struct load_o
 	}
 	struct store_run run = {
 		.kernel = o->kernel ? o->kernel : in->meta.release ? in->meta.release : "unknown",
+		.kernel_given = o->kernel != NULL,
 		.iteration = iteration,
 		.source_format = t ? "text" : "trace.dat",
 		.meta = &in->meta,
 	};
-	if (store_run_begin(st, &run, old_id, &run_id, &iter_used))
+	if (store_run_begin(st, &run, old_id, &run_id, &iter_used)) {
+		vr_error("%s: not loaded", path);
 		goto out;
+	}
 	sd = store_derived_open(st, run_id);
 	ctx.model = load_model(d, t, &in->meta, o, sd);
 	if ((t ? ingest_read_text(t, &sink) : ingest_read_dat(d, &sink)) ||
@@ -180,8 +183,8 @@ static int load_one(struct store *st, struct load_input *in, const struct load_o
 	if (store_run_commit(st))
 		goto out;
 	if (!o->quiet)
-		printf("run %lld: %s iteration %d <- %s\n", (long long)run_id, run.kernel,
-		       iter_used, path);
+		printf("run %lld: %s iteration %d <- %s%s\n", (long long)run_id,
+		       store_run_kernel(st), iter_used, path, old_id ? " (replaced)" : "");
 	ret = 0;
 out:
 	model_free(ctx.model);

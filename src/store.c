@@ -22,6 +22,7 @@ struct store {
 	/* state of the open run */
 	bool in_run;
 	int64_t run_id;
+	char *kernel;			/* label of the last run begun (owned) */
 	uint64_t first_ts, last_ts, nevents;
 	int64_t lost_total;
 	int lost_unknown;
@@ -275,6 +276,7 @@ void store_close(struct store *s)
 	free(s->spec_count);
 	if (s->other_count)
 		g_hash_table_destroy(s->other_count);
+	free(s->kernel);
 	free(s->path);
 	free(s);
 }
@@ -326,15 +328,20 @@ int store_find_run_by_hash(struct store *s, const char *sha256, int64_t *run_id)
 	return 0;
 }
 
-int store_delete_run(struct store *s, int64_t run_id)
+/* Delete the rows of @run_id from every table with a run_id column (derived
+ * tables included), app_latency too unless @keep_latency, and its run row. */
+static int delete_run_rows(struct store *s, int64_t run_id, bool keep_latency)
 {
 	sqlite3_stmt *tables = NULL;
 	int ret = 0;
 
-	/* every table with a run_id column, derived tables included */
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) c"
-			       " WHERE m.type = 'table' AND c.name = 'run_id'",
+			       keep_latency
+			       ? "SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) c"
+				 " WHERE m.type = 'table' AND c.name = 'run_id'"
+				 " AND m.name <> 'app_latency'"
+			       : "SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) c"
+				 " WHERE m.type = 'table' AND c.name = 'run_id'",
 			       -1, &tables, NULL) != SQLITE_OK)
 		return vr_error("%s: %s", s->path, sqlite3_errmsg(s->db));
 	while (!ret && sqlite3_step(tables) == SQLITE_ROW) {
@@ -352,6 +359,34 @@ int store_delete_run(struct store *s, int64_t run_id)
 		sqlite3_free(sql);
 	}
 	return ret;
+}
+
+const char *store_run_kernel(struct store *s)
+{
+	return s->kernel ? s->kernel : "";
+}
+
+int store_delete_run(struct store *s, int64_t run_id)
+{
+	return delete_run_rows(s, run_id, false);
+}
+
+/* Kernel label (OUT, caller frees) and iteration of run @id. */
+static int run_label(struct store *s, int64_t id, char **kernel, int *iteration)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (prepare(s, &st, "SELECT kernel, iteration FROM run WHERE id = ?"))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*kernel = vr_strdup((const char *)sqlite3_column_text(st, 0));
+		*iteration = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : vr_error("%s: run %lld not found", s->path, (long long)id);
 }
 
 static int next_iteration(struct store *s, const char *kernel, int *out)
@@ -383,7 +418,9 @@ static void reset_run_state(struct store *s)
 		s->other_count = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
 }
 
-static int insert_run_row(struct store *s, const struct store_run *r, int iteration)
+/* Insert the run row with @kernel and @iteration; @id 0: a new id. */
+static int insert_run_row(struct store *s, const struct store_run *r, const char *kernel,
+			  int iteration, int64_t id)
 {
 	const struct ingest_meta *m = r->meta;
 	sqlite3_stmt *st = NULL;
@@ -394,10 +431,10 @@ static int insert_run_row(struct store *s, const struct store_run *r, int iterat
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	if (prepare(s, &st, "INSERT INTO run (kernel, iteration, source_path, source_format,"
 			    " content_sha256, file_version, compression, uname, kernel_release,"
-			    " cpus, clock, long_size, big_endian, page_size, loaded_at, ring_overrun)"
-			    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"))
+			    " cpus, clock, long_size, big_endian, page_size, loaded_at, ring_overrun, id)"
+			    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"))
 		return -1;
-	sqlite3_bind_text(st, 1, r->kernel, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, kernel, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, iteration);
 	sqlite3_bind_text(st, 3, m->path, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, r->source_format, -1, SQLITE_STATIC);
@@ -418,11 +455,13 @@ static int insert_run_row(struct store *s, const struct store_run *r, int iterat
 	sqlite3_bind_text(st, 15, now, -1, SQLITE_TRANSIENT);
 	if (m->ring_overrun >= 0)
 		sqlite3_bind_int64(st, 16, m->ring_overrun);
+	if (id)
+		sqlite3_bind_int64(st, 17, id);
 	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	if (ret) {
 		if (sqlite3_extended_errcode(s->db) == SQLITE_CONSTRAINT_UNIQUE)
-			vr_error("%s: run %s iteration %d already exists (use --iteration or --replace)",
-				 s->path, r->kernel, iteration);
+			vr_error("%s: run %s iteration %d already exists (choose another --iteration"
+				 " or --kernel)", s->path, kernel, iteration);
 		else
 			vr_error("%s: cannot insert run: %s", s->path, sqlite3_errmsg(s->db));
 	}
@@ -434,22 +473,39 @@ int store_run_begin(struct store *s, const struct store_run *r, int64_t replace_
 		    int64_t *run_id, int *iteration_out)
 {
 	int iteration = r->iteration;
+	char *old_kernel = NULL;
+	const char *kernel = r->kernel;
 
 	reset_run_state(s);
 	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start transaction"))
 		return -1;
-	if (replace_run_id && store_delete_run(s, replace_run_id))
+	if (replace_run_id) {
+		/* the run keeps its id, label, iteration and imported latencies
+		 * unless the command line names others */
+		int old_iteration = 0;
+
+		if (run_label(s, replace_run_id, &old_kernel, &old_iteration) ||
+		    delete_run_rows(s, replace_run_id, true))
+			goto fail;
+		if (!r->kernel_given)
+			kernel = old_kernel;
+		if (!iteration)
+			iteration = old_iteration;
+	}
+	if (!iteration && next_iteration(s, kernel, &iteration))
 		goto fail;
-	if (!iteration && next_iteration(s, r->kernel, &iteration))
-		goto fail;
-	if (insert_run_row(s, r, iteration))
+	if (insert_run_row(s, r, kernel, iteration, replace_run_id))
 		goto fail;
 	s->run_id = sqlite3_last_insert_rowid(s->db);
 	s->in_run = true;
+	free(s->kernel);
+	s->kernel = vr_strdup(kernel);
 	*run_id = s->run_id;
 	*iteration_out = iteration;
+	free(old_kernel);
 	return 0;
 fail:
+	free(old_kernel);
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
 }

@@ -26,10 +26,22 @@ test_expect_success 'loading the same file twice is refused and changes nothing'
 	grep -q "vmscan-report: $first: already loaded as run 1" err &&
 	sqlite3 db .dump >after && test_cmp before after
 '
-test_expect_success '--replace loads it again as one run' '
-	"$VR" load -q -d db "$first" &&
-	"$VR" load -q -d db --replace "$first" &&
-	test $(sqlite3 db "SELECT count(*) FROM run") = 1
+test_expect_success '--replace loads it again as one run, keeping id, label and latencies' '
+	"$VR" load -q -d db --kernel base --iteration 4 "$first" &&
+	sqlite3 db "INSERT INTO app_latency VALUES (1, '\''p95-Read'\'', 0, 5.5)" &&
+	"$VR" load -d db --replace "$first" >out &&
+	echo "run 1: base iteration 4 <- $first (replaced)" >expect && test_cmp expect out &&
+	test "$(sqlite3 db "SELECT id, kernel, iteration FROM run")" = "1|base|4" &&
+	test $(sqlite3 db "SELECT count(*) FROM app_latency WHERE run_id = 1") = 1
+'
+test_expect_success 'a taken kernel/iteration: exit 1, the database and the file named' '
+	"$VR" load -q -d db --kernel base --iteration 1 "$first" &&
+	sqlite3 db .dump >before &&
+	second=$(echo $samples | cut -d" " -f2) &&
+	test_expect_code 1 "$VR" load -q -d db --kernel base --iteration 1 "$second" 2>err &&
+	grep -q "^vmscan-report: db: run base iteration 1 already exists" err &&
+	grep -q "^vmscan-report: $second: not loaded" err &&
+	sqlite3 db .dump >after && test_cmp before after
 '
 test_expect_success 'missing file: exit 1, message names it, no database left behind' '
 	test_expect_code 1 "$VR" load -d new.db no-such.dat 2>err &&

@@ -140,7 +140,7 @@ static void test_run_transaction(void **state)
 {
 	struct store *s = store_open(db_path("run.db"), STORE_RW);
 	struct ingest_meta m = test_meta("aa");
-	struct store_run run = { "k1", 0, "trace.dat", &m };
+	struct store_run run = { .kernel = "k1", .source_format = "trace.dat", .meta = &m };
 	struct ingest_event ev = { 0 };
 	int64_t id, found;
 	int iter;
@@ -183,18 +183,34 @@ static void test_run_transaction(void **state)
 	assert_int_equal(store_find_run_by_hash(s, "aa", &found), 0);
 	assert_int_equal(found, id);
 	struct ingest_meta m2 = test_meta("bb");
-	struct store_run run2 = { "k1", 0, "trace.dat", &m2 };
+	struct store_run run2 = { .kernel = "k1", .source_format = "trace.dat", .meta = &m2 };
 	int64_t id2;
 	assert_int_equal(store_run_begin(s, &run2, 0, &id2, &iter), 0);
 	assert_int_equal(iter, 2);
 	store_run_abort(s);
 
-	/* replacing deletes the old run's rows in the same transaction */
-	assert_int_equal(store_run_begin(s, &run, id, &id2, &iter), 0);
+	/* replacing deletes the old run's rows in the same transaction, but
+	 * the run keeps its id, label, iteration and imported latencies */
+	store_exec(s, "INSERT INTO app_latency (run_id, operation, sample, value)"
+		   " VALUES (1, 'p95-Write', 0, 12.5)", "test");
+	store_exec(s, "UPDATE run SET kernel = 'labelled', iteration = 7", "test");
+	struct store_run again = { .kernel = "uname-release", .source_format = "trace.dat",
+				   .meta = &m };
+	assert_int_equal(store_run_begin(s, &again, id, &id2, &iter), 0);
+	assert_int_equal(id2, id);
+	assert_int_equal(iter, 7);
+	assert_string_equal(store_run_kernel(s), "labelled");
 	assert_int_equal(store_run_commit(s), 0);
-	assert_int_equal(scalar(db, "SELECT count(*) FROM run"), 1);
+	assert_int_equal(scalar(db, "SELECT count(*) FROM run WHERE kernel = 'labelled'"
+				" AND iteration = 7"), 1);
 	assert_int_equal(scalar(db, "SELECT count(*) FROM mm_vmscan_kswapd_wake"), 0);
 	assert_int_equal(scalar(db, "SELECT count(*) FROM lost_events"), 0);
+	assert_int_equal(scalar(db, "SELECT count(*) FROM app_latency WHERE run_id = 1"), 1);
+	/* ...unless the command line names a label */
+	again.kernel_given = true;
+	assert_int_equal(store_run_begin(s, &again, id, &id2, &iter), 0);
+	assert_string_equal(store_run_kernel(s), "uname-release");
+	store_run_abort(s);
 	store_close(s);
 }
 
