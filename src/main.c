@@ -68,9 +68,16 @@ int main(int argc, char **argv)
 		printf("vmscan-report %s\n", VR_VERSION);
 		return finish_stdout(0);
 	}
-	for (size_t i = 0; i < VR_ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return finish_stdout(commands[i].fn(argc - 1, argv + 1));
+	for (size_t i = 0; i < VR_ARRAY_SIZE(commands); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		/* getopt names argv[0] in its messages: "vmscan-report load: ..." */
+		char name[64];
+
+		snprintf(name, sizeof(name), "vmscan-report %s", commands[i].name);
+		argv[1] = name;
+		return finish_stdout(commands[i].fn(argc - 1, argv + 1));
+	}
 	vr_error("'%s' is not a command; see 'vmscan-report help'", argv[1]);
 	return VR_EXIT_USAGE;
 }
