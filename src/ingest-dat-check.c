@@ -16,6 +16,7 @@
  * terminating NUL (a heap over-read; tests/fuzz/crashes/dat-uname-unterminated).
  * Version 7 files (sections, compression) are left to libtracecmd.
  */
+#define _GNU_SOURCE	/* memmem */
 #include "ingest.h"
 #include "vr.h"
 
@@ -32,6 +33,8 @@ struct dat_walk {
 	const unsigned char *d;
 	size_t len, pos;
 	bool big_endian;
+	uint64_t page_size;	/* ring-buffer page size from the file header */
+	int commit_size;	/* bytes of header_page's `commit` (kernel long) */
 	const char *path;
 	const char *what;	/* section being read, for messages */
 };
@@ -157,6 +160,39 @@ static int walk_options(struct dat_walk *w)
 	}
 }
 
+/*
+ * Every ring-buffer page of one CPU: u64 timestamp, commit (kernel long),
+ * data.  libtraceevent's kbuffer_load_subbuffer() takes the data size from
+ * commit & (2^27 - 1) (kbuffer.c COMMIT_MASK) and, with the missed-events
+ * bits 31 and 30 set, reads a long after the data: both must stay inside
+ * the page (fuzz-dat: a larger size crashed kbuffer on the reader thread;
+ * tests/fuzz/crashes/dat-page-commit).
+ */
+static int walk_pages(struct dat_walk *w, uint64_t off, uint64_t size)
+{
+	uint64_t hdr = 8 + (uint64_t)w->commit_size, commit, data;
+	size_t keep = w->pos;
+
+	if (w->page_size < hdr + 8 || w->page_size > (1 << 27))
+		return walk_fail(w, "has an impossible page size");
+	for (uint64_t p = off; p < off + size; p += w->page_size) {
+		uint64_t room = off + size - p < w->page_size ? off + size - p : w->page_size;
+
+		w->pos = (size_t)p + 8;
+		w->what = "ring-buffer page";
+		if (room < hdr)
+			return walk_fail(w, "is shorter than its header");
+		if (read_num(w, w->commit_size, &commit))
+			return -1;
+		data = (commit & ((1u << 27) - 1)) +
+		       ((commit & (1u << 30)) && (commit & (1u << 31)) ? (uint64_t)w->commit_size : 0);
+		if (hdr + data > room)
+			return walk_fail(w, "says it holds more data than the page has");
+	}
+	w->pos = keep;
+	return 0;
+}
+
 static int walk_cpu_data(struct dat_walk *w, uint64_t cpus)
 {
 	for (uint64_t c = 0; c < cpus; c++) {
@@ -169,7 +205,21 @@ static int walk_cpu_data(struct dat_walk *w, uint64_t cpus)
 			w->pos -= 16;
 			return walk_fail(w, "points past the end of the file");
 		}
+		if (size && walk_pages(w, off, size))
+			return -1;
 	}
+	return 0;
+}
+
+/* header_page text: "field: local_t commit;\toffset:8;\tsize:8;..." */
+static int header_page_commit(struct dat_walk *w, const unsigned char *t, size_t n)
+{
+	const unsigned char *c = memmem(t, n, "commit;", 7);
+	const unsigned char *sz = c ? memmem(c, n - (size_t)(c - t), "size:", 5) : NULL;
+
+	w->commit_size = sz && sz + 5 < t + n ? sz[5] - '0' : 0;
+	if (w->commit_size != 4 && w->commit_size != 8)
+		return walk_fail(w, "has no commit field of 4 or 8 bytes");
 	return 0;
 }
 
@@ -182,9 +232,12 @@ static int walk_v6(struct dat_walk *w)
 		return -1;
 	w->big_endian = w->d[w->pos] == 1;
 	w->pos += 2;	/* endianness, long size */
-	if (read_num(w, 4, &v) ||
-	    expect_str(w, "header_page", 12, "header_page") || skip_sized(w, 8, "header_page") ||
-	    expect_str(w, "header_event", 13, "header_event") ||
+	if (read_num(w, 4, &w->page_size) ||
+	    expect_str(w, "header_page", 12, "header_page") || read_num(w, 8, &v) || need(w, v) ||
+	    header_page_commit(w, w->d + w->pos, (size_t)v))
+		return -1;
+	w->pos += (size_t)v;
+	if (expect_str(w, "header_event", 13, "header_event") ||
 	    skip_sized(w, 8, "header_event") || walk_events(w) ||
 	    skip_sized(w, 4, "kallsyms") || skip_sized(w, 4, "printk formats") ||
 	    skip_sized(w, 8, "saved cmdlines"))
