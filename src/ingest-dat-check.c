@@ -168,6 +168,51 @@ static int walk_options(struct dat_walk *w)
  * the page (fuzz-dat: a larger size crashed kbuffer on the reader thread;
  * tests/fuzz/crashes/dat-page-commit).
  */
+/*
+ * The events of one page's @size data bytes at @at: each must end inside
+ * the data, or kbuffer hands out a record that runs past the page and its
+ * fields are read from beyond it.  Event headers as libtraceevent's
+ * kbuffer.c translate_data() reads them: a u32 with type_len in its low 5
+ * bits (high 5 on big-endian); 1-28: type_len * 4 bytes; 0: a u32 length
+ * that counts itself; 30 (time extend): one more u32; 29 (padding) and 31
+ * (absolute time stamp) end the walk of the page (their layout changed
+ * between versions, so nothing after them is judged).
+ */
+static int walk_page_events(struct dat_walk *w, size_t at, uint64_t size)
+{
+	uint64_t i = 0, word, len;
+
+	while (i + 4 <= size) {
+		unsigned int type_len;
+
+		w->pos = at + (size_t)i;
+		if (read_num(w, 4, &word))
+			return -1;
+		type_len = w->big_endian ? (unsigned int)(word >> 27) : (unsigned int)(word & 31);
+		i += 4;
+		if (type_len == 29 || type_len == 31)
+			return 0;
+		if (type_len == 30) {
+			len = 4;
+		} else if (type_len == 0) {
+			if (i + 4 > size || read_num(w, 4, &len))
+				return walk_fail(w, "has an event length past the page data");
+			if (len < 4)
+				return walk_fail(w, "has an event length below 4");
+			len = (len - 4 + 3) & ~(uint64_t)3;
+			i += 4;
+		} else {
+			len = (uint64_t)type_len * 4;
+		}
+		if (len > size - i) {
+			w->pos = at + (size_t)i - 4;
+			return walk_fail(w, "has an event that runs past the page data");
+		}
+		i += len;
+	}
+	return 0;
+}
+
 static int walk_pages(struct dat_walk *w, uint64_t off, uint64_t size)
 {
 	uint64_t hdr = 8 + (uint64_t)w->commit_size, commit, data;
@@ -188,6 +233,9 @@ static int walk_pages(struct dat_walk *w, uint64_t off, uint64_t size)
 		       ((commit & (1u << 30)) && (commit & (1u << 31)) ? (uint64_t)w->commit_size : 0);
 		if (hdr + data > room)
 			return walk_fail(w, "says it holds more data than the page has");
+		w->what = "ring-buffer event";
+		if (walk_page_events(w, (size_t)(p + hdr), commit & ((1u << 27) - 1)))
+			return -1;
 	}
 	w->pos = keep;
 	return 0;
