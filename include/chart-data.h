@@ -62,6 +62,19 @@ int chart_kernel_colour(struct store *s, const char *kernel);
  */
 int chart_metric_names(struct store *s, char ***names, size_t *n);
 
+/**
+ * chart_metric_resolve - check metric name @name given to `chart`: a trace
+ * metric of include/metrics.h, or an imported metric present in the
+ * database (Read, for operations p50-Read, p95-Read, ...).  An operation
+ * name as compare prints it (p95-Read, max-DirectReclaim) is mapped to its
+ * metric with a warning saying so.  With @need_trace, imported metrics are
+ * refused (the distribution needs raw samples).
+ * @out: OUT: the metric name, malloc'ed (caller frees); NULL on error.
+ * Returns 0; -2 after "unknown metric 'X'" and the known names (or the
+ * imported-metric message): a usage error; -1 after an SQL error message.
+ */
+int chart_metric_resolve(struct store *s, const char *name, int need_trace, char **out);
+
 /** chart_metric_is_trace - 1 if @metric is a trace metric (has raw samples). */
 int chart_metric_is_trace(const char *metric);
 

@@ -66,6 +66,17 @@ struct compare_result {
  */
 int compare_build(sqlite3 *db, const struct compare_opts *o, struct compare_result *out);
 
+/**
+ * compare_check_metrics - check every name of @o->metrics against the
+ * names compare_build() can select: the trace metrics of metrics.h (and
+ * their p50-/p95-/p99-/max- operations), the imported operations present
+ * anywhere in @db (and the part of each after its first '-'), "counters".
+ * Exact, case-sensitive match.
+ * Returns 0; -2 after "unknown metric 'X'" and the list of known names
+ * (a usage error); -1 after an SQL error message.
+ */
+int compare_check_metrics(sqlite3 *db, const struct compare_opts *o);
+
 /** compare_result_release - free everything in @r. */
 void compare_result_release(struct compare_result *r);
 

@@ -123,4 +123,25 @@ void metric_op_list_release(struct metric_op_list *l);
 int metric_op_run_values(sqlite3 *db, const struct metric_op *op, int64_t run_id,
 			 double **out, size_t *n);
 
+/**
+ * metric_app_operations - the distinct imported operations (app_latency)
+ * of the whole database @db, in the order they first appear.
+ * @ops: OUT: malloc'ed array of malloc'ed names (NULL when none); release
+ *       with metric_names_release().  @n: OUT: their number.
+ * Returns 0 or -1 (SQL error, message printed; *ops NULL, *n 0).
+ */
+int metric_app_operations(sqlite3 *db, char ***ops, size_t *n);
+
+/** metric_names_release - free @names[0..@n-1] and the array. */
+void metric_names_release(char **names, size_t n);
+
+/**
+ * metric_unknown - report that @name is not a metric: "unknown metric
+ * 'NAME'", a hint when it equals one of @accepted[0..@naccepted-1] but for
+ * case, and the line "known metrics: @known" (the caller's list as its
+ * command spells the names).  Returns -1.
+ */
+int metric_unknown(const char *name, char *const *accepted, size_t naccepted,
+		   const char *known);
+
 #endif /* VR_METRICS_H */

@@ -191,6 +191,85 @@ int chart_metric_names(struct store *s, char ***names, size_t *n)
 	return ret;
 }
 
+/* Is @name one of @v[0..@n-1]?  Its index, or -1. */
+static long name_index(char *const *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], name))
+			return (long)i;
+	return -1;
+}
+
+/* The names `chart` accepts: trace metrics, then the metrics of the
+ * imported operations of the database (Read of p95-Read); and as printed. */
+static int chart_accepted(struct store *s, char ***acc, size_t *nacc, struct vr_buf *known)
+{
+	char **app;
+	size_t napp, ntrace = metric_specs_count;
+
+	if (metric_app_operations(store_db(s), &app, &napp))
+		return -1;
+	*acc = vr_calloc(ntrace + napp + 1, sizeof(**acc));
+	*nacc = 0;
+	vr_buf_addstr(known, "trace metrics");
+	for (size_t i = 0; i < ntrace; i++) {
+		(*acc)[(*nacc)++] = vr_strdup(metric_specs[i].name);
+		vr_buf_addf(known, " %s", metric_specs[i].name);
+	}
+	for (size_t i = 0; i < napp; i++) {
+		char *pct, *m;
+
+		app_op_split(app[i], &pct, &m);
+		free(pct);
+		if (name_index(*acc, *nacc, m) >= 0) {
+			free(m);
+			continue;
+		}
+		vr_buf_addf(known, "%s %s", *nacc == ntrace ? "; imported metrics" : "", m);
+		(*acc)[(*nacc)++] = m;
+	}
+	metric_names_release(app, napp);
+	return 0;
+}
+
+int chart_metric_resolve(struct store *s, const char *name, int need_trace, char **out)
+{
+	struct vr_buf known;
+	char **acc, *pct = NULL, *m = NULL;
+	size_t nacc;
+	int ret = 0;
+
+	*out = NULL;
+	vr_buf_init(&known);
+	if (chart_accepted(s, &acc, &nacc, &known))
+		return -1;
+	if (name_index(acc, nacc, name) >= 0) {
+		*out = vr_strdup(name);
+	} else {
+		app_op_split(name, &pct, &m);
+		if (strcmp(pct, "value") && name_index(acc, nacc, m) >= 0) {
+			vr_warn("'%s' is one row of compare; charting metric '%s' (all its"
+				" percentiles)", name, m);
+			*out = m;
+			m = NULL;
+		} else {
+			ret = metric_unknown(name, acc, nacc, known.buf) * 2;
+		}
+	}
+	if (*out && need_trace && !metric_spec_find(*out)) {
+		ret = vr_error("'%s' is an imported metric; the distribution needs raw samples,"
+			       " which only trace metrics have (imported latencies are already"
+			       " percentiles)\n%s", *out, known.buf) * 2;
+		free(*out);
+		*out = NULL;
+	}
+	free(pct);
+	free(m);
+	metric_names_release(acc, nacc);
+	vr_buf_release(&known);
+	return ret;
+}
+
 int chart_metric_is_trace(const char *metric)
 {
 	return metric_spec_find(metric) != NULL;

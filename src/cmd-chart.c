@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd-chart.c - `vmscan-report chart`: one chart to PNG, SVG or PDF. */
+#include "chart-data.h"
 #include "chart-draw.h"
 #include "cmd.h"
 #include "render-cairo.h"
@@ -33,7 +34,9 @@ static const char *const chart_usage[] = {
 	"      --from S        window start, seconds from the start of the run",
 	"      --to S          window end (default: end of the run)",
 	"      --bin S         reclaim-rate bin width (default: 1-2-5 s, <= 100 bins)",
-	"  -m, --metric M      latency metric, e.g. DirectReclaim, KswapdWakeupDelay",
+	"  -m, --metric M      latency metric, e.g. DirectReclaim, KswapdWakeupDelay,",
+	"                      or an imported one such as Read (p95-Read is taken as",
+	"                      Read); case-sensitive, an unknown name is an error",
 	"  -W, --width PX      image width (default 800)",
 	"  -H, --height PX     image height (default 600; a timeline of more than two",
 	"                      nodes grows by 230 per node)",
@@ -137,6 +140,7 @@ int cmd_chart(int argc, char **argv)
 {
 	struct chart_args a;
 	struct store *st;
+	char *metric = NULL;
 	int r = parse_args(argc, argv, &a);
 
 	if (r > 0)
@@ -146,10 +150,18 @@ int cmd_chart(int argc, char **argv)
 	st = store_open(a.db, STORE_RDONLY);
 	if (!st)
 		return VR_EXIT_FAIL;
+	if (a.metric) {
+		r = chart_metric_resolve(st, a.metric, !strcmp(a.kind, "cdf"), &metric);
+		if (r) {
+			store_close(st);
+			return r == -2 ? VR_EXIT_USAGE : VR_EXIT_FAIL;
+		}
+	}
 	r = chart_draw(st, &(struct chart_draw_req){
 		.kind = a.kind, .out = a.out, .width = a.width, .height = a.height,
 		.run_id = a.run_id, .nid = a.nid, .from_s = a.from_s, .to_s = a.to_s,
-		.bin_s = a.bin_s, .metric = a.metric, .dump = a.dump ? stdout : NULL });
+		.bin_s = a.bin_s, .metric = metric, .dump = a.dump ? stdout : NULL });
 	store_close(st);
+	free(metric);
 	return r ? VR_EXIT_FAIL : VR_EXIT_OK;
 }

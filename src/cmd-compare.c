@@ -32,13 +32,17 @@ static const char *const compare_usage[] = {
 	"different at level A; then a block of counters (means over the runs).",
 	"Without -d, each NAME=FILE,... is loaded into a temporary database first:",
 	"trace.dat files as runs of kernel NAME, *.txt files as their latencies.",
+	"Each NAME (and each --kernels item) may be given once; one file may be",
+	"given for two NAMEs (A/A comparison).",
 	"",
 	"  -d, --database DB     database written by `load` / `import-latency`",
 	"  -k, --kernels LIST    kernels to compare, baseline first (default: all, in",
 	"                        load order)",
-	"  -m, --metrics LIST    operations (p95-DirectReclaim) or metrics",
-	"                        (DirectReclaim, Write) to show; add 'counters' to keep",
-	"                        the counters block (default: everything)",
+	"  -m, --metrics LIST    show only these operations (p95-DirectReclaim,",
+	"                        p95-Write) or metrics (DirectReclaim, Write; names are",
+	"                        case-sensitive, an unknown one is an error); the",
+	"                        counters block is then left out unless the LIST",
+	"                        has 'counters' (default: everything)",
 	"  -s, --stats LIST      Min, Amean, Hmean, Stddev, CoeffVar, Max, BAmean-NN,",
 	"                        Pctile-NN (default: Min,Amean,Stddev,CoeffVar,Max,",
 	"                        BAmean-95)",
@@ -89,9 +93,20 @@ static int parse_stats(struct compare_cli *c, const char *arg)
 			ret = vr_error("compare: unknown statistic '%s'", names[i]);
 	c->o.stats = c->stats;
 	c->o.nstats = n;
+	if (!ret && !n)
+		ret = vr_error("compare: --stats needs at least one statistic (Min, Amean,"
+			       " Hmean, Stddev, CoeffVar, Max, BAmean-NN, Pctile-NN)");
 	free(names);
 	free(copy);
-	return ret || !n ? -1 : 0;
+	return ret;
+}
+
+/* Do NAME=... arguments @a and @b name the same kernel? */
+static bool same_name(const char *a, const char *b)
+{
+	size_t la = strcspn(a, "="), lb = strcspn(b, "=");
+
+	return la == lb && !strncmp(a, b, la);
 }
 
 static int parse_opts(int argc, char **argv, struct compare_cli *c)
@@ -150,10 +165,22 @@ static int parse_opts(int argc, char **argv, struct compare_cli *c)
 	if (!c->db && optind >= argc)
 		return vr_error("compare: -d DB or NAME=FILE,... arguments are required"),
 		       cmd_usage(compare_usage, VR_EXIT_USAGE);
-	for (int i = optind; i < argc; i++)
+	for (int i = optind; i < argc; i++) {
 		if (!strchr(argv[i], '=') || argv[i][0] == '=')
 			return vr_error("compare: '%s' is not NAME=FILE,...", argv[i]),
 			       cmd_usage(compare_usage, VR_EXIT_USAGE);
+		for (int j = optind; j < i; j++)
+			if (same_name(argv[i], argv[j]))
+				return vr_error("compare: kernel '%.*s' is named twice; give its"
+						" files as one NAME=FILE1,FILE2,...",
+						(int)strcspn(argv[i], "="), argv[i]),
+				       VR_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < c->o.nkernels; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(c->o.kernels[i], c->o.kernels[j]))
+				return vr_error("compare: kernel '%s' is named twice in --kernels",
+						c->o.kernels[i]), VR_EXIT_USAGE;
 	return 0;
 }
 
@@ -164,7 +191,45 @@ static int ends_with(const char *s, const char *suffix)
 	return ls >= lx && !strcmp(s + ls - lx, suffix);
 }
 
-/* Load NAME=FILE,... arguments into @st; kernels in argument order. */
+/*
+ * A file may be named for two kernels of the temporary database (an A/A
+ * comparison of one recording with itself).  `load` refuses a file whose
+ * contents are already in the database (run.content_sha256 is UNIQUE), so
+ * once a kernel's files are in, their keys get " NAME" appended: the check
+ * then only applies within one NAME=FILE,... argument.  Temporary
+ * database only; a database given with -d is never written.
+ */
+static int rekey_runs(struct store *st, const char *kernel)
+{
+	sqlite3 *db = store_db(st);
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "UPDATE run SET content_sha256 = content_sha256 || ' ' || ?1"
+			       " WHERE kernel = ?1", -1, &s, NULL) != SQLITE_OK)
+		return vr_error("%s: %s", store_path(st), sqlite3_errmsg(db));
+	sqlite3_bind_text(s, 1, kernel, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: %s", store_path(st), sqlite3_errstr(rc));
+	return 0;
+}
+
+/* A file named twice in one NAME=FILE,... is a usage error: the second load
+ * would only say "already loaded". */
+static int check_files(char **files, size_t n, const char *kernel)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(files[i], files[j]))
+				return vr_error("compare: %s is given twice for kernel '%s'",
+						files[i], kernel);
+	return 0;
+}
+
+/* Load NAME=FILE,... arguments into @st; kernels in argument order.
+ * Returns 0, -1 (load failed) or -2 (a file named twice). */
 static int load_args(struct store *st, int argc, char **argv, struct compare_cli *c)
 {
 	char **names = vr_calloc((size_t)argc + 1, sizeof(*names));
@@ -177,17 +242,20 @@ static int load_args(struct store *st, int argc, char **argv, struct compare_cli
 
 		*eq = '\0';
 		files = split_list(eq + 1, &nfiles);
+		failed = check_files(files, nfiles, arg) * 2;
 		for (size_t f = 0; f < nfiles && !failed; f++)
 			failed = ends_with(files[f], ".txt")
 				 ? cmd_import_latency_file(st, files[f], arg, 0, 1)
 				 : cmd_load_file(st, files[f], arg, 0, 1);
 		free(files);
 		names[nnames++] = arg;
+		if (!failed)
+			failed = rekey_runs(st, arg);
 		if (failed) {
 			for (size_t j = 0; j < nnames; j++)
 				free(names[j]);
 			free(names);
-			return -1;
+			return failed == -2 ? -2 : -1;
 		}
 	}
 	if (!c->o.kernels) {
@@ -206,7 +274,10 @@ static int run_compare(sqlite3 *db, struct compare_cli *c)
 {
 	struct compare_result r;
 	struct vr_buf out;
+	int bad = compare_check_metrics(db, &c->o);
 
+	if (bad)
+		return bad == -2 ? VR_EXIT_USAGE : VR_EXIT_FAIL;
 	if (compare_build(db, &c->o, &r))
 		return VR_EXIT_FAIL;
 	vr_buf_init(&out);
@@ -242,8 +313,9 @@ int cmd_compare(int argc, char **argv)
 		close(fd);
 		st = store_open(tmpdb, STORE_RW);
 		own_kernels = !c.o.kernels;
-		if (!st || load_args(st, argc - optind, argv + optind, &c)) {
-			ret = VR_EXIT_FAIL;
+		ret = st ? load_args(st, argc - optind, argv + optind, &c) : -1;
+		if (ret) {
+			ret = ret == -2 ? VR_EXIT_USAGE : VR_EXIT_FAIL;
 			goto out;
 		}
 	} else {

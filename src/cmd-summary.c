@@ -142,7 +142,11 @@ static int print_totals(struct store *st, int64_t run)
 	int64_t v[8];
 	struct vr_buf b;
 
-	if (row_ints(st, "SELECT count(*), coalesce(sum(duration_ns), 0),"
+	/* stall time of the complete stalls only, as compare's counters and the
+	 * DirectReclaim metric: an episode with events lost inside may pair
+	 * an end with the wrong begin */
+	if (row_ints(st, "SELECT count(*),"
+		     " coalesce(sum(CASE WHEN complete THEN duration_ns END), 0),"
 		     " coalesce(sum(NOT complete), 0) FROM reclaim_stall"
 		     " WHERE run_id = ?1 AND kind = 'direct'", run, v, 3))
 		return -1;
@@ -150,7 +154,8 @@ static int print_totals(struct store *st, int64_t run)
 	       (long long)v[0], (long long)v[2]);
 	if (print_pages(st, run, 0))
 		return -1;
-	printf("  %-36s %10.3f s\n", "Time stalled in direct reclaim:", v[1] / 1e9);
+	printf("  %-36s %10.3f s (complete stalls)\n", "Time stalled in direct reclaim:",
+	       v[1] / 1e9);
 	vr_buf_init(&b);
 	if (order_list(st, "SELECT \"order\", count(*) FROM reclaim_stall WHERE run_id = ?1"
 		       " AND kind = 'direct' GROUP BY 1 ORDER BY 1", run, &b))
@@ -224,7 +229,8 @@ static int print_other(struct store *st, int64_t run, int64_t last_ts)
 
 static const char per_process_sql[] =
 	"WITH ks AS " KSWAPD_PIDS ","
-	" st AS (SELECT pid, count(*) n, coalesce(sum(duration_ns), 0) ns FROM reclaim_stall"
+	" st AS (SELECT pid, count(*) n,"
+	"  coalesce(sum(CASE WHEN complete THEN duration_ns END), 0) ns FROM reclaim_stall"
 	"  WHERE run_id = ?1 AND kind = 'direct' GROUP BY pid),"
 	" wk AS (SELECT pid, count(*) n FROM kswapd_wakeup WHERE run_id = ?1 GROUP BY pid),"
 	" sc AS (SELECT pid, sum(nr_scanned) n FROM mm_vmscan_lru_isolate WHERE run_id = ?1"

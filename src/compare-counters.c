@@ -33,8 +33,14 @@ struct counter_spec {
 };
 
 static const struct counter_spec counter_specs[] = {
-	{ "Direct stalls",
-	  "SELECT count(*) FROM reclaim_stall WHERE run_id = ?1 AND kind = 'direct'", 0 },
+	/* complete: begin and end seen, no events lost between; the stall time
+	 * and the DirectReclaim metric count the same (complete) stalls */
+	{ "Direct stalls complete",
+	  "SELECT count(*) FROM reclaim_stall WHERE run_id = ?1 AND kind = 'direct'"
+	  " AND complete = 1", 0 },
+	{ "Direct stalls incomplete",
+	  "SELECT count(*) FROM reclaim_stall WHERE run_id = ?1 AND kind = 'direct'"
+	  " AND complete = 0", 0 },
 	{ "Direct stall time ms",
 	  "SELECT coalesce(sum(duration_ns), 0) / 1e6 FROM reclaim_stall WHERE run_id = ?1"
 	  " AND kind = 'direct' AND complete = 1", 0 },

@@ -350,6 +350,80 @@ static int kernel_runs(sqlite3 *db, struct compare_kernel *k)
 	return 0;
 }
 
+static void name_add(char ***v, size_t *n, char *name)
+{
+	*v = vr_realloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = name;
+}
+
+/*
+ * The names --metrics accepts (what op_selected() can match, plus
+ * "counters") into @acc, and the same list as printed in @known.
+ */
+static int accepted_metrics(sqlite3 *db, char ***acc, size_t *nacc, struct vr_buf *known)
+{
+	char **app;
+	size_t napp;
+
+	if (metric_app_operations(db, &app, &napp))
+		return -1;
+	for (size_t i = 0; i < metric_specs_count; i++) {
+		name_add(acc, nacc, vr_strdup(metric_specs[i].name));
+		for (int s = 0; s < METRIC_NSUMMARY; s++) {
+			struct vr_buf b;
+
+			vr_buf_init(&b);
+			vr_buf_addf(&b, "%s-%s", metric_summary_name(s), metric_specs[i].name);
+			name_add(acc, nacc, vr_buf_detach(&b));
+		}
+		vr_buf_addf(known, "%s%s", i ? " " : "", metric_specs[i].name);
+	}
+	vr_buf_addstr(known, ", each also as p50-, p95-, p99- or max-NAME; ");
+	if (napp)
+		vr_buf_addstr(known, "imported operations");
+	for (size_t i = 0; i < napp; i++) {
+		const char *metric = strchr(app[i], '-');
+
+		vr_buf_addf(known, " %s", app[i]);
+		name_add(acc, nacc, vr_strdup(app[i]));
+		if (metric)
+			name_add(acc, nacc, vr_strdup(metric + 1));
+	}
+	if (napp)
+		vr_buf_addstr(known, " (or the name after the first '-' for all of its rows); ");
+	vr_buf_addstr(known, "counters (keeps the counters block)");
+	name_add(acc, nacc, vr_strdup("counters"));
+	metric_names_release(app, napp);
+	return 0;
+}
+
+int compare_check_metrics(sqlite3 *db, const struct compare_opts *o)
+{
+	struct vr_buf known;
+	char **acc = NULL;
+	size_t nacc = 0;
+	int ret = 0;
+
+	if (!o->metrics)
+		return 0;
+	vr_buf_init(&known);
+	if (accepted_metrics(db, &acc, &nacc, &known))
+		ret = -1;
+	for (size_t i = 0; !ret && i < o->nmetrics; i++) {
+		size_t j;
+
+		for (j = 0; j < nacc && strcmp(o->metrics[i], acc[j]); j++)
+			;
+		if (j == nacc) {
+			metric_unknown(o->metrics[i], acc, nacc, known.buf);
+			ret = -2;
+		}
+	}
+	metric_names_release(acc, nacc);
+	vr_buf_release(&known);
+	return ret;
+}
+
 static bool counters_selected(const struct compare_opts *o)
 {
 	for (size_t i = 0; o->metrics && i < o->nmetrics; i++)

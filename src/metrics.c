@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /*
  * Sources are the derived tables written during load (src/store.c
@@ -248,4 +249,45 @@ int metric_op_run_values(sqlite3 *db, const struct metric_op *op, int64_t run_id
 	}
 	free(samples);
 	return 0;
+}
+
+int metric_app_operations(sqlite3 *db, char ***ops, size_t *n)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*ops = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT operation FROM app_latency GROUP BY operation"
+			       " ORDER BY min(rowid)", -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*ops = vr_realloc(*ops, (*n + 1) * sizeof(**ops));
+		(*ops)[(*n)++] = vr_strdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		metric_names_release(*ops, *n);
+		*ops = NULL;
+		*n = 0;
+		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
+	}
+	return 0;
+}
+
+void metric_names_release(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int metric_unknown(const char *name, char *const *accepted, size_t naccepted,
+		   const char *known)
+{
+	for (size_t i = 0; i < naccepted; i++)
+		if (!strcasecmp(name, accepted[i]))
+			return vr_error("unknown metric '%s' (names are case-sensitive: did you"
+					" mean '%s'?)\nknown metrics: %s", name, accepted[i], known);
+	return vr_error("unknown metric '%s'\nknown metrics: %s", name, known);
 }

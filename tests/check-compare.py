@@ -76,7 +76,9 @@ def main():
 
     # counters read straight from the tables
     counters = {
-        'Direct stalls': "SELECT count(*) FROM reclaim_stall WHERE run_id=? AND kind='direct'",
+        'Direct stalls complete': "SELECT count(*) FROM reclaim_stall WHERE run_id=? AND kind='direct' AND complete=1",
+        'Direct stalls incomplete': "SELECT count(*) FROM reclaim_stall WHERE run_id=? AND kind='direct' AND complete=0",
+        'Direct stall time ms': "SELECT coalesce(sum(duration_ns), 0) / 1e6 FROM reclaim_stall WHERE run_id=? AND kind='direct' AND complete=1",
         'Kswapd wakes': "SELECT count(*) FROM mm_vmscan_kswapd_wake WHERE run_id=?",
         'Kswapd full sleeps': "SELECT count(*) FROM kswapd_cycle WHERE run_id=? AND decision='full_sleep'",
         'Kswapd pages written': "SELECT count(*) FROM reclaim_write WHERE run_id=? AND by_kswapd=1",

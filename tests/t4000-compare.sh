@@ -109,6 +109,44 @@ test_expect_success 'usage errors exit 2, unknown kernel exits 1' '
 	test_expect_code 2 "$VR" compare &&
 	test_expect_code 2 "$VR" import-latency -d u.db x.txt &&
 	test_expect_code 1 "$VR" compare -d u.db --kernels k1,nosuch 2>err &&
-	grep -q "no runs of kernel .nosuch." err
+	grep -q "no runs of kernel .nosuch." err &&
+	test_expect_code 2 "$VR" compare -d u.db --stats "" 2>err &&
+	grep -q "^vmscan-report: compare: --stats needs at least one statistic" err &&
+	test_expect_code 2 "$VR" compare -d u.db --stats , 2>err &&
+	grep -q "needs at least one statistic" err
+'
+# u.db holds one imported operation, p95-Write (base.latency.txt).
+test_expect_success 'unknown --metrics names exit 2 with the known names' '
+	import u.db k1 "$D/base.latency.txt" &&
+	for m in NoSuch directreclaim p95-write Write,Nope; do
+		test_expect_code 2 "$VR" compare -d u.db --metrics $m >out 2>err &&
+		test ! -s out &&
+		grep -q "^vmscan-report: unknown metric .[A-Za-z]*." err &&
+		grep -q "^known metrics: DirectReclaim MemcgReclaim .* SlabShrink, .*imported operations p95-Write .*counters" err || exit 1
+	done &&
+	grep -q "unknown metric .Nope." err &&
+	test_expect_code 2 "$VR" compare -d u.db --metrics directreclaim 2>err &&
+	grep -q "did you mean .DirectReclaim." err &&
+	test_expect_code 2 "$VR" compare -d u.db --metrics p95-write 2>err &&
+	grep -q "did you mean .p95-Write." err
+'
+# base 10 12 11 13: Amean 11.50; known names without samples are no error.
+test_expect_success 'known --metrics names without samples (NodeReclaim) are accepted' '
+	import u.db k1 "$D/base.latency.txt" &&
+	"$VR" compare -d u.db --metrics Write,NodeReclaim,counters --stats Amean >out &&
+	grep -q "^Amean    p95-Write                  11.50 (  0.00%)$" out &&
+	test $(wc -l <out) = 3
+'
+test_expect_success 'a kernel repeated in --kernels or NAME=FILE exits 2' '
+	import u.db k1 "$D/base.latency.txt" &&
+	test_expect_code 2 "$VR" compare -d u.db --kernels k1,k1 2>err &&
+	grep -q "kernel .k1. is named twice in --kernels" err &&
+	test_expect_code 2 "$VR" compare x="$D/base.latency.txt" x="$D/worse.latency.txt" 2>err &&
+	grep -q "kernel .x. is named twice" err
+'
+# A/A: the same report for both kernels, 10 12 11 13 -> 11.50 twice, gain 0.
+test_expect_success 'shortcut: one latency report for two kernels (A/A)' '
+	"$VR" compare --stats Amean x="$D/base.latency.txt" y="$D/base.latency.txt" >out &&
+	grep -q "^Amean    p95-Write                  11.50 (  0.00%)       11.50 (  0.00%)$" out
 '
 test_done

@@ -6,7 +6,10 @@
 #   2000 2000 | 500 1000 -> Amean 2000 | 750, gain 100-750*100/2000 = 62.50;
 #   p95/p99/max: 4000 6000 | 1500 1000 -> 5000 | 1250, 75.00.
 #   Welch p (mpmath): p50 0.12567, p95 0.14866 -> marked at alpha 0.13 only
-#   for p50.  Counters are means over the two runs of each kernel.
+#   for p50.  Counters are means over the two runs of each kernel: direct
+#   stalls complete 4 and 2 -> 3.00 | 2 and 1 -> 1.50, incomplete (run 1's
+#   open-ended stall of pid 104) 1 and 0 -> 0.50 | 0.00, stall time of the
+#   complete ones (1+2+3+4 and 2+6 ms) -> 9.00 | (0.5+1.5 and 1) 1.50.
 . "$(dirname "$0")/lib.sh"
 D="$TOP/tests/data/compare"
 
@@ -39,5 +42,22 @@ test_expect_success 'KswapdAwake is wake to full sleep (2000 us in run 1 only)' 
 	make_db &&
 	"$VR" compare -d syn.db --metrics max-KswapdAwake --stats Amean >out &&
 	grep -q "^Amean    max-KswapdAwake          2000.00 (  0.00%)           -$" out
+'
+# tests/data-model/per-call-4.11.spec has one direct stall, 1.010 s to
+# 1.013 s: 3000 us, and one kswapd_wake.
+test_expect_success 'A/A: one recording given for two kernels' '
+	python3 "$TOP/tests/mkdat.py" "$TOP/tests/data-model/per-call-4.11.spec" p.dat &&
+	"$VR" compare --metrics p50-DirectReclaim,counters --stats Amean a=p.dat b=p.dat >out &&
+	grep -q "^Amean    p50-DirectReclaim        3000.00 (  0.00%)     3000.00 (  0.00%)$" out &&
+	grep -q "^Direct stalls complete  *1.00  *1.00$" out &&
+	grep -q "^Direct stall time ms  *3.00  *3.00$" out &&
+	grep -q "^Kswapd wakes  *1.00  *1.00$" out
+'
+test_expect_success 'a kernel named twice is refused (exit 2), one file twice for a kernel too' '
+	python3 "$TOP/tests/mkdat.py" "$TOP/tests/data-model/per-call-4.11.spec" p.dat &&
+	test_expect_code 2 "$VR" compare a=p.dat a=p.dat 2>err &&
+	grep -q "kernel .a. is named twice" err &&
+	test_expect_code 2 "$VR" compare a=p.dat,p.dat 2>err &&
+	grep -q "p.dat is given twice for kernel .a." err
 '
 test_done

@@ -30,6 +30,6 @@ test_expect_success 'compare between the settings matches the tables queried dir
 	python3 "$TOP/tests/check-compare.py" s.db out.csv $args &&
 	"$VR" compare -d s.db >out.txt &&
 	grep -q "^Amean  *p95-DirectReclaim " out.txt &&
-	grep -q "^Direct stalls  *[0-9]" out.txt
+	grep -q "^Direct stalls complete  *[0-9]" out.txt
 '
 test_done

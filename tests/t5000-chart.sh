@@ -109,11 +109,16 @@ test_expect_success 'cdf data: all samples per kernel' '
 	EOF
 	test_cmp expect out
 '
+# vanilla: run 1 has 2 complete direct stalls (2 + 20 ms) and 1 incomplete,
+# run 2 has 3 complete (1 + 3 + 5 ms); patched: run 3 one of 0.5 ms.
 test_expect_success 'counters data: direct stalls per kernel (mean over runs)' '
 	"$FIXTURE" --fixture f.db &&
 	"$VR" chart -d f.db -k counters --dump-data >out &&
-	grep -q "^counter Direct stalls \[count\] 4.11.0-vanilla mean 3$" out &&
-	grep -q "^counter Direct stalls \[count\] 4.11.0-patched mean 1$" out
+	grep -q "^counter Direct stalls complete \[count\] 4.11.0-vanilla mean 2.5$" out &&
+	grep -q "^counter Direct stalls incomplete \[count\] 4.11.0-vanilla mean 0.5$" out &&
+	grep -q "^counter Direct stall time \[ms\] 4.11.0-vanilla mean 15.5$" out &&
+	grep -q "^counter Direct stalls complete \[count\] 4.11.0-patched mean 1$" out &&
+	grep -q "^counter Direct stalls incomplete \[count\] 4.11.0-patched mean 0$" out
 '
 test_expect_success 'empty data gives a picture with a message, not an error' '
 	"$FIXTURE" --fixture f.db &&
@@ -134,6 +139,35 @@ test_expect_success 'usage errors exit 2' '
 	test_expect_code 2 "$VR" chart -d f.db -k timeline -r 1 --from -1 -o x.png &&
 	test_expect_code 2 "$VR" chart -d f.db -k counters &&
 	test ! -e x.png
+'
+# The fixture has trace metrics and the imported operations p95-Write,
+# max-Write (metric Write) and final-p95-Write (metric final-Write).
+test_expect_success 'unknown metric names exit 2 and list the known ones' '
+	"$FIXTURE" --fixture f.db &&
+	for m in Nope directreclaim p95-Nope; do
+		test_expect_code 2 "$VR" chart -d f.db -k latency -m $m -o x.png 2>err &&
+		grep -q "^vmscan-report: unknown metric .$m." err &&
+		grep -q "^known metrics: trace metrics DirectReclaim .* SlabShrink; imported metrics Write final-Write$" err || exit 1
+	done &&
+	test_expect_code 2 "$VR" chart -d f.db -k latency -m directreclaim -o x.png 2>err &&
+	grep -q "did you mean .DirectReclaim." err &&
+	test_expect_code 2 "$VR" chart -d f.db -k cdf -m directreclaim -o x.png 2>err &&
+	grep -q "unknown metric .directreclaim." err &&
+	test_expect_code 2 "$VR" chart -d f.db -k cdf -m Write -o x.png 2>err &&
+	grep -q "is an imported metric" err &&
+	test ! -e x.png
+'
+# p95-Write is the row compare prints: charted as metric Write, whose
+# candles are p95 (run 1's reports: 100 and 200, mean 150) and max (900).
+test_expect_success 'an operation name is charted as its metric' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" chart -d f.db -k latency -m p95-Write --dump-data >out 2>err &&
+	grep -q "charting metric .Write." err &&
+	grep -q "^latency metric Write unit as reported$" out &&
+	grep -q "^candle p95 4.11.0-vanilla n 2 min 100 .* mean 150 .* max 200 " out &&
+	grep -q "^candle max 4.11.0-vanilla n 1 min 900 " out &&
+	"$VR" chart -d f.db -k cdf -m max-DirectReclaim --dump-data >out 2>err &&
+	grep -q "^cdf metric DirectReclaim unit us$" out
 '
 test_expect_success 'runtime errors exit 1' '
 	"$FIXTURE" --fixture f.db &&

@@ -403,6 +403,49 @@ static void test_metric_names(void **state)
 	store_close(s);
 }
 
+/* resolve @name; assert the return value and the resolved metric */
+static void check_resolve(struct store *s, const char *name, int need_trace, int want_ret,
+			  const char *want)
+{
+	char *got = (char *)"unset";
+
+	assert_int_equal(chart_metric_resolve(s, name, need_trace, &got), want_ret);
+	if (want) {
+		assert_non_null(got);
+		assert_string_equal(got, want);
+	} else {
+		assert_null(got);
+	}
+	free(got);
+}
+
+static void test_metric_resolve(void **state)
+{
+	struct store *s = store_open(dbpath, STORE_RDONLY);
+
+	(void)state;
+	/* trace metrics, with or without samples in the fixture */
+	check_resolve(s, "DirectReclaim", 1, 0, "DirectReclaim");
+	check_resolve(s, "SlabShrink", 0, 0, "SlabShrink");
+	/* imported: p95-Write and max-Write are metric Write, final-p95-Write
+	 * is final-Write */
+	check_resolve(s, "Write", 0, 0, "Write");
+	check_resolve(s, "final-Write", 0, 0, "final-Write");
+	/* operation names as compare prints them map to their metric */
+	check_resolve(s, "p95-Write", 0, 0, "Write");
+	check_resolve(s, "final-p95-Write", 0, 0, "final-Write");
+	check_resolve(s, "max-DirectReclaim", 1, 0, "DirectReclaim");
+	/* unknown names and wrong case: usage errors */
+	check_resolve(s, "Nope", 0, -2, NULL);
+	check_resolve(s, "directreclaim", 0, -2, NULL);
+	check_resolve(s, "p95-Nope", 0, -2, NULL);
+	check_resolve(s, "Read", 0, -2, NULL);	/* not imported in this database */
+	/* the distribution needs a trace metric */
+	check_resolve(s, "Write", 1, -2, NULL);
+	check_resolve(s, "p95-Write", 1, -2, NULL);
+	store_close(s);
+}
+
 /* --- the drawing kit: tick labels and axis ranges --- */
 
 static void test_kit_axes(void **state)
@@ -530,6 +573,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_latency_imported),
 		cmocka_unit_test(test_cdf),
 		cmocka_unit_test(test_metric_names),
+		cmocka_unit_test(test_metric_resolve),
 		cmocka_unit_test(test_kit_axes),
 		cmocka_unit_test(test_render_all),
 		cmocka_unit_test(test_render_errors),
