@@ -1,28 +1,33 @@
 #!/bin/bash
-# record-samples.sh - record the vmscan sample traces in samples/ without
-# "trace-cmd record" (which fails on the machine the samples were made on).
+# record-samples.sh - record the vmscan sample traces in samples/ with
+# "vmscan-report record".
 #
-# Events are enabled directly through tracefs, the simoop-lite workload runs
-# under memory pressure (an anonymous hog leaves only a few GiB for the page
-# cache), and "trace-cmd extract" writes the ring buffer to a trace.dat file.
-# Every tracefs setting and sysctl changed here is restored on exit, on Ctrl-C
-# and on SIGTERM.
+# The simoop-lite workload runs under memory pressure (an anonymous hog leaves
+# only a few GiB for the page cache) while "vmscan-report record" traces it in
+# a tracefs instance of its own (mono clock, per-CPU buffers drained while
+# recording) and writes the trace.dat.  The top-level tracefs settings are not
+# touched.  vm.watermark_scale_factor, the one sysctl changed here, is restored
+# on exit, on Ctrl-C and on SIGTERM, and the hog and workload are stopped.
 #
-# Run as root from anywhere:   samples/record-samples.sh
+# Run as root from anywhere:   make record-samples   (or VR=./vmscan-report samples/record-samples.sh)
 # Settings can be overridden from the environment, e.g.
 #   WSF_LIST="10 200" ITERATIONS=3 RUNTIME=10 samples/record-samples.sh
+#   OUT_DIR=/var/tmp/samples-new samples/record-samples.sh   # staging directory
 #
 # Outputs per run NAME (wsf<factor>-<iteration>):
 #   NAME.dat            the trace (file version 7 + zstd; runs listed in V6_RUNS:
-#                       version 6, uncompressed)
+#                       version 6, uncompressed, trimmed kallsyms)
 #   NAME.latency.txt    simoop-lite's latency report
-#   NAME.vmstat-before  /proc/vmstat just before tracing started
-#   NAME.vmstat-after   /proc/vmstat just after tracing stopped
-# and record-samples.log with the settings, ring-buffer statistics (lost
-# events) and event counts of every run.
+#   NAME.vmstat-before  /proc/vmstat just before the workload's start signal
+#   NAME.vmstat-after   /proc/vmstat just after the workload exited
+#                       (both taken while tracing is on)
+# and record-samples.log with the settings, the recorder's per-CPU statistics
+# (events read and lost) and event counts of every run.
 #
 # This script is also sourced by tests/bench/make-big-trace.sh, which uses its
-# functions (set RS_LIBRARY_ONLY=1 before sourcing).
+# functions (set RS_LIBRARY_ONLY=1 before sourcing); it still records the old
+# way (setup_tracefs, enable_events, buffer_stats, extract_v7 below: events
+# enabled at the top level of tracefs, "trace-cmd extract").
 
 set -u
 
@@ -30,13 +35,15 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 WORKLOAD_DIR=$SCRIPT_DIR/workload
 WORKLOAD=$WORKLOAD_DIR/simoop-lite
 
+VR=${VR:-$SCRIPT_DIR/../vmscan-report}     # the vmscan-report that records
+RECORD_EVENTS=${RECORD_EVENTS:-full}      # vmscan-report record --events
 OUT_DIR=${OUT_DIR:-$SCRIPT_DIR}
 DATA_DIR=${DATA_DIR:-/var/tmp/simoop-lite-data}
 WSF_LIST=${WSF_LIST:-"10 200"}
 ITERATIONS=${ITERATIONS:-3}
 RUNTIME=${RUNTIME:-10}              # seconds of workload per recording
 INTERVAL=${INTERVAL:-2}             # latency report interval
-BUFFER_KB=${BUFFER_KB:-65536}       # ring buffer per CPU
+BUFFER_KB=${BUFFER_KB:-16384}       # ring buffer per CPU (record --buffer-kb; drained while recording)
 LEAVE_MB=${LEAVE_MB:-4608}          # MemAvailable the hog leaves to the workload
 FLOOR_MB=${FLOOR_MB:-2560}          # never let MemAvailable drop below this
 NO_HOG=${NO_HOG:-0}                 # 1: do not start a hog (one is already running)
@@ -51,7 +58,7 @@ WRITE_RATE=${WRITE_RATE:-0}         # MiB/s per writer thread (0 = unlimited)
 FILE_MB=${FILE_MB:-}                # default: LEAVE_MB/2 (files total 1.5x LEAVE_MB)
 EXTRA_WORKLOAD_ARGS=${EXTRA_WORKLOAD_ARGS:-}
 V6_RUNS=${V6_RUNS:-"wsf200-1"}      # runs written as file version 6, uncompressed
-V6_MAX_BYTES=${V6_MAX_BYTES:-2800000} # more event data than this would make the v6 file >= 5 MB
+MAX_FILE_BYTES=${MAX_FILE_BYTES:-5000000} # a v6 file this big is converted to v7
 CMDLINES_SIZE=${CMDLINES_SIZE:-8192}
 LOG=${LOG:-$OUT_DIR/record-samples.log}
 
@@ -99,6 +106,7 @@ tset() {
 
 RS_MOUNTED_TRACEFS=0
 RS_SAVED=0
+RS_SAVED_WSF=0
 RS_HOG_PID=
 RS_WORKLOAD_PID=
 RS_WORK=
@@ -111,8 +119,13 @@ save_state() {
 	SAVED_SET_EVENT=$(cat "$T/set_event")
 	SAVED_SWITCH_FILTER=$(cat "$T/events/sched/sched_switch/filter")
 	SAVED_WAKEUP_FILTER=$(cat "$T/events/sched/sched_wakeup/filter")
-	SAVED_WSF=$(cat /proc/sys/vm/watermark_scale_factor)
 	RS_SAVED=1
+	save_sysctl
+}
+
+save_sysctl() {
+	SAVED_WSF=$(cat /proc/sys/vm/watermark_scale_factor)
+	RS_SAVED_WSF=1
 }
 
 restore_filter() {
@@ -151,8 +164,11 @@ restore_state() {
 		echo "$SAVED_BUFFER_KB" >"$T/buffer_size_kb"
 		echo "$SAVED_CMDLINES" >"$T/saved_cmdlines_size"
 		echo "$SAVED_TRACING_ON" >"$T/tracing_on"
+		echo "record-samples: restored tracefs settings" >&2
+	fi
+	if [ "$RS_SAVED_WSF" = 1 ]; then
 		echo "$SAVED_WSF" >/proc/sys/vm/watermark_scale_factor
-		echo "record-samples: restored tracefs settings and vm.watermark_scale_factor=$SAVED_WSF" >&2
+		echo "record-samples: restored vm.watermark_scale_factor=$SAVED_WSF" >&2
 	fi
 	rm -rf "$DATA_DIR"/simoop-lite.* 2>/dev/null
 	[ -n "$RS_WORK" ] && rm -rf "$RS_WORK"
@@ -178,6 +194,24 @@ setup_tracefs() {
 	trap restore_state EXIT
 	trap on_signal INT TERM HUP
 	save_state
+}
+
+# setup_record: what the vmscan-report recording needs.  Only the sysctl is
+# saved: "vmscan-report record" traces in an instance of its own and removes
+# it, so the top-level tracefs settings stay as they are.  trace-cmd is still
+# needed to count the events of each file.
+setup_record() {
+	[ "$(id -u)" = 0 ] || fail "must run as root"
+	[ -x "$VR" ] || fail "no vmscan-report at $VR (make, or set VR=)"
+	command -v trace-cmd >/dev/null || fail "trace-cmd is not installed (needed to count events)"
+	if [ ! -e "$T/trace" ]; then
+		mount -t tracefs nodev "$T" || fail "cannot mount tracefs on $T"
+		RS_MOUNTED_TRACEFS=1
+	fi
+	RS_WORK=$(mktemp -d /tmp/record-samples.XXXXXX)
+	trap restore_state EXIT
+	trap on_signal INT TERM HUP
+	save_sysctl
 }
 
 # Enable the events. The filter files are read back to check the kernel
@@ -293,41 +327,19 @@ extract_v7() {
 		fail "trace-cmd extract failed: $(cat "$RS_WORK/extract.log")"
 }
 
-# Extract the ring buffer to a version 6, uncompressed trace.dat.
-# trace-cmd 3.1.6 extract ignores --file-version, so extract uncompressed
-# and convert.  A plain v6 file would be over 5 MB before the first event
-# (/proc/kallsyms alone is 5.4 MB on the sample kernel, the formats of all
-# 100 event systems another 2 MB), so the extract runs in a private mount
-# namespace where
-#  - /proc/kallsyms is a copy holding only function (text) symbols, without
-#    the symbols no vmscan field can point to: __pfx_* padding, compiler
-#    clones (.cold, .part.N, .isra.N, .constprop.N) and the tracepoint
-#    boilerplate (trace_event_raw_event_*, perf_trace_*, __bpf_trace_*, ...);
-#    the shrinker callbacks printed by mm_shrink_slab_* all stay;
-#  - the event systems that were not recorded are hidden, so the file keeps
-#    the formats of vmscan, writeback, compaction, sched and ftrace (what
-#    "trace-cmd record -e" would save).
-extract_v6() {
-	local out=$1 tmp=$RS_WORK/v6-src.dat
+# trim_kallsyms: write $RS_WORK/kallsyms, the symbol table saved in the
+# version 6 file ("vmscan-report record --kallsyms").  With all of
+# /proc/kallsyms (5.4 MB on the sample kernel) a version 6 uncompressed file
+# is over 5 MB before its first event, so the copy holds only function (text)
+# symbols, without the symbols no vmscan field can point to: __pfx_* padding,
+# compiler clones (.cold, .part.N, .isra.N, .constprop.N) and the tracepoint
+# boilerplate (trace_event_raw_event_*, perf_trace_*, __bpf_trace_*, ...);
+# the shrinker callbacks printed by mm_shrink_slab_* all stay.
+trim_kallsyms() {
 	awk '$2 ~ /^[tTwW]$/ && $3 !~ /\.(cold|part\.[0-9]+|isra\.[0-9]+|constprop\.[0-9]+)/ &&
 	     $3 !~ /^(__pfx_|__SCT__|__bpf_trace_|__probestub_|__traceiter_|trace_event_raw_event_|perf_trace_|trace_raw_output_)/' \
 		/proc/kallsyms >"$RS_WORK/kallsyms"
-	unshare -m --propagation private /bin/sh -c '
-		set -e
-		mount --bind "$1" /proc/kallsyms
-		for d in "$2"/events/*/; do
-			case $(basename "$d") in
-			vmscan|writeback|compaction|sched|ftrace) ;;
-			*) mount -t tmpfs -o size=64k,mode=0755 none "$d" ;;
-			esac
-		done
-		cd "$4" && exec trace-cmd extract --compression none -o "$3"
-	' sh "$RS_WORK/kallsyms" "$T" "$tmp" "$RS_WORK" >"$RS_WORK/extract.log" 2>&1 ||
-		fail "trace-cmd extract (v6) failed: $(cat "$RS_WORK/extract.log")"
-	trace-cmd convert --file-version 6 --compression none -i "$tmp" -o "$out" \
-		>>"$RS_WORK/extract.log" 2>&1 ||
-		fail "trace-cmd convert failed: $(cat "$RS_WORK/extract.log")"
-	rm -f "$tmp"
+	[ -s "$RS_WORK/kallsyms" ] || fail "cannot read /proc/kallsyms"
 }
 
 # Count events by name in a trace file (trace-cmd report's 4th column is
@@ -339,19 +351,25 @@ count_events() {
 		sort
 }
 
-# record_run NAME FORMAT(v6|v7) [extra workload args]: one recording.
+# "cpuN: R events read, L lost (...)" lines of vmscan-report record -> sum of L
+recorder_lost() {
+	awk '/^cpu[0-9]+: / { for (i = 2; i <= NF; i++) if ($i == "lost") n += $(i - 1) } END { print n + 0 }' "$1"
+}
+
+# record_run NAME FORMAT(v6|v7) [extra workload args]: one recording.  The
+# workload creates its files first (not traced) and waits for SIGUSR1;
+# "vmscan-report record" starts tracing, then runs a small command that sends
+# SIGUSR1 and waits for the workload to exit, so the trace holds the run only.
 record_run() {
 	local name=$1 format=$2 file_mb
 	shift 2
 	file_mb=${FILE_MB:-$((LEAVE_MB / 2))}
-	local dat=$OUT_DIR/$name.dat
+	local dat=$OUT_DIR/$name.dat tmp=$RS_WORK/$name.dat
+	local wlog=$RS_WORK/$name.workload.log rlog=$RS_WORK/$name.record.log
 
 	rm -f "$DATA_DIR"/simoop-lite.*
 	mkdir -p "$DATA_DIR"
 	retarget_hog
-	# trace-cmd extract disables every event and clears the event filters
-	# when it finishes, so enable (and check) them again for every run
-	enable_events
 
 	# create the data files before tracing starts; the run starts on SIGUSR1
 	log "$name: workload: simoop-lite --wait-start -d $DATA_DIR -r $RUNTIME -i $INTERVAL -R $READERS -W $WRITERS -A $ALLOCATORS -f $file_mb -a $ALLOC_MB -c $ALLOC_CHUNK_KB -p $ALLOC_PAUSE_MS -t $READ_RATE -T $WRITE_RATE $EXTRA_WORKLOAD_ARGS $*"
@@ -359,43 +377,54 @@ record_run() {
 		-R "$READERS" -W "$WRITERS" -A "$ALLOCATORS" -f "$file_mb" \
 		-a "$ALLOC_MB" -c "$ALLOC_CHUNK_KB" -p "$ALLOC_PAUSE_MS" -t "$READ_RATE" -T "$WRITE_RATE" \
 		$EXTRA_WORKLOAD_ARGS "$@" \
-		>"$OUT_DIR/$name.latency.txt" 2>"$RS_WORK/$name.workload.log" &
+		>"$OUT_DIR/$name.latency.txt" 2>"$wlog" &
 	RS_WORKLOAD_PID=$!
-	while ! grep -q "setup complete" "$RS_WORK/$name.workload.log"; do
+	while ! grep -q "setup complete" "$wlog"; do
 		kill -0 "$RS_WORKLOAD_PID" 2>/dev/null ||
-			fail "workload exited during setup: $(cat "$RS_WORK/$name.workload.log")"
+			fail "workload exited during setup: $(cat "$wlog")"
 		sleep 0.2
 	done
 	sync
 	sleep 1
 
-	cat /proc/vmstat >"$OUT_DIR/$name.vmstat-before"
-	tset tracing_on 1
-	kill -USR1 "$RS_WORKLOAD_PID"
+	local fmt=(--file-version 7 --compression zstd)
+	[ "$format" = v6 ] && fmt=(--file-version 6 --compression none --kallsyms "$RS_WORK/kallsyms")
+	# --duration is only a safety limit: the workload stops after RUNTIME
+	local rec=(record -o "$tmp" --events "$RECORD_EVENTS" --buffer-kb "$BUFFER_KB"
+		"${fmt[@]}" --duration $((RUNTIME + 120)))
+	# The /proc/vmstat snapshots are taken by the command, while tracing is
+	# on, right before the start signal and right after the workload exited:
+	# taken outside "record", they would also count the reclaim that the
+	# recorder's own ring-buffer allocation causes before tracing starts.
+	local kick='cat /proc/vmstat >"$2" && kill -USR1 "$1" && while kill -0 "$1" 2>/dev/null; do sleep 0.05; done; cat /proc/vmstat >"$3"'
+	log "$name: vmscan-report ${rec[*]/#$RS_WORK\//} -- sh -c '$kick' sh WORKLOAD_PID $name.vmstat-before $name.vmstat-after"
+	"$VR" "${rec[@]}" -- sh -c "$kick" sh "$RS_WORKLOAD_PID" \
+		"$OUT_DIR/$name.vmstat-before" "$OUT_DIR/$name.vmstat-after" >"$rlog" 2>&1
+	local rrc=$?
+	# a failed recorder may not have started the workload: restore_state stops it
+	[ "$rrc" = 0 ] || fail "$name: vmscan-report record failed (exit $rrc): $(cat "$rlog")"
 	wait "$RS_WORKLOAD_PID"
 	local wrc=$?
-	tset tracing_on 0
-	cat /proc/vmstat >"$OUT_DIR/$name.vmstat-after"
 	RS_WORKLOAD_PID=
-	[ "$wrc" = 0 ] || fail "workload failed (exit $wrc): $(cat "$RS_WORK/$name.workload.log")"
+	[ "$wrc" = 0 ] || fail "workload failed (exit $wrc): $(cat "$wlog")"
 
-	local stats bytes
-	stats=$(buffer_stats)
-	case $stats in entries=0\ *) fail "$name: the ring buffer is empty: $stats" ;; esac
-	bytes=${stats#*bytes=}; bytes=${bytes%% *}
-	if [ "$format" = v6 ] && [ "$bytes" -gt "$V6_MAX_BYTES" ]; then
-		log "$name: $bytes bytes of events would make a v6 file of 5 MB or more: writing v7, the next run becomes v6"
-		format=v7
+	local size lost
+	size=$(stat -c %s "$tmp")
+	if [ "$format" = v6 ] && [ "$size" -ge "$MAX_FILE_BYTES" ]; then
+		log "$name: the version 6 file has $size bytes (>= $MAX_FILE_BYTES): converted to version 7 + zstd, the next run becomes v6"
+		trace-cmd convert --file-version 7 --compression zstd -i "$tmp" -o "$tmp.v7" >>"$rlog" 2>&1 ||
+			fail "trace-cmd convert failed: $(cat "$rlog")"
+		mv "$tmp.v7" "$tmp"
+		format=v7-converted
 		RS_V6_PENDING=1
+		size=$(stat -c %s "$tmp")
 	fi
-	case $format in
-	v6) extract_v6 "$dat" ;;
-	*) extract_v7 "$dat" ;;
-	esac
-	local size
-	size=$(stat -c %s "$dat")
-	log "$name: format=$format size=$size bytes ring-buffer: $stats"
-	sed 's/^/    workload: /' "$RS_WORK/$name.workload.log" >>"$LOG"
+	mv "$tmp" "$dat" || fail "cannot move $tmp to $dat"
+	lost=$(recorder_lost "$rlog")
+	log "$name: format=$format size=$size bytes lost=$lost"
+	[ "$lost" = 0 ] || log "$name: WARNING: $lost events lost (raise BUFFER_KB)"
+	sed "s|$RS_WORK/||; s/^/    record: /" "$rlog" >>"$LOG"
+	sed 's/^/    workload: /' "$wlog" >>"$LOG"
 	count_events "$dat" | sed 's/^/    events: /' >>"$LOG"
 }
 
@@ -404,15 +433,13 @@ record_run() {
 main() {
 	mkdir -p "$OUT_DIR"
 	: >"$LOG"
-	setup_tracefs
+	setup_record
 	build_workload
+	trim_kallsyms
 	log "recorded on $(uname -r) $(uname -m), $(nproc) CPUs, $(awk '/MemTotal/ { print int($2/1024) " MB" }' /proc/meminfo), no swap: $(awk 'NR>1' /proc/swaps | wc -l | awk '{ print ($1 == 0) ? "yes" : "no" }')"
-	log "$(trace-cmd version 2>/dev/null | grep -m1 version || true)"
-	log "settings: RUNTIME=${RUNTIME}s BUFFER_KB=$BUFFER_KB/cpu clock=mono LEAVE_MB=$LEAVE_MB FLOOR_MB=$FLOOR_MB READERS=$READERS WRITERS=$WRITERS ALLOCATORS=$ALLOCATORS ALLOC_MB=$ALLOC_MB ALLOC_CHUNK_KB=$ALLOC_CHUNK_KB ALLOC_PAUSE_MS=$ALLOC_PAUSE_MS READ_RATE=$READ_RATE WRITE_RATE=$WRITE_RATE FILE_MB=${FILE_MB:-$((LEAVE_MB / 2))} extra='$EXTRA_WORKLOAD_ARGS'"
-	enable_events
-	log "set_event: $(tr '\n' ' ' <"$T/set_event")"
-	log "sched_switch filter: $(cat "$T/events/sched/sched_switch/filter")"
-	log "sched_wakeup filter: $(cat "$T/events/sched/sched_wakeup/filter")"
+	log "recorder: $("$VR" --version) ($VR); $(trace-cmd version 2>/dev/null | grep -m1 version || true) (counts events only)"
+	log "settings: RUNTIME=${RUNTIME}s BUFFER_KB=$BUFFER_KB/cpu EVENTS=$RECORD_EVENTS clock=mono (record's default) LEAVE_MB=$LEAVE_MB FLOOR_MB=$FLOOR_MB READERS=$READERS WRITERS=$WRITERS ALLOCATORS=$ALLOCATORS ALLOC_MB=$ALLOC_MB ALLOC_CHUNK_KB=$ALLOC_CHUNK_KB ALLOC_PAUSE_MS=$ALLOC_PAUSE_MS READ_RATE=$READ_RATE WRITE_RATE=$WRITE_RATE FILE_MB=${FILE_MB:-$((LEAVE_MB / 2))} extra='$EXTRA_WORKLOAD_ARGS'"
+	log "kallsyms for version 6 files: $(stat -c %s "$RS_WORK/kallsyms") of $(wc -c </proc/kallsyms) bytes"
 	start_hog
 
 	local wsf i name format
@@ -432,7 +459,7 @@ main() {
 	done
 	stop_hog
 	if [ "${RS_V6_PENDING:-0}" = 1 ]; then
-		log "warning: no run was small enough for a v6 file under 5 MB (V6_MAX_BYTES=$V6_MAX_BYTES)"
+		log "warning: no run was small enough for a v6 file under 5 MB (MAX_FILE_BYTES=$MAX_FILE_BYTES)"
 	fi
 	log "done"
 }
