@@ -246,6 +246,16 @@ static void fill_meta(struct ingest_dat *d, struct ingest_meta *meta,
 		memmove(meta->clock, b, len);
 		meta->clock[len] = '\0';
 	}
+	/*
+	 * libtracecmd 3.1.6 parses a TRACECLOCK option of size 0 (which some
+	 * writers use to say "the clock is saved with the buffer") past its
+	 * end, so the name may be garbage: keep only a plausible clock name.
+	 */
+	if (!*meta->clock || strspn(meta->clock, "abcdefghijklmnopqrstuvwxyz0123456789_-") !=
+			     strlen(meta->clock)) {
+		free(meta->clock);
+		meta->clock = vr_strdup("unknown");
+	}
 	meta->cpus = tracecmd_cpus(d->handle);
 	meta->long_size = tep_get_long_size(d->tep);
 	meta->big_endian = tep_is_file_bigendian(d->tep);

@@ -58,15 +58,23 @@ static void add_string_option(struct tracecmd_output *out, unsigned short id, co
 	tracecmd_add_option(out, id, (int)strlen(s) + 1, s);
 }
 
-/* The options trace-cmd record writes: clock marker, uname, version, stats. */
-static void add_options(struct tracecmd_output *out, int ncpus, char *const *stats)
+/* The options trace-cmd record writes: trace clock, uname, version, stats. */
+static void add_options(struct tracecmd_output *out, const char *clock, int ncpus,
+			char *const *stats)
 {
 	struct utsname u;
 	struct vr_buf b;
 
-	/* size 0: "the trace clock is saved with the data" (trace-record.c) */
-	tracecmd_add_option(out, VR_TRACECMD_OPTION_TRACECLOCK, 0, NULL);
+	/*
+	 * The clock in the trace_clock file's form, "[mono]".  trace-record.c
+	 * writes this option with size 0 ("saved with the data"), but
+	 * libtracecmd 3.1.6 then parses it past its end when the file is read
+	 * (or converted to version 6), which gives a garbage clock name.
+	 */
 	vr_buf_init(&b);
+	vr_buf_addf(&b, "[%s]", clock);
+	add_string_option(out, VR_TRACECMD_OPTION_TRACECLOCK, b.buf);
+	vr_buf_reset(&b);
 	if (uname(&u) == 0) {
 		vr_buf_addf(&b, "%s %s %s %s", u.sysname, u.nodename, u.release, u.machine);
 		add_string_option(out, VR_TRACECMD_OPTION_UNAME, b.buf);
@@ -183,7 +191,7 @@ int record_write_dat(const struct record_opts *o, int ncpus, char *const *files,
 		vr_error("record: %s: cannot write the headers and event formats", o->output);
 		goto out_close;
 	}
-	add_options(out, ncpus, stats);
+	add_options(out, o->clock, ncpus, stats);
 	if (tracecmd_write_cmdlines(out)) {
 		vr_error("record: %s: cannot write saved_cmdlines", o->output);
 		goto out_close;
