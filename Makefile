@@ -102,6 +102,8 @@ fuzz-clang:
 	@command -v clang >/dev/null || (apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang)
 
+# Sanitizer reports of the probe's child processes (stderr is closed by
+# -close_fd_mask) go to build-fuzz/asan.PID instead of .PID files in the tree.
 # Allocations above 256 MiB fail (return NULL) as they would on a loaded
 # machine, instead of counting as findings: libtracecmd sizes buffers from
 # header fields and checks for NULL.  Leaks are checked for the text
@@ -114,7 +116,7 @@ fuzz: fuzz-clang
 	st=0; for t in $(FUZZ_SRCS:tests/fuzz/fuzz-%.c=%); do \
 		mkdir -p $(FUZZ_O)/corpus-$$t && \
 		leaks=1; [ $$t = dat ] && leaks=0; \
-		ASAN_OPTIONS=$(FUZZ_ASAN):detect_leaks=$$leaks \
+		ASAN_OPTIONS=$(FUZZ_ASAN):detect_leaks=$$leaks:log_path=$(FUZZ_O)/asan \
 		$(FUZZ_O)/fuzz-$$t -max_total_time=$(FUZZ_TIME) \
 			-max_len=65536 -malloc_limit_mb=512 -close_fd_mask=3 -timeout=10 \
 			-artifact_prefix=$(FUZZ_O)/$$t- \
