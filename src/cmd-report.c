@@ -344,8 +344,11 @@ int cmd_report(int argc, char **argv)
 	r.st = store_open(r.db_path, STORE_RDONLY);
 	if (!r.st)
 		return VR_EXIT_FAIL;
-	if (mkdir(r.dir, 0755) && errno != EEXIST) {
-		vr_error("%s: cannot create directory: %s", r.dir, strerror(errno));
+	struct stat dst;
+
+	if ((mkdir(r.dir, 0755) && errno != EEXIST) || stat(r.dir, &dst) || !S_ISDIR(dst.st_mode)) {
+		vr_error("%s: cannot write the bundle there: %s", r.dir,
+			 errno == EEXIST ? "not a directory" : strerror(errno));
 		store_close(r.st);
 		return VR_EXIT_FAIL;
 	}

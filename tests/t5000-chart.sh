@@ -219,4 +219,12 @@ test_expect_success 'report re-run replaces its own files and nothing else' '
 	! grep -q notes.txt out/MANIFEST &&
 	ls out | grep -v notes.txt >files && sort out/MANIFEST >listed && test_cmp listed files
 '
+test_expect_success 'report -o an existing file: exit 1, one message, the file untouched' '
+	"$FIXTURE" --fixture f.db &&
+	echo keep >notadir &&
+	test_expect_code 1 "$VR" report -d f.db -o notadir 2>err &&
+	test $(wc -l <err) = 1 &&
+	grep -q "^vmscan-report: notadir: cannot write the bundle there: not a directory" err &&
+	echo keep >expect && test_cmp expect notadir
+'
 test_done
