@@ -11,6 +11,7 @@
 
 #include <getopt.h>
 #include <malloc.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,10 +56,20 @@ struct load_ctx {
 	struct model *model;
 };
 
+/* Set by SIGINT/SIGTERM: the run being loaded is rolled back, no other starts. */
+static volatile sig_atomic_t load_interrupted;
+
+static void on_interrupt(int sig)
+{
+	load_interrupted = sig;
+}
+
 static int sink_event(void *arg, const struct ingest_event *ev)
 {
 	struct load_ctx *c = arg;
 
+	if (load_interrupted)
+		return -1;
 	return store_event(c->store, ev) ?: model_event(c->model, ev);
 }
 
@@ -176,7 +187,8 @@ static int load_one(struct store *st, struct load_input *in, const struct load_o
 		store_derived_close(sd);
 		sd = NULL;
 		store_run_abort(st);
-		vr_error("%s: not loaded; the database is unchanged", path);
+		vr_error("%s: %s; the database is unchanged", path,
+			 load_interrupted ? "interrupted" : "not loaded");
 		goto out;
 	}
 	store_derived_close(sd);
@@ -259,7 +271,7 @@ static int load_files(struct store *st, char **files, int n, const struct load_o
 	/* probes fork: all of them before the first reader thread starts */
 	for (int i = 0; i < n; i++)
 		bad[i] = ingest_file_is_dat(files[i]) && ingest_probe_dat(files[i]) != 0;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !load_interrupted; i++) {
 		for (; opened < n && opened < i + window; opened++) {
 			if (!bad[opened])
 				bad[opened] = input_open(&in[opened], files[opened], o, true) != 0;
@@ -298,8 +310,21 @@ int cmd_load(int argc, char **argv)
 	st = store_open(o.db, STORE_RW);
 	if (!st)
 		return VR_EXIT_FAIL;
+	/* Ctrl-C rolls the current run back and stops, leaving no hot journal */
+	struct sigaction sa = { .sa_handler = on_interrupt }, old_int, old_term;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	failed = load_files(st, argv + optind, argc - optind, &o);
 	store_close(st);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (load_interrupted) {
+		vr_error("interrupted by signal %d; runs loaded before it are kept",
+			 (int)load_interrupted);
+		failed = failed ? failed : 1;
+	}
 	/* a database this command created and filled with nothing goes away */
 	if (!existed && failed == argc - optind)
 		unlink(o.db);

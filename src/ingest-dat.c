@@ -306,6 +306,8 @@ int ingest_probe_dat(const char *path)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 0;
+	if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM))
+		return vr_error("%s: interrupted while checking it", path);
 	if (WIFSIGNALED(status))
 		return vr_error("%s: corrupt or truncated trace.dat (libtracecmd crashed on it with"
 				" signal %d while reading the headers)", path, WTERMSIG(status));
