@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct store {
 	char *path;
@@ -238,6 +239,11 @@ struct store *store_open(const char *path, int flags)
 	/* no memory statistics: saves a mutex round trip per allocation; a
 	 * no-op (SQLITE_MISUSE) once the library is initialised */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	if (flags == STORE_RDONLY && access(path, F_OK)) {
+		vr_error("%s: no such database (make one with 'vmscan-report load -d %s FILE')",
+			 path, path);
+		goto fail;
+	}
 	if (sqlite3_open_v2(path, &s->db, oflags, NULL) != SQLITE_OK) {
 		vr_error("%s: cannot open database: %s", path,
 			 s->db ? sqlite3_errmsg(s->db) : "out of memory");

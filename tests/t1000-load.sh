@@ -111,4 +111,9 @@ for i in range(2000000):
 	test ! -e db-journal &&
 	sqlite3 db .dump >after && test_cmp before after
 '
+test_expect_success 'runs on a missing database: exit 1 and how to make one' '
+	test_expect_code 1 "$VR" runs -d missing.db 2>err &&
+	grep -q "^vmscan-report: missing.db: no such database (make one with" err &&
+	test ! -e missing.db
+'
 test_done
