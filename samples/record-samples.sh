@@ -183,9 +183,10 @@ on_signal() {
 	exit 130
 }
 
-setup_tracefs() {
+# setup_common SAVE: root, tracefs mounted, a work directory, the exit and
+# signal traps, then SAVE (the function that saves what will be changed).
+setup_common() {
 	[ "$(id -u)" = 0 ] || fail "must run as root"
-	command -v trace-cmd >/dev/null || fail "trace-cmd is not installed"
 	if [ ! -e "$T/trace" ]; then
 		mount -t tracefs nodev "$T" || fail "cannot mount tracefs on $T"
 		RS_MOUNTED_TRACEFS=1
@@ -193,7 +194,12 @@ setup_tracefs() {
 	RS_WORK=$(mktemp -d /tmp/record-samples.XXXXXX)
 	trap restore_state EXIT
 	trap on_signal INT TERM HUP
-	save_state
+	"$1"
+}
+
+setup_tracefs() {
+	command -v trace-cmd >/dev/null || fail "trace-cmd is not installed"
+	setup_common save_state
 }
 
 # setup_record: what the vmscan-report recording needs.  Only the sysctl is
@@ -201,17 +207,9 @@ setup_tracefs() {
 # it, so the top-level tracefs settings stay as they are.  trace-cmd is still
 # needed to count the events of each file.
 setup_record() {
-	[ "$(id -u)" = 0 ] || fail "must run as root"
 	[ -x "$VR" ] || fail "no vmscan-report at $VR (make, or set VR=)"
 	command -v trace-cmd >/dev/null || fail "trace-cmd is not installed (needed to count events)"
-	if [ ! -e "$T/trace" ]; then
-		mount -t tracefs nodev "$T" || fail "cannot mount tracefs on $T"
-		RS_MOUNTED_TRACEFS=1
-	fi
-	RS_WORK=$(mktemp -d /tmp/record-samples.XXXXXX)
-	trap restore_state EXIT
-	trap on_signal INT TERM HUP
-	save_sysctl
+	setup_common save_sysctl
 }
 
 # Enable the events. The filter files are read back to check the kernel
