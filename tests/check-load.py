@@ -21,8 +21,8 @@ import subprocess
 import sys
 import tempfile
 
-LINE = re.compile(r'^(?P<pre>.*)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+(?P<ts>\d+\.\d+):\s+'
-                  r'(?P<ev>[\w]+):\s*(?P<body>.*)$')
+from tracecmd_text import raw_events
+
 FIELD = re.compile(r'(\w+)=')
 # columns renamed by the schema because they clash with the common columns
 RENAMED = {('sched_wakeup', 'pid'): 'wakee_pid', ('sched_waking', 'pid'): 'wakee_pid'}
@@ -49,16 +49,8 @@ def as_int(text):
 
 def report(path):
     """Yield (event, ts_ns, cpu, pid, fields) for every event line."""
-    proc = subprocess.run(['trace-cmd', 'report', '-R', '-t', '-i', path],
-                          capture_output=True, text=True, errors='replace', check=True)
-    for line in proc.stdout.splitlines():
-        m = LINE.match(line)
-        if not m:
-            continue
-        sec, frac = m.group('ts').split('.')
-        ts_ns = int(sec) * 1_000_000_000 + int(frac.ljust(9, '0')[:9])
-        yield (m.group('ev'), ts_ns, int(m.group('cpu')), int(m.group('pid')),
-               parse_body(m.group('body')))
+    for ev, ts_ns, cpu, pid, body in raw_events(path):
+        yield ev, ts_ns, cpu, pid, parse_body(body)
 
 
 SYM = re.compile(r'^([A-Za-z_][\w.]*)\+0x[0-9a-f]+$')

@@ -36,22 +36,15 @@ import subprocess
 import sys
 import tempfile
 
-LINE = re.compile(r'^(?P<pre>.*)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+(?:\S+\s+)?'
-                  r'(?P<ts>\d+\.\d+):\s+(?P<ev>\w+):\s*(?P<body>.*)$')
+from tracecmd_text import raw_events
+
 NID = re.compile(r'(?:^|\s)nid=(\d+)')
 
 
 def report(path):
     """Yield (event, ts_ns, pid, body) in report order."""
-    proc = subprocess.run(['trace-cmd', 'report', '-R', '-t', '-i', path],
-                          capture_output=True, text=True, errors='replace', check=True)
-    for line in proc.stdout.splitlines():
-        m = LINE.match(line)
-        if not m:
-            continue
-        sec, frac = m.group('ts').split('.')
-        ts = int(sec) * 1_000_000_000 + int(frac.ljust(9, '0')[:9])
-        yield m.group('ev'), ts, int(m.group('pid')), m.group('body')
+    for ev, ts, _, pid, body in raw_events(path):
+        yield ev, ts, pid, body
 
 
 FIELD = re.compile(r'(\w+)=(\S+)')
