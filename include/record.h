@@ -133,6 +133,9 @@ struct record_result {
 /**
  * record_check_tracefs - check the preconditions of recording: running as
  * root, and tracefs mounted.  @mount: mount tracefs when it is not.
+ * Points libtracefs at /sys/kernel/tracing whenever that is a tracefs
+ * mount (left alone, libtracefs 1.6 takes the first tracefs of
+ * /proc/mounts, which may be the automount under debugfs).
  * Returns 0, or -1 after an error message that says what to do.
  */
 int record_check_tracefs(bool mount);

@@ -219,7 +219,7 @@ static int resolve_one(const struct record_event *req, char **names, struct reco
 			return 0;
 		}
 		return vr_error("event system '%s' is not on this kernel (see the directories "
-				"of /sys/kernel/tracing/events)", req->system);
+				"of %s/events)", req->system, tracefs_tracing_dir());
 	}
 	if (!req->name) {
 		for (char **n = names; *n; n++)

@@ -70,16 +70,25 @@ static int mount_tracefs_dir(const char *dir)
 	return mount("nodev", dir, "tracefs", 0, NULL);
 }
 
-/* Is a tracefs mounted?  (/proc/mounts; libtracefs 1.6.4's own check,
- * tracefs_tracing_dir_is_mounted(), leaks the path it finds.) */
-static bool tracefs_mounted(void)
+/*
+ * Where is tracefs mounted?  (/proc/mounts; libtracefs 1.6.4's own check,
+ * tracefs_tracing_dir_is_mounted(), leaks the path it finds.)  Returns
+ * false when no tracefs is mounted; *canonical says whether one of the
+ * mounts is RECORD_TRACEFS itself.
+ */
+static bool tracefs_mounted(bool *canonical)
 {
 	FILE *f = fopen("/proc/mounts", "re");
-	char line[4096], type[64];
+	char line[4096], dir[4096], type[64];
 	bool found = false;
 
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "%*s %*s %63s", type) == 1 && !strcmp(type, "tracefs");
+	*canonical = false;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %4095s %63s", dir, type) != 2 || strcmp(type, "tracefs"))
+			continue;
+		found = true;
+		*canonical |= !strcmp(dir, RECORD_TRACEFS);
+	}
 	if (f)
 		fclose(f);
 	return found;
@@ -89,7 +98,9 @@ int record_check_tracefs(bool mount)
 {
 	if (geteuid() != 0)
 		return vr_error("record: tracing needs root (writes to tracefs); run it with sudo");
-	if (!tracefs_mounted()) {
+	bool canonical;
+
+	if (!tracefs_mounted(&canonical)) {
 		if (!mount)
 			return vr_error("record: tracefs is not mounted; mount it with 'mount -t "
 					"tracefs nodev " RECORD_TRACEFS "' or run 'vmscan-report "
@@ -98,7 +109,14 @@ int record_check_tracefs(bool mount)
 			return vr_error("record: cannot mount tracefs on " RECORD_TRACEFS ": %s",
 					strerror(errno));
 		fprintf(stderr, "vmscan-report: mounted tracefs on " RECORD_TRACEFS "\n");
+		canonical = true;
 	}
+	/* libtracefs takes the first tracefs in /proc/mounts, which can be the
+	 * automount under debugfs (/sys/kernel/debug/tracing); both show the
+	 * same tracefs, but messages and users expect the canonical path. */
+	if (canonical && tracefs_set_tracing_dir(RECORD_TRACEFS))
+		return vr_error("record: cannot use tracefs on " RECORD_TRACEFS ": %s",
+				strerror(errno));
 	if (!tracefs_tracing_dir())
 		return vr_error("record: cannot find the tracefs directory");
 	return 0;
@@ -468,8 +486,8 @@ static void cleanup(struct rec *r)
 		tracefs_trace_off(r->inst);
 		if (tracefs_instance_destroy(r->inst))
 			vr_error("record: cannot remove tracefs instance '%s': %s; remove it with "
-				 "'rmdir /sys/kernel/tracing/instances/%s'", r->res->instance,
-				 strerror(errno), r->res->instance);
+				 "'rmdir %s/instances/%s'", r->res->instance,
+				 strerror(errno), tracefs_tracing_dir(), r->res->instance);
 		tracefs_instance_free(r->inst);
 		r->inst = NULL;
 	}

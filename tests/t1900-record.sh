@@ -146,18 +146,24 @@ test_expect_success 'tracefs writes (open for writing, mkdir, rmdir) stay in its
 	# LeakSanitizer cannot run under ptrace (make asan)
 	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=openat,open,mkdir,mkdirat,rmdir,unlinkat \
 		-o trace.log "$VR" record -q -o st.dat --events full -- /bin/true &&
+	# strace -f starts each line with the pid, padded to 5 columns
 	pid=$(awk "NR == 1 { print \$1 }" trace.log) &&
 	test -n "$pid" &&
+	inst="$T/instances/vmscan-report-$pid" &&
+	# every tracefs mount (the automount under debugfs shows the same files)
+	mounts=$(awk "\$3 == \"tracefs\" { print \$2 }" /proc/mounts | paste -sd "|") &&
 	# all but the removal of instances left by killed recorders (which a
 	# concurrent test run may have made)
-	grep "\"$T/" trace.log | grep -E "O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|mkdir|rmdir|unlink" |
-		grep -v "\"$T/instances/vmscan-report-$pid[/\"]" |
-		grep -v "^[0-9]* rmdir(\"$T/instances/vmscan-report-[0-9]*\")" >outside || true &&
+	grep -E "\"($mounts)/" trace.log | grep -E "O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|mkdir|rmdir|unlink" |
+		grep -v "\"$inst[/\"]" |
+		grep -Ev "^[0-9]+ +rmdir\(\"$T/instances/vmscan-report-[0-9]+\"" >outside || true &&
 	test_cmp /dev/null outside &&
 	# with -f a syscall can be split into "<unfinished ...>" and "resumed" lines
-	grep -q "^[0-9]* rmdir(\"$T/instances/vmscan-report-$pid\"" trace.log &&
-	test ! -e "$T/instances/vmscan-report-$pid" &&
-	grep -q "instances/vmscan-report-$pid/trace_clock\", O_WRONLY" trace.log
+	grep -Eq "^$pid +mkdir\(\"$inst\"" trace.log &&
+	grep -Eq "^[0-9]+ +rmdir\(\"$inst\"" trace.log &&
+	test ! -e "$inst" &&
+	grep -q "\"$inst/trace_clock\", O_WRONLY" trace.log || {
+		grep -E "mkdir|rmdir|trace_clock" trace.log; false; }
 '
 test_expect_success 'an instance left by a killed recorder is removed by the next one' '
 	start_bg record -q -o killed.dat --events sched:sched_process_exec &&
