@@ -15,12 +15,12 @@ O         ?= build
 PKGS      := libtracecmd libtraceevent libtracefs sqlite3 cairo pangocairo gsl cmocka glib-2.0
 DEB_PKGS  := libtracecmd-dev libtraceevent-dev libtracefs-dev libsqlite3-dev libcairo2-dev \
              libpango1.0-dev libgsl-dev libcmocka-dev libglib2.0-dev pkg-config trace-cmd \
-             fonts-dejavu-core sqlite3 python3 gcc make
+             fonts-dejavu-core sqlite3 python3 gcc make strace
 SANITIZE  ?=
 
 # Install what is missing (Debian 12); a no-op when everything is there.
 DEPS_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && command -v trace-cmd >/dev/null \
-	     && command -v sqlite3 >/dev/null && echo yes)
+	     && command -v sqlite3 >/dev/null && command -v strace >/dev/null && echo yes)
 ifneq ($(DEPS_OK),yes)
   $(info vmscan-report: installing missing Debian packages: $(DEB_PKGS))
   $(shell (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
