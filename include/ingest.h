@@ -53,6 +53,9 @@ struct ingest_event {
 /* Where decoded events go.  Any callback returning non-zero stops reading. */
 struct ingest_sink {
 	int (*event)(void *arg, const struct ingest_event *ev);
+	/* Optional: @n events in an array, in the order event() would see
+	 * them (readers that batch use it instead of event()). */
+	int (*events)(void *arg, const struct ingest_event *evs, int n);
 	/* @count is the number of lost events, or -1 when the kernel said
 	 * events were lost without saying how many. */
 	int (*lost)(void *arg, int cpu, uint64_t ts_ns, int64_t count);

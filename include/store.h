@@ -70,6 +70,15 @@ int store_run_begin(struct store *s, const struct store_run *run, int64_t replac
 /** store_event - insert one decoded event of the open run; 0 or -1. */
 int store_event(struct store *s, const struct ingest_event *ev);
 
+/**
+ * store_events - insert the @n decoded events @evs (an array, read during
+ * the call only) of the open run, as store_event() would one by one; the
+ * events of each known spec go in with one statement (store-bulk.c), so
+ * rows of one table keep the order of @evs.  0, or -1 after an error
+ * message (some of the events may be in; the caller aborts the run).
+ */
+int store_events(struct store *s, const struct ingest_event *evs, int n);
+
 /** store_lost - record lost events (count -1: unknown); 0 or -1. */
 int store_lost(struct store *s, int cpu, uint64_t ts_ns, int64_t count);
 
@@ -145,7 +154,14 @@ struct store_derived *store_derived_open(struct store *s, int64_t run_id);
  */
 void store_derived_sink(struct store_derived *d, struct model_sink *sink);
 
-/** store_derived_close - finalize the statements and free @d; NULL is allowed. */
+/**
+ * store_derived_flush - insert the rows @d still buffers (slab_shrink);
+ * call it before store_run_commit().  0, or -1 after an error message.
+ */
+int store_derived_flush(struct store_derived *d);
+
+/** store_derived_close - finalize the statements and free @d (dropping rows
+ * not flushed); NULL is allowed. */
 void store_derived_close(struct store_derived *d);
 
 #endif /* VR_STORE_H */

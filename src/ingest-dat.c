@@ -971,6 +971,35 @@ static void *reader_thread(void *arg)
 	return NULL;
 }
 
+/* Hand the events of @b to @sink: runs of events between lost-event
+ * markers through sink->events when it has one.  0, or what a callback
+ * returned. */
+static int deliver(const struct batch *b, const struct ingest_sink *sink)
+{
+	int ret = 0;
+
+	for (int i = 0; !ret && i < b->n;) {
+		const struct ingest_event *ev = &b->ev[i];
+		int j = i;
+
+		if (ev->spec == LOST_MARK) {
+			ret = sink->lost ? sink->lost(sink->arg, ev->cpu, ev->ts_ns, ev->val[0]) : 0;
+			i++;
+			continue;
+		}
+		if (!sink->events) {
+			ret = sink->event(sink->arg, ev);
+			i++;
+			continue;
+		}
+		while (j < b->n && b->ev[j].spec != LOST_MARK)
+			j++;
+		ret = sink->events(sink->arg, ev, j - i);
+		i = j;
+	}
+	return ret;
+}
+
 static int consume(struct pipe_state *p, const struct ingest_sink *sink)
 {
 	int ret = 0;
@@ -979,14 +1008,7 @@ static int consume(struct pipe_state *p, const struct ingest_sink *sink)
 		struct batch *b = batch_pop(p);
 		bool last = b->last;
 
-		for (int i = 0; !ret && i < b->n; i++) {
-			const struct ingest_event *ev = &b->ev[i];
-
-			if (ev->spec == LOST_MARK)
-				ret = sink->lost ? sink->lost(sink->arg, ev->cpu, ev->ts_ns, ev->val[0]) : 0;
-			else
-				ret = sink->event(sink->arg, ev);
-		}
+		ret = deliver(b, sink);
 		if (!ret && last)
 			ret = b->status;
 		batch_put(p, b);

@@ -4,13 +4,19 @@
  * tables (reclaim_stall, kswapd_cycle, kswapd_wakeup, pgdat_flag,
  * reclaim_throttle, slab_shrink, reclaim_write, run_quality) of the run
  * being loaded, inside its open transaction, with prepared statements and
- * bound values.  MODEL_NULL values are stored as NULL.
+ * bound values.  MODEL_NULL values are stored as NULL.  slab_shrink rows,
+ * one per shrinker call and often a third of a load's rows, are buffered
+ * and go in SLAB_BUFFER at a time through vr_rows (store-bulk.c).
  */
 #include "model.h"
 #include "store.h"
+#include "store-priv.h"
 #include "vr.h"
 
+#include <glib.h>
 #include <stdlib.h>
+
+enum { SLAB_BUFFER = 4096 };
 
 enum { SD_STALL, SD_CYCLE, SD_WAKEUP, SD_FLAG, SD_THROTTLE, SD_SLAB, SD_WRITE, SD_QUALITY,
        SD_COUNT };
@@ -42,7 +48,16 @@ struct store_derived {
 	struct store *store;
 	int64_t run_id;
 	sqlite3_stmt *st[SD_COUNT];	/* prepared on first use */
+	struct model_slab slab[SLAB_BUFFER];	/* shrinker names interned */
+	int nslab;
+	sqlite3_stmt *slab_st;		/* INSERT INTO slab_shrink ... FROM vr_rows */
+	GHashTable *names;		/* interned shrinker names (owned) */
 };
+
+static const char slab_bulk_sql[] =
+	"INSERT INTO slab_shrink (run_id, pid, nid, shrinker, begin_ns, end_ns, duration_ns,"
+	" nr_objects_to_shrink, total_scan, retval, complete)"
+	" SELECT c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 FROM vr_rows";
 
 /* Prepare statement @i if needed and bind run_id; NULL after an error. */
 static sqlite3_stmt *stmt(struct store_derived *d, int i)
@@ -188,24 +203,82 @@ static int ins_throttle(void *arg, const struct model_throttle *r)
 	return step(d, st, "reclaim_throttle");
 }
 
+static void result_i64(sqlite3_context *ctx, int64_t v)
+{
+	if (v == MODEL_NULL)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int64(ctx, v);
+}
+
+/* Column @col of buffered slab row @row (the c0.. of slab_bulk_sql). */
+static void slab_column(const void *src, int row, int col, sqlite3_context *ctx)
+{
+	const struct store_derived *d = src;
+	const struct model_slab *r = &d->slab[row];
+
+	switch (col) {
+	case 0: sqlite3_result_int64(ctx, d->run_id); break;
+	case 1: sqlite3_result_int(ctx, r->pid); break;
+	case 2: result_i64(ctx, r->nid); break;
+	case 3:
+		if (r->shrinker)
+			sqlite3_result_text(ctx, r->shrinker, -1, SQLITE_STATIC);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	case 4: result_i64(ctx, r->begin_ns); break;
+	case 5: result_i64(ctx, r->end_ns); break;
+	case 6: result_i64(ctx, r->duration_ns); break;
+	case 7: result_i64(ctx, r->nr_objects_to_shrink); break;
+	case 8: result_i64(ctx, r->total_scan); break;
+	case 9: result_i64(ctx, r->retval); break;
+	default: sqlite3_result_int(ctx, r->complete);
+	}
+}
+
+int store_derived_flush(struct store_derived *d)
+{
+	sqlite3 *db = store_db(d->store);
+	int n = d->nslab;
+
+	if (!n)
+		return 0;
+	d->nslab = 0;
+	if (!d->slab_st && sqlite3_prepare_v3(db, slab_bulk_sql, -1, SQLITE_PREPARE_PERSISTENT,
+					      &d->slab_st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot prepare the slab_shrink insert: %s",
+				store_path(d->store), sqlite3_errmsg(db));
+	if (store_rows_run(store_bulk(d->store), d->slab_st, n, slab_column, d) != SQLITE_DONE)
+		return vr_error("%s: cannot insert slab_shrink rows: %s", store_path(d->store),
+				sqlite3_errmsg(db));
+	return 0;
+}
+
+/* A copy of @name that lives as long as @d (shrinker names are few). */
+static const char *intern(struct store_derived *d, const char *name)
+{
+	char *s;
+
+	if (!name)
+		return NULL;
+	s = g_hash_table_lookup(d->names, name);
+	if (!s) {
+		s = vr_strdup(name);
+		g_hash_table_add(d->names, s);
+	}
+	return s;
+}
+
 static int ins_slab(void *arg, const struct model_slab *r)
 {
 	struct store_derived *d = arg;
-	sqlite3_stmt *st = stmt(d, SD_SLAB);
 
-	if (!st)
+	if (d->nslab == SLAB_BUFFER && store_derived_flush(d))
 		return -1;
-	sqlite3_bind_int(st, 2, r->pid);
-	bind_i64(st, 3, r->nid);
-	bind_text(st, 4, r->shrinker);
-	bind_i64(st, 5, r->begin_ns);
-	bind_i64(st, 6, r->end_ns);
-	bind_i64(st, 7, r->duration_ns);
-	bind_i64(st, 8, r->nr_objects_to_shrink);
-	bind_i64(st, 9, r->total_scan);
-	bind_i64(st, 10, r->retval);
-	sqlite3_bind_int(st, 11, r->complete);
-	return step(d, st, "slab_shrink");
+	d->slab[d->nslab] = *r;
+	d->slab[d->nslab++].shrinker = intern(d, r->shrinker);
+	return 0;
 }
 
 static int ins_write(void *arg, const struct model_write *r)
@@ -243,6 +316,7 @@ struct store_derived *store_derived_open(struct store *s, int64_t run_id)
 
 	d->store = s;
 	d->run_id = run_id;
+	d->names = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	return d;
 }
 
@@ -261,5 +335,7 @@ void store_derived_close(struct store_derived *d)
 		return;
 	for (int i = 0; i < SD_COUNT; i++)
 		sqlite3_finalize(d->st[i]);
+	sqlite3_finalize(d->slab_st);
+	g_hash_table_destroy(d->names);
 	free(d);
 }

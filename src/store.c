@@ -5,6 +5,7 @@
  * are quoted with %w.
  */
 #include "store.h"
+#include "store-priv.h"
 #include "vr.h"
 
 #include <glib.h>
@@ -19,6 +20,10 @@ struct store {
 	char *path;
 	sqlite3 *db;
 	sqlite3_stmt **ins;		/* one INSERT per spec, prepared lazily */
+	struct store_bulk *bulk;	/* INSERT ... SELECT of event groups */
+	uint32_t **group;		/* per spec: indexes of a store_events() call */
+	int *ngroup, *touched, ntouched;
+	int group_cap;
 	sqlite3_stmt *ins_other, *ins_lost, *ins_task;
 	/* state of the open run */
 	bool in_run;
@@ -260,6 +265,8 @@ struct store *store_open(const char *path, int flags)
 		goto fail;
 	s->ins = vr_calloc(vr_event_specs_count, sizeof(*s->ins));
 	s->spec_count = vr_calloc(vr_event_specs_count, sizeof(*s->spec_count));
+	if (flags == STORE_RW && !(s->bulk = store_bulk_new(s->db)))
+		goto fail;
 	return s;
 fail:
 	store_close(s);
@@ -274,6 +281,12 @@ void store_close(struct store *s)
 		store_run_abort(s);
 	for (size_t i = 0; s->ins && i < vr_event_specs_count; i++)
 		sqlite3_finalize(s->ins[i]);
+	store_bulk_free(s->bulk);
+	for (size_t i = 0; s->group && i < vr_event_specs_count; i++)
+		free(s->group[i]);
+	free(s->group);
+	free(s->ngroup);
+	free(s->touched);
 	sqlite3_finalize(s->ins_other);
 	sqlite3_finalize(s->ins_lost);
 	sqlite3_finalize(s->ins_task);
@@ -285,6 +298,11 @@ void store_close(struct store *s)
 	free(s->kernel);
 	free(s->path);
 	free(s);
+}
+
+struct store_bulk *store_bulk(struct store *s)
+{
+	return s->bulk;
 }
 
 sqlite3 *store_db(struct store *s)
@@ -624,6 +642,71 @@ int store_event(struct store *s, const struct ingest_event *ev)
 	sqlite3_bind_text(st, col, ev->extra_json, -1, SQLITE_STATIC);
 	s->spec_count[i]++;
 	return step_done(s, st, "cannot insert event");
+}
+
+/* Room for @n indexes in every spec's group. */
+static void group_reserve(struct store *s, int n)
+{
+	if (!s->group) {
+		s->group = vr_calloc(vr_event_specs_count, sizeof(*s->group));
+		s->ngroup = vr_calloc(vr_event_specs_count, sizeof(*s->ngroup));
+		s->touched = vr_calloc(vr_event_specs_count, sizeof(*s->touched));
+	}
+	if (n <= s->group_cap)
+		return;
+	for (size_t i = 0; i < vr_event_specs_count; i++)
+		s->group[i] = vr_realloc(s->group[i], (size_t)n * sizeof(**s->group));
+	s->group_cap = n;
+}
+
+/* Empty the groups without inserting them. */
+static void flush_groups_drop(struct store *s)
+{
+	for (int t = 0; t < s->ntouched; t++)
+		s->ngroup[s->touched[t]] = 0;
+	s->ntouched = 0;
+}
+
+/* Insert and empty the groups; 0 or -1. */
+static int flush_groups(struct store *s, const struct ingest_event *evs)
+{
+	int ret = 0;
+
+	for (int t = 0; t < s->ntouched; t++) {
+		int i = s->touched[t];
+
+		if (!ret)
+			ret = store_bulk_insert(s->bulk, i, s->run_id, evs, s->group[i],
+						s->ngroup[i]);
+		s->spec_count[i] += (uint64_t)s->ngroup[i];
+		s->ngroup[i] = 0;
+	}
+	s->ntouched = 0;
+	return ret;
+}
+
+int store_events(struct store *s, const struct ingest_event *evs, int n)
+{
+	group_reserve(s, n);
+	for (int k = 0; k < n; k++) {
+		const struct ingest_event *ev = &evs[k];
+		int i = ev->spec;
+
+		if (ev->ts_ns < s->first_ts)
+			s->first_ts = ev->ts_ns;
+		if (ev->ts_ns > s->last_ts)
+			s->last_ts = ev->ts_ns;
+		s->nevents++;
+		if (i >= 0) {
+			if (!s->ngroup[i])
+				s->touched[s->ntouched++] = i;
+			s->group[i][s->ngroup[i]++] = (uint32_t)k;
+		} else if (insert_other(s, ev)) {
+			flush_groups_drop(s);
+			return -1;
+		}
+	}
+	return flush_groups(s, evs);
 }
 
 int store_lost(struct store *s, int cpu, uint64_t ts_ns, int64_t count)

@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char path[64];
 	uint64_t last = 0;
-	struct ingest_sink sink = { fuzz_event, NULL, NULL, &last };
+	struct ingest_sink sink = { .event = fuzz_event, .arg = &last };
 	struct ingest_meta meta;
 	struct ingest_dat *d;
 	FILE *f;

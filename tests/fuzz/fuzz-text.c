@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_state st = { 0, 0 };
-	struct ingest_sink sink = { fuzz_event, fuzz_lost, fuzz_task, &st };
+	struct ingest_sink sink = { .event = fuzz_event, .lost = fuzz_lost, .task = fuzz_task, .arg = &st };
 	struct ingest_text_stats stats;
 	/* the first byte picks the release: unknown, 4.11 or 6.18 */
 	static const char *const releases[] = { NULL, "4.11.0", "6.18.44" };

@@ -88,7 +88,7 @@ static int cap_task(void *arg, int pid, const char *comm)
 static int parse(const char *text, const char *release, struct capture *c,
 		 struct ingest_text_stats *st)
 {
-	struct ingest_sink sink = { cap_event, cap_lost, cap_task, c };
+	struct ingest_sink sink = { .event = cap_event, .lost = cap_lost, .task = cap_task, .arg = c };
 	struct ingest_text_opts o = { release };
 
 	memset(c, 0, sizeof(*c));
@@ -501,7 +501,7 @@ static void test_errors(void **state)
 	(void)state;
 	memset(&c, 0, sizeof(c));
 	assert_int_equal(ingest_text_parse("bin", bin, sizeof(bin) - 1, NULL,
-					   &(struct ingest_sink){ cap_event, NULL, NULL, &c },
+					   &(struct ingest_sink){ .event = cap_event, .arg = &c },
 					   NULL), -1);
 	big = malloc(1 << 20);
 	memset(big, 'a', (1 << 20) - 1);
