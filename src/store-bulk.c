@@ -17,16 +17,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What a column of vr_rows shows for the spec being inserted. */
-enum col_kind { COL_RUN, COL_TS, COL_CPU, COL_PID, COL_VAL, COL_SYM, COL_EXTRA };
+/* What a column of vr_rows shows for the event shape being inserted. */
+enum col_kind { COL_TS, COL_CPU, COL_PID, COL_INT, COL_TEXT, COL_SYM, COL_EXTRA };
 
 struct col_map {
 	unsigned char kind;	/* enum col_kind */
-	unsigned char field;	/* spec field index for COL_VAL/COL_SYM */
+	unsigned char field;	/* spec field index for COL_INT/TEXT/SYM */
 };
 
-/* 4 fixed columns, a value and a symbol per field, extra */
-#define BULK_MAX_COLS (4 + 2 * VR_SPEC_MAX_FIELDS + 1)
+/* 3 fixed columns, a value and a symbol per field, extra */
+#define BULK_MAX_COLS (3 + 2 * VR_SPEC_MAX_FIELDS + 1)
+
+/*
+ * The INSERT of one event shape: the spec, the fields its format has
+ * (ingest_event.present) and whether it carries extra JSON.  Columns the
+ * shape lacks are left out of the statement (NULL by default), and run_id
+ * is a bound parameter, so vr_rows is asked only for real values.
+ */
+struct shape {
+	uint32_t present;
+	bool extra;
+	int ncols;
+	struct col_map map[BULK_MAX_COLS];
+	sqlite3_stmt *st;
+	struct shape *next;
+};
 
 /* The rows vr_rows shows while one INSERT ... SELECT runs. */
 struct store_rows {
@@ -38,11 +53,9 @@ struct store_rows {
 struct store_bulk {
 	sqlite3 *db;
 	struct store_rows rows;		/* aux of the vr_rows module */
-	sqlite3_stmt **ins;		/* per spec, prepared lazily */
-	struct col_map (*map)[BULK_MAX_COLS];	/* per spec */
+	struct shape **shapes;		/* per spec: the shapes seen, prepared */
 	/* the event group being inserted */
-	int spec;
-	int64_t run_id;
+	const struct shape *shape;
 	const struct ingest_event *evs;
 	const uint32_t *idx;
 };
@@ -171,25 +184,16 @@ static void event_column(const void *src, int row, int col, sqlite3_context *ctx
 {
 	const struct store_bulk *b = src;
 	const struct ingest_event *ev = &b->evs[b->idx[row]];
-	const struct col_map *m = &b->map[b->spec][col];
-	bool have = ev->present & (1u << m->field);
+	const struct col_map *m = &b->shape->map[col];
 
 	switch (m->kind) {
-	case COL_RUN: sqlite3_result_int64(ctx, b->run_id); break;
 	case COL_TS: sqlite3_result_int64(ctx, (int64_t)ev->ts_ns); break;
 	case COL_CPU: sqlite3_result_int(ctx, ev->cpu); break;
 	case COL_PID: sqlite3_result_int(ctx, ev->pid); break;
-	case COL_VAL:
-		if (!have || (vr_event_specs[b->spec].fields[m->field].type == VR_FT_TEXT &&
-			      !ev->str[m->field]))
-			sqlite3_result_null(ctx);
-		else if (vr_event_specs[b->spec].fields[m->field].type == VR_FT_TEXT)
-			sqlite3_result_text(ctx, ev->str[m->field], -1, SQLITE_STATIC);
-		else
-			sqlite3_result_int64(ctx, ev->val[m->field]);
-		break;
+	case COL_INT: sqlite3_result_int64(ctx, ev->val[m->field]); break;
+	case COL_TEXT:
 	case COL_SYM:
-		if (have && ev->str[m->field])
+		if (ev->str[m->field])
 			sqlite3_result_text(ctx, ev->str[m->field], -1, SQLITE_STATIC);
 		else
 			sqlite3_result_null(ctx);
@@ -202,42 +206,73 @@ static void event_column(const void *src, int row, int col, sqlite3_context *ctx
 	}
 }
 
-/* Column map and INSERT ... SELECT of spec @i. */
-static char *plan_spec(struct store_bulk *b, int i)
+static void add_col(struct shape *sh, struct vr_buf *cols, const char *name, const char *suffix,
+		    enum col_kind kind, int f)
+{
+	char *q = sqlite3_mprintf(", \"%w%s\"", name, suffix);
+
+	vr_buf_addstr(cols, q);
+	sqlite3_free(q);
+	sh->map[sh->ncols++] = (struct col_map){ (unsigned char)kind, (unsigned char)f };
+}
+
+/* Plan and prepare the INSERT of @sh (present and extra set) of spec @i. */
+static int prepare_shape(struct store_bulk *b, int i, struct shape *sh)
 {
 	const struct vr_event_spec *sp = &vr_event_specs[i];
 	struct vr_buf cols, sel;
-	int n = 0;
+	int rc;
 
 	vr_buf_init(&cols);
 	vr_buf_init(&sel);
 	vr_buf_addstr(&cols, "run_id, ts_ns, cpu, pid");
-	b->map[i][n++] = (struct col_map){ COL_RUN, 0 };
-	b->map[i][n++] = (struct col_map){ COL_TS, 0 };
-	b->map[i][n++] = (struct col_map){ COL_CPU, 0 };
-	b->map[i][n++] = (struct col_map){ COL_PID, 0 };
+	sh->map[0] = (struct col_map){ COL_TS, 0 };
+	sh->map[1] = (struct col_map){ COL_CPU, 0 };
+	sh->map[2] = (struct col_map){ COL_PID, 0 };
+	sh->ncols = 3;
 	for (int f = 0; f < VR_SPEC_MAX_FIELDS && sp->fields[f].name; f++) {
-		char *q = sqlite3_mprintf(", \"%w\"", spec_column(i, f));
-
-		vr_buf_addstr(&cols, q);
-		sqlite3_free(q);
-		b->map[i][n++] = (struct col_map){ COL_VAL, (unsigned char)f };
-		if (sp->fields[f].flags & VR_FF_KSYM) {
-			q = sqlite3_mprintf(", \"%w_sym\"", spec_column(i, f));
-			vr_buf_addstr(&cols, q);
-			sqlite3_free(q);
-			b->map[i][n++] = (struct col_map){ COL_SYM, (unsigned char)f };
-		}
+		if (!(sh->present & (1u << f)))
+			continue;
+		add_col(sh, &cols, spec_column(i, f), "",
+			sp->fields[f].type == VR_FT_TEXT ? COL_TEXT : COL_INT, f);
+		if (sp->fields[f].flags & VR_FF_KSYM)
+			add_col(sh, &cols, spec_column(i, f), "_sym", COL_SYM, f);
 	}
-	vr_buf_addstr(&cols, ", extra");
-	b->map[i][n++] = (struct col_map){ COL_EXTRA, 0 };
-	for (int c = 0; c < n; c++)
-		vr_buf_addf(&sel, "%sc%d", c ? "," : "", c);
+	if (sh->extra)
+		add_col(sh, &cols, "extra", "", COL_EXTRA, 0);
+	vr_buf_addstr(&sel, "?1");
+	for (int c = 0; c < sh->ncols; c++)
+		vr_buf_addf(&sel, ", c%d", c);
 	char *sql = sqlite3_mprintf("INSERT INTO \"%w\" (%s) SELECT %s FROM vr_rows",
 				    sp->name, cols.buf, sel.buf);
 	vr_buf_release(&cols);
 	vr_buf_release(&sel);
-	return sql;
+	rc = sqlite3_prepare_v3(b->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &sh->st, NULL);
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
+		return vr_error("cannot prepare insert into %s: %s", sp->name,
+				sqlite3_errmsg(b->db));
+	return 0;
+}
+
+/* The prepared shape of spec @i for events like @ev; NULL after an error. */
+static struct shape *find_shape(struct store_bulk *b, int i, const struct ingest_event *ev)
+{
+	struct shape *sh;
+
+	for (sh = b->shapes[i]; sh; sh = sh->next)
+		if (sh->present == ev->present && sh->extra == (ev->extra_json != NULL))
+			return sh;
+	sh = vr_calloc(1, sizeof(*sh));
+	sh->present = ev->present;
+	sh->extra = ev->extra_json != NULL;
+	if (prepare_shape(b, i, sh)) {
+		free(sh);
+		return NULL;
+	}
+	sh->next = b->shapes[i];
+	b->shapes[i] = sh;
+	return sh;
 }
 
 int store_rows_run(struct store_bulk *b, sqlite3_stmt *st, int n, store_rows_column_fn *column,
@@ -257,8 +292,7 @@ struct store_bulk *store_bulk_new(sqlite3 *db)
 	struct store_bulk *b = vr_calloc(1, sizeof(*b));
 
 	b->db = db;
-	b->ins = vr_calloc(vr_event_specs_count, sizeof(*b->ins));
-	b->map = vr_calloc(vr_event_specs_count, sizeof(*b->map));
+	b->shapes = vr_calloc(vr_event_specs_count, sizeof(*b->shapes));
 	if (sqlite3_create_module(db, "vr_rows", &rows_module, &b->rows) != SQLITE_OK) {
 		vr_error("cannot register the bulk insert table: %s", sqlite3_errmsg(db));
 		store_bulk_free(b);
@@ -271,35 +305,43 @@ void store_bulk_free(struct store_bulk *b)
 {
 	if (!b)
 		return;
-	for (size_t i = 0; i < vr_event_specs_count; i++)
-		sqlite3_finalize(b->ins[i]);
-	free(b->ins);
-	free(b->map);
+	for (size_t i = 0; i < vr_event_specs_count; i++) {
+		while (b->shapes[i]) {
+			struct shape *next = b->shapes[i]->next;
+
+			sqlite3_finalize(b->shapes[i]->st);
+			free(b->shapes[i]);
+			b->shapes[i] = next;
+		}
+	}
+	free(b->shapes);
 	free(b);
+}
+
+/* Events idx[k] and idx[j] have the same shape. */
+static bool same_shape(const struct ingest_event *a, const struct ingest_event *e)
+{
+	return a->present == e->present && (a->extra_json != NULL) == (e->extra_json != NULL);
 }
 
 int store_bulk_insert(struct store_bulk *b, int spec, int64_t run_id,
 		      const struct ingest_event *evs, const uint32_t *idx, int n)
 {
-	int rc;
+	for (int k = 0, j; k < n; k = j) {
+		const struct ingest_event *first = &evs[idx[k]];
+		struct shape *sh = find_shape(b, spec, first);
 
-	if (!b->ins[spec]) {
-		char *sql = plan_spec(b, spec);
-
-		rc = sqlite3_prepare_v3(b->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &b->ins[spec],
-					NULL);
-		sqlite3_free(sql);
-		if (rc != SQLITE_OK)
-			return vr_error("cannot prepare insert into %s: %s",
-					vr_event_specs[spec].name, sqlite3_errmsg(b->db));
+		if (!sh)
+			return -1;
+		for (j = k + 1; j < n && same_shape(first, &evs[idx[j]]); j++)
+			;
+		b->shape = sh;
+		b->evs = evs;
+		b->idx = idx + k;
+		sqlite3_bind_int64(sh->st, 1, run_id);
+		if (store_rows_run(b, sh->st, j - k, event_column, b) != SQLITE_DONE)
+			return vr_error("cannot insert %s events: %s", vr_event_specs[spec].name,
+					sqlite3_errmsg(b->db));
 	}
-	b->spec = spec;
-	b->run_id = run_id;
-	b->evs = evs;
-	b->idx = idx;
-	rc = store_rows_run(b, b->ins[spec], n, event_column, b);
-	if (rc != SQLITE_DONE)
-		return vr_error("cannot insert %s events: %s", vr_event_specs[spec].name,
-				sqlite3_errmsg(b->db));
 	return 0;
 }
