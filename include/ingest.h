@@ -114,7 +114,10 @@ int ingest_probe_dat(const char *path);
 
 /**
  * ingest_open_dat_probed - ingest_open_dat() without the probe, for a file
- * ingest_probe_dat() already accepted.  Same contract otherwise.
+ * ingest_probe_dat() already accepted, and without hashing the file:
+ * meta->content_sha256 is NULL, for the caller to fill (with
+ * ingest_sha256_file(), e.g. while the reader thread runs).  Same contract
+ * otherwise.
  */
 struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *meta);
 

@@ -176,6 +176,9 @@ static int load_one(struct store *st, struct load_input *in, const struct load_o
 	int64_t old_id = 0, run_id;
 	int iter_used, ret = -1;
 
+	/* trace.dat: hashed here, while its reader thread already decodes */
+	if (!in->meta.content_sha256 && !(in->meta.content_sha256 = ingest_sha256_file(path)))
+		goto out;
 	if (store_find_run_by_hash(st, in->meta.content_sha256, &old_id))
 		goto out;
 	if (old_id && !o->replace) {

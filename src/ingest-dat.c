@@ -328,10 +328,18 @@ static int field_index(int spec, const char *name)
 
 struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta)
 {
+	struct ingest_dat *d;
+
 	memset(meta, 0, sizeof(*meta));
 	if (check_magic(path) || ingest_probe_dat(path))
 		return NULL;
-	return ingest_open_dat_probed(path, meta);
+	d = ingest_open_dat_probed(path, meta);
+	if (d && !(meta->content_sha256 = ingest_sha256_file(path))) {
+		ingest_meta_release(meta);
+		ingest_close_dat(d);
+		return NULL;
+	}
+	return d;
 }
 
 struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *meta)
@@ -373,12 +381,6 @@ struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *
 
 	d->cur = open_cursors(d, &d->ncur, &clock_from);
 	fill_meta(d, meta, clock_from);
-	meta->content_sha256 = ingest_sha256_file(path);
-	if (!meta->content_sha256) {
-		ingest_meta_release(meta);
-		ingest_close_dat(d);
-		return NULL;
-	}
 	return d;
 }
 
