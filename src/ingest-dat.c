@@ -47,6 +47,7 @@ struct dat_event {
 	struct tep_format_field *field[VR_SPEC_MAX_FIELDS]; /* NULL if absent */
 	struct tep_format_field **extra;	/* fields beyond the spec */
 	int nextra;
+	int nfields;				/* spec_nfields(spec) */
 };
 
 /* One per-CPU stream of one buffer (the top level or an instance). */
@@ -317,6 +318,20 @@ int ingest_probe_dat(const char *path)
 	return 0;	/* status 1: the real open reports it */
 }
 
+/* Per spec: the fields that are VR_FT_TEXT (their strings live in the
+ * record and must be copied); built once, read by any thread. */
+static uint32_t *spec_text_mask;
+static pthread_once_t spec_text_once = PTHREAD_ONCE_INIT;
+
+static void build_text_masks(void)
+{
+	spec_text_mask = vr_calloc(vr_event_specs_count, sizeof(*spec_text_mask));
+	for (size_t i = 0; i < vr_event_specs_count; i++)
+		for (int f = 0; f < VR_SPEC_MAX_FIELDS && vr_event_specs[i].fields[f].name; f++)
+			if (vr_event_specs[i].fields[f].type == VR_FT_TEXT)
+				spec_text_mask[i] |= 1u << f;
+}
+
 /* Index of field @name in spec @spec (the field must exist). */
 static int field_index(int spec, const char *name)
 {
@@ -360,6 +375,7 @@ struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *
 		return NULL;
 	}
 	d->tep = tracecmd_get_tep(d->handle);
+	pthread_once(&spec_text_once, build_text_masks);
 	vr_buf_init(&d->json);
 	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
 		vr_buf_init(&d->text[i]);
@@ -432,7 +448,7 @@ static void plan_event(struct dat_event *de, struct tep_event *ev)
 	de->ev = ev;
 	de->spec = spec_find(ev->system, ev->name);
 	if (de->spec >= 0) {
-		nf = spec_nfields(de->spec);
+		nf = de->nfields = spec_nfields(de->spec);
 		for (int f = 0; f < nf; f++)
 			de->field[f] = tep_find_field(ev, vr_event_specs[de->spec].fields[f].name);
 	}
@@ -578,9 +594,7 @@ static int decode_known(struct ingest_dat *d, struct dat_event *de,
 			const struct tep_record *rec, struct ingest_event *out)
 {
 	const struct vr_event_spec *sp = &vr_event_specs[de->spec];
-	int nf = spec_nfields(de->spec);
-
-	for (int f = 0; f < nf; f++) {
+	for (int f = 0; f < de->nfields; f++) {
 		struct tep_format_field *fld = de->field[f];
 		const char *s;
 		size_t len;
@@ -799,15 +813,23 @@ static const char *arena_copy(char *arena, size_t *used, const char *s)
 	return dst;
 }
 
+/* The text fields @ev has a string for (bit f: str[f] to copy). */
+static uint32_t text_fields(const struct ingest_event *ev)
+{
+	uint32_t m = ev->spec >= 0 ? spec_text_mask[ev->spec] & ev->present : 0, out = 0;
+
+	for (; m; m &= m - 1)
+		if (ev->str[__builtin_ctz(m)])
+			out |= m & -m;
+	return out;
+}
+
 static size_t event_strings_size(const struct ingest_event *ev)
 {
 	size_t n = ev->extra_json ? strlen(ev->extra_json) + 1 : 0;
 
-	if (ev->spec < 0)
-		return n;
-	for (int f = 0; f < VR_SPEC_MAX_FIELDS; f++)
-		if (ev->str[f] && vr_event_specs[ev->spec].fields[f].type == VR_FT_TEXT)
-			n += strlen(ev->str[f]) + 1;
+	for (uint32_t m = text_fields(ev); m; m &= m - 1)
+		n += strlen(ev->str[__builtin_ctz(m)]) + 1;
 	return n;
 }
 
@@ -822,11 +844,11 @@ static void event_copy(struct ingest_event *out, const struct ingest_event *ev, 
 	*out = *ev;
 	if (ev->extra_json)
 		out->extra_json = arena_copy(arena, used, ev->extra_json);
-	if (ev->spec < 0)
-		return;
-	for (int f = 0; f < VR_SPEC_MAX_FIELDS; f++)
-		if (ev->str[f] && vr_event_specs[ev->spec].fields[f].type == VR_FT_TEXT)
-			out->str[f] = arena_copy(arena, used, ev->str[f]);
+	for (uint32_t m = text_fields(ev); m; m &= m - 1) {
+		int f = __builtin_ctz(m);
+
+		out->str[f] = arena_copy(arena, used, ev->str[f]);
+	}
 }
 
 /* Copy @ev into @b (room checked by batch_room()). */
