@@ -109,8 +109,10 @@ int ingest_dat_check_headers(const char *path);
  * call this before starting any reader thread.  Returns 0 (no crash, or the
  * file simply fails to open: ingest_open_dat_probed() says why) or -1 after
  * "vmscan-report: PATH: corrupt or truncated trace.dat ...".
+ * @sha256: if not NULL, OUT: the file's ingest_sha256_file() (owned; NULL
+ * if it could not be read), computed while the child probes.
  */
-int ingest_probe_dat(const char *path);
+int ingest_probe_dat(const char *path, char **sha256);
 
 /**
  * ingest_open_dat_probed - ingest_open_dat() without the probe, for a file

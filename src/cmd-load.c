@@ -176,7 +176,7 @@ static int load_one(struct store *st, struct load_input *in, const struct load_o
 	int64_t old_id = 0, run_id;
 	int iter_used, ret = -1;
 
-	/* trace.dat: hashed here, while its reader thread already decodes */
+	/* a trace.dat is hashed during its probe; if that failed, say so here */
 	if (!in->meta.content_sha256 && !(in->meta.content_sha256 = ingest_sha256_file(path)))
 		goto out;
 	if (store_find_run_by_hash(st, in->meta.content_sha256, &old_id))
@@ -282,17 +282,22 @@ static int load_files(struct store *st, char **files, int n, const struct load_o
 	int window = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	struct load_input *in = vr_calloc((size_t)n, sizeof(*in));
 	bool *bad = vr_calloc((size_t)n, sizeof(*bad));
+	char **sha = vr_calloc((size_t)n, sizeof(*sha));	/* of trace.dat files */
 	int failed = 0, opened = 0;
 
 	if (window < 1)
 		window = 1;
 	/* probes fork: all of them before the first reader thread starts */
 	for (int i = 0; i < n; i++)
-		bad[i] = ingest_file_is_dat(files[i]) && ingest_probe_dat(files[i]) != 0;
+		bad[i] = ingest_file_is_dat(files[i]) && ingest_probe_dat(files[i], &sha[i]) != 0;
 	for (int i = 0; i < n && !load_interrupted; i++) {
 		for (; opened < n && opened < i + window; opened++) {
 			if (!bad[opened])
 				bad[opened] = input_open(&in[opened], files[opened], o, true) != 0;
+			if (!bad[opened] && in[opened].d) {
+				in[opened].meta.content_sha256 = sha[opened];
+				sha[opened] = NULL;
+			}
 			if (!bad[opened] && in[opened].d && ingest_start_dat(in[opened].d))
 				bad[opened] = true;
 		}
@@ -302,6 +307,9 @@ static int load_files(struct store *st, char **files, int n, const struct load_o
 			failed++;
 		input_close(&in[i]);
 	}
+	for (int i = 0; i < n; i++)
+		free(sha[i]);
+	free(sha);
 	free(in);
 	free(bad);
 	return failed;

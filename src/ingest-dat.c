@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -55,12 +56,14 @@ struct dat_cursor {
 	struct tracecmd_input *handle;
 	int cpu;
 	struct tep_record *rec;
+	int last_pid;		/* pid of the previous record, already noted */
 };
 
 struct ingest_dat {
 	char *path;
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;			/* borrowed from handle */
+	bool swap;				/* file byte order is not the host's */
 	struct dat_event *events;		/* indexed by event id */
 	int nevents;
 	struct vr_buf json;			/* extra fields of one event */
@@ -73,6 +76,11 @@ struct ingest_dat {
 	int f_comm, f_pid;			/* sched_wakeup and sched_waking */
 	struct tracecmd_input **instances;	/* instance buffer handles (owned) */
 	int ninstances;
+	struct ksym_cache {			/* last lookups of tep_find_function() */
+		unsigned long long addr;
+		const char *name;
+		bool valid;
+	} ksym[256];
 	struct dat_cursor *cur;			/* per buffer and CPU */
 	int ncur;
 	struct pipe_state *pipe;		/* reader thread, once started */
@@ -191,7 +199,7 @@ static struct dat_cursor *open_cursors(struct ingest_dat *d, int *n,
 			d->instances[d->ninstances++] = h;
 		cur = vr_realloc(cur, (size_t)(*n + ncpu + 1) * sizeof(*cur));
 		for (int c = 0; c < ncpu; c++) {
-			cur[*n] = (struct dat_cursor){ h, c, tracecmd_read_data(h, c) };
+			cur[*n] = (struct dat_cursor){ h, c, tracecmd_read_data(h, c), INT_MIN };
 			if (cur[*n].rec && !*clock_from)
 				*clock_from = h;
 			(*n)++;
@@ -272,10 +280,13 @@ static void fill_meta(struct ingest_dat *d, struct ingest_meta *meta,
  * tracecmd_buffer_instance_handle() on some truncated version 6 files, and
  * a crash must become an error message, not a lost load.
  */
-int ingest_probe_dat(const char *path)
+int ingest_probe_dat(const char *path, char **sha256)
 {
 	int status;
 	pid_t pid;
+
+	if (sha256)
+		*sha256 = NULL;
 
 	if (ingest_dat_check_headers(path))
 		return -1;
@@ -303,6 +314,9 @@ int ingest_probe_dat(const char *path)
 		}
 		_exit(0);
 	}
+	/* the parent would only wait: hash the file meanwhile */
+	if (sha256)
+		*sha256 = ingest_sha256_file(path);
 	/* a signal (a timer, SIGWINCH) must not turn the probe into a pass */
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
@@ -346,7 +360,7 @@ struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta)
 	struct ingest_dat *d;
 
 	memset(meta, 0, sizeof(*meta));
-	if (check_magic(path) || ingest_probe_dat(path))
+	if (check_magic(path) || ingest_probe_dat(path, NULL))
 		return NULL;
 	d = ingest_open_dat_probed(path, meta);
 	if (d && !(meta->content_sha256 = ingest_sha256_file(path))) {
@@ -375,6 +389,7 @@ struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *
 		return NULL;
 	}
 	d->tep = tracecmd_get_tep(d->handle);
+	d->swap = tep_is_file_bigendian(d->tep) != tep_is_local_bigendian(d->tep);
 	pthread_once(&spec_text_once, build_text_masks);
 	vr_buf_init(&d->json);
 	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
@@ -488,8 +503,34 @@ static struct dat_event *lookup_event(struct ingest_dat *d, int id)
 	return &d->events[id];
 }
 
+/* An unsigned integer of @size bytes at @p in the file's byte order (what
+ * tep_read_number() does, without a call per field). */
+static unsigned long long read_raw(const struct ingest_dat *d, const void *p, int size)
+{
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)p;
+	case 2:
+		memcpy(&v16, p, 2);
+		return d->swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return d->swap ? __builtin_bswap32(v32) : v32;
+	case 8:
+		memcpy(&v64, p, 8);
+		return d->swap ? __builtin_bswap64(v64) : v64;
+	default:
+		return tep_read_number(d->tep, p, size);
+	}
+}
+
 /* Read an integer field, sign-extended when the format says signed. */
-static int read_int(struct tep_format_field *f, const struct tep_record *rec, int64_t *out)
+static int read_int(const struct ingest_dat *d, struct tep_format_field *f,
+		    const struct tep_record *rec, int64_t *out)
 {
 	unsigned long long v;
 	int size = f->size;
@@ -500,7 +541,7 @@ static int read_int(struct tep_format_field *f, const struct tep_record *rec, in
 		size = (int)f->elementsize;	/* first element of an array */
 	if (size <= 0 || size > 8)
 		return -1;
-	v = tep_read_number(f->event->tep, (char *)rec->data + f->offset, size);
+	v = read_raw(d, (char *)rec->data + f->offset, size);
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && size < 8) {
 		unsigned long long sign = 1ULL << (size * 8 - 1);
 
@@ -580,7 +621,7 @@ static int json_field(struct ingest_dat *d, struct tep_format_field *f,
 			vr_buf_addf(b, "%02x", p[i]);
 		vr_buf_addstr(b, "\"");
 	} else {
-		if (read_int(f, rec, &v))
+		if (read_int(d, f, rec, &v))
 			return -1;
 		if (f->flags & TEP_FIELD_IS_SIGNED)
 			vr_buf_addf(b, "%lld", (long long)v);
@@ -588,6 +629,23 @@ static int json_field(struct ingest_dat *d, struct tep_format_field *f,
 			vr_buf_addf(b, "%llu", (unsigned long long)(uint64_t)v);
 	}
 	return 0;
+}
+
+/*
+ * tep_find_function() through a small direct-mapped cache: the kernel
+ * addresses in vmscan events (shrinker callbacks) are few and repeat
+ * millions of times, and each lookup is a binary search of kallsyms.
+ */
+static const char *ksym_name(struct ingest_dat *d, unsigned long long addr)
+{
+	struct ksym_cache *k = &d->ksym[(addr ^ (addr >> 8) ^ (addr >> 16)) % VR_ARRAY_SIZE(d->ksym)];
+
+	if (!k->valid || k->addr != addr) {
+		k->addr = addr;
+		k->name = tep_find_function(d->tep, addr);
+		k->valid = true;
+	}
+	return k->name;
 }
 
 static int decode_known(struct ingest_dat *d, struct dat_event *de,
@@ -608,11 +666,10 @@ static int decode_known(struct ingest_dat *d, struct dat_event *de,
 			vr_buf_add(&d->text[f], s, len);
 			out->str[f] = d->text[f].buf;
 		} else {
-			if (read_int(fld, rec, &out->val[f]))
+			if (read_int(d, fld, rec, &out->val[f]))
 				return -1;
 			if (sp->fields[f].flags & VR_FF_KSYM)
-				out->str[f] = tep_find_function(d->tep,
-						(unsigned long long)out->val[f]);
+				out->str[f] = ksym_name(d, (unsigned long long)out->val[f]);
 		}
 		out->present |= 1u << f;
 	}
@@ -917,7 +974,11 @@ static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *
 			m->cpu = rec->cpu;
 			m->val[0] = rec->missed_events > 0 ? rec->missed_events : -1;
 		}
-		g_hash_table_add(d->pids, GINT_TO_POINTER(ev.pid + 1));
+		/* runs of one task on a CPU are the rule: one hash insert per run */
+		if (ev.pid != c->last_pid) {
+			g_hash_table_add(d->pids, GINT_TO_POINTER(ev.pid + 1));
+			c->last_pid = ev.pid;
+		}
 		note_event_comms(d, &ev);
 		event_copy(&r->ev[r->n++], &ev, r->arena, &r->used);
 		tracecmd_free_record(rec);
