@@ -123,13 +123,27 @@ int ingest_probe_dat(const char *path, char **sha256);
  */
 struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *meta);
 
+/*
+ * Work done on the reader thread as it decodes: every event and every
+ * lost-events report of the file, in timestamp order, before the sink of
+ * ingest_read_dat() sees them on the calling thread.  It must not touch
+ * what the calling thread uses.  Any callback returning non-zero stops
+ * reading (ingest_read_dat() then returns -1).
+ */
+struct ingest_early {
+	int (*event)(void *arg, const struct ingest_event *ev);
+	int (*lost)(void *arg, int cpu, uint64_t ts_ns, int64_t count);
+	void *arg;
+};
+
 /**
  * ingest_start_dat - start decoding @d in a reader thread now, so that it
  * runs ahead (up to a bounded number of batches, about 13 MiB) while an
  * earlier file is still being stored; ingest_read_dat() starts it if this
- * was not called.  Returns 0 or -1 (message printed).
+ * was not called.  @early: callbacks for the reader thread (copied), or
+ * NULL.  Returns 0 or -1 (message printed).
  */
-int ingest_start_dat(struct ingest_dat *d);
+int ingest_start_dat(struct ingest_dat *d, const struct ingest_early *early);
 
 /**
  * ingest_read_dat - decode every record of @d in timestamp order (merged

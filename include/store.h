@@ -155,8 +155,22 @@ struct store_derived *store_derived_open(struct store *s, int64_t run_id);
 void store_derived_sink(struct store_derived *d, struct model_sink *sink);
 
 /**
- * store_derived_flush - insert the rows @d still buffers (slab_shrink);
- * call it before store_run_commit().  0, or -1 after an error message.
+ * store_derived_defer - from now on the sink's callbacks only queue rows
+ * (thread-safe; strings copied), for a model running on another thread;
+ * store_derived_flush() inserts them on the store's thread.
+ */
+void store_derived_defer(struct store_derived *d);
+
+/**
+ * store_derived_set_run - the run the rows belong to, when @d was opened
+ * (deferred) before the run began; only rows flushed afterwards use it.
+ */
+void store_derived_set_run(struct store_derived *d, int64_t run_id);
+
+/**
+ * store_derived_flush - insert the rows @d has queued or buffered, in the
+ * order they came, on the store's thread; call it before
+ * store_run_commit().  0, or -1 after an error message.
  */
 int store_derived_flush(struct store_derived *d);
 

@@ -54,6 +54,7 @@ struct load_opts {
 struct load_ctx {
 	struct store *store;
 	struct model *model;
+	struct store_derived *sd;
 };
 
 /* Set by SIGINT/SIGTERM: the run being loaded is rolled back, no other starts. */
@@ -73,17 +74,36 @@ static int sink_event(void *arg, const struct ingest_event *ev)
 	return store_event(c->store, ev) ?: model_event(c->model, ev);
 }
 
-/* A batch from the trace.dat reader: raw rows in bulk, then the model. */
+/*
+ * A batch from the trace.dat reader: raw rows in bulk, then the derived
+ * rows its model (run on the reader thread, see model_early_event()) has
+ * queued so far.
+ */
 static int sink_events(void *arg, const struct ingest_event *evs, int n)
 {
 	struct load_ctx *c = arg;
 
 	if (load_interrupted || store_events(c->store, evs, n))
 		return -1;
-	for (int i = 0; i < n; i++)
-		if (model_event(c->model, &evs[i]))
-			return -1;
-	return 0;
+	return store_derived_flush(c->sd);
+}
+
+static int sink_lost_raw(void *arg, int cpu, uint64_t ts_ns, int64_t count)
+{
+	struct load_ctx *c = arg;
+
+	return store_lost(c->store, cpu, ts_ns, count);
+}
+
+/* The model of a trace.dat runs on its reader thread, rows deferred. */
+static int model_early_event(void *arg, const struct ingest_event *ev)
+{
+	return model_event(arg, ev);
+}
+
+static int model_early_lost(void *arg, int cpu, uint64_t ts_ns, int64_t count)
+{
+	return model_lost(arg, cpu, ts_ns, count);
 }
 
 static int sink_lost(void *arg, int cpu, uint64_t ts_ns, int64_t count)
@@ -128,35 +148,64 @@ static int load_text_quality(struct ingest_text *t, struct store_derived *sd)
 	return ingest_text_quality(t, ms.quality, ms.arg);
 }
 
-/* One input file, opened (and for trace.dat, decoding) ahead of its load. */
+/*
+ * One input file, opened (and for trace.dat, decoding) ahead of its load.
+ * A trace.dat's model runs on its reader thread from the start, its rows
+ * queued in a deferred store_derived until the run is begun and they are
+ * flushed with the batches.
+ */
 struct load_input {
 	const char *path;
 	struct ingest_dat *d;		/* trace.dat, or */
 	struct ingest_text *t;		/* text trace */
 	struct ingest_meta meta;
+	struct store_derived *sd;	/* trace.dat: deferred derived rows */
+	struct model *model;		/* trace.dat: fed on the reader thread */
 };
 
 /*
- * Open @path; not a trace.dat by its magic means a text trace.  @probed: the
- * trace.dat was already probed (ingest_probe_dat()).  0 or -1.
+ * Open @path; not a trace.dat by its magic means a text trace.  A
+ * trace.dat is probed first unless @sha256 says it was (ingest_probe_dat()
+ * gave it; taken over), then gets its model and starts decoding.  0 or -1.
  */
-static int input_open(struct load_input *in, const char *path, const struct load_opts *o,
-		      bool probed)
+static int input_open(struct load_input *in, struct store *st, const char *path,
+		      const struct load_opts *o, char **sha256)
 {
+	char *sha = NULL;
+
 	memset(in, 0, sizeof(*in));
 	in->path = path;
-	if (ingest_file_is_dat(path))
-		in->d = probed ? ingest_open_dat_probed(path, &in->meta)
-			       : ingest_open_dat(path, &in->meta);
-	else
+	if (!ingest_file_is_dat(path)) {
 		in->t = ingest_open_text(path, o->kernel, &in->meta);
-	return in->d || in->t ? 0 : -1;
+		return in->t ? 0 : -1;
+	}
+	if (sha256) {
+		sha = *sha256;
+		*sha256 = NULL;
+	} else if (ingest_probe_dat(path, &sha)) {
+		free(sha);
+		return -1;
+	}
+	in->d = ingest_open_dat_probed(path, &in->meta);
+	if (!in->d) {
+		free(sha);
+		return -1;
+	}
+	in->meta.content_sha256 = sha;
+	in->sd = store_derived_open(st, 0);
+	store_derived_defer(in->sd);
+	in->model = load_model(in->d, NULL, &in->meta, o, in->sd);
+	struct ingest_early early = { model_early_event, model_early_lost, in->model };
+
+	return ingest_start_dat(in->d, &early);
 }
 
 static void input_close(struct load_input *in)
 {
-	ingest_close_dat(in->d);
+	ingest_close_dat(in->d);	/* joins the reader thread first */
 	ingest_close_text(in->t);
+	model_free(in->model);
+	store_derived_close(in->sd);
 	if (in->d || in->t)
 		ingest_meta_release(&in->meta);
 	memset(in, 0, sizeof(*in));
@@ -169,9 +218,10 @@ static int load_one(struct store *st, struct load_input *in, const struct load_o
 	struct ingest_dat *d = in->d;
 	struct ingest_text *t = in->t;
 	const char *path = in->path;
-	struct load_ctx ctx = { st, NULL };
-	struct ingest_sink sink = { .event = sink_event, .events = sink_events, .lost = sink_lost,
-				    .task = sink_task, .arg = &ctx };
+	struct load_ctx ctx = { st, NULL, NULL };
+	struct ingest_sink sink = { .event = sink_event, .events = sink_events,
+				    .lost = d ? sink_lost_raw : sink_lost, .task = sink_task,
+				    .arg = &ctx };
 	struct store_derived *sd = NULL;
 	int64_t old_id = 0, run_id;
 	int iter_used, ret = -1;
@@ -197,20 +247,24 @@ static int load_one(struct store *st, struct load_input *in, const struct load_o
 		vr_error("%s: not loaded", path);
 		goto out;
 	}
-	sd = store_derived_open(st, run_id);
-	ctx.model = load_model(d, t, &in->meta, o, sd);
+	if (d) {
+		store_derived_set_run(in->sd, run_id);
+		ctx.sd = in->sd;
+		ctx.model = in->model;
+	} else {
+		sd = ctx.sd = store_derived_open(st, run_id);
+		ctx.model = load_model(NULL, t, &in->meta, o, sd);
+	}
+	/* the reader thread is joined when ingest_read_dat() returns: the
+	 * model may be finished here */
 	if ((t ? ingest_read_text(t, &sink) : ingest_read_dat(d, &sink)) ||
 	    model_finish(ctx.model) || (t && load_text_quality(t, sd)) ||
-	    store_derived_flush(sd)) {
-		store_derived_close(sd);
-		sd = NULL;
+	    store_derived_flush(ctx.sd)) {
 		store_run_abort(st);
 		vr_error("%s: %s; the database is unchanged", path,
 			 load_interrupted ? "interrupted" : "not loaded");
 		goto out;
 	}
-	store_derived_close(sd);
-	sd = NULL;
 	if (store_run_commit(st))
 		goto out;
 	if (!o->quiet)
@@ -218,8 +272,10 @@ static int load_one(struct store *st, struct load_input *in, const struct load_o
 		       store_run_kernel(st), iter_used, path, old_id ? " (replaced)" : "");
 	ret = 0;
 out:
-	model_free(ctx.model);
-	store_derived_close(sd);
+	if (t) {	/* a trace.dat's model and rows belong to its input */
+		model_free(ctx.model);
+		store_derived_close(sd);
+	}
 	return ret;
 }
 
@@ -293,13 +349,8 @@ static int load_files(struct store *st, char **files, int n, const struct load_o
 	for (int i = 0; i < n && !load_interrupted; i++) {
 		for (; opened < n && opened < i + window; opened++) {
 			if (!bad[opened])
-				bad[opened] = input_open(&in[opened], files[opened], o, true) != 0;
-			if (!bad[opened] && in[opened].d) {
-				in[opened].meta.content_sha256 = sha[opened];
-				sha[opened] = NULL;
-			}
-			if (!bad[opened] && in[opened].d && ingest_start_dat(in[opened].d))
-				bad[opened] = true;
+				bad[opened] = input_open(&in[opened], st, files[opened], o,
+							 &sha[opened]) != 0;
 		}
 		int iteration = o->iteration ? o->iteration + i : 0;
 
@@ -364,7 +415,7 @@ int cmd_load_file(struct store *st, const char *path, const char *kernel, int it
 {
 	struct load_opts o = { .kernel = kernel, .quiet = quiet, .premature_ms = 100 };
 	struct load_input in;
-	int ret = input_open(&in, path, &o, false);
+	int ret = input_open(&in, st, path, &o, NULL);
 
 	if (!ret)
 		ret = load_one(st, &in, &o, iteration);

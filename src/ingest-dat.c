@@ -83,6 +83,7 @@ struct ingest_dat {
 	} ksym[256];
 	struct dat_cursor *cur;			/* per buffer and CPU */
 	int ncur;
+	struct ingest_early early;		/* run on the reader thread */
 	struct pipe_state *pipe;		/* reader thread, once started */
 	pthread_t reader;
 };
@@ -1029,6 +1030,16 @@ static void runs_free(struct cpu_run *runs, int n)
 	free(runs);
 }
 
+/* The early callbacks for @ev (an event or a lost-events marker). */
+static int early_work(struct ingest_dat *d, const struct ingest_event *ev)
+{
+	const struct ingest_early *e = &d->early;
+
+	if (ev->spec == LOST_MARK)
+		return e->lost ? e->lost(e->arg, ev->cpu, ev->ts_ns, ev->val[0]) : 0;
+	return e->event ? e->event(e->arg, ev) : 0;
+}
+
 static void *reader_thread(void *arg)
 {
 	struct pipe_state *p = arg;
@@ -1048,6 +1059,10 @@ static void *reader_thread(void *arg)
 			b->ev[b->n++] = *ev;
 		else
 			batch_add(b, ev);
+		if (early_work(d, &b->ev[b->n - 1])) {
+			status = -1;
+			break;
+		}
 	}
 	runs_free(runs, d->ncur);
 	b->last = true;
@@ -1127,12 +1142,14 @@ static void pipe_free(struct pipe_state *p)
 	pthread_cond_destroy(&p->cond);
 }
 
-int ingest_start_dat(struct ingest_dat *d)
+int ingest_start_dat(struct ingest_dat *d, const struct ingest_early *early)
 {
 	struct pipe_state *p;
 
 	if (d->pipe)
 		return 0;
+	if (early)
+		d->early = *early;
 	p = vr_calloc(1, sizeof(*p));
 	p->d = d;
 	pthread_mutex_init(&p->lock, NULL);
@@ -1167,7 +1184,7 @@ int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink)
 {
 	int ret;
 
-	if (ingest_start_dat(d))
+	if (ingest_start_dat(d, NULL))
 		return -1;
 	ret = consume(d->pipe, sink);
 	stop_reader(d);

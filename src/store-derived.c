@@ -7,6 +7,11 @@
  * bound values.  MODEL_NULL values are stored as NULL.  slab_shrink rows,
  * one per shrinker call and often a third of a load's rows, are buffered
  * and go in SLAB_BUFFER at a time through vr_rows (store-bulk.c).
+ *
+ * Deferred mode (store_derived_defer()): the model may run on another
+ * thread than the connection's; rows are then queued (strings interned)
+ * under a mutex and inserted by store_derived_flush() on the connection's
+ * thread, in the order they came.
  */
 #include "model.h"
 #include "store.h"
@@ -14,7 +19,9 @@
 #include "vr.h"
 
 #include <glib.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { SLAB_BUFFER = 4096 };
 
@@ -44,14 +51,38 @@ static const char *const sd_sql[SD_COUNT] = {
 		" VALUES (?,?,?,?)",
 };
 
+/* A queued derived row other than slab_shrink (deferred mode). */
+struct pending_row {
+	int kind;	/* SD_* */
+	union {
+		struct model_stall stall;
+		struct model_kswapd_cycle cycle;
+		struct model_wakeup wakeup;
+		struct model_flag flag;
+		struct model_throttle throttle;
+		struct model_write write;
+		struct { const char *item; int64_t count; const char *detail; } quality;
+	} u;
+};
+
+/* Rows queued, in order: slab rows apart (bulk inserted). */
+struct row_queue {
+	struct pending_row *rows;
+	size_t nrows, rows_cap;
+	struct model_slab *slab;
+	size_t nslab, slab_cap;
+};
+
 struct store_derived {
 	struct store *store;
 	int64_t run_id;
 	sqlite3_stmt *st[SD_COUNT];	/* prepared on first use */
-	struct model_slab slab[SLAB_BUFFER];	/* shrinker names interned */
-	int nslab;
 	sqlite3_stmt *slab_st;		/* INSERT INTO slab_shrink ... FROM vr_rows */
-	GHashTable *names;		/* interned shrinker names (owned) */
+	GHashTable *names;		/* interned strings of queued rows (owned) */
+	bool deferred;
+	pthread_mutex_t lock;		/* guards in (deferred mode) */
+	struct row_queue in;		/* filled by the model's sink */
+	struct row_queue out;		/* being inserted by store_derived_flush() */
 };
 
 static const char slab_bulk_sql[] =
@@ -102,7 +133,7 @@ static int step(struct store_derived *d, sqlite3_stmt *st, const char *table)
 	return 0;
 }
 
-static int ins_stall(void *arg, const struct model_stall *r)
+static int put_stall(void *arg, const struct model_stall *r)
 {
 	struct store_derived *d = arg;
 	sqlite3_stmt *st = stmt(d, SD_STALL);
@@ -124,7 +155,7 @@ static int ins_stall(void *arg, const struct model_stall *r)
 	return step(d, st, "reclaim_stall");
 }
 
-static int ins_cycle(void *arg, const struct model_kswapd_cycle *r)
+static int put_cycle(void *arg, const struct model_kswapd_cycle *r)
 {
 	struct store_derived *d = arg;
 	sqlite3_stmt *st = stmt(d, SD_CYCLE);
@@ -149,7 +180,7 @@ static int ins_cycle(void *arg, const struct model_kswapd_cycle *r)
 	return step(d, st, "kswapd_cycle");
 }
 
-static int ins_wakeup(void *arg, const struct model_wakeup *r)
+static int put_wakeup(void *arg, const struct model_wakeup *r)
 {
 	struct store_derived *d = arg;
 	sqlite3_stmt *st = stmt(d, SD_WAKEUP);
@@ -168,7 +199,7 @@ static int ins_wakeup(void *arg, const struct model_wakeup *r)
 	return step(d, st, "kswapd_wakeup");
 }
 
-static int ins_flag(void *arg, const struct model_flag *r)
+static int put_flag(void *arg, const struct model_flag *r)
 {
 	struct store_derived *d = arg;
 	sqlite3_stmt *st = stmt(d, SD_FLAG);
@@ -185,7 +216,7 @@ static int ins_flag(void *arg, const struct model_flag *r)
 	return step(d, st, "pgdat_flag");
 }
 
-static int ins_throttle(void *arg, const struct model_throttle *r)
+static int put_throttle(void *arg, const struct model_throttle *r)
 {
 	struct store_derived *d = arg;
 	sqlite3_stmt *st = stmt(d, SD_THROTTLE);
@@ -211,11 +242,11 @@ static void result_i64(sqlite3_context *ctx, int64_t v)
 		sqlite3_result_int64(ctx, v);
 }
 
-/* Column @col of buffered slab row @row (the c0.. of slab_bulk_sql). */
+/* Column @col of queued slab row @row (the c0.. of slab_bulk_sql). */
 static void slab_column(const void *src, int row, int col, sqlite3_context *ctx)
 {
 	const struct store_derived *d = src;
-	const struct model_slab *r = &d->slab[row];
+	const struct model_slab *r = &d->out.slab[row];
 
 	switch (col) {
 	case 0: sqlite3_result_int64(ctx, d->run_id); break;
@@ -237,25 +268,26 @@ static void slab_column(const void *src, int row, int col, sqlite3_context *ctx)
 	}
 }
 
-int store_derived_flush(struct store_derived *d)
+/* Insert out.slab, SLAB_BUFFER rows per statement at most. */
+static int insert_slabs(struct store_derived *d)
 {
 	sqlite3 *db = store_db(d->store);
-	int n = d->nslab;
 
-	if (!n)
+	if (!d->out.nslab)
 		return 0;
-	d->nslab = 0;
 	if (!d->slab_st && sqlite3_prepare_v3(db, slab_bulk_sql, -1, SQLITE_PREPARE_PERSISTENT,
 					      &d->slab_st, NULL) != SQLITE_OK)
 		return vr_error("%s: cannot prepare the slab_shrink insert: %s",
 				store_path(d->store), sqlite3_errmsg(db));
-	if (store_rows_run(store_bulk(d->store), d->slab_st, n, slab_column, d) != SQLITE_DONE)
+	if (store_rows_run(store_bulk(d->store), d->slab_st, (int)d->out.nslab, slab_column, d) !=
+	    SQLITE_DONE)
 		return vr_error("%s: cannot insert slab_shrink rows: %s", store_path(d->store),
 				sqlite3_errmsg(db));
 	return 0;
 }
 
-/* A copy of @name that lives as long as @d (shrinker names are few). */
+/* A copy of @name that lives as long as @d (the strings of derived rows
+ * repeat: states, reasons, shrinker names). */
 static const char *intern(struct store_derived *d, const char *name)
 {
 	char *s;
@@ -270,18 +302,69 @@ static const char *intern(struct store_derived *d, const char *name)
 	return s;
 }
 
+static struct pending_row *queue_row(struct store_derived *d, int kind)
+{
+	struct row_queue *q = &d->in;
+
+	if (q->nrows == q->rows_cap) {
+		q->rows_cap = q->rows_cap ? 2 * q->rows_cap : 256;
+		q->rows = vr_realloc(q->rows, q->rows_cap * sizeof(*q->rows));
+	}
+	q->rows[q->nrows].kind = kind;
+	return &q->rows[q->nrows++];
+}
+
+/* Insert one queued row. */
+static int put_row(struct store_derived *d, const struct pending_row *p);
+
+/* Insert what is in @d->out, then empty it. */
+static int insert_out(struct store_derived *d)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < d->out.nrows; i++)
+		ret = put_row(d, &d->out.rows[i]);
+	if (!ret)
+		ret = insert_slabs(d);
+	d->out.nrows = d->out.nslab = 0;
+	return ret;
+}
+
+int store_derived_flush(struct store_derived *d)
+{
+	struct row_queue t;
+
+	if (d->deferred)
+		pthread_mutex_lock(&d->lock);
+	t = d->out;
+	d->out = d->in;
+	d->in = t;
+	if (d->deferred)
+		pthread_mutex_unlock(&d->lock);
+	return insert_out(d);
+}
+
 static int ins_slab(void *arg, const struct model_slab *r)
 {
 	struct store_derived *d = arg;
+	struct row_queue *q = &d->in;
 
-	if (d->nslab == SLAB_BUFFER && store_derived_flush(d))
-		return -1;
-	d->slab[d->nslab] = *r;
-	d->slab[d->nslab++].shrinker = intern(d, r->shrinker);
-	return 0;
+	if (d->deferred)
+		pthread_mutex_lock(&d->lock);
+	if (q->nslab == q->slab_cap) {
+		q->slab_cap = q->slab_cap ? 2 * q->slab_cap : SLAB_BUFFER;
+		q->slab = vr_realloc(q->slab, q->slab_cap * sizeof(*q->slab));
+	}
+	q->slab[q->nslab] = *r;
+	q->slab[q->nslab++].shrinker = intern(d, r->shrinker);
+	if (d->deferred) {
+		pthread_mutex_unlock(&d->lock);
+		return 0;
+	}
+	return q->nslab >= SLAB_BUFFER ? store_derived_flush(d) : 0;
 }
 
-static int ins_write(void *arg, const struct model_write *r)
+static int put_write(void *arg, const struct model_write *r)
 {
 	struct store_derived *d = arg;
 	sqlite3_stmt *st = stmt(d, SD_WRITE);
@@ -297,7 +380,7 @@ static int ins_write(void *arg, const struct model_write *r)
 	return step(d, st, "reclaim_write");
 }
 
-static int ins_quality(void *arg, const char *item, int64_t count, const char *detail)
+static int put_quality(void *arg, const char *item, int64_t count, const char *detail)
 {
 	struct store_derived *d = arg;
 	sqlite3_stmt *st = stmt(d, SD_QUALITY);
@@ -310,6 +393,132 @@ static int ins_quality(void *arg, const char *item, int64_t count, const char *d
 	return step(d, st, "run_quality");
 }
 
+static int put_row(struct store_derived *d, const struct pending_row *p)
+{
+	switch (p->kind) {
+	case SD_STALL: return put_stall(d, &p->u.stall);
+	case SD_CYCLE: return put_cycle(d, &p->u.cycle);
+	case SD_WAKEUP: return put_wakeup(d, &p->u.wakeup);
+	case SD_FLAG: return put_flag(d, &p->u.flag);
+	case SD_THROTTLE: return put_throttle(d, &p->u.throttle);
+	case SD_WRITE: return put_write(d, &p->u.write);
+	default:
+		return put_quality(d, p->u.quality.item, p->u.quality.count,
+				   p->u.quality.detail);
+	}
+}
+
+/*
+ * The model's sink callbacks: straight to SQLite, or in deferred mode into
+ * the queue with their strings interned (a row's strings live only during
+ * the call).
+ */
+#define DEFER(d, direct, fill)						\
+	do {								\
+		struct pending_row *p;					\
+									\
+		if (!(d)->deferred)					\
+			return (direct);				\
+		pthread_mutex_lock(&(d)->lock);				\
+		fill;							\
+		pthread_mutex_unlock(&(d)->lock);			\
+		return 0;						\
+	} while (0)
+
+static int ins_stall(void *arg, const struct model_stall *r)
+{
+	struct store_derived *d = arg;
+
+	DEFER(d, put_stall(d, r), {
+		p = queue_row(d, SD_STALL);
+		p->u.stall = *r;
+		p->u.stall.kind = intern(d, r->kind);
+		p->u.stall.kswapd_state = intern(d, r->kswapd_state);
+		p->u.stall.incomplete_reason = intern(d, r->incomplete_reason);
+	});
+}
+
+static int ins_cycle(void *arg, const struct model_kswapd_cycle *r)
+{
+	struct store_derived *d = arg;
+
+	DEFER(d, put_cycle(d, r), {
+		p = queue_row(d, SD_CYCLE);
+		p->u.cycle = *r;
+		p->u.cycle.decision = intern(d, r->decision);
+	});
+}
+
+static int ins_wakeup(void *arg, const struct model_wakeup *r)
+{
+	struct store_derived *d = arg;
+
+	DEFER(d, put_wakeup(d, r), {
+		p = queue_row(d, SD_WAKEUP);
+		p->u.wakeup = *r;
+		p->u.wakeup.kswapd_state = intern(d, r->kswapd_state);
+	});
+}
+
+static int ins_flag(void *arg, const struct model_flag *r)
+{
+	struct store_derived *d = arg;
+
+	DEFER(d, put_flag(d, r), {
+		p = queue_row(d, SD_FLAG);
+		p->u.flag = *r;
+		p->u.flag.flag = intern(d, r->flag);
+		p->u.flag.rule = intern(d, r->rule);
+		p->u.flag.evidence = intern(d, r->evidence);
+	});
+}
+
+static int ins_throttle(void *arg, const struct model_throttle *r)
+{
+	struct store_derived *d = arg;
+
+	DEFER(d, put_throttle(d, r), {
+		p = queue_row(d, SD_THROTTLE);
+		p->u.throttle = *r;
+		p->u.throttle.kind = intern(d, r->kind);
+		p->u.throttle.reason = intern(d, r->reason);
+	});
+}
+
+static int ins_write(void *arg, const struct model_write *r)
+{
+	struct store_derived *d = arg;
+
+	DEFER(d, put_write(d, r), {
+		p = queue_row(d, SD_WRITE);
+		p->u.write = *r;
+	});
+}
+
+static int ins_quality(void *arg, const char *item, int64_t count, const char *detail)
+{
+	struct store_derived *d = arg;
+
+	DEFER(d, put_quality(d, item, count, detail), {
+		p = queue_row(d, SD_QUALITY);
+		p->u.quality.item = intern(d, item);
+		p->u.quality.count = count;
+		p->u.quality.detail = intern(d, detail);
+	});
+}
+
+#undef DEFER
+
+void store_derived_defer(struct store_derived *d)
+{
+	d->deferred = true;
+}
+
+void store_derived_set_run(struct store_derived *d, int64_t run_id)
+{
+	d->run_id = run_id;
+}
+
 struct store_derived *store_derived_open(struct store *s, int64_t run_id)
 {
 	struct store_derived *d = vr_calloc(1, sizeof(*d));
@@ -317,6 +526,7 @@ struct store_derived *store_derived_open(struct store *s, int64_t run_id)
 	d->store = s;
 	d->run_id = run_id;
 	d->names = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	pthread_mutex_init(&d->lock, NULL);
 	return d;
 }
 
@@ -337,5 +547,10 @@ void store_derived_close(struct store_derived *d)
 		sqlite3_finalize(d->st[i]);
 	sqlite3_finalize(d->slab_st);
 	g_hash_table_destroy(d->names);
+	pthread_mutex_destroy(&d->lock);
+	free(d->in.rows);
+	free(d->in.slab);
+	free(d->out.rows);
+	free(d->out.slab);
 	free(d);
 }
