@@ -123,6 +123,20 @@ int ingest_probe_dat(const char *path, char **sha256);
  */
 struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *meta);
 
+/**
+ * ingest_dat_spill - make an uncompressed copy of the compressed trace.dat
+ * @path with `trace-cmd convert --compression none`, in a new directory
+ * under $TMPDIR (default /var/tmp): reading it keeps memory flat, where
+ * libtracecmd 3.1.6 keeps every decompressed chunk of a compressed file
+ * (ingest-dat-spill.c says why).  Returns the copy's path (owned; remove
+ * it with ingest_dat_spill_remove(), which may be done as soon as it is
+ * open), or NULL after "vmscan-report: PATH: trace-cmd convert ...".
+ */
+char *ingest_dat_spill(const char *path);
+
+/** ingest_dat_spill_remove - delete the copy and its directory, free @copy. */
+void ingest_dat_spill_remove(char *copy);
+
 /*
  * Work done on the reader thread as it decodes: every event and every
  * lost-events report of the file, in timestamp order, before the sink of

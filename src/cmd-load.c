@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const load_usage[] = {
@@ -36,6 +37,10 @@ static const char *const load_usage[] = {
 	"  -q, --quiet         do not print a line per loaded run",
 	"      --premature-ms MS  a kswapd full sleep followed by a wakeup request",
 	"                      within MS milliseconds is flagged premature (default 100)",
+	"      --low-memory    read compressed trace.dat files through an uncompressed",
+	"                      copy in $TMPDIR (default /var/tmp), made by trace-cmd",
+	"                      convert: memory stays flat, the load takes longer.  Done",
+	"                      anyway when a file would not fit in half the free memory",
 	"  -h, --help          show this help",
 	NULL
 };
@@ -48,6 +53,7 @@ struct load_opts {
 	bool quiet;
 	int jobs;
 	int premature_ms;	/* kswapd premature-sleep threshold */
+	bool low_memory;	/* compressed trace.dat through an uncompressed copy */
 };
 
 /* What the ingest sink feeds: the raw store and the model of the run. */
@@ -163,6 +169,62 @@ struct load_input {
 	struct model *model;		/* trace.dat: fed on the reader thread */
 };
 
+/* Bytes of free memory (MemAvailable), or 0 if unknown. */
+static uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	unsigned long long kb = 0;
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (uint64_t)kb * 1024;
+}
+
+/*
+ * Read the compressed trace.dat @path through an uncompressed copy?  With
+ * --low-memory, or when its decompressed data (taken as 12 times the file:
+ * zstd makes trace data about 7 to 10 times smaller) would need more than
+ * half the free memory, which libtracecmd would hold until the end.
+ */
+static bool want_spill(const struct load_opts *o, const char *path)
+{
+	struct stat st;
+	uint64_t avail;
+
+	if (o->low_memory)
+		return true;
+	avail = mem_available();
+	if (stat(path, &st) || !avail || (uint64_t)st.st_size * 12 <= avail / 2)
+		return false;
+	fprintf(stderr, "vmscan-report: %s: about %llu MiB once decompressed, more than half the"
+		" free memory: reading an uncompressed copy instead (--low-memory)\n", path,
+		(unsigned long long)st.st_size * 12 >> 20);
+	return true;
+}
+
+/* Replace in->d by a reader of an uncompressed copy of @path; the run's
+ * metadata (hash, compression, path) stays the original's.  0 or -1. */
+static int reopen_uncompressed(struct load_input *in, const char *path)
+{
+	char *copy = ingest_dat_spill(path);
+	struct ingest_meta copy_meta;
+
+	ingest_close_dat(in->d);
+	in->d = NULL;
+	if (!copy)
+		return -1;
+	in->d = ingest_open_dat_probed(copy, &copy_meta);
+	ingest_dat_spill_remove(copy);	/* open files stay readable */
+	if (!in->d)
+		return vr_error("%s: its uncompressed copy cannot be read", path);
+	ingest_meta_release(&copy_meta);
+	return 0;
+}
+
 /*
  * Open @path; not a trace.dat by its magic means a text trace.  A
  * trace.dat is probed first unless @sha256 says it was (ingest_probe_dat()
@@ -192,6 +254,10 @@ static int input_open(struct load_input *in, struct store *st, const char *path,
 		return -1;
 	}
 	in->meta.content_sha256 = sha;
+	if (in->meta.compression && want_spill(o, path) && reopen_uncompressed(in, path)) {
+		ingest_meta_release(&in->meta);
+		return -1;
+	}
 	in->sd = store_derived_open(st, 0);
 	store_derived_defer(in->sd);
 	in->model = load_model(in->d, NULL, &in->meta, o, in->sd);
@@ -289,6 +355,7 @@ static int parse_load_opts(int argc, char **argv, struct load_opts *o)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "premature-ms", required_argument, NULL, 'P' },
+		{ "low-memory", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -311,6 +378,7 @@ static int parse_load_opts(int argc, char **argv, struct load_opts *o)
 				       VR_EXIT_USAGE;
 			break;
 		case 'q': o->quiet = true; break;
+		case 'L': o->low_memory = true; break;
 		case 'P':
 			if (vr_parse_int(optarg, &o->premature_ms) || o->premature_ms < 1)
 				return vr_error("--premature-ms wants a number >= 1, not '%s'",

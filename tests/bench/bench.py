@@ -2,11 +2,13 @@
 """Measure `vmscan-report load` against trace-cmd on the same trace.dat.
 
 For each command: wall time, CPU time (user+sys) and peak RSS of the process
-tree's largest process (wait4 rusage).  Prints a table and the targets:
+tree's largest process (wait4 rusage); each command runs VR_BENCH_ROUNDS
+times (default 3), interleaved, and the medians are reported.  Prints a table and the targets:
 load wall time <= 1/4 of `trace-cmd report > /dev/null`, and load's peak RSS
 not growing with the trace (compared with a sample a fraction of the size).
 """
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -49,33 +51,57 @@ def count_events(bare, path):
     return int(out.stdout.strip())
 
 
+def median_row(samples):
+    """Per column, the median of @samples (tuples of equal length)."""
+    return tuple(statistics.median(col) for col in zip(*samples))
+
+
 def main():
     vr, bare, big = sys.argv[1:4]
     small = sys.argv[4] if len(sys.argv) > 4 else None
+    # this machine shares its host: every command runs ROUNDS times,
+    # interleaved with the others, and its median is reported
+    rounds = int(os.environ.get('VR_BENCH_ROUNDS', '3'))
     nev = count_events(bare, big)
-    rows = []
+    names = ['vmscan-report load', 'vmscan-report load --low-memory',
+             'trace-cmd report >/dev/null', 'bare read_data, CPU by CPU',
+             'bare read_data, CPUs merged', 'bare tracecmd_iterate_events']
+    samples = {name: [] for name in names}
+    ratios = []
     with tempfile.TemporaryDirectory(dir='/var/tmp') as tmp:
         db = os.path.join(tmp, 'bench.db')
-        rows.append(('vmscan-report load', *measure([vr, 'load', '-q', '-d', db, big])))
-        rows.append(('trace-cmd report >/dev/null', *measure(['trace-cmd', 'report', '-i', big])))
-        rows.append(('bare read_data, CPU by CPU', *measure([bare, 'percpu', big])))
-        rows.append(('bare read_data, CPUs merged', *measure([bare, 'merge', big])))
-        rows.append(('bare tracecmd_iterate_events', *measure([bare, 'iterate', big])))
-        small_rss = None
+        for _ in range(rounds):
+            cmds = [[vr, 'load', '-q', '-d', db, big],
+                    [vr, 'load', '-q', '-d', db, '--low-memory', big],
+                    ['trace-cmd', 'report', '-i', big],
+                    [bare, 'percpu', big], [bare, 'merge', big], [bare, 'iterate', big]]
+            for name, argv in zip(names, cmds):
+                if os.path.exists(db):
+                    os.unlink(db)
+                samples[name].append(measure(argv))
+            ratios.append(samples[names[0]][-1][0] / samples[names[2]][-1][0])
+        small_rss = small_low = None
         if small:
             db2 = os.path.join(tmp, 'small.db')
             small_rss = measure([vr, 'load', '-q', '-d', db2, small])
+            os.unlink(db2)
+            small_low = measure([vr, 'load', '-q', '-d', db2, '--low-memory', small])
             nsmall = count_events(bare, small)
-    print(f'trace: {big} ({os.path.getsize(big) / 1e6:.1f} MB, {nev} events)')
+    rows = [(name, *median_row(samples[name])) for name in names]
+    print(f'trace: {big} ({os.path.getsize(big) / 1e6:.1f} MB, {nev} events);'
+          f' medians of {rounds} interleaved rounds')
     print(f'{"command":32s} {"wall s":>8s} {"cpu s":>8s} {"peak RSS MB":>12s} {"peak anon MB":>13s}')
     for name, wall, cpu, rss, anon in rows:
         print(f'{name:32s} {wall:8.2f} {cpu:8.2f} {rss:12.1f} {anon:13.1f}')
-    load_wall, report_wall = rows[0][1], rows[1][1]
+    load_wall, report_wall = rows[0][1], rows[2][1]
     print(f'load: {nev / load_wall:,.0f} events/s; load/report wall ratio {load_wall / report_wall:.3f}'
-          f' (target <= 0.25: {"met" if load_wall <= report_wall / 4 else "NOT met"})')
+          f' (target <= 0.25: {"met" if load_wall <= report_wall / 4 else "NOT met"});'
+          f' per round: {", ".join(f"{r:.3f}" for r in ratios)}')
     if small_rss is not None:
         print(f'load peak RSS (anonymous): {small_rss[2]:.1f} MB ({small_rss[3]:.1f}) on {nsmall} events,'
               f' {rows[0][3]:.1f} MB ({rows[0][4]:.1f}) on {nev} events')
+        print(f'load --low-memory peak anonymous RSS: {small_low[3]:.1f} MB on {nsmall} events,'
+              f' {rows[1][4]:.1f} MB on {nev} events (file-backed pages of the copy not counted)')
 
 
 if __name__ == '__main__':
