@@ -168,6 +168,14 @@ int ingest_start_dat(struct ingest_dat *d, const struct ingest_early *early);
 int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink);
 
 /**
+ * ingest_release_dat - once ingest_read_dat() has returned, free what
+ * libtracecmd holds for @d on a helper thread while the caller goes on
+ * (the events' strings are gone from then on); ingest_close_dat() waits
+ * for it.  Only ingest_close_dat() may follow.
+ */
+void ingest_release_dat(struct ingest_dat *d);
+
+/**
  * ingest_dat_has_field - 1 if the formats stored in the trace.dat @d (a
  * struct ingest_dat *) have event @system:@event and, with @field
  * non-NULL, a field of that name; else 0.  The model uses it to pick rules

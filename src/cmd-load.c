@@ -331,6 +331,8 @@ static int load_one(struct store *st, struct load_input *in, const struct load_o
 			 load_interrupted ? "interrupted" : "not loaded");
 		goto out;
 	}
+	if (d)	/* libtracecmd's memory goes while the run commits */
+		ingest_release_dat(d);
 	if (store_run_commit(st))
 		goto out;
 	if (!o->quiet)
