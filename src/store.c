@@ -600,17 +600,23 @@ static int insert_other(struct store *s, const struct ingest_event *ev)
 	return step_done(s, st, "cannot insert event");
 }
 
+/* The run's event count and time span. */
+static void count_event(struct store *s, const struct ingest_event *ev)
+{
+	if (ev->ts_ns < s->first_ts)
+		s->first_ts = ev->ts_ns;
+	if (ev->ts_ns > s->last_ts)
+		s->last_ts = ev->ts_ns;
+	s->nevents++;
+}
+
 int store_event(struct store *s, const struct ingest_event *ev)
 {
 	sqlite3_stmt *st;
 	int col = 5;
 	int i = ev->spec;
 
-	if (ev->ts_ns < s->first_ts)
-		s->first_ts = ev->ts_ns;
-	if (ev->ts_ns > s->last_ts)
-		s->last_ts = ev->ts_ns;
-	s->nevents++;
+	count_event(s, ev);
 	if (i < 0)
 		return insert_other(s, ev);
 	if (!s->ins[i] && prepare_spec_insert(s, i))
@@ -692,11 +698,7 @@ int store_events(struct store *s, const struct ingest_event *evs, int n)
 		const struct ingest_event *ev = &evs[k];
 		int i = ev->spec;
 
-		if (ev->ts_ns < s->first_ts)
-			s->first_ts = ev->ts_ns;
-		if (ev->ts_ns > s->last_ts)
-			s->last_ts = ev->ts_ns;
-		s->nevents++;
+		count_event(s, ev);
 		if (i >= 0) {
 			if (!s->ngroup[i])
 				s->touched[s->ntouched++] = i;
