@@ -3,13 +3,18 @@
  * cmd-load.c - `vmscan-report load`: one run per file, one transaction per
  * run; a file that fails leaves the database as it was.
  */
+#define _GNU_SOURCE	/* pipe2 */
 #include "cmd.h"
 #include "ingest.h"
 #include "model.h"
 #include "store.h"
 #include "vr.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <getopt.h>
+#include <poll.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -54,6 +59,7 @@ struct load_opts {
 	int jobs;
 	int premature_ms;	/* kswapd premature-sleep threshold */
 	bool low_memory;	/* compressed trace.dat through an uncompressed copy */
+	bool supervised;	/* in a worker process: a crash is the parent's to report */
 };
 
 /* What the ingest sink feeds: the raw store and the model of the run. */
@@ -228,7 +234,8 @@ static int reopen_uncompressed(struct load_input *in, const char *path)
 /*
  * Open @path; not a trace.dat by its magic means a text trace.  A
  * trace.dat is probed first unless @sha256 says it was (ingest_probe_dat()
- * gave it; taken over), then gets its model and starts decoding.  0 or -1.
+ * gave it; taken over) or a supervisor watches this process (only our own
+ * header check then), then gets its model and starts decoding.  0 or -1.
  */
 static int input_open(struct load_input *in, struct store *st, const char *path,
 		      const struct load_opts *o, char **sha256)
@@ -244,7 +251,7 @@ static int input_open(struct load_input *in, struct store *st, const char *path,
 	if (sha256) {
 		sha = *sha256;
 		*sha256 = NULL;
-	} else if (ingest_probe_dat(path, &sha)) {
+	} else if (o->supervised ? ingest_dat_check_headers(path) : ingest_probe_dat(path, &sha)) {
 		free(sha);
 		return -1;
 	}
@@ -338,6 +345,7 @@ static int load_one(struct store *st, struct load_input *in, const struct load_o
 	if (!o->quiet)
 		printf("run %lld: %s iteration %d <- %s%s\n", (long long)run_id,
 		       store_run_kernel(st), iter_used, path, old_id ? " (replaced)" : "");
+	fflush(stdout);	/* said before a later file can crash the worker */
 	ret = 0;
 out:
 	if (t) {	/* a trace.dat's model and rows belong to its input */
@@ -398,6 +406,21 @@ static int parse_load_opts(int argc, char **argv, struct load_opts *o)
 }
 
 /*
+ * A worker's progress, one line per event on a pipe to its supervisor:
+ * "s I 0" before file I (of the command line) is stored, "d I F" after
+ * (F 1: it failed), "x 0 N" when the database cannot be opened for its N
+ * files.  No-ops outside a worker.
+ */
+static int progress_fd = -1;
+static int progress_base;
+
+static void progress(char what, int i, int failed)
+{
+	if (progress_fd >= 0)
+		dprintf(progress_fd, "%c %d %d\n", what, progress_base + i, failed);
+}
+
+/*
  * Load @n files in order, one run each.  Up to o->jobs files are opened
  * and decoding (each in its own reader thread, bounded) while the first
  * of them is being stored: SQLite takes one writer, so storing stays in
@@ -414,18 +437,21 @@ static int load_files(struct store *st, char **files, int n, const struct load_o
 	if (window < 1)
 		window = 1;
 	/* probes fork: all of them before the first reader thread starts */
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n && !o->supervised; i++)
 		bad[i] = ingest_file_is_dat(files[i]) && ingest_probe_dat(files[i], &sha[i]) != 0;
 	for (int i = 0; i < n && !load_interrupted; i++) {
 		for (; opened < n && opened < i + window; opened++) {
 			if (!bad[opened])
 				bad[opened] = input_open(&in[opened], st, files[opened], o,
-							 &sha[opened]) != 0;
+							 o->supervised ? NULL : &sha[opened]) != 0;
 		}
 		int iteration = o->iteration ? o->iteration + i : 0;
+		bool f;
 
-		if (bad[i] || load_one(st, &in[i], o, iteration))
-			failed++;
+		progress('s', i, 0);
+		f = bad[i] || load_one(st, &in[i], o, iteration);
+		progress('d', i, f);
+		failed += f;
 		input_close(&in[i]);
 	}
 	for (int i = 0; i < n; i++)
@@ -436,15 +462,13 @@ static int load_files(struct store *st, char **files, int n, const struct load_o
 	return failed;
 }
 
-int cmd_load(int argc, char **argv)
+/* The load of @n files in this process: the store, Ctrl-C, the files.
+ * Returns the number of files that failed. */
+static int load_worker(const struct load_opts *o, char **files, int n)
 {
-	struct load_opts o = { .premature_ms = 100 };
+	struct sigaction sa = { .sa_handler = on_interrupt }, old_int, old_term;
 	struct store *st;
-	int ret = parse_load_opts(argc, argv, &o), failed = 0;
-
-	if (ret)
-		return ret < 0 ? VR_EXIT_OK : ret;
-	bool existed = access(o.db, F_OK) == 0;
+	int failed;
 
 	/*
 	 * libtracecmd 3.1.6 keeps every decompressed chunk of a compressed
@@ -456,19 +480,205 @@ int cmd_load(int argc, char **argv)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 32 << 10);
 
-	st = store_open(o.db, STORE_RW);
-	if (!st)
-		return VR_EXIT_FAIL;
+	st = store_open(o->db, STORE_RW);
+	if (!st) {
+		progress('x', 0, n);	/* none of them can load */
+		return n;
+	}
 	/* Ctrl-C rolls the current run back and stops, leaving no hot journal */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	failed = load_files(st, files, n, o);
+	store_close(st);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return failed;
+}
+
+/* What a supervisor learnt from a worker's progress lines. */
+struct worker_report {
+	int failed;		/* files that failed */
+	int current;		/* the file being stored when the worker ended, or -1 */
+	int last_done;		/* the last file finished, or first - 1 */
+};
+
+/* Pass on to worker @pid a SIGINT/SIGTERM this process alone was sent. */
+static void forward_interrupt(pid_t pid, bool *forwarded)
+{
+	if (load_interrupted && !*forwarded) {
+		kill(pid, (int)load_interrupted);
+		*forwarded = true;
+	}
+}
+
+/*
+ * Read worker @pid's progress until it closes the pipe.  SIGINT/SIGTERM
+ * are blocked but while waiting in ppoll() (with @waitmask), so that one
+ * arriving at any moment is passed on to the worker.
+ */
+static void read_progress(int fd, pid_t pid, int first, struct worker_report *r,
+			  const sigset_t *waitmask)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char buf[4096], *line, *nl;
+	bool forwarded = false;
+	size_t len = 0;
+	ssize_t got;
+
+	*r = (struct worker_report){ 0, -1, first - 1 };
+	for (;;) {
+		if (ppoll(&pfd, 1, NULL, waitmask) < 0) {
+			if (errno != EINTR)
+				break;
+			forward_interrupt(pid, &forwarded);
+			continue;
+		}
+		got = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+		buf[len] = '\0';
+		for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
+			char what;
+			int i, f;
+
+			*nl = '\0';
+			if (sscanf(line, "%c %d %d", &what, &i, &f) != 3)
+				continue;
+			if (what == 'x')
+				r->failed += f;
+			else if (what == 's')
+				r->current = i;
+			else {
+				r->failed += f;
+				r->last_done = i;
+				r->current = -1;
+			}
+		}
+		len -= (size_t)(line - buf);
+		memmove(buf, line, len);
+	}
+}
+
+/* Run the load of files[first..n) in a worker process; *status: its wait
+ * status.  -1 if it could not be started. */
+static int run_worker(const struct load_opts *o, char **files, int n, int first, bool one_at_a_time,
+		      struct worker_report *r, int *status)
+{
+	sigset_t stop, waitmask;
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -1;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &waitmask);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &waitmask, NULL);
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		struct load_opts wo = *o;
+
+		sigprocmask(SIG_SETMASK, &waitmask, NULL);
+		close(fds[0]);
+		progress_fd = fds[1];
+		progress_base = first;
+		wo.supervised = true;
+		if (one_at_a_time)
+			wo.jobs = 1;
+		if (o->iteration)
+			wo.iteration = o->iteration + first;
+		exit(load_worker(&wo, files + first, n - first) ? VR_EXIT_FAIL : VR_EXIT_OK);
+	}
+	close(fds[1]);
+	/* a signal sent to this process alone reaches the worker too */
+	read_progress(fds[0], pid, first, r, &waitmask);
+	close(fds[0]);
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR) {
+			*status = 0;	/* cannot happen for our own child */
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &waitmask, NULL);
+	return 0;
+}
+
+/*
+ * Load the files in worker processes, so that a crash (libtracecmd 3.1.6
+ * crashes on some corrupt files, when opening or reading them) costs only
+ * the file it happened on: its run is rolled back by SQLite (the worker's
+ * transaction never committed), it is reported, and a new worker goes on
+ * with the next file.  When several files were being decoded at once, the
+ * one that crashed is found by loading again from the file being stored,
+ * one at a time.  This replaces a probe of every file in a child process,
+ * which cost a second open of each file.  Returns the files that failed.
+ */
+static int load_supervised(struct load_opts *o, char **files, int n)
+{
 	struct sigaction sa = { .sa_handler = on_interrupt }, old_int, old_term;
+	int failed = 0, first = 0, status;
+	bool isolate = false, crashed = false;
+	struct worker_report r;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	failed = load_files(st, argv + optind, argc - optind, &o);
-	store_close(st);
+	while (first < n && !load_interrupted) {
+		if (run_worker(o, files, n, first, isolate, &r, &status)) {
+			/* no worker: load here, each trace.dat probed first */
+			failed += load_worker(o, files + first, n - first);
+			break;
+		}
+		failed += r.failed;
+		if (!WIFSIGNALED(status) || WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM)
+			break;
+		int k = r.current >= 0 ? r.current : r.last_done + 1;
+
+		crashed = true;
+		if (k >= n) {	/* every file was done: its run committed */
+			vr_warn("the load crashed after its last file (signal %d)", WTERMSIG(status));
+			break;
+		}
+		if (!isolate && (o->jobs != 1) && k + 1 < n) {
+			isolate = true;	/* which of the files in flight was it? */
+			first = k;
+			continue;
+		}
+		vr_error("%s: loading it crashed (signal %d), most likely inside libtracecmd on a"
+			 " corrupt or truncated trace.dat; not loaded, the database is unchanged",
+			 files[k], WTERMSIG(status));
+		failed++;
+		first = k + 1;
+		isolate = false;
+	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	if (crashed) {	/* roll back what the crashed worker left in the journal */
+		struct store *st = store_open(o->db, STORE_RW);
+
+		store_close(st);
+	}
+	return failed;
+}
+
+int cmd_load(int argc, char **argv)
+{
+	struct load_opts o = { .premature_ms = 100 };
+	int ret = parse_load_opts(argc, argv, &o), failed;
+
+	if (ret)
+		return ret < 0 ? VR_EXIT_OK : ret;
+	bool existed = access(o.db, F_OK) == 0;
+
+	failed = load_supervised(&o, argv + optind, argc - optind);
 	if (load_interrupted) {
 		vr_error("interrupted by signal %d; runs loaded before it are kept",
 			 (int)load_interrupted);

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# load survives libtracecmd crashing on a file (it does on some corrupt
+# ones): files are loaded in a worker process, a crash rolls back the file
+# it happened on and is reported, and the other files still load.  The
+# crash is injected with tests/crash-preload.c (LD_PRELOAD) into good
+# recordings: at tracecmd_open(), or in the middle of reading.
+. "$(dirname "$0")/lib.sh"
+samples=$(ls "${VR_SAMPLES_DIR:-$TOP/samples}"/*.dat 2>/dev/null | head -3)
+# the ASan build: no report of the injected SIGSEGV, no link-order check
+export ASAN_OPTIONS="handle_segv=0:verify_asan_link_order=0:detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+
+setup() {
+	set -- $samples
+	cc -shared -fPIC -o crash.so "$TOP/tests/crash-preload.c" -ldl &&
+	cp "$1" a.dat && cp "$2" crashme.dat && cp "$3" c.dat
+}
+crashing() { LD_PRELOAD=$PWD/crash.so "$@"; }
+runs() { sqlite3 db "SELECT group_concat(source_path || ':' || iteration, ' ') FROM run"; }
+
+test_expect_success 'three samples exist' '
+	test $(echo $samples | wc -w) = 3
+'
+test_expect_success 'a crash opening the middle file: the others load, exit 1, it is named' '
+	setup &&
+	VR_CRASH_OPEN=crashme test_expect_code 1 crashing "$VR" load -d db a.dat crashme.dat c.dat \
+		>out 2>err &&
+	grep -q "^vmscan-report: crashme.dat: loading it crashed (signal 11)" err &&
+	test "$(runs)" = "a.dat:1 c.dat:2" &&
+	grep -q "<- a.dat" out && grep -q "<- c.dat" out &&
+	test ! -e db-journal
+'
+test_expect_success 'a crash while reading the first file: its rows are gone, the others load' '
+	setup &&
+	VR_CRASH_READ=crashme test_expect_code 1 crashing "$VR" load -q -d db crashme.dat a.dat c.dat \
+		2>err &&
+	grep -q "^vmscan-report: crashme.dat: loading it crashed" err &&
+	test "$(runs)" = "a.dat:1 c.dat:2" &&
+	test "$(sqlite3 db "SELECT count(*) FROM mm_vmscan_lru_isolate WHERE run_id NOT IN (SELECT id FROM run)")" = 0 &&
+	test ! -e db-journal
+'
+test_expect_success 'with -j 1 and a crash while reading the last file' '
+	setup &&
+	VR_CRASH_READ=crashme test_expect_code 1 crashing "$VR" load -q -j 1 -d db a.dat c.dat crashme.dat \
+		2>err &&
+	test $(grep -c "loading it crashed" err) = 1 &&
+	test "$(runs)" = "a.dat:1 c.dat:2" && test ! -e db-journal
+'
+test_expect_success '--replace of a loaded run that crashes leaves the run as it was' '
+	setup &&
+	"$VR" load -q -d db crashme.dat && sqlite3 db .dump >before &&
+	VR_CRASH_READ=crashme test_expect_code 1 crashing "$VR" load -q -d db --replace crashme.dat \
+		2>err &&
+	grep -q "crashme.dat: loading it crashed" err &&
+	sqlite3 db .dump >after && test_cmp before after && test ! -e db-journal
+'
+test_expect_success 'the only file of a new database crashes: no database is left' '
+	setup &&
+	VR_CRASH_OPEN=crashme test_expect_code 1 crashing "$VR" load -q -d new.db crashme.dat 2>err &&
+	grep -q "crashme.dat: loading it crashed" err &&
+	test ! -e new.db && test ! -e new.db-journal
+'
+test_done
