@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Measure `vmscan-report load` against trace-cmd on the same trace.dat.
 
-For each command: wall time, CPU time (user+sys) and peak RSS of the process
-tree's largest process (wait4 rusage); each command runs VR_BENCH_ROUNDS
+For each command: wall time, CPU time (user+sys, with its child processes)
+and peak RSS of the process tree's largest process (wait4 rusage), peak
+anonymous RSS of the whole tree sampled every 20 ms; each command runs VR_BENCH_ROUNDS
 times (default 3), interleaved, and the medians are reported.  Prints a table and the targets:
 load wall time <= 1/4 of `trace-cmd report > /dev/null`, and load's peak RSS
 not growing with the trace (compared with a sample a fraction of the size).
@@ -16,16 +17,21 @@ import time
 
 
 def anon_kb(pid):
-    """RssAnon of @pid in kB (0 once it is gone): memory that is really ours,
-    as opposed to file pages libtracecmd maps from its temporary files."""
+    """RssAnon in kB of @pid and all its descendants (load works in a child
+    process): memory that is really the command's, as opposed to file pages
+    mapped from the trace."""
+    total = 0
     try:
         with open(f'/proc/{pid}/status') as f:
             for line in f:
                 if line.startswith('RssAnon:'):
-                    return int(line.split()[1])
+                    total += int(line.split()[1])
+        for task in os.listdir(f'/proc/{pid}/task'):
+            with open(f'/proc/{pid}/task/{task}/children') as f:
+                total += sum(anon_kb(int(c)) for c in f.read().split())
     except OSError:
         pass
-    return 0
+    return total
 
 
 def measure(argv, stdout=subprocess.DEVNULL):
