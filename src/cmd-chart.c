@@ -8,6 +8,9 @@
 #include "vr.h"
 
 #include <getopt.h>
+#include <errno.h>
+#include <unistd.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +64,15 @@ static int parse_seconds(const char *s, double *out)
 	return *s && !*end && isfinite(*out) && *out >= 0 ? 0 : -1;
 }
 
+/* The long name of option @val in @opts (every option here has one). */
+static const char *long_name(const struct option *opts, int val)
+{
+	for (; opts->name; opts++)
+		if (opts->val == val)
+			return opts->name;
+	return "?";
+}
+
 static int parse_args(int argc, char **argv, struct chart_args *a)
 {
 	enum { OPT_FROM = 256, OPT_TO, OPT_BIN, OPT_DUMP };
@@ -107,8 +119,7 @@ static int parse_args(int argc, char **argv, struct chart_args *a)
 		default: return -1;
 		}
 		if (bad)
-			vr_error("chart: bad value '%s' for option -%c", optarg,
-				 c < 256 ? c : '-');
+			vr_error("chart: bad value '%s' for --%s", optarg, long_name(longopts, c));
 	}
 	if (bad)
 		return -1;
@@ -136,6 +147,20 @@ static int parse_args(int argc, char **argv, struct chart_args *a)
 	return 0;
 }
 
+/* Can @path be written (its directory exists and is writable)?  Said now,
+ * not after drawing (cairo only says "error while writing"). */
+static int check_output(const char *path)
+{
+	char *copy = vr_strdup(path);
+	const char *dir = dirname(copy);
+	int ret = 0;
+
+	if (access(dir, W_OK))
+		ret = vr_error("%s: cannot write the chart: %s: %s", path, dir, strerror(errno));
+	free(copy);
+	return ret;
+}
+
 int cmd_chart(int argc, char **argv)
 {
 	struct chart_args a;
@@ -147,6 +172,8 @@ int cmd_chart(int argc, char **argv)
 		return cmd_usage(chart_usage, 0);
 	if (r < 0)
 		return cmd_usage(chart_usage, VR_EXIT_USAGE);
+	if (a.out && check_output(a.out))
+		return VR_EXIT_FAIL;
 	st = store_open(a.db, STORE_RDONLY);
 	if (!st)
 		return VR_EXIT_FAIL;

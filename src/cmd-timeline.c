@@ -82,14 +82,15 @@ struct timeline_opts {
 	double min_stall_ms;
 };
 
-static int parse_seconds(const char *s, const char *opt, double *out)
+/* A number >= 0 of @unit (seconds, milliseconds) for option @opt. */
+static int parse_amount(const char *s, const char *opt, const char *unit, double *out)
 {
 	char *end;
 
 	errno = 0;
 	*out = strtod(s, &end);
-	if (errno || end == s || *end || *out < 0)
-		return vr_error("timeline: %s wants seconds >= 0, not '%s'", opt, s);
+	if (errno || end == s || *end || !isfinite(*out) || *out < 0)
+		return vr_error("timeline: %s wants %s >= 0, not '%s'", opt, unit, s);
 	return 0;
 }
 
@@ -122,15 +123,15 @@ static int parse_timeline_opts(int argc, char **argv, struct timeline_opts *o)
 						optarg), VR_EXIT_USAGE;
 			break;
 		case 'f':
-			if (parse_seconds(optarg, "--from", &o->from_s))
+			if (parse_amount(optarg, "--from", "seconds", &o->from_s))
 				return VR_EXIT_USAGE;
 			break;
 		case 't':
-			if (parse_seconds(optarg, "--to", &o->to_s))
+			if (parse_amount(optarg, "--to", "seconds", &o->to_s))
 				return VR_EXIT_USAGE;
 			break;
 		case 'm':
-			if (parse_seconds(optarg, "--min-stall-ms", &o->min_stall_ms))
+			if (parse_amount(optarg, "--min-stall-ms", "milliseconds", &o->min_stall_ms))
 				return VR_EXIT_USAGE;
 			break;
 		case 'h': return cmd_usage(timeline_usage, 0) - 1;
@@ -162,13 +163,37 @@ static int run_first_ts(struct store *st, uint64_t run, int64_t *first)
 	return 0;
 }
 
+/* Does run @run have node @nid (a kswapd of it woke, slept or was woken)?
+ * If not: an error listing the nodes it has. */
+static int check_node(struct store *st, uint64_t run, int nid)
+{
+	static const char sql[] =
+		"SELECT group_concat(nid, ', '), sum(nid = ?2) FROM (SELECT DISTINCT nid FROM"
+		" (SELECT nid FROM kswapd_cycle WHERE run_id = ?1 UNION"
+		"  SELECT nid FROM kswapd_wakeup WHERE run_id = ?1) ORDER BY nid)";
+	sqlite3_stmt *q;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(store_db(st), sql, -1, &q, NULL) != SQLITE_OK)
+		return vr_error("%s: %s", store_path(st), sqlite3_errmsg(store_db(st)));
+	sqlite3_bind_int64(q, 1, (int64_t)run);
+	sqlite3_bind_int(q, 2, nid);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 1) == 0)
+		ret = vr_error("%s: run %llu has no node %d (its nodes: %s)", store_path(st),
+			       (unsigned long long)run, nid,
+			       sqlite3_column_type(q, 0) == SQLITE_NULL ? "none seen"
+					: (const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	return ret;
+}
+
 static int print_timeline(struct store *st, const struct timeline_opts *o)
 {
 	sqlite3_stmt *q;
 	int64_t first;
 	int rc;
 
-	if (run_first_ts(st, o->run, &first))
+	if (run_first_ts(st, o->run, &first) || (o->node >= 0 && check_node(st, o->run, o->node)))
 		return -1;
 	if (sqlite3_prepare_v2(store_db(st), timeline_sql, -1, &q, NULL) != SQLITE_OK)
 		return vr_error("%s: %s", store_path(st), sqlite3_errmsg(store_db(st)));

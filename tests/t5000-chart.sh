@@ -138,6 +138,8 @@ test_expect_success 'usage errors exit 2' '
 	test_expect_code 2 "$VR" chart -d f.db -k counters -W 10 -o x.png &&
 	test_expect_code 2 "$VR" chart -d f.db -k timeline -r 1 --from -1 -o x.png &&
 	test_expect_code 2 "$VR" chart -d f.db -k counters &&
+	test_expect_code 2 "$VR" chart -d f.db -k timeline -r 1 --bin 0 -o x.png 2>err &&
+	grep -q "bad value .0. for --bin" err &&
 	test ! -e x.png
 '
 # The fixture has trace metrics and the imported operations p95-Write,
@@ -177,7 +179,7 @@ test_expect_success 'runtime errors exit 1' '
 	grep -q "no data for node 5" err &&
 	test_expect_code 1 "$VR" chart -d missing.db -k counters -o x.png &&
 	test_expect_code 1 "$VR" chart -d f.db -k counters -o no/such/dir/x.png 2>err &&
-	grep -q "no/such/dir/x.png" err
+	grep -q "no/such/dir/x.png: cannot write the chart: no/such/dir: No such file or directory" err
 '
 test_expect_success 'report writes the bundle; every image is valid' '
 	"$FIXTURE" --fixture f.db &&
