@@ -168,6 +168,12 @@ int ingest_start_dat(struct ingest_dat *d, const struct ingest_early *early);
 int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink);
 
 /**
+ * ingest_dat_set_path - the file name @d's messages give (copied), e.g. the
+ * user's file when @d reads a copy of it.  Before ingest_start_dat().
+ */
+void ingest_dat_set_path(struct ingest_dat *d, const char *path);
+
+/**
  * ingest_release_dat - once ingest_read_dat() has returned, free what
  * libtracecmd holds for @d on a helper thread while the caller goes on
  * (the events' strings are gone from then on); ingest_close_dat() waits

@@ -213,21 +213,27 @@ static bool want_spill(const struct load_opts *o, const char *path)
 }
 
 /* Replace in->d by a reader of an uncompressed copy of @path; the run's
- * metadata (hash, compression, path) stays the original's.  0 or -1. */
-static int reopen_uncompressed(struct load_input *in, const char *path)
+ * metadata (hash, compression, path) stays the original's.  When the copy
+ * cannot be made and the user did not @asked for it, keep reading the file
+ * in memory.  0 or -1. */
+static int reopen_uncompressed(struct load_input *in, const char *path, bool asked)
 {
 	char *copy = ingest_dat_spill(path);
 	struct ingest_meta copy_meta;
 
+	if (!copy) {
+		if (asked)
+			return -1;
+		vr_warn("%s: reading it in memory after all", path);
+		return 0;
+	}
 	ingest_close_dat(in->d);
-	in->d = NULL;
-	if (!copy)
-		return -1;
 	in->d = ingest_open_dat_probed(copy, &copy_meta);
 	ingest_dat_spill_remove(copy);	/* open files stay readable */
 	if (!in->d)
 		return vr_error("%s: its uncompressed copy cannot be read", path);
 	ingest_meta_release(&copy_meta);
+	ingest_dat_set_path(in->d, path);	/* messages name the user's file */
 	return 0;
 }
 
@@ -261,7 +267,10 @@ static int input_open(struct load_input *in, struct store *st, const char *path,
 		return -1;
 	}
 	in->meta.content_sha256 = sha;
-	if (in->meta.compression && want_spill(o, path) && reopen_uncompressed(in, path)) {
+	if (in->meta.compression && want_spill(o, path) &&
+	    reopen_uncompressed(in, path, o->low_memory)) {
+		ingest_close_dat(in->d);
+		in->d = NULL;
 		ingest_meta_release(&in->meta);
 		return -1;
 	}
@@ -413,6 +422,7 @@ static int parse_load_opts(int argc, char **argv, struct load_opts *o)
  */
 static int progress_fd = -1;
 static int progress_base;
+static int files_loaded;	/* by load_files() in this process */
 
 static void progress(char what, int i, int failed)
 {
@@ -440,7 +450,7 @@ static int load_files(struct store *st, char **files, int n, const struct load_o
 	for (int i = 0; i < n && !o->supervised; i++)
 		bad[i] = ingest_file_is_dat(files[i]) && ingest_probe_dat(files[i], &sha[i]) != 0;
 	for (int i = 0; i < n && !load_interrupted; i++) {
-		for (; opened < n && opened < i + window; opened++) {
+		for (; opened < n && opened < i + window && !load_interrupted; opened++) {
 			if (!bad[opened])
 				bad[opened] = input_open(&in[opened], st, files[opened], o,
 							 o->supervised ? NULL : &sha[opened]) != 0;
@@ -448,14 +458,21 @@ static int load_files(struct store *st, char **files, int n, const struct load_o
 		int iteration = o->iteration ? o->iteration + i : 0;
 		bool f;
 
+		if (load_interrupted) {	/* while file i was being opened */
+			vr_error("%s: interrupted; the database is unchanged", files[i]);
+			break;
+		}
 		progress('s', i, 0);
 		f = bad[i] || load_one(st, &in[i], o, iteration);
 		progress('d', i, f);
 		failed += f;
+		files_loaded += !f;
 		input_close(&in[i]);
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {	/* opened ahead of an interruption */
+		input_close(&in[i]);
 		free(sha[i]);
+	}
 	free(sha);
 	free(in);
 	free(bad);
@@ -466,7 +483,7 @@ static int load_files(struct store *st, char **files, int n, const struct load_o
  * Returns the number of files that failed. */
 static int load_worker(const struct load_opts *o, char **files, int n)
 {
-	struct sigaction sa = { .sa_handler = on_interrupt }, old_int, old_term;
+	struct sigaction sa = { .sa_handler = on_interrupt }, old_int, old_term, old_hup;
 	struct store *st;
 	int failed;
 
@@ -489,16 +506,19 @@ static int load_worker(const struct load_opts *o, char **files, int n)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	failed = load_files(st, files, n, o);
 	store_close(st);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	return failed;
 }
 
 /* What a supervisor learnt from a worker's progress lines. */
 struct worker_report {
 	int failed;		/* files that failed */
+	int loaded;		/* files loaded */
 	int current;		/* the file being stored when the worker ended, or -1 */
 	int last_done;		/* the last file finished, or first - 1 */
 };
@@ -526,7 +546,7 @@ static void read_progress(int fd, pid_t pid, int first, struct worker_report *r,
 	size_t len = 0;
 	ssize_t got;
 
-	*r = (struct worker_report){ 0, -1, first - 1 };
+	*r = (struct worker_report){ 0, 0, -1, first - 1 };
 	for (;;) {
 		if (ppoll(&pfd, 1, NULL, waitmask) < 0) {
 			if (errno != EINTR)
@@ -552,6 +572,7 @@ static void read_progress(int fd, pid_t pid, int first, struct worker_report *r,
 				r->current = i;
 			else {
 				r->failed += f;
+				r->loaded += !f;
 				r->last_done = i;
 				r->current = -1;
 			}
@@ -575,6 +596,7 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
 	sigprocmask(SIG_BLOCK, &stop, &waitmask);
 	fflush(NULL);
 	pid = fork();
@@ -621,9 +643,9 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
  * one at a time.  This replaces a probe of every file in a child process,
  * which cost a second open of each file.  Returns the files that failed.
  */
-static int load_supervised(struct load_opts *o, char **files, int n)
+static int load_supervised(struct load_opts *o, char **files, int n, int *loaded)
 {
-	struct sigaction sa = { .sa_handler = on_interrupt }, old_int, old_term;
+	struct sigaction sa = { .sa_handler = on_interrupt }, old_int, old_term, old_hup;
 	int failed = 0, first = 0, status;
 	bool isolate = false, crashed = false;
 	struct worker_report r;
@@ -631,14 +653,18 @@ static int load_supervised(struct load_opts *o, char **files, int n)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	while (first < n && !load_interrupted) {
 		if (run_worker(o, files, n, first, isolate, &r, &status)) {
 			/* no worker: load here, each trace.dat probed first */
 			failed += load_worker(o, files + first, n - first);
+			*loaded += files_loaded;
 			break;
 		}
 		failed += r.failed;
-		if (!WIFSIGNALED(status) || WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM)
+		*loaded += r.loaded;
+		if (!WIFSIGNALED(status) || WTERMSIG(status) == SIGINT ||
+		    WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGHUP)
 			break;
 		int k = r.current >= 0 ? r.current : r.last_done + 1;
 
@@ -661,6 +687,7 @@ static int load_supervised(struct load_opts *o, char **files, int n)
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	if (crashed) {	/* roll back what the crashed worker left in the journal */
 		struct store *st = store_open(o->db, STORE_RW);
 
@@ -672,20 +699,20 @@ static int load_supervised(struct load_opts *o, char **files, int n)
 int cmd_load(int argc, char **argv)
 {
 	struct load_opts o = { .premature_ms = 100 };
-	int ret = parse_load_opts(argc, argv, &o), failed;
+	int ret = parse_load_opts(argc, argv, &o), failed, loaded = 0;
 
 	if (ret)
 		return ret < 0 ? VR_EXIT_OK : ret;
 	bool existed = access(o.db, F_OK) == 0;
 
-	failed = load_supervised(&o, argv + optind, argc - optind);
+	failed = load_supervised(&o, argv + optind, argc - optind, &loaded);
 	if (load_interrupted) {
 		vr_error("interrupted by signal %d; runs loaded before it are kept",
 			 (int)load_interrupted);
 		failed = failed ? failed : 1;
 	}
 	/* a database this command created and filled with nothing goes away */
-	if (!existed && failed == argc - optind)
+	if (!existed && !loaded)
 		unlink(o.db);
 	return failed ? VR_EXIT_FAIL : VR_EXIT_OK;
 }

@@ -11,18 +11,24 @@
  * An uncompressed file is read through mappings of the file that are
  * released as reading moves on.  The copy is made by `trace-cmd convert
  * --compression none` (the same library, as a separate process that
- * streams), into a fresh directory under $TMPDIR or /var/tmp.
+ * streams), into a fresh directory vmscan-report-PID-XXXXXX under $TMPDIR
+ * or /var/tmp; the loader deletes it as soon as the copy is open, and
+ * removes directories of loads that were killed before they could.
  */
 #define _GNU_SOURCE	/* pipe2 */
 #include "ingest.h"
 #include "vr.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -77,6 +83,43 @@ static int run_convert(const char *in, const char *out, struct vr_buf *err)
 	return status;
 }
 
+/*
+ * Remove copies left in @tmp by loads that were killed (SIGKILL, the OOM
+ * killer): directories vmscan-report-PID-* whose process is gone.
+ */
+static void remove_stale(const char *tmp)
+{
+	DIR *dir = opendir(tmp);
+	struct dirent *de;
+
+	while (dir && (de = readdir(dir))) {
+		char *end, path[4096];
+		long pid;
+
+		if (strncmp(de->d_name, "vmscan-report-", 14))
+			continue;
+		pid = strtol(de->d_name + 14, &end, 10);
+		if (end == de->d_name + 14 || *end != '-' || pid <= 0 ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/uncompressed.dat", tmp, de->d_name);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%s", tmp, de->d_name);
+		if (rmdir(path) == 0)
+			vr_warn("removed %s, left by a load that was killed", path);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/* Is @dir in memory (tmpfs, ramfs)?  A copy there saves nothing. */
+static bool in_memory(const char *dir)
+{
+	struct statfs fs;
+
+	return statfs(dir, &fs) == 0 && (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC);
+}
+
 char *ingest_dat_spill(const char *path)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -84,10 +127,16 @@ char *ingest_dat_spill(const char *path)
 	char why[256];
 	int status;
 
+	if (!tmp || !*tmp)
+		tmp = "/var/tmp";
+	remove_stale(tmp);
+	if (in_memory(tmp))
+		vr_warn("%s: the uncompressed copy goes to %s, which is in memory (tmpfs):"
+			" set TMPDIR to a directory on disk", path, tmp);
 	vr_buf_init(&dir);
 	vr_buf_init(&out);
 	vr_buf_init(&err);
-	vr_buf_addf(&dir, "%s/vmscan-report-XXXXXX", tmp && *tmp ? tmp : "/var/tmp");
+	vr_buf_addf(&dir, "%s/vmscan-report-%d-XXXXXX", tmp, (int)getpid());
 	if (!mkdtemp(dir.buf)) {
 		vr_error("%s: cannot make a directory for its uncompressed copy (%s): %s", path,
 			 dir.buf, strerror(errno));

@@ -464,6 +464,12 @@ static void *releaser_thread(void *arg)
 	return NULL;
 }
 
+void ingest_dat_set_path(struct ingest_dat *d, const char *path)
+{
+	free(d->path);
+	d->path = vr_strdup(path);
+}
+
 void ingest_release_dat(struct ingest_dat *d)
 {
 	stop_reader(d);
