@@ -8,8 +8,8 @@
  * compares the page against the chunk's range the wrong way round, so the
  * chunk is never found), so reading a compressed file keeps all of its
  * decompressed data, about ten times the file, until the handle is closed.
- * An uncompressed file is read through mappings of the file that are
- * released as reading moves on.  The copy is made by `trace-cmd convert
+ * An uncompressed file is read through mappings of the file: clean page
+ * cache, which the kernel can take back, instead of anonymous memory.  The copy is made by `trace-cmd convert
  * --compression none` (the same library, as a separate process that
  * streams), into a fresh directory vmscan-report-PID-XXXXXX under $TMPDIR
  * or /var/tmp; the loader deletes it as soon as the copy is open, and
