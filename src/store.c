@@ -4,10 +4,12 @@
  * Every value is bound; identifiers come from the static spec table and
  * are quoted with %w.
  */
+#define _GNU_SOURCE	/* sync_file_range */
 #include "store.h"
 #include "store-priv.h"
 #include "vr.h"
 
+#include <fcntl.h>
 #include <glib.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -33,6 +35,7 @@ struct store {
 	int64_t lost_total;
 	int lost_unknown;
 	uint64_t *spec_count;		/* per spec */
+	unsigned batches;		/* store_events() calls */
 	GHashTable *other_count;	/* "system:name" -> count (owned keys) */
 };
 
@@ -691,8 +694,30 @@ static int flush_groups(struct store *s, const struct ingest_event *evs)
 	return ret;
 }
 
+/*
+ * Every WRITEBACK_BATCHES calls, start writing back what SQLite has
+ * written to the database file so far (sync_file_range(2), asynchronous):
+ * the fsync of the commit then finds little left to write, instead of the
+ * whole run (about 0.1 s per 200 MB here).  Only a hint; errors ignored.
+ */
+enum { WRITEBACK_BATCHES = 64 };
+
+static void start_writeback(struct store *s)
+{
+	int fd;
+
+	if (++s->batches % WRITEBACK_BATCHES)
+		return;
+	fd = open(s->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+	close(fd);
+}
+
 int store_events(struct store *s, const struct ingest_event *evs, int n)
 {
+	start_writeback(s);
 	group_reserve(s, n);
 	for (int k = 0; k < n; k++) {
 		const struct ingest_event *ev = &evs[k];
