@@ -94,7 +94,10 @@ $(FUZZ_O)/libvr.a: $(FUZZ_OBJS)
 
 $(FUZZ_O)/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+# a header change rebuilds the objects (a stale layout of struct
+# ingest_sink once made the text target "crash")
+-include $(FUZZ_OBJS:.o=.d)
 
 $(FUZZ_O)/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_O)/libvr.a
 	clang $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_O)/libvr.a $(PKG_LIBS)

@@ -103,7 +103,8 @@ int ingest_dat_check_headers(const char *path);
 
 /**
  * ingest_probe_dat - open @path and its buffer instances with libtracecmd in
- * a child process and report whether that crashed (libtracecmd 3.1.6
+ * a child process, read the first record of every CPU, and report whether
+ * that crashed (libtracecmd 3.1.6
  * crashes on some corrupt or truncated files).  fork() must not be called
  * while other threads run (their locks would stay taken in the child), so
  * call this before starting any reader thread.  Returns 0 (no crash, or the

@@ -302,6 +302,12 @@ static void fill_meta(struct ingest_dat *d, struct ingest_meta *meta,
  * tracecmd_buffer_instance_handle() on some truncated version 6 files, and
  * a crash must become an error message, not a lost load.
  */
+static void probe_first_records(struct tracecmd_input *h)
+{
+	for (int c = 0; c < tracecmd_cpus(h); c++)
+		tracecmd_free_record(tracecmd_read_data(h, c));
+}
+
 int ingest_probe_dat(const char *path, char **sha256)
 {
 	int status;
@@ -327,11 +333,15 @@ int ingest_probe_dat(const char *path, char **sha256)
 		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 		if (!h)
 			_exit(1);
+		/* the first record of every CPU, as open_cursors() reads them
+		 * (fuzz-dat: a CPU's data made tracecmd_peek_data() crash) */
+		probe_first_records(h);
 		for (int i = 0; i < tracecmd_buffer_instances(h); i++) {
 			struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
 
 			if (!b)
 				_exit(2);
+			probe_first_records(b);
 			tracecmd_close(b);
 		}
 		_exit(0);
@@ -347,7 +357,8 @@ int ingest_probe_dat(const char *path, char **sha256)
 		return vr_error("%s: interrupted while checking it", path);
 	if (WIFSIGNALED(status))
 		return vr_error("%s: corrupt or truncated trace.dat (libtracecmd crashed on it with"
-				" signal %d while reading the headers)", path, WTERMSIG(status));
+				" signal %d while reading the headers or first records)", path,
+				WTERMSIG(status));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
 		return vr_error("%s: corrupt or truncated trace.dat (a buffer instance cannot be"
 				" read)", path);
