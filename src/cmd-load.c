@@ -347,8 +347,6 @@ static int load_one(struct store *st, struct load_input *in, const struct load_o
 			 load_interrupted ? "interrupted" : "not loaded");
 		goto out;
 	}
-	if (d)	/* libtracecmd's memory goes while the run commits */
-		ingest_release_dat(d);
 	if (store_run_commit(st))
 		goto out;
 	if (!o->quiet)
@@ -467,6 +465,8 @@ static int load_files(struct store *st, char **files, int n, const struct load_o
 		progress('d', i, f);
 		failed += f;
 		files_loaded += !f;
+		if (o->supervised && i == n - 1 && in[i].d)	/* the worker exits next */
+			ingest_dat_leave_to_exit(in[i].d);
 		input_close(&in[i]);
 	}
 	for (int i = 0; i < n; i++) {	/* opened ahead of an interruption */

@@ -87,8 +87,7 @@ struct ingest_dat {
 	struct ingest_early early;		/* run on the reader thread */
 	struct pipe_state *pipe;		/* reader thread, once started */
 	pthread_t reader;
-	pthread_t releaser;			/* ingest_release_dat() */
-	bool releasing;
+	bool leave_to_exit;			/* ingest_dat_leave_to_exit() */
 };
 
 /* SHA-256 with OpenSSL's libcrypto: it uses the CPU's SHA instructions
@@ -469,29 +468,15 @@ static void release_tracecmd(struct ingest_dat *d)
 	d->tep = NULL;
 }
 
-static void *releaser_thread(void *arg)
-{
-	release_tracecmd(arg);
-	return NULL;
-}
-
 void ingest_dat_set_path(struct ingest_dat *d, const char *path)
 {
 	free(d->path);
 	d->path = vr_strdup(path);
 }
 
-void ingest_release_dat(struct ingest_dat *d)
+void ingest_dat_leave_to_exit(struct ingest_dat *d)
 {
-	stop_reader(d);
-	if (d->releasing || !d->handle)
-		return;
-	/* a compressed file's chunks are many mappings: unmapping them takes
-	 * about 0.1 s per 3 million events, overlapped with the commit */
-	if (pthread_create(&d->releaser, NULL, releaser_thread, d) == 0)
-		d->releasing = true;
-	else
-		release_tracecmd(d);
+	d->leave_to_exit = true;
 }
 
 void ingest_close_dat(struct ingest_dat *d)
@@ -499,9 +484,7 @@ void ingest_close_dat(struct ingest_dat *d)
 	if (!d)
 		return;
 	stop_reader(d);
-	if (d->releasing)
-		pthread_join(d->releaser, NULL);
-	else
+	if (!d->leave_to_exit)
 		release_tracecmd(d);
 	for (int i = 0; i < d->nevents; i++)
 		free(d->events[i].extra);
