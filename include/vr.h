@@ -8,6 +8,7 @@
 #define VR_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdarg.h>
 
@@ -84,6 +85,17 @@ char *vr_buf_detach(struct vr_buf *b);
  * Returns 0, or -1 if @s is empty, not a number, or out of range.
  */
 int vr_parse_u64(const char *s, uint64_t *out);
+
+/**
+ * vr_name_of_dead_process - is @name "@prefix PID" followed by @after
+ * ('\0': nothing) where PID is not this process and no longer runs?  For
+ * removing what a killed vmscan-report left (tracefs instances, copies).
+ */
+bool vr_name_of_dead_process(const char *name, const char *prefix, char after);
+
+/** vr_parse_nonneg_double - parse a whole finite number >= 0 (e.g. "0.5",
+ * "1e3") into *@out (OUT); 0, or -1 leaving *@out alone. */
+int vr_parse_nonneg_double(const char *s, double *out);
 
 /** vr_parse_int - like vr_parse_u64 for a non-negative int. */
 int vr_parse_int(const char *s, int *out);

@@ -56,14 +56,6 @@ struct chart_args {
 	double from_s, to_s, bin_s;
 };
 
-static int parse_seconds(const char *s, double *out)
-{
-	char *end;
-
-	*out = strtod(s, &end);
-	return *s && !*end && isfinite(*out) && *out >= 0 ? 0 : -1;
-}
-
 /* The long name of option @val in @opts (every option here has one). */
 static const char *long_name(const struct option *opts, int val)
 {
@@ -111,9 +103,9 @@ static int parse_args(int argc, char **argv, struct chart_args *a)
 		case 'n': bad = vr_parse_int(optarg, &a->nid); break;
 		case 'W': bad = vr_parse_int(optarg, &a->width); break;
 		case 'H': bad = vr_parse_int(optarg, &a->height); break;
-		case OPT_FROM: bad = parse_seconds(optarg, &a->from_s); break;
-		case OPT_TO: bad = parse_seconds(optarg, &a->to_s); break;
-		case OPT_BIN: bad = parse_seconds(optarg, &a->bin_s) || a->bin_s <= 0; break;
+		case OPT_FROM: bad = vr_parse_nonneg_double(optarg, &a->from_s); break;
+		case OPT_TO: bad = vr_parse_nonneg_double(optarg, &a->to_s); break;
+		case OPT_BIN: bad = vr_parse_nonneg_double(optarg, &a->bin_s) || a->bin_s <= 0; break;
 		case OPT_DUMP: a->dump = 1; break;
 		case 'h': return 1;
 		default: return -1;

@@ -85,11 +85,7 @@ struct timeline_opts {
 /* A number >= 0 of @unit (seconds, milliseconds) for option @opt. */
 static int parse_amount(const char *s, const char *opt, const char *unit, double *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(*out) || *out < 0)
+	if (vr_parse_nonneg_double(s, out))
 		return vr_error("timeline: %s wants %s >= 0, not '%s'", opt, unit, s);
 	return 0;
 }

@@ -93,14 +93,9 @@ static void remove_stale(const char *tmp)
 	struct dirent *de;
 
 	while (dir && (de = readdir(dir))) {
-		char *end, path[4096];
-		long pid;
+		char path[4096];
 
-		if (strncmp(de->d_name, "vmscan-report-", 14))
-			continue;
-		pid = strtol(de->d_name + 14, &end, 10);
-		if (end == de->d_name + 14 || *end != '-' || pid <= 0 ||
-		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (!vr_name_of_dead_process(de->d_name, "vmscan-report-", '-'))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/uncompressed.dat", tmp, de->d_name);
 		unlink(path);

@@ -996,6 +996,7 @@ static bool batch_room(struct pipe_state *p, struct batch **b, size_t need)
  */
 struct cpu_run {
 	struct ingest_event *ev;	/* cap entries */
+	size_t *strsize;		/* event_strings_size() of each (cap) */
 	int n, pos, cap;
 	char *arena;			/* strings of the decoded events */
 	size_t used, arena_cap;
@@ -1029,6 +1030,7 @@ static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *
 			m->ts_ns = rec->ts;
 			m->cpu = rec->cpu;
 			m->val[0] = rec->missed_events > 0 ? rec->missed_events : -1;
+			r->strsize[r->n - 1] = 0;
 		}
 		/* runs of one task on a CPU are the rule: one hash insert per run */
 		if (ev.pid != c->last_pid) {
@@ -1036,6 +1038,7 @@ static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *
 			c->last_pid = ev.pid;
 		}
 		note_event_comms(d, &ev);
+		r->strsize[r->n] = need;
 		event_copy(&r->ev[r->n++], &ev, r->arena, &r->used);
 		tracecmd_free_record(rec);
 		c->rec = tracecmd_read_data(c->handle, c->cpu);
@@ -1070,6 +1073,7 @@ static struct cpu_run *runs_new(int n)
 	for (int i = 0; i < n; i++) {
 		runs[i].cap = cap;
 		runs[i].ev = vr_malloc((size_t)cap * sizeof(*runs[i].ev));
+		runs[i].strsize = vr_malloc((size_t)cap * sizeof(*runs[i].strsize));
 		runs[i].arena_cap = 1 << 16;
 		runs[i].arena = vr_malloc(runs[i].arena_cap);
 	}
@@ -1080,6 +1084,7 @@ static void runs_free(struct cpu_run *runs, int n)
 {
 	for (int i = 0; i < n; i++) {
 		free(runs[i].ev);
+		free(runs[i].strsize);
 		free(runs[i].arena);
 	}
 	free(runs);
@@ -1104,9 +1109,10 @@ static void *reader_thread(void *arg)
 	int status = 0;
 
 	while ((r = next_run(d, runs, &status))) {
+		size_t need = r->strsize[r->pos];
 		const struct ingest_event *ev = &r->ev[r->pos++];
 
-		if (!batch_room(p, &b, event_strings_size(ev))) {
+		if (!batch_room(p, &b, need)) {
 			runs_free(runs, d->ncur);
 			return NULL;
 		}

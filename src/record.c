@@ -134,16 +134,9 @@ static void remove_stale_instances(void)
 	struct dirent *de;
 
 	while (d && (de = readdir(d))) {
-		const char *p = de->d_name + strlen(RECORD_INSTANCE_PREFIX);
 		struct tracefs_instance *inst;
-		char *end;
-		long pid;
 
-		if (strncmp(de->d_name, RECORD_INSTANCE_PREFIX, strlen(RECORD_INSTANCE_PREFIX)))
-			continue;
-		pid = strtol(p, &end, 10);
-		if (end == p || *end || pid <= 0 || pid == getpid() ||
-		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (!vr_name_of_dead_process(de->d_name, RECORD_INSTANCE_PREFIX, '\0'))
 			continue;
 		inst = tracefs_instance_alloc(NULL, de->d_name);
 		if (inst && tracefs_instance_destroy(inst) == 0)

@@ -3,7 +3,11 @@
 #include "vr.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <unistd.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +187,31 @@ int vr_parse_u64(const char *s, uint64_t *out)
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+bool vr_name_of_dead_process(const char *name, const char *prefix, char after)
+{
+	size_t len = strlen(prefix);
+	char *end;
+	long pid;
+
+	if (strncmp(name, prefix, len))
+		return false;
+	pid = strtol(name + len, &end, 10);
+	if (end == name + len || *end != after || pid <= 0 || pid == (long)getpid())
+		return false;
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+int vr_parse_nonneg_double(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !isfinite(v) || v < 0)
 		return -1;
 	*out = v;
 	return 0;
