@@ -111,6 +111,19 @@ for i in range(2000000):
 	test ! -e db-journal &&
 	sqlite3 db .dump >after && test_cmp before after
 '
+test_expect_success 'SIGHUP during a multi-file load into a new database: no database is left' '
+	python3 -c "
+import sys
+w = sys.stdout.write
+w(\"cpus=1\\n\")
+for i in range(2000000):
+    w(\"  kswapd0-45  [000] %.6f: mm_vmscan_kswapd_sleep: nid=0\\n\" % (1000 + i / 1e5))
+" >big.txt &&
+	{ "$VR" load -q -d new.db big.txt "$first" 2>err & pid=$!; } &&
+	sleep 0.5 && kill -HUP $pid && { wait $pid; rc=$?; } ; test "$rc" = 1 &&
+	grep -q "^vmscan-report: interrupted by signal 1" err &&
+	test ! -e new.db && test ! -e new.db-journal
+'
 test_expect_success 'runs on a missing database: exit 1 and how to make one' '
 	test_expect_code 1 "$VR" runs -d missing.db 2>err &&
 	grep -q "^vmscan-report: missing.db: no such database (make one with" err &&

@@ -54,4 +54,13 @@ test_expect_success 'an uncompressed file is read as it is' '
 	test "$(sqlite3 plain.db "SELECT count(*) FROM slab_shrink")" = \
 	     "$(sqlite3 plain.db "SELECT count(*) FROM mm_shrink_slab_end")"
 '
+test_expect_success 'a copy left by a killed load is removed, a live one is not' '
+	mkdir tmp && pid_max=$(cat /proc/sys/kernel/pid_max) &&
+	dead=$pid_max && ! kill -0 $dead 2>/dev/null &&
+	mkdir tmp/vmscan-report-$dead-abcdef tmp/vmscan-report-$$-abcdef &&
+	echo x >tmp/vmscan-report-$dead-abcdef/uncompressed.dat &&
+	TMPDIR=$PWD/tmp "$VR" load -q -d db --low-memory "$sample" 2>err &&
+	grep -q "removed $PWD/tmp/vmscan-report-$dead-abcdef, left by a load that was killed" err &&
+	test ! -e tmp/vmscan-report-$dead-abcdef && test -d tmp/vmscan-report-$$-abcdef
+'
 test_done
