@@ -261,7 +261,7 @@ struct store *store_open(const char *path, int flags)
 	sqlite3_busy_timeout(s->db, 10000);
 	/* page_size only takes effect on a new database: larger pages mean
 	 * fewer b-tree splits and writes during bulk loads */
-	if (store_exec(s, "PRAGMA page_size=65536; PRAGMA cache_size=-65536;"
+	if (store_exec(s, "PRAGMA page_size=65536; PRAGMA cache_size=-16384;"
 		       " PRAGMA temp_store=MEMORY;", "cannot set pragmas"))
 		goto fail;
 	if (check_version(s, flags))
