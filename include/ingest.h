@@ -8,6 +8,8 @@
 #ifndef VR_INGEST_H
 #define VR_INGEST_H
 
+#include <stdbool.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include "spec.h"
@@ -102,6 +104,14 @@ struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta);
 int ingest_dat_check_headers(const char *path);
 
 /**
+ * ingest_dat_head_compressed - 1 if @path is a trace.dat of version 7
+ * whose header names a compression algorithm (not "none"), else 0 (also
+ * when it cannot be read: opening it says why).  Reads the first 64 bytes
+ * only; for deciding early, before libtracecmd parses the file.
+ */
+int ingest_dat_head_compressed(const char *path);
+
+/**
  * ingest_probe_dat - open @path and its buffer instances with libtracecmd in
  * a child process, read the first record of every CPU, and report whether
  * that crashed (libtracecmd 3.1.6
@@ -138,6 +148,72 @@ char *ingest_dat_spill(const char *path);
 /** ingest_dat_spill_remove - delete the copy and its directory, free @copy. */
 void ingest_dat_spill_remove(char *copy);
 
+/**
+ * struct ingest_spill - an uncompressed copy of a compressed trace.dat in
+ * the making: `trace-cmd convert` running as a child process (killed if the
+ * process that started it dies), into a new directory under $TMPDIR
+ * (default /var/tmp).
+ */
+struct ingest_spill;
+
+/**
+ * ingest_dat_spill_start - start copying @path as ingest_dat_spill() does,
+ * without waiting.  Returns the copy in the making (owned: end it with
+ * ingest_dat_spill_cancel()), or NULL after "vmscan-report: PATH: ..." when
+ * the directory cannot be made or trace-cmd cannot be started.  Forks: the
+ * child only execs trace-cmd.
+ */
+struct ingest_spill *ingest_dat_spill_start(const char *path);
+
+/**
+ * ingest_dat_spill_poll - has the copy @s been made?  With @wait, wait for
+ * trace-cmd to finish.  Returns 1 (done: ingest_dat_spill_path() is
+ * complete), 0 (still running; never with @wait), or -1 after
+ * "vmscan-report: PATH: trace-cmd convert ..." (it failed; the copy is
+ * useless).
+ */
+int ingest_dat_spill_poll(struct ingest_spill *s, bool wait);
+
+/**
+ * ingest_dat_spill_finish - wait for the copy @s (taken over) and return its
+ * path as ingest_dat_spill() does, or NULL after its message.
+ */
+char *ingest_dat_spill_finish(struct ingest_spill *s);
+
+/** ingest_dat_spill_path - where the copy @s is written (borrowed). */
+const char *ingest_dat_spill_path(const struct ingest_spill *s);
+
+/**
+ * ingest_dat_spill_cancel - kill trace-cmd if it still runs, delete the copy
+ * and its directory, free @s (NULL is fine).  A copy already open stays
+ * readable.
+ */
+void ingest_dat_spill_cancel(struct ingest_spill *s);
+
+/** ingest_dat_spill_in_memory - is the copies' directory a tmpfs or ramfs? */
+bool ingest_dat_spill_in_memory(void);
+
+/**
+ * ingest_dat_switch_when_copied - hand @d the copy @s of its own file
+ * (owned from now on; NULL is fine): the reader thread decodes the
+ * compressed file in memory until the copy is made, then goes on from the
+ * same record in the copy and closes the compressed file, whose
+ * decompressed chunks libtracecmd 3.1.6 would otherwise keep to the end
+ * (see ingest-dat-spill.c).  Once the in-memory part reaches @cap_bytes of
+ * decompressed data, the reader waits for the copy.  If the copy fails or
+ * does not match the file, reading goes on in memory (a warning says so).
+ * Call before ingest_start_dat().
+ */
+void ingest_dat_switch_when_copied(struct ingest_dat *d, struct ingest_spill *s,
+				   uint64_t cap_bytes);
+
+/**
+ * ingest_dat_copy_taken_at - once the reader thread is joined: bytes of CPU
+ * data @d had decoded in memory when it went on from the copy
+ * (ingest_dat_switch_when_copied()), or -1 if it did not.
+ */
+int64_t ingest_dat_copy_taken_at(const struct ingest_dat *d);
+
 /*
  * Work done on the reader thread as it decodes: every event and every
  * lost-events report of the file, in timestamp order, before the sink of
@@ -149,6 +225,9 @@ struct ingest_early {
 	int (*event)(void *arg, const struct ingest_event *ev);
 	int (*lost)(void *arg, int cpu, uint64_t ts_ns, int64_t count);
 	void *arg;
+	/* if not NULL: non-zero once the load is interrupted (set by a signal
+	 * handler); the reader then no longer waits for a copy */
+	const volatile sig_atomic_t *interrupted;
 };
 
 /**

@@ -42,10 +42,17 @@ static const char *const load_usage[] = {
 	"  -q, --quiet         do not print a line per loaded run",
 	"      --premature-ms MS  a kswapd full sleep followed by a wakeup request",
 	"                      within MS milliseconds is flagged premature (default 100)",
-	"      --low-memory    read compressed trace.dat files through an uncompressed",
-	"                      copy in $TMPDIR (default /var/tmp), made by trace-cmd",
-	"                      convert: memory stays flat, the load takes longer.  Done",
-	"                      anyway when a file would not fit in half the free memory",
+	"      --low-memory    read compressed trace.dat files only from an uncompressed",
+	"                      copy (below), waiting for it first: the least memory, the",
+	"                      load takes longer.  Done anyway when a file would not fit",
+	"                      in half the free memory",
+	"  -v, --verbose       say how each trace.dat was read",
+	"",
+	"A compressed trace.dat of more than a few MB is decoded in memory only until an",
+	"uncompressed copy, made meanwhile by trace-cmd convert in $TMPDIR (default",
+	"/var/tmp) and deleted at once, is ready, and at most 64 MiB of it; then from",
+	"the copy.  libtracecmd keeps all it decompressed, so memory would otherwise",
+	"grow with the trace.",
 	"  -h, --help          show this help",
 	NULL
 };
@@ -59,6 +66,7 @@ struct load_opts {
 	int jobs;
 	int premature_ms;	/* kswapd premature-sleep threshold */
 	bool low_memory;	/* compressed trace.dat through an uncompressed copy */
+	bool verbose;		/* say how each trace.dat was read */
 	bool supervised;	/* in a worker process: a crash is the parent's to report */
 };
 
@@ -173,6 +181,7 @@ struct load_input {
 	struct ingest_meta meta;
 	struct store_derived *sd;	/* trace.dat: deferred derived rows */
 	struct model *model;		/* trace.dat: fed on the reader thread */
+	bool from_copy;			/* trace.dat: read from an uncompressed copy */
 };
 
 /* Bytes of free memory (MemAvailable), or 0 if unknown. */
@@ -212,13 +221,50 @@ static bool want_spill(const struct load_opts *o, const char *path)
 	return true;
 }
 
+/*
+ * Decompressed data a compressed trace.dat may keep in memory while its
+ * uncompressed copy is being made (libtracecmd keeps every chunk it
+ * decompressed until the file is closed).
+ */
+#define IN_MEMORY_CAP (64ull << 20)
+
+/* IN_MEMORY_CAP, or VR_TEST_IN_MEMORY_CAP (bytes), which lets the tests
+ * make small files take the copy path. */
+static uint64_t in_memory_cap(void)
+{
+	const char *s = getenv("VR_TEST_IN_MEMORY_CAP");
+
+	return s && *s ? strtoull(s, NULL, 10) : IN_MEMORY_CAP;
+}
+
+/*
+ * Start an uncompressed copy of the trace.dat @path before libtracecmd
+ * opens it (about 0.2 s of parsing, the other CPU idle meanwhile)?  If its
+ * header says it is compressed, the copy is wanted with --low-memory,
+ * or when the decompressed data (taken as 10 times the file) would pass
+ * IN_MEMORY_CAP and the copies' directory is on disk (a copy in tmpfs
+ * saves no memory).
+ */
+static bool copy_early(const struct load_opts *o, const char *path)
+{
+	struct stat st;
+
+	if (!ingest_dat_head_compressed(path) || stat(path, &st))
+		return false;
+	if (o->low_memory)
+		return true;
+	return (uint64_t)st.st_size * 10 > in_memory_cap() && !ingest_dat_spill_in_memory();
+}
+
 /* Replace in->d by a reader of an uncompressed copy of @path; the run's
  * metadata (hash, compression, path) stays the original's.  When the copy
  * cannot be made and the user did not @asked for it, keep reading the file
- * in memory.  0 or -1. */
-static int reopen_uncompressed(struct load_input *in, const char *path, bool asked)
+ * in memory.  @started: the copy, if already started (taken over).
+ * 0 or -1. */
+static int reopen_uncompressed(struct load_input *in, const char *path, bool asked,
+			       struct ingest_spill *started)
 {
-	char *copy = ingest_dat_spill(path);
+	char *copy = started ? ingest_dat_spill_finish(started) : ingest_dat_spill(path);
 	struct ingest_meta copy_meta;
 
 	if (!copy) {
@@ -234,7 +280,27 @@ static int reopen_uncompressed(struct load_input *in, const char *path, bool ask
 		return vr_error("%s: its uncompressed copy cannot be read", path);
 	ingest_meta_release(&copy_meta);
 	ingest_dat_set_path(in->d, path);	/* messages name the user's file */
+	in->from_copy = true;
 	return 0;
+}
+
+/* --verbose: how the trace.dat of @in was read. */
+static void say_how_read(const struct load_input *in)
+{
+	int64_t at = ingest_dat_copy_taken_at(in->d);
+
+	if (!in->meta.compression)
+		fprintf(stderr, "vmscan-report: %s: not compressed: read from the file\n", in->path);
+	else if (in->from_copy)
+		fprintf(stderr, "vmscan-report: %s: %s-compressed: read from an uncompressed copy\n",
+			in->path, in->meta.compression);
+	else if (at >= 0)
+		fprintf(stderr, "vmscan-report: %s: %s-compressed: %.1f MiB decompressed in memory,"
+			" the rest read from an uncompressed copy\n", in->path,
+			in->meta.compression, (double)at / (1 << 20));
+	else
+		fprintf(stderr, "vmscan-report: %s: %s-compressed: read in memory\n", in->path,
+			in->meta.compression);
 }
 
 /*
@@ -246,6 +312,7 @@ static int reopen_uncompressed(struct load_input *in, const char *path, bool ask
 static int input_open(struct load_input *in, struct store *st, const char *path,
 		      const struct load_opts *o, char **sha256)
 {
+	struct ingest_spill *copy = NULL;
 	char *sha = NULL;
 
 	memset(in, 0, sizeof(*in));
@@ -261,23 +328,32 @@ static int input_open(struct load_input *in, struct store *st, const char *path,
 		free(sha);
 		return -1;
 	}
+	if (copy_early(o, path) && !(copy = ingest_dat_spill_start(path)))
+		vr_warn("%s: reading it in memory after all", path);
 	in->d = ingest_open_dat_probed(path, &in->meta);
 	if (!in->d) {
+		ingest_dat_spill_cancel(copy);
 		free(sha);
 		return -1;
 	}
 	in->meta.content_sha256 = sha;
-	if (in->meta.compression && want_spill(o, path) &&
-	    reopen_uncompressed(in, path, o->low_memory)) {
-		ingest_close_dat(in->d);
-		in->d = NULL;
-		ingest_meta_release(&in->meta);
-		return -1;
+	if (!in->meta.compression) {
+		ingest_dat_spill_cancel(copy);
+	} else if (want_spill(o, path)) {
+		if (reopen_uncompressed(in, path, o->low_memory, copy)) {
+			ingest_close_dat(in->d);
+			in->d = NULL;
+			ingest_meta_release(&in->meta);
+			return -1;
+		}
+	} else {	/* go on from the copy once it is made */
+		ingest_dat_switch_when_copied(in->d, copy, in_memory_cap());
 	}
 	in->sd = store_derived_open(st, 0);
 	store_derived_defer(in->sd);
 	in->model = load_model(in->d, NULL, &in->meta, o, in->sd);
-	struct ingest_early early = { model_early_event, model_early_lost, in->model };
+	struct ingest_early early = { model_early_event, model_early_lost, in->model,
+				      &load_interrupted };
 
 	return ingest_start_dat(in->d, &early);
 }
@@ -353,6 +429,8 @@ static int load_one(struct store *st, struct load_input *in, const struct load_o
 		printf("run %lld: %s iteration %d <- %s%s\n", (long long)run_id,
 		       store_run_kernel(st), iter_used, path, old_id ? " (replaced)" : "");
 	fflush(stdout);	/* said before a later file can crash the worker */
+	if (o->verbose && d)
+		say_how_read(in);
 	ret = 0;
 out:
 	if (t) {	/* a trace.dat's model and rows belong to its input */
@@ -373,13 +451,14 @@ static int parse_load_opts(int argc, char **argv, struct load_opts *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "premature-ms", required_argument, NULL, 'P' },
 		{ "low-memory", no_argument, NULL, 'L' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:k:i:rj:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:k:i:rj:qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': o->db = optarg; break;
 		case 'k': o->kernel = optarg; break;
@@ -396,6 +475,7 @@ static int parse_load_opts(int argc, char **argv, struct load_opts *o)
 			break;
 		case 'q': o->quiet = true; break;
 		case 'L': o->low_memory = true; break;
+		case 'v': o->verbose = true; break;
 		case 'P':
 			if (vr_parse_int(optarg, &o->premature_ms) || o->premature_ms < 1)
 				return vr_error("--premature-ms wants a number >= 1, not '%s'",

@@ -20,6 +20,7 @@
 #include "vr.h"
 
 #include <dirent.h>
+#include <glib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -28,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,42 +47,43 @@ static void last_line(const char *s, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)(end - start), start);
 }
 
-/* Run trace-cmd convert; its stderr (progress, or the reason it failed)
- * goes into @err.  Returns the wait status, or -1 if it could not start. */
-static int run_convert(const char *in, const char *out, struct vr_buf *err)
-{
-	int fds[2], status;
-	char chunk[4096];
-	ssize_t n;
-	pid_t pid;
+/* A copy being made: trace-cmd convert running into dir/uncompressed.dat,
+ * its stderr (progress, or why it failed) going to dir/convert.log. */
+struct ingest_spill {
+	char *src;		/* the compressed file, for messages */
+	char *dir, *out, *log;
+	pid_t pid;		/* 0 once reaped */
+	int status;		/* its wait status, once reaped */
+};
 
-	if (pipe2(fds, O_CLOEXEC))
+/* Start trace-cmd convert from @s->src into @s->out.  0 or -1 (errno). */
+static int start_convert(struct ingest_spill *s)
+{
+	int log = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (log < 0)
 		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
+	s->pid = fork();
+	if (s->pid < 0) {
+		close(log);
+		s->pid = 0;
 		return -1;
 	}
-	if (pid == 0) {
+	if (s->pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 
+		/* killed with the process that waits for it (the copy would be
+		 * useless, and would fill the disk for nothing) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		dup2(null, STDOUT_FILENO);
-		dup2(fds[1], STDERR_FILENO);
-		execlp("trace-cmd", "trace-cmd", "convert", "-i", in, "-o", out, "--compression",
-		       "none", (char *)NULL);
+		dup2(log, STDERR_FILENO);
+		execlp("trace-cmd", "trace-cmd", "convert", "-i", s->src, "-o", s->out,
+		       "--compression", "none", (char *)NULL);
 		dprintf(STDERR_FILENO, "cannot run trace-cmd: %s\n", strerror(errno));
 		_exit(127);
 	}
-	close(fds[1]);
-	while ((n = read(fds[0], chunk, sizeof(chunk))) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0)
-			vr_buf_add(err, chunk, (size_t)n);
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return status;
+	close(log);
+	return 0;
 }
 
 /*
@@ -99,6 +102,8 @@ static void remove_stale(const char *tmp)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/uncompressed.dat", tmp, de->d_name);
 		unlink(path);
+		snprintf(path, sizeof(path), "%s/%s/convert.log", tmp, de->d_name);
+		unlink(path);
 		snprintf(path, sizeof(path), "%s/%s", tmp, de->d_name);
 		if (rmdir(path) == 0)
 			vr_warn("removed %s, left by a load that was killed", path);
@@ -115,50 +120,146 @@ static bool in_memory(const char *dir)
 	return statfs(dir, &fs) == 0 && (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC);
 }
 
-char *ingest_dat_spill(const char *path)
+static const char *tmp_dir(void)
 {
 	const char *tmp = getenv("TMPDIR");
-	struct vr_buf dir, out, err;
-	char why[256];
-	int status;
 
-	if (!tmp || !*tmp)
-		tmp = "/var/tmp";
+	return tmp && *tmp ? tmp : "/var/tmp";
+}
+
+bool ingest_dat_spill_in_memory(void)
+{
+	return in_memory(tmp_dir());
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+	struct vr_buf b;
+
+	vr_buf_init(&b);
+	vr_buf_addf(&b, "%s/%s", dir, name);
+	return vr_buf_detach(&b);
+}
+
+static void spill_free(struct ingest_spill *s)
+{
+	free(s->src);
+	free(s->dir);
+	free(s->out);
+	free(s->log);
+	free(s);
+}
+
+struct ingest_spill *ingest_dat_spill_start(const char *path)
+{
+	const char *tmp = tmp_dir();
+	struct ingest_spill *s = vr_calloc(1, sizeof(*s));
+	struct vr_buf dir;
+
 	remove_stale(tmp);
-	if (in_memory(tmp))
-		vr_warn("%s: the uncompressed copy goes to %s, which is in memory (tmpfs):"
-			" set TMPDIR to a directory on disk", path, tmp);
 	vr_buf_init(&dir);
-	vr_buf_init(&out);
-	vr_buf_init(&err);
 	vr_buf_addf(&dir, "%s/vmscan-report-%d-XXXXXX", tmp, (int)getpid());
+	s->src = vr_strdup(path);
 	if (!mkdtemp(dir.buf)) {
 		vr_error("%s: cannot make a directory for its uncompressed copy (%s): %s", path,
 			 dir.buf, strerror(errno));
-		goto fail;
-	}
-	vr_buf_addf(&out, "%s/uncompressed.dat", dir.buf);
-	status = run_convert(path, out.buf, &err);
-	if (status == 0) {
 		vr_buf_release(&dir);
-		vr_buf_release(&err);
-		return vr_buf_detach(&out);
+		spill_free(s);
+		return NULL;
 	}
-	last_line(err.buf, why, sizeof(why));
-	if (status == -1)
+	s->dir = vr_buf_detach(&dir);
+	s->out = path_in(s->dir, "uncompressed.dat");
+	s->log = path_in(s->dir, "convert.log");
+	if (start_convert(s)) {
 		vr_error("%s: cannot run trace-cmd convert: %s", path, strerror(errno));
-	else if (WIFSIGNALED(status))
-		vr_error("%s: trace-cmd convert was killed by signal %d", path, WTERMSIG(status));
+		ingest_dat_spill_cancel(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Say why the copy failed (the last line trace-cmd wrote). */
+static void report_failure(const struct ingest_spill *s)
+{
+	char why[256] = "";
+	gchar *text = NULL;
+
+	if (g_file_get_contents(s->log, &text, NULL, NULL))
+		last_line(text, why, sizeof(why));
+	g_free(text);
+	if (WIFSIGNALED(s->status))
+		vr_error("%s: trace-cmd convert was killed by signal %d", s->src,
+			 WTERMSIG(s->status));
 	else
-		vr_error("%s: trace-cmd convert failed making an uncompressed copy%s%s", path,
+		vr_error("%s: trace-cmd convert failed making an uncompressed copy%s%s", s->src,
 			 *why ? ": " : "", why);
-	unlink(out.buf);
-	rmdir(dir.buf);
-fail:
-	vr_buf_release(&dir);
-	vr_buf_release(&out);
-	vr_buf_release(&err);
-	return NULL;
+}
+
+int ingest_dat_spill_poll(struct ingest_spill *s, bool wait)
+{
+	pid_t r;
+
+	if (s->pid) {
+		while ((r = waitpid(s->pid, &s->status, wait ? 0 : WNOHANG)) < 0 && errno == EINTR)
+			;
+		if (r == 0)
+			return 0;
+		if (r < 0)
+			s->status = -1;
+		s->pid = 0;
+		if (s->status)
+			report_failure(s);
+	}
+	return s->status ? -1 : 1;
+}
+
+const char *ingest_dat_spill_path(const struct ingest_spill *s)
+{
+	return s->out;
+}
+
+void ingest_dat_spill_cancel(struct ingest_spill *s)
+{
+	if (!s)
+		return;
+	if (s->pid) {
+		kill(s->pid, SIGKILL);
+		while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (s->out)
+		unlink(s->out);
+	if (s->log)
+		unlink(s->log);
+	if (s->dir)
+		rmdir(s->dir);
+	spill_free(s);
+}
+
+char *ingest_dat_spill_finish(struct ingest_spill *s)
+{
+	char *copy;
+
+	if (ingest_dat_spill_poll(s, true) < 0) {
+		ingest_dat_spill_cancel(s);
+		return NULL;
+	}
+	unlink(s->log);
+	copy = s->out;
+	s->out = NULL;
+	spill_free(s);
+	return copy;
+}
+
+char *ingest_dat_spill(const char *path)
+{
+	struct ingest_spill *s;
+
+	if (in_memory(tmp_dir()))
+		vr_warn("%s: the uncompressed copy goes to %s, which is in memory (tmpfs):"
+			" set TMPDIR to a directory on disk", path, tmp_dir());
+	s = ingest_dat_spill_start(path);
+	return s ? ingest_dat_spill_finish(s) : NULL;
 }
 
 void ingest_dat_spill_remove(char *copy)

@@ -41,54 +41,7 @@ int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
 				     const char **name, const char **version);
 int tracecmd_page_size(struct tracecmd_input *handle);
 
-/* Decoding plan for one event id of one file, built on first use. */
-struct dat_event {
-	bool ready;
-	int spec;				/* -1 for other events */
-	struct tep_event *ev;
-	struct tep_format_field *field[VR_SPEC_MAX_FIELDS]; /* NULL if absent */
-	struct tep_format_field **extra;	/* fields beyond the spec */
-	int nextra;
-	int nfields;				/* spec_nfields(spec) */
-};
-
-/* One per-CPU stream of one buffer (the top level or an instance). */
-struct dat_cursor {
-	struct tracecmd_input *handle;
-	int cpu;
-	struct tep_record *rec;
-	int last_pid;		/* pid of the previous record, already noted */
-};
-
-struct ingest_dat {
-	char *path;
-	struct tracecmd_input *handle;
-	struct tep_handle *tep;			/* borrowed from handle */
-	bool swap;				/* file byte order is not the host's */
-	struct dat_event *events;		/* indexed by event id */
-	int nevents;
-	struct vr_buf json;			/* extra fields of one event */
-	struct vr_buf text[VR_SPEC_MAX_FIELDS];	/* copied strings of one event */
-	GHashTable *pids;			/* pids seen, for the task table */
-	GHashTable *last_comm;			/* pid+1 -> comm sched events named last */
-	GPtrArray *event_comms;			/* "pid:comm" pairs, each once per change */
-	int spec_switch, spec_wakeup, spec_waking;	/* spec indexes */
-	int f_prev_comm, f_prev_pid, f_next_comm, f_next_pid;	/* sched_switch */
-	int f_comm, f_pid;			/* sched_wakeup and sched_waking */
-	struct tracecmd_input **instances;	/* instance buffer handles (owned) */
-	int ninstances;
-	struct ksym_cache {			/* last lookups of tep_find_function() */
-		unsigned long long addr;
-		const char *name;
-		bool valid;
-	} ksym[256];
-	struct dat_cursor *cur;			/* per buffer and CPU */
-	int ncur;
-	struct ingest_early early;		/* run on the reader thread */
-	struct pipe_state *pipe;		/* reader thread, once started */
-	pthread_t reader;
-	bool leave_to_exit;			/* ingest_dat_leave_to_exit() */
-};
+#include "ingest-dat-priv.h"
 
 /* SHA-256 with OpenSSL's libcrypto: it uses the CPU's SHA instructions
  * (about 1.5 GB/s here, GLib's GChecksum about 0.18 GB/s), and a large
@@ -197,31 +150,28 @@ static int check_magic(const char *path)
 	return 0;
 }
 
-/* Cursors for every CPU of the top buffer and of every instance buffer. */
-/*
- * @clock_from: OUT: the first buffer that holds records; its trace clock is
- * the run's clock (a recording made in an instance has an empty top level).
- */
-static struct dat_cursor *open_cursors(struct ingest_dat *d, int *n,
-				       struct tracecmd_input **clock_from)
+/* ingest-dat-priv.h */
+struct dat_cursor *dat_open_cursors(struct tracecmd_input *top, struct tracecmd_input **inst,
+				    int *ninst, int *n, struct tracecmd_input **clock_from)
 {
-	int ninst = tracecmd_buffer_instances(d->handle);
+	int nbuf = tracecmd_buffer_instances(top);
 	struct dat_cursor *cur = NULL;
 
 	*n = 0;
-	for (int b = -1; b < ninst; b++) {
-		struct tracecmd_input *h = b < 0 ? d->handle
-						 : tracecmd_buffer_instance_handle(d->handle, b);
+	for (int b = -1; b < nbuf; b++) {
+		struct tracecmd_input *h = b < 0 ? top : tracecmd_buffer_instance_handle(top, b);
 		int ncpu = h ? tracecmd_cpus(h) : 0;
 
 		if (!h)
 			continue;
 		if (b >= 0)
-			d->instances[d->ninstances++] = h;
+			inst[(*ninst)++] = h;
 		cur = vr_realloc(cur, (size_t)(*n + ncpu + 1) * sizeof(*cur));
 		for (int c = 0; c < ncpu; c++) {
-			cur[*n] = (struct dat_cursor){ h, c, tracecmd_read_data(h, c), INT_MIN };
-			if (cur[*n].rec && !*clock_from)
+			struct tep_record *rec = tracecmd_read_data(h, c);
+
+			cur[*n] = (struct dat_cursor){ h, c, rec, INT_MIN, rec ? rec->offset : 0, 0 };
+			if (rec && !*clock_from)
 				*clock_from = h;
 			(*n)++;
 		}
@@ -403,6 +353,8 @@ struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta)
 	return d;
 }
 
+pthread_mutex_t dat_open_lock = PTHREAD_MUTEX_INITIALIZER;
+
 struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *meta)
 {
 	struct ingest_dat *d;
@@ -412,8 +364,11 @@ struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *
 		return NULL;
 	d = vr_calloc(1, sizeof(*d));
 	d->path = vr_strdup(path);
+	d->copy_taken_at = -1;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	pthread_mutex_lock(&dat_open_lock);
 	d->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	pthread_mutex_unlock(&dat_open_lock);
 	if (!d->handle) {
 		vr_error("%s: cannot read trace.dat headers (truncated or corrupt file,"
 			 " or a file version libtracecmd does not support)", path);
@@ -442,15 +397,15 @@ struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *
 				 sizeof(*d->instances));
 	struct tracecmd_input *clock_from = NULL;
 
-	d->cur = open_cursors(d, &d->ncur, &clock_from);
+	d->cur = dat_open_cursors(d->handle, d->instances, &d->ninstances, &d->ncur, &clock_from);
 	fill_meta(d, meta, clock_from);
 	return d;
 }
 
 static void stop_reader(struct ingest_dat *d);
 
-/* Free libtracecmd's side of @d: records, instance handles, the file. */
-static void release_tracecmd(struct ingest_dat *d)
+/* ingest-dat-priv.h */
+void dat_release_tracecmd(struct ingest_dat *d)
 {
 	for (int c = 0; c < d->ncur; c++)
 		tracecmd_free_record(d->cur[c].rec);
@@ -484,8 +439,12 @@ void ingest_close_dat(struct ingest_dat *d)
 	if (!d)
 		return;
 	stop_reader(d);
-	if (!d->leave_to_exit)
-		release_tracecmd(d);
+	dat_copy_end(d);
+	if (!d->leave_to_exit) {
+		dat_release_tracecmd(d);
+		if (d->old_tep)
+			tep_unref(d->old_tep);
+	}
 	for (int i = 0; i < d->nevents; i++)
 		free(d->events[i].extra);
 	free(d->events);
@@ -1090,6 +1049,18 @@ static void runs_free(struct cpu_run *runs, int n)
 	free(runs);
 }
 
+/* Has the consumer asked the reader to stop?  (for dat_poll_copy()) */
+static bool stopping(void *arg)
+{
+	struct pipe_state *p = arg;
+	bool stop;
+
+	pthread_mutex_lock(&p->lock);
+	stop = p->stop;
+	pthread_mutex_unlock(&p->lock);
+	return stop;
+}
+
 /* The early callbacks for @ev (an event or a lost-events marker). */
 static int early_work(struct ingest_dat *d, const struct ingest_event *ev)
 {
@@ -1111,6 +1082,9 @@ static void *reader_thread(void *arg)
 	while ((r = next_run(d, runs, &status))) {
 		size_t need = r->strsize[r->pos];
 		const struct ingest_event *ev = &r->ev[r->pos++];
+
+		if (d->copy && !(++d->copy_tick & 1023))
+			dat_poll_copy(d, stopping, p);
 
 		if (!batch_room(p, &b, need)) {
 			runs_free(runs, d->ncur);

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ingest-dat-copy.c - go on reading a compressed trace.dat from an
+ * uncompressed copy of it, so that memory stays bounded.
+ *
+ * libtracecmd 3.1.6 keeps every chunk of a compressed file it decompressed
+ * until the file is closed (ingest-dat-spill.c says why), so a load that
+ * read a compressed file to the end would hold all of its data, about ten
+ * times the file.  Waiting for a copy before reading costs the time of
+ * making it; here the reader decodes the compressed file in memory while
+ * trace-cmd convert makes the copy, opens the copy on a thread of its own,
+ * then moves every CPU cursor to the same record in the copy and closes
+ * the compressed file.  Past a cap of data read in memory it waits.
+ */
+#include "ingest-dat-priv.h"
+
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+/*
+ * The uncompressed copy to go on from (ingest_dat_switch_when_copied()):
+ * made by trace-cmd convert, then opened on a thread of its own (the
+ * reader goes on meanwhile), then taken over by the reader.
+ */
+struct copy_switch {
+	struct ingest_spill *spill;
+	uint64_t cap;			/* bytes read in memory before waiting for it */
+	bool opening;			/* the opener thread was started */
+	pthread_t opener;
+	atomic_bool opened;		/* the opener is done: the fields below are set */
+	struct tracecmd_input *h;	/* NULL if the copy cannot be opened */
+	struct tracecmd_input **inst;
+	int ninst, ncur;
+	struct dat_cursor *cur;
+};
+
+/* Free cursors @cur, instance handles @inst and the top handle @h. */
+static void close_handles(struct dat_cursor *cur, int ncur, struct tracecmd_input **inst,
+			  int ninst, struct tracecmd_input *h)
+{
+	for (int c = 0; c < ncur; c++)
+		tracecmd_free_record(cur[c].rec);
+	free(cur);
+	for (int i = 0; i < ninst; i++)
+		tracecmd_close(inst[i]);
+	free(inst);
+	tracecmd_close(h);
+}
+
+void dat_copy_end(struct ingest_dat *d)
+{
+	struct copy_switch *cs = d->copy;
+
+	if (!cs)
+		return;
+	if (cs->opening) {
+		pthread_join(cs->opener, NULL);
+		if (cs->h)
+			close_handles(cs->cur, cs->ncur, cs->inst, cs->ninst, cs->h);
+	}
+	ingest_dat_spill_cancel(cs->spill);	/* an open copy stays readable */
+	free(cs);
+	d->copy = NULL;
+}
+
+void ingest_dat_switch_when_copied(struct ingest_dat *d, struct ingest_spill *s,
+				   uint64_t cap_bytes)
+{
+	dat_copy_end(d);
+	if (!s)
+		return;
+	d->copy = vr_calloc(1, sizeof(*d->copy));
+	d->copy->spill = s;
+	d->copy->cap = cap_bytes;
+}
+
+int64_t ingest_dat_copy_taken_at(const struct ingest_dat *d)
+{
+	return d->copy_taken_at;
+}
+
+/* Bytes of CPU data read so far from the file in memory: what libtracecmd
+ * holds decompressed, give or take a chunk per CPU. */
+static uint64_t bytes_read(struct ingest_dat *d)
+{
+	uint64_t sum = 0;
+
+	for (int c = 0; c < d->ncur; c++) {
+		struct dat_cursor *cur = &d->cur[c];
+
+		if (cur->rec && cur->rec->offset > cur->base)
+			cur->seen = cur->rec->offset - cur->base;
+		sum += cur->seen;
+	}
+	return sum;
+}
+
+static bool same_record(const struct tep_record *a, const struct tep_record *b)
+{
+	return a->ts == b->ts && a->size == b->size && !memcmp(a->data, b->data, (size_t)a->size);
+}
+
+/*
+ * Move the cursors @nw of the copy to where @d's cursors are: a record's
+ * offset from its CPU's first record is the same in both files, since
+ * trace-cmd convert copies the ring-buffer pages as they are.  0, or -1 if
+ * a record there is not the one @d holds.
+ */
+static int align_cursors(struct ingest_dat *d, struct dat_cursor *nw)
+{
+	for (int c = 0; c < d->ncur; c++) {
+		struct dat_cursor *o = &d->cur[c], *n = &nw[c];
+		int cpu = -1;
+
+		if (n->cpu != o->cpu || !o->rec != !n->rec)
+			return -1;
+		n->last_pid = o->last_pid;
+		if (!o->rec)
+			continue;
+		tracecmd_free_record(n->rec);
+		n->rec = tracecmd_read_at(n->handle, n->base + (o->rec->offset - o->base), &cpu);
+		if (!n->rec || cpu != n->cpu || !same_record(o->rec, n->rec))
+			return -1;
+	}
+	return 0;
+}
+
+/* The opener thread: open the copy and its cursors (libtracecmd parses the
+ * headers and kallsyms, about 0.2 s, while the reader goes on). */
+static void *open_copy(void *arg)
+{
+	struct copy_switch *cs = arg;
+	struct tracecmd_input *clock_from = NULL;
+
+	pthread_mutex_lock(&dat_open_lock);
+	cs->h = tracecmd_open(ingest_dat_spill_path(cs->spill), TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	pthread_mutex_unlock(&dat_open_lock);
+	if (cs->h) {
+		cs->inst = vr_calloc((size_t)tracecmd_buffer_instances(cs->h) + 1, sizeof(*cs->inst));
+		cs->cur = dat_open_cursors(cs->h, cs->inst, &cs->ninst, &cs->ncur, &clock_from);
+	}
+	atomic_store(&cs->opened, true);
+	return NULL;
+}
+
+/*
+ * Go on reading from the opened copy, and close the file in memory.  The
+ * old tep_handle stays until the end: events in flight point at its event
+ * and function names.  0, or -1 (nothing changed) if the copy does not
+ * match.
+ */
+static int take_copy(struct ingest_dat *d, struct copy_switch *cs)
+{
+	if (!cs->h || cs->ncur != d->ncur || cs->ninst != d->ninstances ||
+	    align_cursors(d, cs->cur))
+		return -1;
+	d->copy_taken_at = (int64_t)bytes_read(d);
+	d->old_tep = d->tep;
+	tep_ref(d->old_tep);
+	dat_release_tracecmd(d);
+	d->handle = cs->h;
+	d->tep = tracecmd_get_tep(cs->h);
+	d->cur = cs->cur;
+	d->ncur = cs->ncur;
+	d->instances = cs->inst;
+	d->ninstances = cs->ninst;
+	cs->h = NULL;		/* now @d's */
+	for (int i = 0; i < d->nevents; i++) {	/* plans point into the old formats */
+		free(d->events[i].extra);
+		memset(&d->events[i], 0, sizeof(d->events[i]));
+	}
+	return 0;
+}
+
+/* One step towards the copy: start opening it once made, take it once
+ * open.  1 when nothing more is to be done (switched, or given up), else
+ * 0.  Waits nothing. */
+static int copy_step(struct ingest_dat *d, struct copy_switch *cs)
+{
+	int made;
+
+	if (!cs->opening) {
+		made = ingest_dat_spill_poll(cs->spill, false);
+		if (made < 0)
+			vr_warn("%s: reading it in memory after all", d->path);
+		if (made <= 0)
+			return made < 0;
+		if (pthread_create(&cs->opener, NULL, open_copy, cs)) {
+			vr_warn("%s: cannot open its uncompressed copy: reading it in memory", d->path);
+			return 1;
+		}
+		cs->opening = true;
+		return 0;
+	}
+	if (!atomic_load(&cs->opened))
+		return 0;
+	pthread_join(cs->opener, NULL);
+	cs->opening = false;
+	if (take_copy(d, cs))
+		vr_warn("%s: its uncompressed copy does not match it: reading it in memory",
+			d->path);
+	if (cs->h)
+		close_handles(cs->cur, cs->ncur, cs->inst, cs->ninst, cs->h);
+	return 1;
+}
+
+void dat_poll_copy(struct ingest_dat *d, bool (*stop)(void *arg), void *arg)
+{
+	int done;
+
+	while (!(done = copy_step(d, d->copy))) {
+		if (bytes_read(d) < d->copy->cap || stop(arg) ||
+		    (d->early.interrupted && *d->early.interrupted))
+			return;
+		nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
+	}
+	dat_copy_end(d);
+}

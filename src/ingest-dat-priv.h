@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ingest-dat-priv.h - what the trace.dat reader (ingest-dat.c) shares with
+ * its switch to an uncompressed copy (ingest-dat-copy.c).  Not a public
+ * interface: include/ingest.h is.
+ */
+#ifndef VR_INGEST_DAT_PRIV_H
+#define VR_INGEST_DAT_PRIV_H
+
+#include "ingest.h"
+#include "vr.h"
+
+#include <glib.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+struct copy_switch;	/* ingest-dat-copy.c */
+
+/* Decoding plan for one event id of one file, built on first use. */
+struct dat_event {
+	bool ready;
+	int spec;				/* -1 for other events */
+	struct tep_event *ev;
+	struct tep_format_field *field[VR_SPEC_MAX_FIELDS]; /* NULL if absent */
+	struct tep_format_field **extra;	/* fields beyond the spec */
+	int nextra;
+	int nfields;				/* spec_nfields(spec) */
+};
+
+/* One per-CPU stream of one buffer (the top level or an instance). */
+struct dat_cursor {
+	struct tracecmd_input *handle;
+	int cpu;
+	struct tep_record *rec;
+	int last_pid;		/* pid of the previous record, already noted */
+	unsigned long long base;	/* offset of the CPU's first record */
+	unsigned long long seen;	/* bytes of the CPU's data read, as last polled */
+};
+
+struct ingest_dat {
+	char *path;
+	struct tracecmd_input *handle;
+	struct tep_handle *tep;			/* borrowed from handle */
+	bool swap;				/* file byte order is not the host's */
+	struct dat_event *events;		/* indexed by event id */
+	int nevents;
+	struct vr_buf json;			/* extra fields of one event */
+	struct vr_buf text[VR_SPEC_MAX_FIELDS];	/* copied strings of one event */
+	GHashTable *pids;			/* pids seen, for the task table */
+	GHashTable *last_comm;			/* pid+1 -> comm sched events named last */
+	GPtrArray *event_comms;			/* "pid:comm" pairs, each once per change */
+	int spec_switch, spec_wakeup, spec_waking;	/* spec indexes */
+	int f_prev_comm, f_prev_pid, f_next_comm, f_next_pid;	/* sched_switch */
+	int f_comm, f_pid;			/* sched_wakeup and sched_waking */
+	struct tracecmd_input **instances;	/* instance buffer handles (owned) */
+	int ninstances;
+	struct ksym_cache {			/* last lookups of tep_find_function() */
+		unsigned long long addr;
+		const char *name;
+		bool valid;
+	} ksym[256];
+	struct dat_cursor *cur;			/* per buffer and CPU */
+	int ncur;
+	struct ingest_early early;		/* run on the reader thread */
+	struct pipe_state *pipe;		/* reader thread, once started */
+	pthread_t reader;
+	bool leave_to_exit;			/* ingest_dat_leave_to_exit() */
+	struct copy_switch *copy;		/* ingest_dat_switch_when_copied() */
+	unsigned copy_tick;			/* events since the reader looked at it */
+	int64_t copy_taken_at;			/* bytes read in memory before, or -1 */
+	struct tep_handle *old_tep;		/* of the compressed file, once switched:
+						 * events in flight point into it */
+};
+
+/* One tracecmd_open() at a time in this process: libtraceevent parses
+ * event formats with global state (event-parse.c's input buffer). */
+extern pthread_mutex_t dat_open_lock;
+
+/*
+ * Cursors for every CPU of the top buffer @top and of every instance buffer,
+ * each at its first record (owned by the caller, as are the instance
+ * handles).  @inst: OUT: the instance handles opened (room for
+ * tracecmd_buffer_instances(top)), their number added to *@ninst.
+ * @clock_from: OUT: the first buffer that holds records; its trace clock is
+ * the run's clock (a recording made in an instance has an empty top level).
+ */
+struct dat_cursor *dat_open_cursors(struct tracecmd_input *top, struct tracecmd_input **inst,
+				    int *ninst, int *n, struct tracecmd_input **clock_from);
+
+/* Free libtracecmd's side of @d: records, instance handles, the file. */
+void dat_release_tracecmd(struct ingest_dat *d);
+
+/*
+ * On the reader thread, every 1024 events while @d->copy is set: take the
+ * copy once it is made and open; past its cap, wait for it unless
+ * @stop(@arg) or the load is interrupted.  Ends @d->copy when done.
+ */
+void dat_poll_copy(struct ingest_dat *d, bool (*stop)(void *arg), void *arg);
+
+/* Stop copying (the reader thread is stopped or done): join the opener,
+ * close what it opened, kill trace-cmd, delete the copy.  No-op without
+ * @d->copy. */
+void dat_copy_end(struct ingest_dat *d);
+
+#endif
