@@ -31,6 +31,21 @@ test_expect_code() {
 # test_cmp EXPECTED ACTUAL: files equal, else show the diff.
 test_cmp() { diff -u "$1" "$2"; }
 
+# dump_rows DB: every table of DB in rowid order, the run without its load
+# time: two loads of the same trace compare equal.
+dump_rows() {
+	for t in $(sqlite3 "$1" "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"); do
+		echo "== $t"
+		if [ "$t" = run ]; then
+			sqlite3 "$1" "SELECT id, kernel, iteration, source_path, source_format,
+				content_sha256, file_version, compression, event_count, lost_events,
+				first_ts_ns, last_ts_ns FROM run"
+		else
+			sqlite3 "$1" "SELECT * FROM \"$t\" ORDER BY rowid"
+		fi
+	done
+}
+
 test_done() {
 	[ -n "${VR_RESULTS:-}" ] && echo "$test_name $test_pass $test_fail" >> "$VR_RESULTS"
 	[ "$test_fail" -eq 0 ]

@@ -6,19 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 sample=$(ls "${VR_SAMPLES_DIR:-$TOP/samples}"/*.dat 2>/dev/null | head -1)
 
-# every table in rowid order, the run without its load time
-dump_rows() {
-	for t in $(sqlite3 "$1" "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"); do
-		echo "== $t"
-		if [ "$t" = run ]; then
-			sqlite3 "$1" "SELECT id, kernel, iteration, source_path, source_format,
-				content_sha256, file_version, compression, event_count, lost_events,
-				first_ts_ns, last_ts_ns FROM run"
-		else
-			sqlite3 "$1" "SELECT * FROM \"$t\" ORDER BY rowid"
-		fi
-	done
-}
 
 algo=$(trace-cmd dump --summary "$sample" 2>&1 | awk '/\[Compression algorithm\]/ { print $1 }')
 
