@@ -36,6 +36,7 @@ struct store {
 	int lost_unknown;
 	uint64_t *spec_count;		/* per spec */
 	unsigned batches;		/* store_events() calls */
+	int wb_fd;			/* the database file, for writeback hints; -1 */
 	GHashTable *other_count;	/* "system:name" -> count (owned keys) */
 };
 
@@ -244,6 +245,7 @@ struct store *store_open(const char *path, int flags)
 					: SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX;
 
 	s->path = vr_strdup(path);
+	s->wb_fd = -1;
 	/* no memory statistics: saves a mutex round trip per allocation; a
 	 * no-op (SQLITE_MISUSE) once the library is initialised */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
@@ -294,6 +296,8 @@ void store_close(struct store *s)
 	sqlite3_finalize(s->ins_lost);
 	sqlite3_finalize(s->ins_task);
 	sqlite3_close(s->db);
+	if (s->wb_fd >= 0)
+		close(s->wb_fd);	/* after SQLite let go of its locks */
 	free(s->ins);
 	free(s->spec_count);
 	if (s->other_count)
@@ -699,20 +703,21 @@ static int flush_groups(struct store *s, const struct ingest_event *evs)
  * written to the database file so far (sync_file_range(2), asynchronous):
  * the fsync of the commit then finds little left to write, instead of the
  * whole run (about 0.1 s per 200 MB here).  Only a hint; errors ignored.
+ * The descriptor stays open until SQLite has closed the database: closing
+ * any descriptor of a file drops every POSIX lock the process holds on it
+ * (fcntl(2)), SQLite's too, and another connection would then take the
+ * journal of the run being written for a hot one and roll it back.
  */
 enum { WRITEBACK_BATCHES = 64 };
 
 static void start_writeback(struct store *s)
 {
-	int fd;
-
 	if (++s->batches % WRITEBACK_BATCHES)
 		return;
-	fd = open(s->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
-	close(fd);
+	if (s->wb_fd < 0)
+		s->wb_fd = open(s->path, O_RDONLY | O_CLOEXEC);
+	if (s->wb_fd >= 0)
+		sync_file_range(s->wb_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 }
 
 int store_events(struct store *s, const struct ingest_event *evs, int n)
