@@ -18,6 +18,10 @@
 #include <string.h>
 #include <time.h>
 
+/* Exported by libtracecmd 3.1.6, declared only in its private header: the
+ * last record of @cpu (owned by the caller); the CPU's iterator ends past it. */
+struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
+
 /*
  * The uncompressed copy to go on from (ingest_dat_switch_when_copied()):
  * made by trace-cmd convert, then opened on a thread of its own (the
@@ -102,10 +106,30 @@ static bool same_record(const struct tep_record *a, const struct tep_record *b)
 }
 
 /*
- * Move the cursors @nw of the copy to where @d's cursors are: a record's
- * offset from its CPU's first record is the same in both files, since
- * trace-cmd convert copies the ring-buffer pages as they are.  0, or -1 if
- * a record there is not the one @d holds.
+ * Does the CPU data of cursor @n (the copy) end where that of @o (@d's file)
+ * does, with the same record?  A copy cut short, or of another file, would
+ * not.  A record's offset from its CPU's first record is the same in both
+ * files, since trace-cmd convert copies the ring-buffer pages as they are.
+ * Moves both CPU iterators; @o's is put back after its record.
+ */
+static bool same_extent(struct dat_cursor *o, struct dat_cursor *n)
+{
+	struct tep_record *a = tracecmd_read_cpu_last(o->handle, o->cpu);
+	struct tep_record *b = tracecmd_read_cpu_last(n->handle, n->cpu);
+	bool same = (!a && !b) || (a && b && a->offset - o->base == b->offset - n->base &&
+				   same_record(a, b));
+
+	tracecmd_free_record(a);
+	tracecmd_free_record(b);
+	if (o->rec)
+		tracecmd_free_record(tracecmd_read_at(o->handle, o->rec->offset, NULL));
+	return same;
+}
+
+/*
+ * Move the cursors @nw of the copy to where @d's cursors are (same offset
+ * from the CPU's first record; a CPU @d has read to the end is ended).
+ * 0, or -1 if a record there is not the one @d holds.
  */
 static int align_cursors(struct ingest_dat *d, struct dat_cursor *nw)
 {
@@ -113,12 +137,13 @@ static int align_cursors(struct ingest_dat *d, struct dat_cursor *nw)
 		struct dat_cursor *o = &d->cur[c], *n = &nw[c];
 		int cpu = -1;
 
-		if (n->cpu != o->cpu || !o->rec != !n->rec)
+		if (n->cpu != o->cpu || !same_extent(o, n))
 			return -1;
 		n->last_pid = o->last_pid;
+		tracecmd_free_record(n->rec);
+		n->rec = NULL;
 		if (!o->rec)
 			continue;
-		tracecmd_free_record(n->rec);
 		n->rec = tracecmd_read_at(n->handle, n->base + (o->rec->offset - o->base), &cpu);
 		if (!n->rec || cpu != n->cpu || !same_record(o->rec, n->rec))
 			return -1;
