@@ -141,9 +141,10 @@ struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *
  * libtracecmd 3.1.6 keeps every decompressed chunk of a compressed file
  * (ingest-dat-spill.c says why).  Returns the copy's path (owned; remove
  * it with ingest_dat_spill_remove(), which may be done as soon as it is
- * open), or NULL after "vmscan-report: PATH: trace-cmd convert ...".
+ * open), or NULL after "vmscan-report: PATH: trace-cmd convert ...", or
+ * NULL without a message once *@interrupted (if not NULL) is set.
  */
-char *ingest_dat_spill(const char *path);
+char *ingest_dat_spill(const char *path, const volatile sig_atomic_t *interrupted);
 
 /** ingest_dat_spill_remove - delete the copy and its directory, free @copy. */
 void ingest_dat_spill_remove(char *copy);
@@ -176,9 +177,10 @@ int ingest_dat_spill_poll(struct ingest_spill *s, bool wait);
 
 /**
  * ingest_dat_spill_finish - wait for the copy @s (taken over) and return its
- * path as ingest_dat_spill() does, or NULL after its message.
+ * path as ingest_dat_spill() does, or NULL after its message (or, without,
+ * once *@interrupted is set: trace-cmd is killed, the copy deleted).
  */
-char *ingest_dat_spill_finish(struct ingest_spill *s);
+char *ingest_dat_spill_finish(struct ingest_spill *s, const volatile sig_atomic_t *interrupted);
 
 /** ingest_dat_spill_path - where the copy @s is written (borrowed). */
 const char *ingest_dat_spill_path(const struct ingest_spill *s);
@@ -190,8 +192,23 @@ const char *ingest_dat_spill_path(const struct ingest_spill *s);
  */
 void ingest_dat_spill_cancel(struct ingest_spill *s);
 
+/**
+ * ingest_dat_spill_remove_stale - delete the copies (and their directories)
+ * that loads killed before they could do it left in $TMPDIR (default
+ * /var/tmp): directories vmscan-report-PID-* of this user whose process is
+ * gone.  Each removal is reported (vr_warn()).
+ */
+void ingest_dat_spill_remove_stale(void);
+
+/** ingest_dat_spill_dir - where copies go: $TMPDIR, or /var/tmp (borrowed). */
+const char *ingest_dat_spill_dir(void);
+
 /** ingest_dat_spill_in_memory - is the copies' directory a tmpfs or ramfs? */
 bool ingest_dat_spill_in_memory(void);
+
+/** ingest_dat_spill_free_bytes - free space for copies, in bytes (UINT64_MAX
+ * if unknown, e.g. the directory is missing: making the copy says why). */
+uint64_t ingest_dat_spill_free_bytes(void);
 
 /**
  * ingest_dat_switch_when_copied - hand @d the copy @s of its own file

@@ -22,10 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 static const char *const load_usage[] = {
-	"usage: vmscan-report load -d DB [--kernel NAME] [--iteration N] [--replace] [-j N] FILE...",
+	"usage: vmscan-report load -d DB [--kernel NAME] [--iteration N] [--replace] [-j N] [-q]",
+	"                          [-v] [--low-memory] [--premature-ms MS] FILE...",
 	"",
 	"Load trace.dat recordings (file version 6 or 7, compressed or not) into DB,",
 	"one run per file.  Every event is stored; vmscan, writeback congestion,",
@@ -247,13 +249,29 @@ static uint64_t in_memory_cap(void)
  */
 static bool copy_early(const struct load_opts *o, const char *path)
 {
+	uint64_t need;
 	struct stat st;
 
 	if (!ingest_dat_head_compressed(path) || stat(path, &st))
 		return false;
 	if (o->low_memory)
 		return true;
-	return (uint64_t)st.st_size * 10 > in_memory_cap() && !ingest_dat_spill_in_memory();
+	need = (uint64_t)st.st_size * 10;
+	if (need <= in_memory_cap())
+		return false;
+	if (ingest_dat_spill_in_memory()) {
+		vr_warn("%s: read in memory (about %llu MiB once decompressed): %s is a tmpfs, where"
+			" an uncompressed copy would save nothing; set TMPDIR to a directory on disk",
+			path, (unsigned long long)(need >> 20), ingest_dat_spill_dir());
+		return false;
+	}
+	if (ingest_dat_spill_free_bytes() < need + need / 4 + (64ull << 20)) {
+		vr_warn("%s: read in memory (about %llu MiB once decompressed): too little free space"
+			" in %s for an uncompressed copy", path, (unsigned long long)(need >> 20),
+			ingest_dat_spill_dir());
+		return false;
+	}
+	return true;
 }
 
 /* Replace in->d by a reader of an uncompressed copy of @path; the run's
@@ -264,11 +282,12 @@ static bool copy_early(const struct load_opts *o, const char *path)
 static int reopen_uncompressed(struct load_input *in, const char *path, bool asked,
 			       struct ingest_spill *started)
 {
-	char *copy = started ? ingest_dat_spill_finish(started) : ingest_dat_spill(path);
+	char *copy = started ? ingest_dat_spill_finish(started, &load_interrupted)
+			     : ingest_dat_spill(path, &load_interrupted);
 	struct ingest_meta copy_meta;
 
 	if (!copy) {
-		if (asked)
+		if (asked || load_interrupted)
 			return -1;
 		vr_warn("%s: reading it in memory after all", path);
 		return 0;
@@ -313,6 +332,7 @@ static int input_open(struct load_input *in, struct store *st, const char *path,
 		      const struct load_opts *o, char **sha256)
 {
 	struct ingest_spill *copy = NULL;
+	bool copy_failed = false;
 	char *sha = NULL;
 
 	memset(in, 0, sizeof(*in));
@@ -328,8 +348,14 @@ static int input_open(struct load_input *in, struct store *st, const char *path,
 		free(sha);
 		return -1;
 	}
-	if (copy_early(o, path) && !(copy = ingest_dat_spill_start(path)))
+	if (copy_early(o, path) && !(copy = ingest_dat_spill_start(path))) {
+		if (o->low_memory) {	/* asked for: the message said why not */
+			free(sha);
+			return -1;
+		}
 		vr_warn("%s: reading it in memory after all", path);
+		copy_failed = true;
+	}
 	in->d = ingest_open_dat_probed(path, &in->meta);
 	if (!in->d) {
 		ingest_dat_spill_cancel(copy);
@@ -339,7 +365,7 @@ static int input_open(struct load_input *in, struct store *st, const char *path,
 	in->meta.content_sha256 = sha;
 	if (!in->meta.compression) {
 		ingest_dat_spill_cancel(copy);
-	} else if (want_spill(o, path)) {
+	} else if (!copy_failed && want_spill(o, path)) {
 		if (reopen_uncompressed(in, path, o->low_memory, copy)) {
 			ingest_close_dat(in->d);
 			in->d = NULL;
@@ -669,7 +695,7 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
 {
 	sigset_t stop, waitmask;
 	int fds[2];
-	pid_t pid;
+	pid_t pid, parent;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return -1;
@@ -679,6 +705,7 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
 	sigaddset(&stop, SIGHUP);
 	sigprocmask(SIG_BLOCK, &stop, &waitmask);
 	fflush(NULL);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		sigprocmask(SIG_SETMASK, &waitmask, NULL);
@@ -689,6 +716,11 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
 	if (pid == 0) {
 		struct load_opts wo = *o;
 
+		/* killed with the command (SIGKILL): nothing commits behind the
+		 * user's back; the open run is rolled back by the next opener */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(VR_EXIT_FAIL);
 		sigprocmask(SIG_SETMASK, &waitmask, NULL);
 		close(fds[0]);
 		progress_fd = fds[1];
@@ -698,7 +730,9 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
 			wo.jobs = 1;
 		if (o->iteration)
 			wo.iteration = o->iteration + first;
-		exit(load_worker(&wo, files + first, n - first) ? VR_EXIT_FAIL : VR_EXIT_OK);
+		/* interrupted (a signal sent to the worker alone): a failure too */
+		exit(load_worker(&wo, files + first, n - first) || load_interrupted ? VR_EXIT_FAIL
+										    : VR_EXIT_OK);
 	}
 	close(fds[1]);
 	/* a signal sent to this process alone reaches the worker too */
@@ -709,6 +743,8 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
 			*status = 0;	/* cannot happen for our own child */
 			break;
 		}
+	if (WIFSIGNALED(*status))	/* its uncompressed copies, at once */
+		ingest_dat_spill_remove_stale();
 	sigprocmask(SIG_SETMASK, &waitmask, NULL);
 	return 0;
 }
@@ -743,6 +779,8 @@ static int load_supervised(struct load_opts *o, char **files, int n, int *loaded
 		}
 		failed += r.failed;
 		*loaded += r.loaded;
+		if (WIFEXITED(status) && WEXITSTATUS(status) != VR_EXIT_OK && !r.failed)
+			failed++;	/* it failed, but not on a file: interrupted */
 		if (!WIFSIGNALED(status) || WTERMSIG(status) == SIGINT ||
 		    WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGHUP)
 			break;

@@ -30,8 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The last line of @s that is not empty, at most 200 bytes (for messages). */
@@ -44,6 +47,8 @@ static void last_line(const char *s, char *out, size_t len)
 	start = end;
 	while (start > s && start[-1] != '\n')
 		start--;
+	while (start < end && (*start == ' ' || *start == '\t'))
+		start++;
 	snprintf(out, len, "%.*s", (int)(end - start), start);
 }
 
@@ -75,6 +80,9 @@ static int start_convert(struct ingest_spill *s)
 		/* killed with the process that waits for it (the copy would be
 		 * useless, and would fill the disk for nothing) */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* its own process group: Ctrl-C in a terminal is the load's to
+		 * handle, which then kills it */
+		setpgid(0, 0);
 		dup2(null, STDOUT_FILENO);
 		dup2(log, STDERR_FILENO);
 		execlp("trace-cmd", "trace-cmd", "convert", "-i", s->src, "-o", s->out,
@@ -88,7 +96,8 @@ static int start_convert(struct ingest_spill *s)
 
 /*
  * Remove copies left in @tmp by loads that were killed (SIGKILL, the OOM
- * killer): directories vmscan-report-PID-* whose process is gone.
+ * killer, a crash): directories vmscan-report-PID-* of ours whose process
+ * is gone.  Symbolic links and other users' directories are left alone.
  */
 static void remove_stale(const char *tmp)
 {
@@ -96,17 +105,23 @@ static void remove_stale(const char *tmp)
 	struct dirent *de;
 
 	while (dir && (de = readdir(dir))) {
-		char path[4096];
+		struct stat st;
+		int fd;
 
 		if (!vr_name_of_dead_process(de->d_name, "vmscan-report-", '-'))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/uncompressed.dat", tmp, de->d_name);
-		unlink(path);
-		snprintf(path, sizeof(path), "%s/%s/convert.log", tmp, de->d_name);
-		unlink(path);
-		snprintf(path, sizeof(path), "%s/%s", tmp, de->d_name);
-		if (rmdir(path) == 0)
-			vr_warn("removed %s, left by a load that was killed", path);
+		fd = openat(dirfd(dir), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) || st.st_uid != geteuid()) {
+			close(fd);
+			continue;
+		}
+		unlinkat(fd, "uncompressed.dat", 0);
+		unlinkat(fd, "convert.log", 0);
+		close(fd);
+		if (unlinkat(dirfd(dir), de->d_name, AT_REMOVEDIR) == 0)
+			vr_warn("removed %s/%s, left by a load that was killed", tmp, de->d_name);
 	}
 	if (dir)
 		closedir(dir);
@@ -127,9 +142,26 @@ static const char *tmp_dir(void)
 	return tmp && *tmp ? tmp : "/var/tmp";
 }
 
+void ingest_dat_spill_remove_stale(void)
+{
+	remove_stale(tmp_dir());
+}
+
+const char *ingest_dat_spill_dir(void)
+{
+	return tmp_dir();
+}
+
 bool ingest_dat_spill_in_memory(void)
 {
 	return in_memory(tmp_dir());
+}
+
+uint64_t ingest_dat_spill_free_bytes(void)
+{
+	struct statvfs fs;
+
+	return statvfs(tmp_dir(), &fs) ? UINT64_MAX : (uint64_t)fs.f_bavail * fs.f_frsize;
 }
 
 static char *path_in(const char *dir, const char *name)
@@ -157,6 +189,9 @@ struct ingest_spill *ingest_dat_spill_start(const char *path)
 	struct vr_buf dir;
 
 	remove_stale(tmp);
+	if (in_memory(tmp))
+		vr_warn("%s: the uncompressed copy goes to %s, which is in memory (tmpfs):"
+			" set TMPDIR to a directory on disk", path, tmp);
 	vr_buf_init(&dir);
 	vr_buf_addf(&dir, "%s/vmscan-report-%d-XXXXXX", tmp, (int)getpid());
 	s->src = vr_strdup(path);
@@ -236,11 +271,14 @@ void ingest_dat_spill_cancel(struct ingest_spill *s)
 	spill_free(s);
 }
 
-char *ingest_dat_spill_finish(struct ingest_spill *s)
+char *ingest_dat_spill_finish(struct ingest_spill *s, const volatile sig_atomic_t *interrupted)
 {
 	char *copy;
+	int made;
 
-	if (ingest_dat_spill_poll(s, true) < 0) {
+	while (!(made = ingest_dat_spill_poll(s, false)) && !(interrupted && *interrupted))
+		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
+	if (made <= 0) {
 		ingest_dat_spill_cancel(s);
 		return NULL;
 	}
@@ -251,15 +289,11 @@ char *ingest_dat_spill_finish(struct ingest_spill *s)
 	return copy;
 }
 
-char *ingest_dat_spill(const char *path)
+char *ingest_dat_spill(const char *path, const volatile sig_atomic_t *interrupted)
 {
-	struct ingest_spill *s;
+	struct ingest_spill *s = ingest_dat_spill_start(path);
 
-	if (in_memory(tmp_dir()))
-		vr_warn("%s: the uncompressed copy goes to %s, which is in memory (tmpfs):"
-			" set TMPDIR to a directory on disk", path, tmp_dir());
-	s = ingest_dat_spill_start(path);
-	return s ? ingest_dat_spill_finish(s) : NULL;
+	return s ? ingest_dat_spill_finish(s, interrupted) : NULL;
 }
 
 void ingest_dat_spill_remove(char *copy)

@@ -46,6 +46,35 @@ test_expect_success 'past the cap: part in memory, the rest from the copy, the s
 	dump_rows normal.db >expect && dump_rows copy.db >actual && test_cmp expect actual &&
 	test -z "$(ls -A tmp)"
 '
+test_expect_success 'a CPU whose records end early: still switches, the same rows' '
+	# CPU 1 has 10 events, all read before the switch; CPU 0 the rest
+	python3 -c "
+print(\"era 6.18\\nuname Linux t 6.18.0-t x86_64\\ncomm 100 a\\ncpus 2\\npage 4096\")
+for i in range(20000):
+    print(\"ev %d %d 100 sched_switch prev_comm=\\\"a\\\" prev_pid=100 prev_prio=120\"
+          \" prev_state=1 next_comm=\\\"b\\\" next_pid=200 next_prio=120\" % (i < 10, 1000000 + i * 1000))
+" >t.spec &&
+	python3 "$TOP/tests/mkdat.py" t.spec t6.dat &&
+	trace-cmd convert -i t6.dat -o t7.dat --file-version 7 --compression zstd 2>/dev/null &&
+	"$VR" load -q -d normal.db t7.dat &&
+	VR_TEST_IN_MEMORY_CAP=1 "$VR" load -q -v -d copy.db t7.dat 2>err &&
+	grep -q "t7.dat: zstd-compressed: .* MiB decompressed in memory, the rest read from an uncompressed copy" err &&
+	! grep -q warning err &&
+	test "$(sqlite3 copy.db "SELECT count(*) FROM sched_switch WHERE cpu = 1")" = 10 &&
+	dump_rows normal.db >expect && dump_rows copy.db >actual && test_cmp expect actual
+'
+test_expect_success 'a copy cut short is refused: read in memory, the same rows' '
+	mkdir bin &&
+	trace-cmd split -i "$sample" -o prefix -e 20000 >/dev/null 2>&1 && test -s prefix.1 &&
+	# a trace-cmd convert that copies only the first 20000 events
+	printf "#!/bin/sh\nexec %s convert -i %s -o \"\$5\" --compression none\n" \
+		"$(command -v trace-cmd)" "$PWD/prefix.1" >bin/trace-cmd && chmod +x bin/trace-cmd &&
+	"$VR" load -q -d normal.db "$sample" &&
+	VR_TEST_IN_MEMORY_CAP=1 PATH=$PWD/bin:$PATH "$VR" load -q -v -d copy.db "$sample" 2>err &&
+	grep -q "warning: $sample: its uncompressed copy does not match it: reading it in memory" err &&
+	grep -qx "$in_memory" err &&
+	dump_rows normal.db >expect && dump_rows copy.db >actual && test_cmp expect actual
+'
 test_expect_success 'every sample, two files decoded at once, the same rows' '
 	mkdir tmp &&
 	"$VR" load -q -d normal.db $samples &&
@@ -92,5 +121,43 @@ test_expect_success 'interrupted while waiting for the copy: rolled back, trace-
 	! pgrep -f "vr-t1030-$$ 3600" &&
 	dump_rows before.db >expect && dump_rows db >actual && test_cmp expect actual &&
 	test -z "$(ls -A tmp)"
+'
+test_expect_success '--low-memory, no directory for the copy: said once, exit 1, no database' '
+	TMPDIR=$PWD/missing test_expect_code 1 "$VR" load -q --low-memory -d db "$sample" 2>err &&
+	test $(grep -c "cannot make a directory for its uncompressed copy" err) = 1 &&
+	! grep -q "in memory" err && test ! -e db
+'
+test_expect_success 'a tmpfs TMPDIR past the cap: says why, read in memory' '
+	test "$(stat -f -c %T /dev/shm)" = tmpfs || { echo "skipped: /dev/shm is no tmpfs"; exit 0; }
+	VR_TEST_IN_MEMORY_CAP=1 TMPDIR=/dev/shm "$VR" load -q -v -d db "$sample" 2>err &&
+	grep -q "warning: $sample: read in memory (about .* MiB once decompressed): /dev/shm is a tmpfs" err &&
+	grep -qx "$in_memory" err
+'
+test_expect_success 'waiting for the copy, the command is killed (SIGKILL): nothing commits, nothing left running' '
+	mkdir tmp bin &&
+	printf "#!/bin/bash\nexec -a vr-t1030-k$$ sleep 3600\n" >bin/trace-cmd && chmod +x bin/trace-cmd &&
+	"$VR" load -q -d db "$sample" && dump_rows db >expect &&
+	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
+		"$VR" load -q -d db --replace "$sample" 2>err & }
+	pid=$! &&
+	for i in $(seq 100); do pgrep -f "vr-t1030-k$$ 3600" >/dev/null && break; sleep 0.05; done &&
+	pgrep -f "vr-t1030-k$$ 3600" >/dev/null &&
+	sleep 0.2 && kill -KILL $pid && { wait $pid || true; } &&
+	for i in $(seq 100); do pgrep -f "vr-t1030-k$$ 3600" >/dev/null || break; sleep 0.05; done &&
+	! pgrep -f "vr-t1030-k$$ 3600" &&
+	sleep 0.2 && dump_rows db >actual && test_cmp expect actual
+'
+test_expect_success '--low-memory, interrupted while waiting for the copy: exit 1, trace-cmd killed' '
+	mkdir tmp bin &&
+	printf "#!/bin/bash\nexec -a vr-t1030-l$$ sleep 3600\n" >bin/trace-cmd && chmod +x bin/trace-cmd &&
+	{ TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH "$VR" load -q --low-memory -d db "$sample" 2>err & }
+	pid=$! &&
+	for i in $(seq 100); do pgrep -f "vr-t1030-l$$ 3600" >/dev/null && break; sleep 0.05; done &&
+	pgrep -f "vr-t1030-l$$ 3600" >/dev/null &&
+	kill -TERM $pid &&
+	for i in $(seq 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done &&
+	if kill -0 $pid 2>/dev/null; then kill -9 $pid; echo "still running"; false; fi &&
+	test_expect_code 1 wait $pid &&
+	! pgrep -f "vr-t1030-l$$ 3600" && test ! -e db && test -z "$(ls -A tmp)"
 '
 test_done
