@@ -5,8 +5,12 @@ For each command: wall time, CPU time (user+sys, with its child processes)
 and peak RSS of the process tree's largest process (wait4 rusage), peak
 anonymous RSS of the whole tree sampled every 20 ms; each command runs VR_BENCH_ROUNDS
 times (default 3), interleaved, and the medians are reported.  Prints a table and the targets:
-load wall time <= 1/4 of `trace-cmd report > /dev/null`, and load's peak RSS
-not growing with the trace (compared with a sample a fraction of the size).
+load wall time <= 1/4 of `trace-cmd report > /dev/null`, and load's peak
+anonymous memory not growing with the trace: measured on a sample (tens of
+thousands of events), on the first million events of the big trace (cut
+with `trace-cmd split`) and on the whole of it.  File-backed pages (the
+uncompressed copy libtracecmd maps) are page cache the kernel can take back,
+and are shown apart.
 """
 import os
 import statistics
@@ -86,13 +90,17 @@ def main():
                     os.unlink(db)
                 samples[name].append(measure(argv))
             ratios.append(samples[names[0]][-1][0] / samples[names[2]][-1][0])
-        small_rss = small_low = None
-        if small:
-            db2 = os.path.join(tmp, 'small.db')
-            small_rss = measure([vr, 'load', '-q', '-d', db2, small])
+        sizes = []	# (events, load's measure, load --low-memory's measure)
+        part = os.path.join(tmp, 'part')
+        subprocess.run(['trace-cmd', 'split', '-i', big, '-o', part, '-e', '1000000'],
+                       check=True, capture_output=True)
+        for path in ([small] if small else []) + [part + '.1']:
+            db2 = os.path.join(tmp, 'size.db')
+            plain = measure([vr, 'load', '-q', '-d', db2, path])
             os.unlink(db2)
-            small_low = measure([vr, 'load', '-q', '-d', db2, '--low-memory', small])
-            nsmall = count_events(bare, small)
+            low = measure([vr, 'load', '-q', '-d', db2, '--low-memory', path])
+            os.unlink(db2)
+            sizes.append((count_events(bare, path), plain, low))
     rows = [(name, *median_row(samples[name])) for name in names]
     print(f'trace: {big} ({os.path.getsize(big) / 1e6:.1f} MB, {nev} events);'
           f' medians of {rounds} interleaved rounds')
@@ -103,11 +111,16 @@ def main():
     print(f'load: {nev / load_wall:,.0f} events/s; load/report wall ratio {load_wall / report_wall:.3f}'
           f' (target <= 0.25: {"met" if load_wall <= report_wall / 4 else "NOT met"});'
           f' per round: {", ".join(f"{r:.3f}" for r in ratios)}')
-    if small_rss is not None:
-        print(f'load peak RSS (anonymous): {small_rss[2]:.1f} MB ({small_rss[3]:.1f}) on {nsmall} events,'
-              f' {rows[0][3]:.1f} MB ({rows[0][4]:.1f}) on {nev} events')
-        print(f'load --low-memory peak anonymous RSS: {small_low[3]:.1f} MB on {nsmall} events,'
-              f' {rows[1][4]:.1f} MB on {nev} events (file-backed pages of the copy not counted)')
+    sizes.append((nev, rows[0][1:], rows[1][1:]))
+    print('peak anonymous RSS MB by trace size (peak RSS of the largest process, with'
+          ' file-backed pages, in brackets):')
+    for events, plain, low in sizes:
+        print(f'  {events:>9} events: load {plain[3]:6.1f} ({plain[2]:6.1f}),'
+              f' load --low-memory {low[3]:6.1f} ({low[2]:6.1f})')
+    if len(sizes) >= 2:
+        grow = sizes[-1][1][3] / sizes[-2][1][3]
+        print(f'load peak anonymous RSS on {sizes[-1][0]} events / on {sizes[-2][0]} events: {grow:.2f}'
+              f' (flat: {"yes" if grow <= 1.15 else "NO"})')
 
 
 if __name__ == '__main__':
