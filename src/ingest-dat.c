@@ -444,6 +444,9 @@ void ingest_close_dat(struct ingest_dat *d)
 		dat_release_tracecmd(d);
 		if (d->old_tep)
 			tep_unref(d->old_tep);
+	} else {	/* libtracecmd's state stays; our arrays of it go */
+		free(d->cur);
+		free(d->instances);
 	}
 	for (int i = 0; i < d->nevents; i++)
 		free(d->events[i].extra);
