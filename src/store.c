@@ -37,6 +37,7 @@ struct store {
 	uint64_t *spec_count;		/* per spec */
 	unsigned batches;		/* store_events() calls */
 	int wb_fd;			/* the database file, for writeback hints; -1 */
+	unsigned wb_every;		/* batches between hints (0: not read yet) */
 	GHashTable *other_count;	/* "system:name" -> count (owned keys) */
 };
 
@@ -710,9 +711,21 @@ static int flush_groups(struct store *s, const struct ingest_event *evs)
  */
 enum { WRITEBACK_BATCHES = 64 };
 
+/* WRITEBACK_BATCHES, or VR_TEST_WRITEBACK_BATCHES (lets the tests reach a
+ * hint with the samples' few batches). */
+static unsigned writeback_batches(void)
+{
+	const char *e = getenv("VR_TEST_WRITEBACK_BATCHES");
+	long n = e ? strtol(e, NULL, 10) : 0;
+
+	return n > 0 ? (unsigned)n : WRITEBACK_BATCHES;
+}
+
 static void start_writeback(struct store *s)
 {
-	if (++s->batches % WRITEBACK_BATCHES)
+	if (!s->wb_every)
+		s->wb_every = writeback_batches();
+	if (++s->batches % s->wb_every)
 		return;
 	if (s->wb_fd < 0)
 		s->wb_fd = open(s->path, O_RDONLY | O_CLOEXEC);

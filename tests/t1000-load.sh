@@ -129,4 +129,24 @@ test_expect_success 'runs on a missing database: exit 1 and how to make one' '
 	grep -q "^vmscan-report: missing.db: no such database (make one with" err &&
 	test ! -e missing.db
 '
+test_expect_success 'writeback hints never close a descriptor of the database before SQLite does' '
+	# closing any descriptor of a file drops the process'"'"'s POSIX locks on
+	# it, SQLite'"'"'s too: another connection would roll the open run back
+	sample=$(ls "${VR_SAMPLES_DIR:-$TOP/samples}"/*.dat | head -1) &&
+	VR_TEST_WRITEBACK_BATCHES=2 ASAN_OPTIONS=detect_leaks=0 strace -f -qq \
+		-e trace=openat,close,sync_file_range -o trace.log "$VR" load -q -d db "$sample" &&
+	db_fd=$(sed -n "s|^\([0-9]*\) openat(AT_FDCWD, \"$PWD/db\", O_RDWR.* = \([0-9]*\)$|\1 \2|p" trace.log |
+		head -1) &&
+	pid=${db_fd% *} && db_fd=${db_fd#* } &&
+	hint_fd=$(sed -n "s/^$pid sync_file_range(\([0-9]*\),.*/\1/p" trace.log | head -1) &&
+	test -n "$hint_fd" && test "$(grep -c "^$pid sync_file_range($hint_fd," trace.log)" -ge 2 &&
+	# from the first hint on, the hint descriptor is closed once: after
+	# the last hint and after SQLite closed the database
+	first_hint=$(grep -n "^$pid sync_file_range($hint_fd," trace.log | head -1 | cut -d: -f1) &&
+	last_hint=$(grep -n "^$pid sync_file_range($hint_fd," trace.log | tail -1 | cut -d: -f1) &&
+	tail -n +$first_hint trace.log | grep -n "^$pid close($hint_fd)" | cut -d: -f1 >closes &&
+	test $(wc -l <closes) = 1 && hint_close=$(( $(cat closes) + first_hint - 1 )) &&
+	last_db_close=$(grep -n "^$pid close($db_fd)" trace.log | tail -1 | cut -d: -f1) &&
+	test "$hint_close" -gt "$last_db_close" && test "$hint_close" -gt "$last_hint"
+'
 test_done
