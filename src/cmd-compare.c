@@ -12,6 +12,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +289,43 @@ static int run_compare(sqlite3 *db, struct compare_cli *c)
 	return VR_EXIT_OK;
 }
 
+/*
+ * The temporary database of a compare given trace files, and its journal:
+ * removed by a SIGINT, SIGTERM or SIGHUP that ends the command (unlink()
+ * is async-signal-safe), then the signal is raised again.
+ */
+static char tmp_db[4096], tmp_journal[4096 + 8];
+
+static void remove_tmp_db(int sig)
+{
+	unlink(tmp_journal);
+	unlink(tmp_db);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Signals this process was started ignoring (nohup, a background job of a
+ * script) stay ignored. */
+static void remove_tmp_db_on_signals(const char *path, bool on)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static void (*old[3])(int);
+
+	if (on) {
+		snprintf(tmp_db, sizeof(tmp_db), "%s", path);
+		snprintf(tmp_journal, sizeof(tmp_journal), "%s-journal", path);
+	}
+	for (int i = 0; i < 3; i++) {
+		if (on) {
+			old[i] = signal(sigs[i], remove_tmp_db);
+			if (old[i] == SIG_IGN)
+				signal(sigs[i], SIG_IGN);
+		} else if (old[i] != SIG_IGN) {
+			signal(sigs[i], old[i]);
+		}
+	}
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_cli c = { .o.alpha = 0.10, .fmt = RENDER_TEXT };
@@ -311,6 +349,7 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 		close(fd);
+		remove_tmp_db_on_signals(tmpdb, true);
 		st = store_open(tmpdb, STORE_RW);
 		own_kernels = !c.o.kernels;
 		ret = st ? load_args(st, argc - optind, argv + optind, &c) : -1;
@@ -328,8 +367,10 @@ int cmd_compare(int argc, char **argv)
 	ret = run_compare(store_db(st), &c);
 out:
 	store_close(st);
-	if (tmpdb[0])
+	if (tmpdb[0]) {
 		unlink(tmpdb);
+		remove_tmp_db_on_signals(NULL, false);
+	}
 	if (own_kernels)
 		for (size_t i = 0; i < c.o.nkernels; i++)
 			free(c.o.kernels[i]);

@@ -60,4 +60,23 @@ test_expect_success 'a kernel named twice is refused (exit 2), one file twice fo
 	test_expect_code 2 "$VR" compare a=p.dat,p.dat 2>err &&
 	grep -q "p.dat is given twice for kernel .a." err
 '
+test_expect_success 'interrupted while loading trace files: its temporary database is removed' '
+	mkdir tmp bin &&
+	sample=$(ls "${VR_SAMPLES_DIR:-$TOP/samples}"/*.dat | head -1) &&
+	# the load waits for a copy that a fake trace-cmd never makes
+	printf "#!/bin/bash\nexec -a vr-t4010-$$ sleep 3600\n" >bin/trace-cmd && chmod +x bin/trace-cmd &&
+	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
+		"$VR" compare a="$sample" b="$sample" >out 2>err & }
+	pid=$! &&
+	for i in $(seq 100); do pgrep -f "vr-t4010-$$ 3600" >/dev/null && break; sleep 0.05; done &&
+	pgrep -f "vr-t4010-$$ 3600" >/dev/null && ls tmp | grep -q "^vmscan-report-compare\." &&
+	# SIGTERM: a background job of a script starts with SIGINT ignored
+	kill -TERM $pid &&
+	for i in $(seq 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done &&
+	if kill -0 $pid 2>/dev/null; then kill -9 $pid; echo "still running"; false; fi &&
+	test_expect_code 143 wait $pid &&
+	! ls tmp | grep -q "^vmscan-report-compare\." &&
+	for i in $(seq 100); do pgrep -f "vr-t4010-$$ 3600" >/dev/null || break; sleep 0.05; done &&
+	! pgrep -f "vr-t4010-$$ 3600"
+'
 test_done
