@@ -79,6 +79,16 @@ struct load_ctx {
 	struct store_derived *sd;
 };
 
+/* Handle @sig with @sa, unless this process was started ignoring it (nohup,
+ * a background job of a script): then it stays ignored.  @old: OUT: what
+ * to restore. */
+static void catch_signal(int sig, const struct sigaction *sa, struct sigaction *old)
+{
+	sigaction(sig, NULL, old);
+	if (old->sa_handler != SIG_IGN)
+		sigaction(sig, sa, NULL);
+}
+
 /* Set by SIGINT/SIGTERM: the run being loaded is rolled back, no other starts. */
 static volatile sig_atomic_t load_interrupted;
 
@@ -610,9 +620,9 @@ static int load_worker(const struct load_opts *o, char **files, int n)
 	}
 	/* Ctrl-C rolls the current run back and stops, leaving no hot journal */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	catch_signal(SIGINT, &sa, &old_int);
+	catch_signal(SIGTERM, &sa, &old_term);
+	catch_signal(SIGHUP, &sa, &old_hup);
 	failed = load_files(st, files, n, o);
 	store_close(st);
 	sigaction(SIGINT, &old_int, NULL);
@@ -767,9 +777,9 @@ static int load_supervised(struct load_opts *o, char **files, int n, int *loaded
 	struct worker_report r;
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	catch_signal(SIGINT, &sa, &old_int);
+	catch_signal(SIGTERM, &sa, &old_term);
+	catch_signal(SIGHUP, &sa, &old_hup);
 	while (first < n && !load_interrupted) {
 		if (run_worker(o, files, n, first, isolate, &r, &status)) {
 			/* no worker: load here, each trace.dat probed first */

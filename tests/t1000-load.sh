@@ -104,7 +104,8 @@ w(\"cpus=1\\n\")
 for i in range(2000000):
     w(\"  kswapd0-45  [000] %.6f: mm_vmscan_kswapd_sleep: nid=0\\n\" % (1000 + i / 1e5))
 " >big.txt &&
-	{ "$VR" load -q -d db big.txt 2>err & pid=$!; } &&
+	# a background job of a script starts with SIGINT ignored, which load keeps
+	{ env --default-signal=INT "$VR" load -q -d db big.txt 2>err & pid=$!; } &&
 	sleep 0.5 && kill -INT $pid && { wait $pid; rc=$?; } ; test "$rc" = 1 &&
 	grep -q "^vmscan-report: big.txt: interrupted; the database is unchanged" err &&
 	grep -q "^vmscan-report: interrupted by signal 2" err &&

@@ -108,8 +108,9 @@ test_expect_success 'interrupted while waiting for the copy: rolled back, trace-
 	printf "#!/bin/bash\nexec -a vr-t1030-$$ sleep 3600\n" >bin/trace-cmd && chmod +x bin/trace-cmd &&
 	"$VR" load -q -d db "$sample" &&
 	cp db before.db &&
+	# a background job of a script starts with SIGINT ignored, which load keeps
 	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
-		"$VR" load -q -d db --replace "$sample" 2>err & }
+		env --default-signal=INT "$VR" load -q -d db --replace "$sample" 2>err & }
 	pid=$! &&
 	for i in $(seq 100); do pgrep -f "vr-t1030-$$ 3600" >/dev/null && break; sleep 0.05; done &&
 	pgrep -f "vr-t1030-$$ 3600" >/dev/null &&
@@ -159,5 +160,17 @@ test_expect_success '--low-memory, interrupted while waiting for the copy: exit 
 	if kill -0 $pid 2>/dev/null; then kill -9 $pid; echo "still running"; false; fi &&
 	test_expect_code 1 wait $pid &&
 	! pgrep -f "vr-t1030-l$$ 3600" && test ! -e db && test -z "$(ls -A tmp)"
+'
+test_expect_success 'started with SIGHUP ignored (nohup): a hangup does not stop the load' '
+	mkdir tmp bin &&
+	# a trace-cmd that takes a second before making the copy
+	printf "#!/bin/bash\nsleep 1\nexec %s \"\\$@\"\n" "$(command -v trace-cmd)" >bin/trace-cmd &&
+	chmod +x bin/trace-cmd &&
+	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
+		env --ignore-signal=HUP "$VR" load -q -d db "$sample" 2>err & }
+	pid=$! &&
+	sleep 0.5 && kill -HUP $pid &&
+	test_expect_code 0 wait $pid &&
+	test "$(sqlite3 db "SELECT count(*) FROM run")" = 1 && ! grep -q interrupted err
 '
 test_done
