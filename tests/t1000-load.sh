@@ -134,20 +134,21 @@ test_expect_success 'writeback hints never close a descriptor of the database be
 	# closing any descriptor of a file drops the process'"'"'s POSIX locks on
 	# it, SQLite'"'"'s too: another connection would roll the open run back
 	sample=$(ls "${VR_SAMPLES_DIR:-$TOP/samples}"/*.dat | head -1) &&
-	VR_TEST_WRITEBACK_BATCHES=2 ASAN_OPTIONS=detect_leaks=0 strace -f -qq \
-		-e trace=openat,close,sync_file_range -o trace.log "$VR" load -q -d db "$sample" &&
-	db_fd=$(sed -n "s|^\([0-9]*\) openat(AT_FDCWD, \"$PWD/db\", O_RDWR.* = \([0-9]*\)$|\1 \2|p" trace.log |
-		head -1) &&
-	pid=${db_fd% *} && db_fd=${db_fd#* } &&
-	hint_fd=$(sed -n "s/^$pid sync_file_range(\([0-9]*\),.*/\1/p" trace.log | head -1) &&
-	test -n "$hint_fd" && test "$(grep -c "^$pid sync_file_range($hint_fd," trace.log)" -ge 2 &&
+	# -ff: one file per thread, so that no call is split by another thread
+	VR_TEST_WRITEBACK_BATCHES=2 ASAN_OPTIONS=detect_leaks=0 strace -ff -qq \
+		-e trace=openat,close,sync_file_range -o trace "$VR" load -q -d db "$sample" &&
+	log=$(grep -l "openat(AT_FDCWD, \"$PWD/db\", O_RDWR" trace.* | head -1) && test -n "$log" &&
+	db_fd=$(sed -n "s|^openat(AT_FDCWD, \"$PWD/db\", O_RDWR.* = \([0-9]*\)$|\1|p" $log | head -1) &&
+	hint_fd=$(sed -n "s/^sync_file_range(\([0-9]*\),.*/\1/p" $log | head -1) &&
+	test -n "$db_fd" && test -n "$hint_fd" &&
+	test "$(grep -c "^sync_file_range($hint_fd," $log)" -ge 2 &&
 	# from the first hint on, the hint descriptor is closed once: after
 	# the last hint and after SQLite closed the database
-	first_hint=$(grep -n "^$pid sync_file_range($hint_fd," trace.log | head -1 | cut -d: -f1) &&
-	last_hint=$(grep -n "^$pid sync_file_range($hint_fd," trace.log | tail -1 | cut -d: -f1) &&
-	tail -n +$first_hint trace.log | grep -n "^$pid close($hint_fd)" | cut -d: -f1 >closes &&
+	first_hint=$(grep -n "^sync_file_range($hint_fd," $log | head -1 | cut -d: -f1) &&
+	last_hint=$(grep -n "^sync_file_range($hint_fd," $log | tail -1 | cut -d: -f1) &&
+	tail -n +$first_hint $log | grep -n "^close($hint_fd)" | cut -d: -f1 >closes &&
 	test $(wc -l <closes) = 1 && hint_close=$(( $(cat closes) + first_hint - 1 )) &&
-	last_db_close=$(grep -n "^$pid close($db_fd)" trace.log | tail -1 | cut -d: -f1) &&
+	last_db_close=$(grep -n "^close($db_fd)" $log | tail -1 | cut -d: -f1) &&
 	test "$hint_close" -gt "$last_db_close" && test "$hint_close" -gt "$last_hint"
 '
 test_done
