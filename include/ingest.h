@@ -167,13 +167,12 @@ struct ingest_spill;
 struct ingest_spill *ingest_dat_spill_start(const char *path);
 
 /**
- * ingest_dat_spill_poll - has the copy @s been made?  With @wait, wait for
- * trace-cmd to finish.  Returns 1 (done: ingest_dat_spill_path() is
- * complete), 0 (still running; never with @wait), or -1 after
- * "vmscan-report: PATH: trace-cmd convert ..." (it failed; the copy is
- * useless).
+ * ingest_dat_spill_poll - has the copy @s been made?  Does not wait.
+ * Returns 1 (done: ingest_dat_spill_path() is complete), 0 (trace-cmd still
+ * runs), or -1 after "vmscan-report: PATH: trace-cmd convert ..." (it
+ * failed; the copy is useless).
  */
-int ingest_dat_spill_poll(struct ingest_spill *s, bool wait);
+int ingest_dat_spill_poll(struct ingest_spill *s);
 
 /**
  * ingest_dat_spill_finish - wait for the copy @s (taken over) and return its

@@ -8,6 +8,7 @@
 #define VR_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -92,6 +93,23 @@ int vr_parse_u64(const char *s, uint64_t *out);
  * removing what a killed vmscan-report left (tracefs instances, copies).
  */
 bool vr_name_of_dead_process(const char *name, const char *prefix, char after);
+
+/* The handlers of the signals that interrupt a command (SIGINT, SIGTERM,
+ * SIGHUP) before vr_catch_interrupts(), for vr_restore_interrupts(). */
+struct vr_interrupts {
+	struct sigaction old[3];
+};
+
+/**
+ * vr_catch_interrupts - handle SIGINT, SIGTERM and SIGHUP with @handler
+ * (empty mask, no flags), except those this process was started ignoring
+ * (nohup, a background job of a script), which stay ignored.  @saved: OUT,
+ * what vr_restore_interrupts() puts back.
+ */
+void vr_catch_interrupts(void (*handler)(int), struct vr_interrupts *saved);
+
+/** vr_restore_interrupts - put back the handlers @saved by vr_catch_interrupts(). */
+void vr_restore_interrupts(const struct vr_interrupts *saved);
 
 /** vr_parse_nonneg_double - parse a whole finite number >= 0 (e.g. "0.5",
  * "1e3") into *@out (OUT); 0, or -1 leaving *@out alone. */

@@ -304,32 +304,18 @@ static void remove_tmp_db(int sig)
 	raise(sig);
 }
 
-/* Signals this process was started ignoring (nohup, a background job of a
- * script) stay ignored. */
-static void remove_tmp_db_on_signals(const char *path, bool on)
+static void remove_tmp_db_on_signals(const char *path, struct vr_interrupts *saved)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	static void (*old[3])(int);
-
-	if (on) {
-		snprintf(tmp_db, sizeof(tmp_db), "%s", path);
-		snprintf(tmp_journal, sizeof(tmp_journal), "%s-journal", path);
-	}
-	for (int i = 0; i < 3; i++) {
-		if (on) {
-			old[i] = signal(sigs[i], remove_tmp_db);
-			if (old[i] == SIG_IGN)
-				signal(sigs[i], SIG_IGN);
-		} else if (old[i] != SIG_IGN) {
-			signal(sigs[i], old[i]);
-		}
-	}
+	snprintf(tmp_db, sizeof(tmp_db), "%s", path);
+	snprintf(tmp_journal, sizeof(tmp_journal), "%s-journal", path);
+	vr_catch_interrupts(remove_tmp_db, saved);
 }
 
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_cli c = { .o.alpha = 0.10, .fmt = RENDER_TEXT };
 	char tmpdb[4096] = "";
+	struct vr_interrupts saved;
 	struct store *st = NULL;
 	bool own_kernels = false;
 	int ret = parse_opts(argc, argv, &c);
@@ -349,7 +335,7 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 		close(fd);
-		remove_tmp_db_on_signals(tmpdb, true);
+		remove_tmp_db_on_signals(tmpdb, &saved);
 		st = store_open(tmpdb, STORE_RW);
 		own_kernels = !c.o.kernels;
 		ret = st ? load_args(st, argc - optind, argv + optind, &c) : -1;
@@ -369,7 +355,7 @@ out:
 	store_close(st);
 	if (tmpdb[0]) {
 		unlink(tmpdb);
-		remove_tmp_db_on_signals(NULL, false);
+		vr_restore_interrupts(&saved);
 	}
 	if (own_kernels)
 		for (size_t i = 0; i < c.o.nkernels; i++)

@@ -49,13 +49,13 @@ static const char *const load_usage[] = {
 	"                      load takes longer.  Done anyway when a file would not fit",
 	"                      in half the free memory",
 	"  -v, --verbose       say how each trace.dat was read",
+	"  -h, --help          show this help",
 	"",
 	"A compressed trace.dat of more than a few MB is decoded in memory only until an",
 	"uncompressed copy, made meanwhile by trace-cmd convert in $TMPDIR (default",
 	"/var/tmp) and deleted at once, is ready, and at most 64 MiB of it; then from",
 	"the copy.  libtracecmd keeps all it decompressed, so memory would otherwise",
 	"grow with the trace.",
-	"  -h, --help          show this help",
 	NULL
 };
 
@@ -79,17 +79,7 @@ struct load_ctx {
 	struct store_derived *sd;
 };
 
-/* Handle @sig with @sa, unless this process was started ignoring it (nohup,
- * a background job of a script): then it stays ignored.  @old: OUT: what
- * to restore. */
-static void catch_signal(int sig, const struct sigaction *sa, struct sigaction *old)
-{
-	sigaction(sig, NULL, old);
-	if (old->sa_handler != SIG_IGN)
-		sigaction(sig, sa, NULL);
-}
-
-/* Set by SIGINT/SIGTERM: the run being loaded is rolled back, no other starts. */
+/* Set by SIGINT/SIGTERM/SIGHUP: the run being loaded is rolled back, no other starts. */
 static volatile sig_atomic_t load_interrupted;
 
 static void on_interrupt(int sig)
@@ -599,7 +589,7 @@ static int load_files(struct store *st, char **files, int n, const struct load_o
  * Returns the number of files that failed. */
 static int load_worker(const struct load_opts *o, char **files, int n)
 {
-	struct sigaction sa = { .sa_handler = on_interrupt }, old_int, old_term, old_hup;
+	struct vr_interrupts saved;
 	struct store *st;
 	int failed;
 
@@ -619,15 +609,10 @@ static int load_worker(const struct load_opts *o, char **files, int n)
 		return n;
 	}
 	/* Ctrl-C rolls the current run back and stops, leaving no hot journal */
-	sigemptyset(&sa.sa_mask);
-	catch_signal(SIGINT, &sa, &old_int);
-	catch_signal(SIGTERM, &sa, &old_term);
-	catch_signal(SIGHUP, &sa, &old_hup);
+	vr_catch_interrupts(on_interrupt, &saved);
 	failed = load_files(st, files, n, o);
 	store_close(st);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
+	vr_restore_interrupts(&saved);
 	return failed;
 }
 
@@ -639,7 +624,7 @@ struct worker_report {
 	int last_done;		/* the last file finished, or first - 1 */
 };
 
-/* Pass on to worker @pid a SIGINT/SIGTERM this process alone was sent. */
+/* Pass on to worker @pid a SIGINT/SIGTERM/SIGHUP this process alone was sent. */
 static void forward_interrupt(pid_t pid, bool *forwarded)
 {
 	if (load_interrupted && !*forwarded) {
@@ -649,7 +634,7 @@ static void forward_interrupt(pid_t pid, bool *forwarded)
 }
 
 /*
- * Read worker @pid's progress until it closes the pipe.  SIGINT/SIGTERM
+ * Read worker @pid's progress until it closes the pipe.  SIGINT/SIGTERM/SIGHUP
  * are blocked but while waiting in ppoll() (with @waitmask), so that one
  * arriving at any moment is passed on to the worker.
  */
@@ -771,15 +756,12 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
  */
 static int load_supervised(struct load_opts *o, char **files, int n, int *loaded)
 {
-	struct sigaction sa = { .sa_handler = on_interrupt }, old_int, old_term, old_hup;
+	struct vr_interrupts saved;
 	int failed = 0, first = 0, status;
 	bool isolate = false, crashed = false;
 	struct worker_report r;
 
-	sigemptyset(&sa.sa_mask);
-	catch_signal(SIGINT, &sa, &old_int);
-	catch_signal(SIGTERM, &sa, &old_term);
-	catch_signal(SIGHUP, &sa, &old_hup);
+	vr_catch_interrupts(on_interrupt, &saved);
 	while (first < n && !load_interrupted) {
 		if (run_worker(o, files, n, first, isolate, &r, &status)) {
 			/* no worker: load here, each trace.dat probed first */
@@ -813,9 +795,7 @@ static int load_supervised(struct load_opts *o, char **files, int n, int *loaded
 		first = k + 1;
 		isolate = false;
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
+	vr_restore_interrupts(&saved);
 	if (crashed) {	/* roll back what the crashed worker left in the journal */
 		struct store *st = store_open(o->db, STORE_RW);
 

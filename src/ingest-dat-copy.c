@@ -39,19 +39,6 @@ struct copy_switch {
 	struct dat_cursor *cur;
 };
 
-/* Free cursors @cur, instance handles @inst and the top handle @h. */
-static void close_handles(struct dat_cursor *cur, int ncur, struct tracecmd_input **inst,
-			  int ninst, struct tracecmd_input *h)
-{
-	for (int c = 0; c < ncur; c++)
-		tracecmd_free_record(cur[c].rec);
-	free(cur);
-	for (int i = 0; i < ninst; i++)
-		tracecmd_close(inst[i]);
-	free(inst);
-	tracecmd_close(h);
-}
-
 void dat_copy_end(struct ingest_dat *d)
 {
 	struct copy_switch *cs = d->copy;
@@ -61,7 +48,7 @@ void dat_copy_end(struct ingest_dat *d)
 	if (cs->opening) {
 		pthread_join(cs->opener, NULL);
 		if (cs->h)
-			close_handles(cs->cur, cs->ncur, cs->inst, cs->ninst, cs->h);
+			dat_close_handles(cs->cur, cs->ncur, cs->inst, cs->ninst, cs->h);
 	}
 	ingest_dat_spill_cancel(cs->spill);	/* an open copy stays readable */
 	free(cs);
@@ -206,7 +193,7 @@ static int copy_step(struct ingest_dat *d, struct copy_switch *cs)
 	int made;
 
 	if (!cs->opening) {
-		made = ingest_dat_spill_poll(cs->spill, false);
+		made = ingest_dat_spill_poll(cs->spill);
 		if (made < 0)
 			vr_warn("%s: reading it in memory after all", d->path);
 		if (made <= 0)
@@ -226,7 +213,7 @@ static int copy_step(struct ingest_dat *d, struct copy_switch *cs)
 		vr_warn("%s: its uncompressed copy does not match it: reading it in memory",
 			d->path);
 	if (cs->h)
-		close_handles(cs->cur, cs->ncur, cs->inst, cs->ninst, cs->h);
+		dat_close_handles(cs->cur, cs->ncur, cs->inst, cs->ninst, cs->h);
 	return 1;
 }
 

@@ -90,6 +90,11 @@ extern pthread_mutex_t dat_open_lock;
 struct dat_cursor *dat_open_cursors(struct tracecmd_input *top, struct tracecmd_input **inst,
 				    int *ninst, int *n, struct tracecmd_input **clock_from);
 
+/* Free cursors @cur (their records and the array), instance handles @inst
+ * (and the array) and the top handle @h (NULL is fine). */
+void dat_close_handles(struct dat_cursor *cur, int ncur, struct tracecmd_input **inst,
+		       int ninst, struct tracecmd_input *h);
+
 /* Free libtracecmd's side of @d: records, instance handles, the file. */
 void dat_release_tracecmd(struct ingest_dat *d);
 

@@ -230,12 +230,12 @@ static void report_failure(const struct ingest_spill *s)
 			 *why ? ": " : "", why);
 }
 
-int ingest_dat_spill_poll(struct ingest_spill *s, bool wait)
+int ingest_dat_spill_poll(struct ingest_spill *s)
 {
 	pid_t r;
 
 	if (s->pid) {
-		while ((r = waitpid(s->pid, &s->status, wait ? 0 : WNOHANG)) < 0 && errno == EINTR)
+		while ((r = waitpid(s->pid, &s->status, WNOHANG)) < 0 && errno == EINTR)
 			;
 		if (r == 0)
 			return 0;
@@ -276,7 +276,7 @@ char *ingest_dat_spill_finish(struct ingest_spill *s, const volatile sig_atomic_
 	char *copy;
 	int made;
 
-	while (!(made = ingest_dat_spill_poll(s, false)) && !(interrupted && *interrupted))
+	while (!(made = ingest_dat_spill_poll(s)) && !(interrupted && *interrupted))
 		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
 	if (made <= 0) {
 		ingest_dat_spill_cancel(s);

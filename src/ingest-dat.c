@@ -405,20 +405,27 @@ struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *
 static void stop_reader(struct ingest_dat *d);
 
 /* ingest-dat-priv.h */
+void dat_close_handles(struct dat_cursor *cur, int ncur, struct tracecmd_input **inst,
+		       int ninst, struct tracecmd_input *h)
+{
+	for (int c = 0; c < ncur; c++)
+		tracecmd_free_record(cur[c].rec);
+	free(cur);
+	for (int i = 0; i < ninst; i++)
+		tracecmd_close(inst[i]);
+	free(inst);
+	if (h)
+		tracecmd_close(h);
+}
+
+/* ingest-dat-priv.h */
 void dat_release_tracecmd(struct ingest_dat *d)
 {
-	for (int c = 0; c < d->ncur; c++)
-		tracecmd_free_record(d->cur[c].rec);
-	free(d->cur);
+	dat_close_handles(d->cur, d->ncur, d->instances, d->ninstances, d->handle);
 	d->cur = NULL;
 	d->ncur = 0;
-	for (int i = 0; i < d->ninstances; i++)
-		tracecmd_close(d->instances[i]);
-	free(d->instances);
 	d->instances = NULL;
 	d->ninstances = 0;
-	if (d->handle)
-		tracecmd_close(d->handle);
 	d->handle = NULL;
 	d->tep = NULL;
 }

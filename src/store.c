@@ -37,7 +37,7 @@ struct store {
 	uint64_t *spec_count;		/* per spec */
 	unsigned batches;		/* store_events() calls */
 	int wb_fd;			/* the database file, for writeback hints; -1 */
-	unsigned wb_every;		/* batches between hints (0: not read yet) */
+	unsigned wb_every;		/* batches between hints */
 	GHashTable *other_count;	/* "system:name" -> count (owned keys) */
 };
 
@@ -238,6 +238,19 @@ static int check_version(struct store *s, int flags)
 			s->path, (long long)version, VR_SCHEMA_VERSION);
 }
 
+/* Batches between two writeback hints (start_writeback()). */
+enum { WRITEBACK_BATCHES = 64 };
+
+/* WRITEBACK_BATCHES, or VR_TEST_WRITEBACK_BATCHES (lets the tests reach a
+ * hint with the samples' few batches). */
+static unsigned writeback_batches(void)
+{
+	const char *e = getenv("VR_TEST_WRITEBACK_BATCHES");
+	long n = e ? strtol(e, NULL, 10) : 0;
+
+	return n > 0 ? (unsigned)n : WRITEBACK_BATCHES;
+}
+
 struct store *store_open(const char *path, int flags)
 {
 	struct store *s = vr_calloc(1, sizeof(*s));
@@ -247,6 +260,7 @@ struct store *store_open(const char *path, int flags)
 
 	s->path = vr_strdup(path);
 	s->wb_fd = -1;
+	s->wb_every = writeback_batches();
 	/* no memory statistics: saves a mutex round trip per allocation; a
 	 * no-op (SQLITE_MISUSE) once the library is initialised */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
@@ -709,22 +723,8 @@ static int flush_groups(struct store *s, const struct ingest_event *evs)
  * (fcntl(2)), SQLite's too, and another connection would then take the
  * journal of the run being written for a hot one and roll it back.
  */
-enum { WRITEBACK_BATCHES = 64 };
-
-/* WRITEBACK_BATCHES, or VR_TEST_WRITEBACK_BATCHES (lets the tests reach a
- * hint with the samples' few batches). */
-static unsigned writeback_batches(void)
-{
-	const char *e = getenv("VR_TEST_WRITEBACK_BATCHES");
-	long n = e ? strtol(e, NULL, 10) : 0;
-
-	return n > 0 ? (unsigned)n : WRITEBACK_BATCHES;
-}
-
 static void start_writeback(struct store *s)
 {
-	if (!s->wb_every)
-		s->wb_every = writeback_batches();
 	if (++s->batches % s->wb_every)
 		return;
 	if (s->wb_fd < 0)

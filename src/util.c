@@ -226,3 +226,23 @@ int vr_parse_int(const char *s, int *out)
 	*out = (int)v;
 	return 0;
 }
+
+static const int interrupt_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+void vr_catch_interrupts(void (*handler)(int), struct vr_interrupts *saved)
+{
+	struct sigaction sa = { .sa_handler = handler };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < VR_ARRAY_SIZE(interrupt_signals); i++) {
+		sigaction(interrupt_signals[i], NULL, &saved->old[i]);
+		if (saved->old[i].sa_handler != SIG_IGN)
+			sigaction(interrupt_signals[i], &sa, NULL);
+	}
+}
+
+void vr_restore_interrupts(const struct vr_interrupts *saved)
+{
+	for (size_t i = 0; i < VR_ARRAY_SIZE(interrupt_signals); i++)
+		sigaction(interrupt_signals[i], &saved->old[i], NULL);
+}

@@ -93,17 +93,21 @@ test_expect_success 'one bad file among good ones: the good ones load, exit 1' '
 	test_expect_code 1 "$VR" load -q -d mixed.db "$first" empty.dat 2>err &&
 	test $(sqlite3 mixed.db "SELECT count(*) FROM run") = 1
 '
+# 2 million kswapd_sleep lines of text: a load of several seconds
+make_big_text() {
+	python3 -c '
+import sys
+w = sys.stdout.write
+w("cpus=1\n")
+for i in range(2000000):
+    w("  kswapd0-45  [000] %.6f: mm_vmscan_kswapd_sleep: nid=0\n" % (1000 + i / 1e5))
+'
+}
+
 test_expect_success 'Ctrl-C during a load: that run rolls back, exit 1, no hot journal left' '
 	"$VR" load -q -d db "$first" &&
 	sqlite3 db .dump >before &&
-	# 2 million kswapd_sleep lines: a load of several seconds
-	python3 -c "
-import sys
-w = sys.stdout.write
-w(\"cpus=1\\n\")
-for i in range(2000000):
-    w(\"  kswapd0-45  [000] %.6f: mm_vmscan_kswapd_sleep: nid=0\\n\" % (1000 + i / 1e5))
-" >big.txt &&
+	make_big_text >big.txt &&
 	# a background job of a script starts with SIGINT ignored, which load keeps
 	{ env --default-signal=INT "$VR" load -q -d db big.txt 2>err & pid=$!; } &&
 	sleep 0.5 && kill -INT $pid && { wait $pid; rc=$?; } ; test "$rc" = 1 &&
@@ -113,13 +117,7 @@ for i in range(2000000):
 	sqlite3 db .dump >after && test_cmp before after
 '
 test_expect_success 'SIGHUP during a multi-file load into a new database: no database is left' '
-	python3 -c "
-import sys
-w = sys.stdout.write
-w(\"cpus=1\\n\")
-for i in range(2000000):
-    w(\"  kswapd0-45  [000] %.6f: mm_vmscan_kswapd_sleep: nid=0\\n\" % (1000 + i / 1e5))
-" >big.txt &&
+	make_big_text >big.txt &&
 	{ "$VR" load -q -d new.db big.txt "$first" 2>err & pid=$!; } &&
 	sleep 0.5 && kill -HUP $pid && { wait $pid; rc=$?; } ; test "$rc" = 1 &&
 	grep -q "^vmscan-report: interrupted by signal 1" err &&
