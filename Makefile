@@ -16,12 +16,13 @@ PKGS      := libtracecmd libtraceevent libtracefs sqlite3 cairo pangocairo gsl c
              libcrypto
 DEB_PKGS  := libtracecmd-dev libtraceevent-dev libtracefs-dev libsqlite3-dev libcairo2-dev \
              libpango1.0-dev libgsl-dev libcmocka-dev libglib2.0-dev libssl-dev pkg-config trace-cmd \
-             fonts-dejavu-core sqlite3 python3 gcc make strace
+             fonts-dejavu-core sqlite3 python3 gcc make strace procps
 SANITIZE  ?=
 
 # Install what is missing (Debian 12); a no-op when everything is there.
 DEPS_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && command -v trace-cmd >/dev/null \
-	     && command -v sqlite3 >/dev/null && command -v strace >/dev/null && echo yes)
+	     && command -v sqlite3 >/dev/null && command -v strace >/dev/null \
+	     && command -v pgrep >/dev/null && echo yes)
 ifneq ($(DEPS_OK),yes)
   $(info vmscan-report: installing missing Debian packages: $(DEB_PKGS))
   $(shell (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
