@@ -179,6 +179,25 @@ static const sqlite3_module rows_module = {
 	.xRowid = vt_rowid,
 };
 
+/*
+ * Rows ahead whose events are fetched into the cache when a row's first
+ * column is asked for.  The reader thread wrote the events on the other
+ * CPU, and a group's rows are every few events of the batch, which the
+ * hardware prefetcher does not follow: the loads of event_column() were
+ * 7% of a load's CPU in perf, on the store thread, which is the load's
+ * critical path; fetched 4 rows ahead they are 3.6%.  On make bench's
+ * trace (3M events, 10 interleaved runs each) the median wall time went
+ * 4.33 -> 3.98 s in one comparison and 3.73 -> 3.63 s in another (this
+ * host's speed moves by more than that); 1 to 12 rows ahead measured alike.
+ */
+#define PREFETCH_ROWS 4
+
+static void prefetch_event(const struct ingest_event *ev)
+{
+	for (size_t off = 0; off < sizeof(*ev); off += 64)
+		__builtin_prefetch((const char *)ev + off);
+}
+
 /* Column @col of row @row of the event group (a store_bulk). */
 static void event_column(const void *src, int row, int col, sqlite3_context *ctx)
 {
@@ -187,7 +206,11 @@ static void event_column(const void *src, int row, int col, sqlite3_context *ctx
 	const struct col_map *m = &b->shape->map[col];
 
 	switch (m->kind) {
-	case COL_TS: sqlite3_result_int64(ctx, (int64_t)ev->ts_ns); break;
+	case COL_TS:	/* always column 0: once per row */
+		if (row + PREFETCH_ROWS < b->rows.n)
+			prefetch_event(&b->evs[b->idx[row + PREFETCH_ROWS]]);
+		sqlite3_result_int64(ctx, (int64_t)ev->ts_ns);
+		break;
 	case COL_CPU: sqlite3_result_int(ctx, ev->cpu); break;
 	case COL_PID: sqlite3_result_int(ctx, ev->pid); break;
 	case COL_INT: sqlite3_result_int64(ctx, ev->val[m->field]); break;
