@@ -253,15 +253,75 @@ const char *ingest_dat_spill_path(const struct ingest_spill *s)
 	return s->out;
 }
 
-void ingest_dat_spill_cancel(struct ingest_spill *s)
+/*
+ * trace-cmd convert's own scratch files.  libtracecmd 3.1.6 writes each
+ * CPU's data through a file it makes with mkstemp("/tmp/trace_cpu_dataXXXXXX")
+ * (the directory is fixed: TMPDIR is not read) and deletes only when it is
+ * done, so a convert that is killed leaves them behind, each as large as
+ * its CPU's uncompressed data (up to 140 MB on make bench's trace).
+ */
+#define CONVERT_SCRATCH "/tmp/trace_cpu_data"
+
+/* The scratch files process @pid has open (paths, owned). */
+static GPtrArray *open_scratch_files(pid_t pid)
 {
-	if (!s)
-		return;
-	if (s->pid) {
+	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+	size_t plen = strlen(CONVERT_SCRATCH);
+	char fd_dir[64], target[4096];
+	struct dirent *de;
+	DIR *dir;
+
+	snprintf(fd_dir, sizeof(fd_dir), "/proc/%d/fd", (int)pid);
+	dir = opendir(fd_dir);
+	while (dir && (de = readdir(dir))) {
+		ssize_t n = readlinkat(dirfd(dir), de->d_name, target, sizeof(target) - 1);
+
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (!strncmp(target, CONVERT_SCRATCH, plen) && !strchr(target + plen, '/') &&
+		    !strchr(target + plen, ' '))	/* not "... (deleted)" */
+			g_ptr_array_add(files, g_strdup(target));
+	}
+	if (dir)
+		closedir(dir);
+	return files;
+}
+
+/*
+ * Kill the running convert of @s and delete the scratch files it had
+ * open: stopped first (and waited for), so that it makes no new one
+ * between the look and the kill.
+ */
+static void kill_convert(struct ingest_spill *s)
+{
+	GPtrArray *scratch = NULL;
+	int status;
+	pid_t r;
+
+	kill(s->pid, SIGSTOP);
+	while ((r = waitpid(s->pid, &status, WUNTRACED)) < 0 && errno == EINTR)
+		;
+	if (r == s->pid && WIFSTOPPED(status))
+		scratch = open_scratch_files(s->pid);
+	if (r != s->pid || WIFSTOPPED(status)) {	/* else it ended by itself */
 		kill(s->pid, SIGKILL);
 		while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
+	s->pid = 0;
+	for (guint i = 0; scratch && i < scratch->len; i++)
+		unlink(g_ptr_array_index(scratch, i));
+	if (scratch)
+		g_ptr_array_free(scratch, TRUE);
+}
+
+void ingest_dat_spill_cancel(struct ingest_spill *s)
+{
+	if (!s)
+		return;
+	if (s->pid)
+		kill_convert(s);
 	if (s->out)
 		unlink(s->out);
 	if (s->log)

@@ -123,6 +123,28 @@ test_expect_success 'interrupted while waiting for the copy: rolled back, trace-
 	dump_rows before.db >expect && dump_rows db >actual && test_cmp expect actual &&
 	test -z "$(ls -A tmp)"
 '
+test_expect_success 'interrupted while trace-cmd makes the copy: the scratch files it has open in /tmp go' '
+	mkdir tmp bin &&
+	# libtracecmd makes them with mkstemp("/tmp/trace_cpu_dataXXXXXX") and
+	# deletes them only when done; this trace-cmd holds one open and waits
+	scratch=$(mktemp /tmp/trace_cpu_dataXXXXXX) && other=$(mktemp /tmp/trace_cpu_dataXXXXXX) &&
+	printf "#!/bin/bash\nexec 5<>%s\nexec -a vr-t1030-s$$ sleep 3600\n" "$scratch" >bin/trace-cmd &&
+	chmod +x bin/trace-cmd &&
+	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
+		env --default-signal=INT "$VR" load -q -d db "$sample" 2>err & }
+	pid=$! &&
+	for i in $(seq 100); do pgrep -f "vr-t1030-s$$ 3600" >/dev/null && break; sleep 0.05; done &&
+	pgrep -f "vr-t1030-s$$ 3600" >/dev/null &&
+	sleep 0.2 && kill -INT $pid &&
+	for i in $(seq 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done &&
+	if kill -0 $pid 2>/dev/null; then kill -9 $pid; echo "still running"; false; fi &&
+	test_expect_code 1 wait $pid &&
+	! pgrep -f "vr-t1030-s$$ 3600" &&
+	test ! -e "$scratch" &&
+	# one it did not have open is somebody else'"'"'s
+	test -e "$other" && rm -f "$other" &&
+	test -z "$(ls -A tmp)"
+'
 test_expect_success '--low-memory, no directory for the copy: said once, exit 1, no database' '
 	TMPDIR=$PWD/missing test_expect_code 1 "$VR" load -q --low-memory -d db "$sample" 2>err &&
 	test $(grep -c "cannot make a directory for its uncompressed copy" err) = 1 &&
