@@ -15,6 +15,20 @@ algo=$(trace-cmd dump --summary "$sample" 2>&1 | awk '/\[Compression algorithm\]
 in_memory="vmscan-report: $sample: $algo-compressed: read in memory"
 switched="vmscan-report: $sample: $algo-compressed: [0-9.]* MiB decompressed in memory, the rest read from an uncompressed copy"
 
+# wait_started PATTERN: true once a process whose command line matches
+# PATTERN runs (up to 5 s)
+wait_started() {
+	for i in $(seq 100); do pgrep -f "$1" >/dev/null && return 0; sleep 0.05; done
+	return 1
+}
+# signal_and_wait PID SIGNAL: send it, true once PID has ended (up to 10 s;
+# else PID is killed and this fails)
+signal_and_wait() {
+	kill -"$2" "$1" || return 1
+	for i in $(seq 200); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.05; done
+	kill -9 "$1"; echo "still running"; return 1
+}
+
 test_expect_success 'the first sample is compressed and smaller than the cap' '
 	test -n "$algo" && test "$algo" != none &&
 	test $(stat -c %s "$sample") -lt 6000000
@@ -112,11 +126,8 @@ test_expect_success 'interrupted while waiting for the copy: rolled back, trace-
 	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
 		env --default-signal=INT "$VR" load -q -d db --replace "$sample" 2>err & }
 	pid=$! &&
-	for i in $(seq 100); do pgrep -f "vr-t1030-$$ 3600" >/dev/null && break; sleep 0.05; done &&
-	pgrep -f "vr-t1030-$$ 3600" >/dev/null &&
-	sleep 0.2 && kill -INT $pid &&
-	for i in $(seq 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done &&
-	if kill -0 $pid 2>/dev/null; then kill -9 $pid; echo "still running"; false; fi &&
+	wait_started "vr-t1030-$$ 3600" &&
+	sleep 0.2 && signal_and_wait $pid INT &&
 	test_expect_code 1 wait $pid &&
 	grep -q "interrupted" err &&
 	! pgrep -f "vr-t1030-$$ 3600" &&
@@ -133,11 +144,8 @@ test_expect_success 'interrupted while trace-cmd makes the copy: the scratch fil
 	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
 		env --default-signal=INT "$VR" load -q -d db "$sample" 2>err & }
 	pid=$! &&
-	for i in $(seq 100); do pgrep -f "vr-t1030-s$$ 3600" >/dev/null && break; sleep 0.05; done &&
-	pgrep -f "vr-t1030-s$$ 3600" >/dev/null &&
-	sleep 0.2 && kill -INT $pid &&
-	for i in $(seq 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done &&
-	if kill -0 $pid 2>/dev/null; then kill -9 $pid; echo "still running"; false; fi &&
+	wait_started "vr-t1030-s$$ 3600" &&
+	sleep 0.2 && signal_and_wait $pid INT &&
 	test_expect_code 1 wait $pid &&
 	! pgrep -f "vr-t1030-s$$ 3600" &&
 	test ! -e "$scratch" &&
@@ -163,8 +171,7 @@ test_expect_success 'waiting for the copy, the command is killed (SIGKILL): noth
 	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
 		"$VR" load -q -d db --replace "$sample" 2>err & }
 	pid=$! &&
-	for i in $(seq 100); do pgrep -f "vr-t1030-k$$ 3600" >/dev/null && break; sleep 0.05; done &&
-	pgrep -f "vr-t1030-k$$ 3600" >/dev/null &&
+	wait_started "vr-t1030-k$$ 3600" &&
 	sleep 0.2 && kill -KILL $pid && { wait $pid || true; } &&
 	for i in $(seq 100); do pgrep -f "vr-t1030-k$$ 3600" >/dev/null || break; sleep 0.05; done &&
 	! pgrep -f "vr-t1030-k$$ 3600" &&
@@ -175,11 +182,8 @@ test_expect_success '--low-memory, interrupted while waiting for the copy: exit 
 	printf "#!/bin/bash\nexec -a vr-t1030-l$$ sleep 3600\n" >bin/trace-cmd && chmod +x bin/trace-cmd &&
 	{ TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH "$VR" load -q --low-memory -d db "$sample" 2>err & }
 	pid=$! &&
-	for i in $(seq 100); do pgrep -f "vr-t1030-l$$ 3600" >/dev/null && break; sleep 0.05; done &&
-	pgrep -f "vr-t1030-l$$ 3600" >/dev/null &&
-	kill -TERM $pid &&
-	for i in $(seq 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done &&
-	if kill -0 $pid 2>/dev/null; then kill -9 $pid; echo "still running"; false; fi &&
+	wait_started "vr-t1030-l$$ 3600" &&
+	signal_and_wait $pid TERM &&
 	test_expect_code 1 wait $pid &&
 	! pgrep -f "vr-t1030-l$$ 3600" && test ! -e db && test -z "$(ls -A tmp)"
 '
