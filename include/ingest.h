@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <signal.h>
 #include <stdint.h>
+#include <time.h>
 #include <sys/types.h>
 #include "spec.h"
 
@@ -198,6 +199,16 @@ void ingest_dat_spill_cancel(struct ingest_spill *s);
  * gone.  Each removal is reported (vr_warn()).
  */
 void ingest_dat_spill_remove_stale(void);
+
+/**
+ * ingest_dat_spill_remove_orphans - delete trace-cmd convert's scratch
+ * files (/tmp/trace_cpu_dataXXXXXX, libtracecmd 3.1.6's fixed place) of
+ * this user, modified at or after @since (seconds since the epoch), that
+ * no process has open: what a convert killed with a crashed load left
+ * (a scratch file is never opened again once closed).  Each removal is
+ * reported (vr_warn()).
+ */
+void ingest_dat_spill_remove_orphans(time_t since);
 
 /** ingest_dat_spill_dir - where copies go: $TMPDIR, or /var/tmp (borrowed). */
 const char *ingest_dat_spill_dir(void);

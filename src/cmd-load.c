@@ -691,6 +691,7 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
 	sigset_t stop, waitmask;
 	int fds[2];
 	pid_t pid, parent;
+	time_t started;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return -1;
@@ -701,6 +702,7 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
 	sigprocmask(SIG_BLOCK, &stop, &waitmask);
 	fflush(NULL);
 	parent = getpid();
+	started = time(NULL);
 	pid = fork();
 	if (pid < 0) {
 		sigprocmask(SIG_SETMASK, &waitmask, NULL);
@@ -738,8 +740,10 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
 			*status = 0;	/* cannot happen for our own child */
 			break;
 		}
-	if (WIFSIGNALED(*status))	/* its uncompressed copies, at once */
+	if (WIFSIGNALED(*status)) {	/* its uncompressed copies, at once */
 		ingest_dat_spill_remove_stale();
+		ingest_dat_spill_remove_orphans(started);
+	}
 	sigprocmask(SIG_SETMASK, &waitmask, NULL);
 	return 0;
 }

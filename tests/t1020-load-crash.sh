@@ -53,6 +53,27 @@ test_expect_success '--replace of a loaded run that crashes leaves the run as it
 	grep -q "crashme.dat: loading it crashed" err &&
 	sqlite3 db .dump >after && test_cmp before after && test ! -e db-journal
 '
+test_expect_success 'a crash while trace-cmd makes a copy: the scratch files it was writing in /tmp go' '
+	setup && mkdir tmp bin &&
+	# a trace-cmd that, as libtracecmd does, writes through a file it
+	# makes with mkstemp("/tmp/trace_cpu_dataXXXXXX"), then waits; it dies
+	# with the worker, the file stays
+	printf "#!/bin/bash\ns=\$(mktemp /tmp/trace_cpu_dataXXXXXX)\necho \$s >%s/scratch.name\nexec 5<>\$s\nexec -a vr-t1020-$$ sleep 3600\n" \
+		"$PWD" >bin/trace-cmd && chmod +x bin/trace-cmd &&
+	# alike but older than the load, and alike but open: neither is touched
+	old=$(mktemp /tmp/trace_cpu_dataXXXXXX) && touch -d "1 hour ago" "$old" &&
+	busy=$(mktemp /tmp/trace_cpu_dataXXXXXX) &&
+	{ sleep 60 5<>"$busy" & } && holder=$! &&
+	VR_CRASH_READ=crashme VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
+		test_expect_code 1 crashing "$VR" load -q -d db crashme.dat 2>err &&
+	grep -q "^vmscan-report: crashme.dat: loading it crashed" err &&
+	scratch=$(cat scratch.name) && test -n "$scratch" && test ! -e "$scratch" &&
+	grep -q "removed $scratch, left by a trace-cmd convert that was killed" err &&
+	! pgrep -f "vr-t1020-$$ 3600" &&
+	test -e "$old" && test -e "$busy" &&
+	kill $holder && rm -f "$old" "$busy" &&
+	test -z "$(ls -A tmp)"
+'
 test_expect_success 'the only file of a new database crashes: no database is left' '
 	setup &&
 	VR_CRASH_OPEN=crashme test_expect_code 1 crashing "$VR" load -q -d new.db crashme.dat 2>err &&

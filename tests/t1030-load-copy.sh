@@ -134,23 +134,26 @@ test_expect_success 'interrupted while waiting for the copy: rolled back, trace-
 	dump_rows before.db >expect && dump_rows db >actual && test_cmp expect actual &&
 	test -z "$(ls -A tmp)"
 '
-test_expect_success 'interrupted while trace-cmd makes the copy: the scratch files it has open in /tmp go' '
+test_expect_success 'interrupted while trace-cmd makes the copy: the scratch files it writes in /tmp go, nothing else' '
 	mkdir tmp bin &&
 	# libtracecmd makes them with mkstemp("/tmp/trace_cpu_dataXXXXXX") and
-	# deletes them only when done; this trace-cmd holds one open and waits
+	# deletes them only when done.  This trace-cmd holds one open for
+	# writing, another of that shape for reading only, and its input,
+	# itself named like one (a trace may be called anything), then waits.
 	scratch=$(mktemp /tmp/trace_cpu_dataXXXXXX) && other=$(mktemp /tmp/trace_cpu_dataXXXXXX) &&
-	printf "#!/bin/bash\nexec 5<>%s\nexec -a vr-t1030-s$$ sleep 3600\n" "$scratch" >bin/trace-cmd &&
+	input=$(mktemp /tmp/trace_cpu_dataXXXXXX) && cp "$sample" "$input" &&
+	printf "#!/bin/bash\nexec 5<>%s 6<%s 7<\"\$3\"\nexec -a vr-t1030-s$$ sleep 3600\n" \
+		"$scratch" "$other" >bin/trace-cmd &&
 	chmod +x bin/trace-cmd &&
 	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
-		env --default-signal=INT "$VR" load -q -d db "$sample" 2>err & }
+		env --default-signal=INT "$VR" load -q -d db "$input" 2>err & }
 	pid=$! &&
 	wait_started "vr-t1030-s$$ 3600" &&
 	sleep 0.2 && signal_and_wait $pid INT &&
 	test_expect_code 1 wait $pid &&
 	! pgrep -f "vr-t1030-s$$ 3600" &&
-	test ! -e "$scratch" &&
-	# one it did not have open is somebody else'"'"'s
-	test -e "$other" && rm -f "$other" &&
+	test ! -e "$scratch" && test -e "$other" && test -e "$input" &&
+	rm -f "$other" "$input" &&
 	test -z "$(ls -A tmp)"
 '
 test_expect_success '--low-memory, no directory for the copy: said once, exit 1, no database' '
