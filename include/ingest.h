@@ -200,15 +200,36 @@ void ingest_dat_spill_cancel(struct ingest_spill *s);
  */
 void ingest_dat_spill_remove_stale(void);
 
-/**
- * ingest_dat_spill_remove_orphans - delete trace-cmd convert's scratch
- * files (/tmp/trace_cpu_dataXXXXXX, libtracecmd 3.1.6's fixed place) of
- * this user, modified at or after @since (seconds since the epoch), that
- * no process has open: what a convert killed with a crashed load left
- * (a scratch file is never opened again once closed).  Each removal is
- * reported (vr_warn()).
+/*
+ * trace-cmd convert's scratch files (ingest-dat-scratch.c): libtracecmd
+ * 3.1.6 writes each CPU's data through /tmp/trace_cpu_dataXXXXXX (mkstemp,
+ * a fixed directory) and deletes them only when done.
+ *
+ * ingest_scratch_open_by - those that process @pid, a convert of @src, has
+ * open for writing (call it with @pid stopped): regular files of this
+ * user, not @src.  A NULL-terminated array of paths (owned; g_strfreev()).
  */
-void ingest_dat_spill_remove_orphans(time_t since);
+char **ingest_scratch_open_by(pid_t pid, const char *src);
+
+struct ingest_scratch_snapshot;
+
+/*
+ * ingest_scratch_snapshot - note the scratch files there are now, and the
+ * @n @inputs (paths) of the load, before a convert starts.  Owned; free
+ * with ingest_scratch_snapshot_free() (NULL is fine).
+ */
+struct ingest_scratch_snapshot *ingest_scratch_snapshot(char *const *inputs, int n);
+void ingest_scratch_snapshot_free(struct ingest_scratch_snapshot *snap);
+
+/*
+ * ingest_scratch_sweep - after a convert died without deleting its scratch
+ * files (killed by someone else, or with a worker that crashed): delete
+ * those that appeared since @snap (not there then, modified since), that
+ * are regular files of this user, not one of its inputs, and that no
+ * process this user can see has open; waits up to 1 s for a dying convert
+ * to close them.  Each removal is reported (vr_warn()).
+ */
+void ingest_scratch_sweep(const struct ingest_scratch_snapshot *snap);
 
 /** ingest_dat_spill_dir - where copies go: $TMPDIR, or /var/tmp (borrowed). */
 const char *ingest_dat_spill_dir(void);

@@ -691,7 +691,7 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
 	sigset_t stop, waitmask;
 	int fds[2];
 	pid_t pid, parent;
-	time_t started;
+	struct ingest_scratch_snapshot *snap;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return -1;
@@ -702,9 +702,10 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
 	sigprocmask(SIG_BLOCK, &stop, &waitmask);
 	fflush(NULL);
 	parent = getpid();
-	started = time(NULL);
+	snap = ingest_scratch_snapshot(files, n);
 	pid = fork();
 	if (pid < 0) {
+		ingest_scratch_snapshot_free(snap);
 		sigprocmask(SIG_SETMASK, &waitmask, NULL);
 		close(fds[0]);
 		close(fds[1]);
@@ -742,8 +743,9 @@ static int run_worker(const struct load_opts *o, char **files, int n, int first,
 		}
 	if (WIFSIGNALED(*status)) {	/* its uncompressed copies, at once */
 		ingest_dat_spill_remove_stale();
-		ingest_dat_spill_remove_orphans(started);
+		ingest_scratch_sweep(snap);	/* its converts died with it */
 	}
+	ingest_scratch_snapshot_free(snap);
 	sigprocmask(SIG_SETMASK, &waitmask, NULL);
 	return 0;
 }

@@ -60,6 +60,7 @@ struct ingest_spill {
 	char *dir, *out, *log;
 	pid_t pid;		/* 0 once reaped */
 	int status;		/* its wait status, once reaped */
+	struct ingest_scratch_snapshot *snap;	/* convert's scratch before it */
 };
 
 /* Start trace-cmd convert from @s->src into @s->out.  0 or -1 (errno). */
@@ -181,6 +182,7 @@ static char *path_in(const char *dir, const char *name)
 
 static void spill_free(struct ingest_spill *s)
 {
+	ingest_scratch_snapshot_free(s->snap);
 	free(s->src);
 	free(s->dir);
 	free(s->out);
@@ -211,6 +213,7 @@ struct ingest_spill *ingest_dat_spill_start(const char *path)
 	s->dir = vr_buf_detach(&dir);
 	s->out = path_in(s->dir, "uncompressed.dat");
 	s->log = path_in(s->dir, "convert.log");
+	s->snap = ingest_scratch_snapshot(&s->src, 1);
 	if (start_convert(s)) {
 		vr_error("%s: cannot run trace-cmd convert: %s", path, strerror(errno));
 		ingest_dat_spill_cancel(s);
@@ -248,6 +251,8 @@ int ingest_dat_spill_poll(struct ingest_spill *s)
 		if (r < 0)
 			s->status = -1;
 		s->pid = 0;
+		if (r > 0 && WIFSIGNALED(s->status))	/* killed: its scratch stays */
+			ingest_scratch_sweep(s->snap);
 		if (s->status)
 			report_failure(s);
 	}
@@ -260,153 +265,13 @@ const char *ingest_dat_spill_path(const struct ingest_spill *s)
 }
 
 /*
- * trace-cmd convert's own scratch files.  libtracecmd 3.1.6 writes each
- * CPU's data through a file it makes with mkstemp("/tmp/trace_cpu_dataXXXXXX")
- * (the directory is fixed: TMPDIR is not read) and deletes only when it is
- * done, so a convert that is killed leaves them behind, each as large as
- * its CPU's uncompressed data (up to 140 MB on make bench's trace).
- */
-#define CONVERT_SCRATCH "/tmp/trace_cpu_data"
-
-/* Is @name (after CONVERT_SCRATCH) mkstemp's six letters or digits? */
-static bool mkstemp_suffix(const char *name)
-{
-	int n = 0;
-
-	while (n < 6 && isalnum((unsigned char)name[n]))
-		n++;
-	return n == 6 && !name[n];
-}
-
-/* Was descriptor @fd of process @pid opened for writing (fdinfo flags)? */
-static bool opened_for_writing(pid_t pid, const char *fd)
-{
-	char path[320], line[128];
-	unsigned int flags = 0;
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%s", (int)pid, fd);
-	f = fopen(path, "re");
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "flags: %o", &flags) == 1;
-	if (f)
-		fclose(f);
-	return found && (flags & O_ACCMODE) != O_RDONLY;
-}
-
-/*
- * The scratch files process @pid (a convert of @src) has open: paths
- * CONVERT_SCRATCH + mkstemp's suffix, open for writing, regular files of
- * ours, and not @src itself (a trace may be named anything).  Owned
- * paths; the convert's other descriptors were closed before exec().
- */
-static GPtrArray *open_scratch_files(pid_t pid, const char *src)
-{
-	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
-	size_t plen = strlen(CONVERT_SCRATCH);
-	char fd_dir[64], target[4096];
-	struct stat in, st;
-	struct dirent *de;
-	DIR *dir;
-	bool have_in = stat(src, &in) == 0;
-
-	snprintf(fd_dir, sizeof(fd_dir), "/proc/%d/fd", (int)pid);
-	dir = opendir(fd_dir);
-	while (dir && (de = readdir(dir))) {
-		ssize_t n = readlinkat(dirfd(dir), de->d_name, target, sizeof(target) - 1);
-
-		if (n <= 0)
-			continue;
-		target[n] = '\0';
-		if (strncmp(target, CONVERT_SCRATCH, plen) || !mkstemp_suffix(target + plen) ||
-		    fstatat(dirfd(dir), de->d_name, &st, 0) || !S_ISREG(st.st_mode) ||
-		    st.st_uid != geteuid() || (have_in && st.st_dev == in.st_dev &&
-						st.st_ino == in.st_ino) ||
-		    !opened_for_writing(pid, de->d_name))
-			continue;
-		g_ptr_array_add(files, g_strdup(target));
-	}
-	if (dir)
-		closedir(dir);
-	return files;
-}
-
-/* Has any process (that this user may look at) @path open? */
-static bool open_anywhere(const char *path)
-{
-	DIR *proc = opendir("/proc");
-	struct dirent *pe;
-	bool found = false;
-
-	while (proc && !found && (pe = readdir(proc))) {
-		char fd_dir[300], target[4096];
-		struct dirent *de;
-		DIR *dir;
-
-		if (!isdigit((unsigned char)pe->d_name[0]))
-			continue;
-		snprintf(fd_dir, sizeof(fd_dir), "/proc/%s/fd", pe->d_name);
-		dir = opendir(fd_dir);
-		while (dir && !found && (de = readdir(dir))) {
-			ssize_t n = readlinkat(dirfd(dir), de->d_name, target, sizeof(target) - 1);
-
-			found = n > 0 && (target[n] = '\0', !strcmp(target, path));
-		}
-		if (dir)
-			closedir(dir);
-	}
-	if (proc)
-		closedir(proc);
-	return found;
-}
-
-/* Remove the orphaned scratch files modified at or after @since; true if
- * some were still open (their convert may be dying). */
-static bool remove_orphans_once(time_t since)
-{
-	const char *base = CONVERT_SCRATCH + strlen("/tmp/");
-	DIR *dir = opendir("/tmp");
-	bool busy = false;
-	struct dirent *de;
-
-	while (dir && (de = readdir(dir))) {
-		char path[300];
-		struct stat st;
-
-		if (strncmp(de->d_name, base, strlen(base)) ||
-		    !mkstemp_suffix(de->d_name + strlen(base)))
-			continue;
-		snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
-		if (lstat(path, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-		    st.st_mtime < since)
-			continue;
-		if (open_anywhere(path))
-			busy = true;
-		else if (unlink(path) == 0)
-			vr_warn("removed %s, left by a trace-cmd convert that was killed", path);
-	}
-	if (dir)
-		closedir(dir);
-	return busy;
-}
-
-void ingest_dat_spill_remove_orphans(time_t since)
-{
-	/* a convert killed with its load (PR_SET_PDEATHSIG) takes a moment
-	 * to let go of its files: up to a second */
-	for (int i = 0; i < 20 && remove_orphans_once(since - 1); i++)
-		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
-}
-
-/*
  * Kill the running convert of @s and delete the scratch files it had
  * open: stopped first (and waited for), so that it makes no new one
  * between the look and the kill.
  */
 static void kill_convert(struct ingest_spill *s)
 {
-	GPtrArray *scratch = NULL;
+	char **scratch = NULL;
 	int status;
 	pid_t r;
 
@@ -414,17 +279,16 @@ static void kill_convert(struct ingest_spill *s)
 	while ((r = waitpid(s->pid, &status, WUNTRACED)) < 0 && errno == EINTR)
 		;
 	if (r == s->pid && WIFSTOPPED(status))
-		scratch = open_scratch_files(s->pid, s->src);
+		scratch = ingest_scratch_open_by(s->pid, s->src);
 	if (r != s->pid || WIFSTOPPED(status)) {	/* else it ended by itself */
 		kill(s->pid, SIGKILL);
 		while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
 	s->pid = 0;
-	for (guint i = 0; scratch && i < scratch->len; i++)
-		unlink(g_ptr_array_index(scratch, i));
-	if (scratch)
-		g_ptr_array_free(scratch, TRUE);
+	for (int i = 0; scratch && scratch[i]; i++)
+		unlink(scratch[i]);
+	g_strfreev(scratch);
 }
 
 void ingest_dat_spill_cancel(struct ingest_spill *s)

@@ -64,14 +64,16 @@ test_expect_success 'a crash while trace-cmd makes a copy: the scratch files it 
 	old=$(mktemp /tmp/trace_cpu_dataXXXXXX) && touch -d "1 hour ago" "$old" &&
 	busy=$(mktemp /tmp/trace_cpu_dataXXXXXX) &&
 	{ sleep 60 5<>"$busy" & } && holder=$! &&
-	VR_CRASH_READ=crashme VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
-		test_expect_code 1 crashing "$VR" load -q -d db crashme.dat 2>err &&
-	grep -q "^vmscan-report: crashme.dat: loading it crashed" err &&
+	# and the input itself named like one, written just before
+	input=$(mktemp /tmp/trace_cpu_dataXXXXXX) && cp crashme.dat "$input" &&
+	VR_CRASH_READ=trace_cpu_data VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
+		test_expect_code 1 crashing "$VR" load -q -d db "$input" 2>err &&
+	grep -q "^vmscan-report: $input: loading it crashed" err &&
 	scratch=$(cat scratch.name) && test -n "$scratch" && test ! -e "$scratch" &&
 	grep -q "removed $scratch, left by a trace-cmd convert that was killed" err &&
 	! pgrep -f "vr-t1020-$$ 3600" &&
-	test -e "$old" && test -e "$busy" &&
-	kill $holder && rm -f "$old" "$busy" &&
+	test -e "$old" && test -e "$busy" && test -e "$input" &&
+	kill $holder && rm -f "$old" "$busy" "$input" &&
 	test -z "$(ls -A tmp)"
 '
 test_expect_success 'the only file of a new database crashes: no database is left' '

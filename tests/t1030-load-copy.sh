@@ -156,6 +156,24 @@ test_expect_success 'interrupted while trace-cmd makes the copy: the scratch fil
 	rm -f "$other" "$input" &&
 	test -z "$(ls -A tmp)"
 '
+test_expect_success 'trace-cmd convert killed by someone else: read in memory, its scratch files go' '
+	mkdir tmp bin &&
+	printf "#!/bin/bash\ns=\$(mktemp /tmp/trace_cpu_dataXXXXXX)\necho \$s >%s/scratch.name\nexec 5<>\$s\nexec -a vr-t1030-o$$ sleep 3600\n" \
+		"$PWD" >bin/trace-cmd && chmod +x bin/trace-cmd &&
+	"$VR" load -q -d normal.db "$sample" &&
+	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
+		"$VR" load -q -v -d db "$sample" 2>err & }
+	pid=$! &&
+	wait_started "vr-t1030-o$$ 3600" && sleep 0.2 &&
+	pkill -KILL -f "vr-t1030-o$$ 3600" &&
+	test_expect_code 0 wait $pid &&
+	grep -q "trace-cmd convert was killed by signal 9" err &&
+	grep -q "reading it in memory after all" err &&
+	scratch=$(cat scratch.name) && test ! -e "$scratch" &&
+	grep -q "removed $scratch, left by a trace-cmd convert that was killed" err &&
+	dump_rows normal.db >expect && dump_rows db >actual && test_cmp expect actual &&
+	test -z "$(ls -A tmp)"
+'
 test_expect_success '--low-memory, no directory for the copy: said once, exit 1, no database' '
 	TMPDIR=$PWD/missing test_expect_code 1 "$VR" load -q --low-memory -d db "$sample" 2>err &&
 	test $(grep -c "cannot make a directory for its uncompressed copy" err) = 1 &&
