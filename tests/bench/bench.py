@@ -2,9 +2,11 @@
 """Measure `vmscan-report load` against trace-cmd on the same trace.dat.
 
 For each command: wall time, CPU time (user+sys, with its child processes)
-and peak RSS of the process tree's largest process (wait4 rusage), peak
-anonymous RSS of the whole tree sampled every 20 ms; each command runs VR_BENCH_ROUNDS
-times (default 3), interleaved, and the medians are reported.  Prints a table and the targets:
+and peak RSS of the process tree's largest process (wait4 rusage): each
+command runs VR_BENCH_ROUNDS times (default 3), interleaved, and the medians
+are reported; then once more with the peak anonymous RSS of the whole tree
+sampled every 20 ms (apart: the sampling takes CPU from the command).
+Prints a table and the targets:
 load wall time <= 1/4 of `trace-cmd report > /dev/null`, and load's peak
 anonymous memory not growing with the trace: measured on a sample (tens of
 thousands of events), on the first million events of the big trace (cut
@@ -38,13 +40,16 @@ def anon_kb(pid):
     return total
 
 
-def measure(argv, stdout=subprocess.DEVNULL):
-    """(wall s, cpu s, peak RSS MB, peak anonymous RSS MB sampled every 20 ms)."""
+def measure(argv, poll=True):
+    """(wall s, cpu s, peak RSS MB, peak anonymous RSS MB sampled every 20 ms).
+    Unpolled (@poll False), the last is None: the sampling (a walk of /proc
+    every 20 ms) takes CPU from a command that uses both CPUs of a 2-CPU
+    machine, so timed runs are not sampled."""
     start = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak_anon = 0
     while True:
-        pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+        pid, status, ru = os.wait4(proc.pid, os.WNOHANG if poll else 0)
         if pid:
             break
         peak_anon = max(peak_anon, anon_kb(proc.pid))
@@ -53,7 +58,8 @@ def measure(argv, stdout=subprocess.DEVNULL):
     err = proc.stderr.read().decode(errors='replace')
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f'bench: {" ".join(argv)} failed: {err}')
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, peak_anon / 1024.0
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, \
+        peak_anon / 1024.0 if poll else None
 
 
 def count_events(bare, path):
@@ -80,16 +86,21 @@ def main():
     ratios = []
     with tempfile.TemporaryDirectory(dir='/var/tmp') as tmp:
         db = os.path.join(tmp, 'bench.db')
+        cmds = [[vr, 'load', '-q', '-d', db, big],
+                [vr, 'load', '-q', '-d', db, '--low-memory', big],
+                ['trace-cmd', 'report', '-i', big],
+                [bare, 'percpu', big], [bare, 'merge', big], [bare, 'iterate', big]]
         for _ in range(rounds):
-            cmds = [[vr, 'load', '-q', '-d', db, big],
-                    [vr, 'load', '-q', '-d', db, '--low-memory', big],
-                    ['trace-cmd', 'report', '-i', big],
-                    [bare, 'percpu', big], [bare, 'merge', big], [bare, 'iterate', big]]
             for name, argv in zip(names, cmds):
                 if os.path.exists(db):
                     os.unlink(db)
-                samples[name].append(measure(argv))
+                samples[name].append(measure(argv, poll=False))
             ratios.append(samples[names[0]][-1][0] / samples[names[2]][-1][0])
+        anon = {}	# one sampled run each, for its peak anonymous memory
+        for name, argv in zip(names, cmds):
+            if os.path.exists(db):
+                os.unlink(db)
+            anon[name] = measure(argv)[3]
         sizes = []	# (events, load's measure, load --low-memory's measure)
         part = os.path.join(tmp, 'part')
         subprocess.run(['trace-cmd', 'split', '-i', big, '-o', part, '-e', '1000000'],
@@ -101,9 +112,9 @@ def main():
             low = measure([vr, 'load', '-q', '-d', db2, '--low-memory', path])
             os.unlink(db2)
             sizes.append((count_events(bare, path), plain, low))
-    rows = [(name, *median_row(samples[name])) for name in names]
+    rows = [(name, *median_row([m[:3] for m in samples[name]]), anon[name]) for name in names]
     print(f'trace: {big} ({os.path.getsize(big) / 1e6:.1f} MB, {nev} events);'
-          f' medians of {rounds} interleaved rounds')
+          f' medians of {rounds} interleaved rounds (peak anon: one more run each, sampled)')
     print(f'{"command":32s} {"wall s":>8s} {"cpu s":>8s} {"peak RSS MB":>12s} {"peak anon MB":>13s}')
     for name, wall, cpu, rss, anon in rows:
         print(f'{name:32s} {wall:8.2f} {cpu:8.2f} {rss:12.1f} {anon:13.1f}')
