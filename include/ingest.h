@@ -244,11 +244,11 @@ uint64_t ingest_dat_spill_free_bytes(void);
 /**
  * ingest_dat_switch_when_copied - hand @d the copy @s of its own file
  * (owned from now on; NULL is fine): the reader thread decodes the
- * compressed file in memory until the copy is made, then goes on from the
- * same record in the copy and closes the compressed file, whose
- * decompressed chunks libtracecmd 3.1.6 would otherwise keep to the end
- * (see ingest-dat-spill.c).  Once the in-memory part reaches @cap_bytes of
- * decompressed data, the reader waits for the copy.  If the copy fails or
+ * compressed file in memory up to @cap_bytes of decompressed data (the
+ * copy is opened from three quarters of it, and waited for at the cap),
+ * then goes on from the same record in the copy and closes the compressed
+ * file, whose decompressed chunks libtracecmd 3.1.6 would otherwise keep
+ * to the end (see ingest-dat-spill.c).  If the copy fails or
  * does not match the file, reading goes on in memory (a warning says so).
  * Call before ingest_start_dat().
  */

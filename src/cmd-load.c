@@ -51,11 +51,11 @@ static const char *const load_usage[] = {
 	"  -v, --verbose       say how each trace.dat was read",
 	"  -h, --help          show this help",
 	"",
-	"A compressed trace.dat of more than a few MB is decoded in memory only until an",
-	"uncompressed copy, made meanwhile by trace-cmd convert in $TMPDIR (default",
-	"/var/tmp) and deleted at once, is ready, and at most 64 MiB of it; then from",
-	"the copy.  libtracecmd keeps all it decompressed, so memory would otherwise",
-	"grow with the trace.",
+	"A compressed trace.dat of more than a few MB is decoded in memory up to 64 MiB",
+	"of decompressed data, meanwhile trace-cmd convert makes an uncompressed copy",
+	"in $TMPDIR (default /var/tmp, deleted once open); the rest is read from the",
+	"copy.  libtracecmd keeps all it decompressed, so memory would otherwise grow",
+	"with the trace.",
 	NULL
 };
 

@@ -189,20 +189,20 @@ static int take_copy(struct ingest_dat *d, struct copy_switch *cs)
  * One step towards the copy: start opening it once made and three
  * quarters of the cap are read in memory (its tracecmd_open() takes about
  * 0.2 s, some 15 MB of reading: 16 MiB of the default 64 MiB cap), take
- * it once open.  1 when nothing more is to be done (switched, or given
- * up), else 0.  Waits nothing.
+ * it once open; @in_memory: bytes_read().  1 when nothing more is to be
+ * done (switched, or given up), else 0.  Waits nothing.
  *
  * A copy made early is taken near the cap all the same: the memory budget
  * is the cap whatever the trace, so that a load's peak does not depend on
  * how soon trace-cmd finished (make bench: 98 MB on the first 1M events of
  * its trace, 127 MB on all 3M, when the copy was taken as soon as made).
  */
-static int copy_step(struct ingest_dat *d, struct copy_switch *cs)
+static int copy_step(struct ingest_dat *d, struct copy_switch *cs, uint64_t in_memory)
 {
 	int made;
 
 	if (!cs->opening) {
-		if (bytes_read(d) < cs->cap - cs->cap / 4)
+		if (in_memory < cs->cap - cs->cap / 4)
 			return 0;
 		made = ingest_dat_spill_poll(cs->spill);
 		if (made < 0)
@@ -230,10 +230,10 @@ static int copy_step(struct ingest_dat *d, struct copy_switch *cs)
 
 void dat_poll_copy(struct ingest_dat *d, bool (*stop)(void *arg), void *arg)
 {
-	int done;
+	uint64_t in_memory;
 
-	while (!(done = copy_step(d, d->copy))) {
-		if (bytes_read(d) < d->copy->cap || stop(arg) ||
+	while (!copy_step(d, d->copy, in_memory = bytes_read(d))) {
+		if (in_memory < d->copy->cap || stop(arg) ||
 		    (d->early.interrupted && *d->early.interrupted))
 			return;
 		nanosleep(&(struct timespec){ 0, 2000000 }, NULL);

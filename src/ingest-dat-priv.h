@@ -99,9 +99,10 @@ void dat_close_handles(struct dat_cursor *cur, int ncur, struct tracecmd_input *
 void dat_release_tracecmd(struct ingest_dat *d);
 
 /*
- * On the reader thread, every 1024 events while @d->copy is set: take the
- * copy once it is made and open; past its cap, wait for it unless
- * @stop(@arg) or the load is interrupted.  Ends @d->copy when done.
+ * On the reader thread, every 1024 events while @d->copy is set: from
+ * three quarters of the cap read in memory, open the copy once made and
+ * take it once open; past the cap, wait for it unless @stop(@arg) or the
+ * load is interrupted.  Ends @d->copy when done.
  */
 void dat_poll_copy(struct ingest_dat *d, bool (*stop)(void *arg), void *arg);
 

@@ -57,6 +57,15 @@ static bool scratch_name(const char *name)
 	return n == 6 && !name[n];
 }
 
+/* Is @path SCRATCH_DIR/ + a scratch_name()? */
+static bool scratch_path(const char *path)
+{
+	size_t dlen = strlen(SCRATCH_DIR);
+
+	return !strncmp(path, SCRATCH_DIR, dlen) && path[dlen] == '/' &&
+	       scratch_name(path + dlen + 1);
+}
+
 static bool has_id(const GArray *ids, const struct stat *st)
 {
 	for (guint i = 0; ids && i < ids->len; i++) {
@@ -113,16 +122,12 @@ char **ingest_scratch_open_by(pid_t pid, const char *src)
 	dir = opendir(fd_dir);
 	while (dir && (de = readdir(dir))) {
 		ssize_t n = readlinkat(dirfd(dir), de->d_name, target, sizeof(target) - 1);
-		const char *slash;
 
 		if (n <= 0)
 			continue;
 		target[n] = '\0';
-		slash = strrchr(target, '/');
-		if (!slash || slash - target != (ptrdiff_t)strlen(SCRATCH_DIR) ||
-		    strncmp(target, SCRATCH_DIR, strlen(SCRATCH_DIR)) || !scratch_name(slash + 1) ||
-		    fstatat(dirfd(dir), de->d_name, &st, 0) || !ours(&st, inputs) ||
-		    !opened_for_writing(pid, de->d_name))
+		if (!scratch_path(target) || fstatat(dirfd(dir), de->d_name, &st, 0) ||
+		    !ours(&st, inputs) || !opened_for_writing(pid, de->d_name))
 			continue;
 		g_ptr_array_add(files, g_strdup(target));
 	}

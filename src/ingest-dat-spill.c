@@ -19,7 +19,6 @@
 #include "ingest.h"
 #include "vr.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <glib.h>
 #include <errno.h>
