@@ -266,11 +266,13 @@ int64_t ingest_dat_copy_taken_at(const struct ingest_dat *d);
  * Work done on the reader thread as it decodes: every event and every
  * lost-events report of the file, in timestamp order, before the sink of
  * ingest_read_dat() sees them on the calling thread.  It must not touch
- * what the calling thread uses.  Any callback returning non-zero stops
- * reading (ingest_read_dat() then returns -1).
+ * what the calling thread uses.  event() may change the event (the
+ * model fills in its VR_FF_MODEL fields, spec.h): the sink gets it as
+ * changed.  Any callback returning non-zero stops reading
+ * (ingest_read_dat() then returns -1).
  */
 struct ingest_early {
-	int (*event)(void *arg, const struct ingest_event *ev);
+	int (*event)(void *arg, struct ingest_event *ev);
 	int (*lost)(void *arg, int cpu, uint64_t ts_ns, int64_t count);
 	void *arg;
 	/* if not NULL: non-zero once the load is interrupted (set by a signal

@@ -87,7 +87,12 @@ struct model_throttle {
 	int64_t usec_timeout, usec_delayed;
 };
 
-/* One do_shrink_slab() call (slab_shrink table). */
+/*
+ * A do_shrink_slab() call whose mm_shrink_slab_end was not traced (trace
+ * end, or a second start on the task first): the rows of the
+ * slab_shrink_stored table.  A call that has an end is not a row: the
+ * model writes its pairing into the end event itself (model_event()).
+ */
 struct model_slab {
 	int pid;
 	int64_t nid;
@@ -160,9 +165,14 @@ struct model *model_create(const struct model_config *cfg, const struct model_si
 
 /**
  * model_event - feed one event (timestamp order).  Events the model does
- * not use are ignored cheaply.  Returns 0 or a sink callback's non-zero value.
+ * not use are ignored cheaply.  The model may fill in the event's
+ * VR_FF_MODEL fields (spec.h), so feed an event before storing it: an
+ * mm_shrink_slab_end gets slab_begin_ns and slab_nr_objects_to_shrink of
+ * its start (left absent when no start was seen on the task) and
+ * slab_complete (1 when the start was seen and no events were lost between
+ * the two, else 0).  Returns 0 or a sink callback's non-zero value.
  */
-int model_event(struct model *m, const struct ingest_event *ev);
+int model_event(struct model *m, struct ingest_event *ev);
 
 /**
  * model_lost - events were lost on @cpu before @ts_ns (@count -1: unknown

@@ -27,6 +27,10 @@ enum vr_field_flags {
 	VR_FF_KSYM = 1 << 0,	/* a kernel address: the store adds a column
 				 * <column>_sym with the symbol name resolved
 				 * from the kallsyms saved in the file */
+	VR_FF_MODEL = 1 << 1,	/* in no kernel's format: the model fills it in
+				 * while loading (model.h says which), the
+				 * decoders never read it, and its column comes
+				 * after `extra` */
 };
 
 struct vr_field_spec {
@@ -62,6 +66,15 @@ int spec_nfields(int idx);
  * override, or the kernel field name).  Borrowed from the static table.
  */
 const char *spec_column(int idx, int f);
+
+/**
+ * spec_decoded - is field @f of spec @idx read from the trace (not a
+ * VR_FF_MODEL field)?
+ */
+static inline int spec_decoded(int idx, int f)
+{
+	return !(vr_event_specs[idx].fields[f].flags & VR_FF_MODEL);
+}
 
 /* Columns every event table starts with, in this order. */
 #define VR_SPEC_COMMON_COLUMNS "run_id", "ts_ns", "cpu", "pid"

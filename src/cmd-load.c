@@ -87,13 +87,16 @@ static void on_interrupt(int sig)
 	load_interrupted = sig;
 }
 
+/* One event of a text trace: the model first, as it may fill in fields
+ * of the event (model_event()), then the raw row. */
 static int sink_event(void *arg, const struct ingest_event *ev)
 {
 	struct load_ctx *c = arg;
+	struct ingest_event e = *ev;
 
 	if (load_interrupted)
 		return -1;
-	return store_event(c->store, ev) ?: model_event(c->model, ev);
+	return model_event(c->model, &e) ?: store_event(c->store, &e);
 }
 
 /*
@@ -118,7 +121,7 @@ static int sink_lost_raw(void *arg, int cpu, uint64_t ts_ns, int64_t count)
 }
 
 /* The model of a trace.dat runs on its reader thread, rows deferred. */
-static int model_early_event(void *arg, const struct ingest_event *ev)
+static int model_early_event(void *arg, struct ingest_event *ev)
 {
 	return model_event(arg, ev);
 }

@@ -471,10 +471,11 @@ void ingest_close_dat(struct ingest_dat *d)
 	free(d);
 }
 
+/* Does spec @spec decode a field @name (VR_FF_MODEL fields are not decoded)? */
 static bool spec_has_field(int spec, const char *name)
 {
 	for (int f = 0; f < VR_SPEC_MAX_FIELDS && vr_event_specs[spec].fields[f].name; f++)
-		if (!strcmp(vr_event_specs[spec].fields[f].name, name))
+		if (spec_decoded(spec, f) && !strcmp(vr_event_specs[spec].fields[f].name, name))
 			return true;
 	return false;
 }
@@ -490,7 +491,9 @@ static void plan_event(struct dat_event *de, struct tep_event *ev)
 	if (de->spec >= 0) {
 		nf = de->nfields = spec_nfields(de->spec);
 		for (int f = 0; f < nf; f++)
-			de->field[f] = tep_find_field(ev, vr_event_specs[de->spec].fields[f].name);
+			de->field[f] = spec_decoded(de->spec, f)
+				       ? tep_find_field(ev, vr_event_specs[de->spec].fields[f].name)
+				       : NULL;
 	}
 	for (fld = ev->format.fields; fld; fld = fld->next)
 		if (de->spec < 0 || !spec_has_field(de->spec, fld->name))
@@ -1072,7 +1075,7 @@ static bool stopping(void *arg)
 }
 
 /* The early callbacks for @ev (an event or a lost-events marker). */
-static int early_work(struct ingest_dat *d, const struct ingest_event *ev)
+static int early_work(struct ingest_dat *d, struct ingest_event *ev)
 {
 	const struct ingest_early *e = &d->early;
 

@@ -238,7 +238,7 @@ static int spec_field(int spec, const char *name, size_t len)
 	for (int f = 0; f < VR_SPEC_MAX_FIELDS && vr_event_specs[spec].fields[f].name; f++) {
 		const char *fn = vr_event_specs[spec].fields[f].name;
 
-		if (strlen(fn) == len && !memcmp(fn, name, len))
+		if (strlen(fn) == len && !memcmp(fn, name, len) && spec_decoded(spec, f))
 			return f;
 	}
 	return -1;

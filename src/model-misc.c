@@ -76,32 +76,36 @@ int model_slab_start(struct model *m, const struct ingest_event *ev, int mev)
 	return ret;
 }
 
-int model_slab_end(struct model *m, const struct ingest_event *ev, int mev)
+/* The pairing of end event @ev with its start (model.h, model_event()). */
+static void slab_pair(struct model *m, struct ingest_event *ev, int mev, int64_t begin_ns,
+		      int64_t nr_objects, bool complete)
+{
+	model_set(m, ev, mev, MF_SLAB_BEGIN_NS, begin_ns);
+	model_set(m, ev, mev, MF_SLAB_NR_OBJECTS, nr_objects);
+	model_set(m, ev, mev, MF_SLAB_COMPLETE, complete);
+}
+
+/*
+ * The end of a do_shrink_slab() call: paired with the task's open start,
+ * in the event itself; the slab_shrink view (store.c) reads the pairing
+ * from the mm_shrink_slab_end table.
+ */
+int model_slab_end(struct model *m, struct ingest_event *ev, int mev)
 {
 	struct slab_open *so = model_pidmap_find(&m->slabs, ev->pid);
-	struct model_slab r = {
-		.pid = ev->pid, .nid = model_val(m, ev, mev, MF_NID),
-		.shrinker = model_str(m, ev, mev, MF_SHRINK),
-		.begin_ns = MODEL_NULL, .end_ns = (int64_t)ev->ts_ns, .duration_ns = MODEL_NULL,
-		.nr_objects_to_shrink = MODEL_NULL,
-		.total_scan = model_val(m, ev, mev, MF_TOTAL_SCAN),
-		.retval = model_val(m, ev, mev, MF_RETVAL), .complete = false,
-	};
-	int ret;
+	bool complete;
 
 	if (!so) {
 		m->slab_no_begin++;
-		return emit_slab(m, &r);
+		slab_pair(m, ev, mev, MODEL_NULL, MODEL_NULL, false);
+		return 0;
 	}
-	r.begin_ns = so->begin_ns;
-	r.duration_ns = r.end_ns - r.begin_ns;
-	r.nr_objects_to_shrink = so->nr_objects;
-	r.complete = so->lost_gen == m->lost_gen;
-	if (!r.complete)
+	complete = so->lost_gen == m->lost_gen;
+	if (!complete)
 		m->slab_lost++;
-	ret = emit_slab(m, &r);
+	slab_pair(m, ev, mev, so->begin_ns, so->nr_objects, complete);
 	model_pidmap_remove(&m->slabs, ev->pid);
-	return ret;
+	return 0;
 }
 
 int model_write(struct model *m, const struct ingest_event *ev, int mev, int ks_nid)

@@ -33,6 +33,8 @@ enum mf {
 	MF_USEC_TIMEOUT, MF_USEC_DELAYED, MF_REASON, MF_SHRINK, MF_NR_OBJECTS,
 	MF_TOTAL_SCAN, MF_RETVAL, MF_PREV_PID, MF_PREV_STATE, MF_NEXT_PID, MF_PID,
 	MF_PREV_COMM, MF_NEXT_COMM,
+	/* VR_FF_MODEL fields the model writes (spec.h) */
+	MF_SLAB_BEGIN_NS, MF_SLAB_NR_OBJECTS, MF_SLAB_COMPLETE,
 	MF_COUNT
 };
 
@@ -170,6 +172,23 @@ static inline int64_t model_val(const struct model *m, const struct ingest_event
 	return model_get(m, ev, mev, mf, &v) ? v : MODEL_NULL;
 }
 
+/* Set VR_FF_MODEL field @mf of @ev to @v (MODEL_NULL: no value, stored
+ * as NULL); nothing when the spec has no such field. */
+static inline void model_set(const struct model *m, struct ingest_event *ev, int mev, int mf,
+			     int64_t v)
+{
+	int f = m->fi[mev][mf];
+
+	if (f < 0)
+		return;
+	if (v == MODEL_NULL) {
+		ev->present &= ~(1u << f);
+		return;
+	}
+	ev->val[f] = v;
+	ev->present |= 1u << f;
+}
+
 /* The string of field @mf (KSYM symbol or text), or NULL. */
 static inline const char *model_str(const struct model *m, const struct ingest_event *ev,
 				    int mev, int mf)
@@ -206,7 +225,7 @@ void model_kswapd_release(struct model *m);
 /* model-misc.c: throttling, slab shrinking, writes */
 int model_throttle(struct model *m, const struct ingest_event *ev, int mev);
 int model_slab_start(struct model *m, const struct ingest_event *ev, int mev);
-int model_slab_end(struct model *m, const struct ingest_event *ev, int mev);
+int model_slab_end(struct model *m, struct ingest_event *ev, int mev);
 int model_write(struct model *m, const struct ingest_event *ev, int mev, int ks_nid);
 int model_misc_finish(struct model *m);
 

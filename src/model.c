@@ -200,7 +200,8 @@ static const char *const mf_names[MF_COUNT] = {
 	[MF_NR_OBJECTS] = "nr_objects_to_shrink", [MF_TOTAL_SCAN] = "total_scan",
 	[MF_RETVAL] = "retval", [MF_PREV_PID] = "prev_pid", [MF_PREV_STATE] = "prev_state",
 	[MF_NEXT_PID] = "next_pid", [MF_PID] = "pid", [MF_PREV_COMM] = "prev_comm",
-	[MF_NEXT_COMM] = "next_comm",
+	[MF_NEXT_COMM] = "next_comm", [MF_SLAB_BEGIN_NS] = "slab_begin_ns",
+	[MF_SLAB_NR_OBJECTS] = "slab_nr_objects_to_shrink", [MF_SLAB_COMPLETE] = "slab_complete",
 };
 
 static int spec_field_index(int spec, const char *name)
@@ -296,7 +297,7 @@ static bool is_activity(int mev)
 	}
 }
 
-static int dispatch(struct model *m, const struct ingest_event *ev, int mev, int ks)
+static int dispatch(struct model *m, struct ingest_event *ev, int mev, int ks)
 {
 	switch (mev) {
 	case MEV_KSWAPD_WAKE:
@@ -332,7 +333,7 @@ static int dispatch(struct model *m, const struct ingest_event *ev, int mev, int
 	}
 }
 
-int model_event(struct model *m, const struct ingest_event *ev)
+int model_event(struct model *m, struct ingest_event *ev)
 {
 	int mev, ks, ret;
 

@@ -16,6 +16,7 @@
 #define IC(n, col) { n, col, VR_FT_INT, 0 }
 #define T(n) { n, NULL, VR_FT_TEXT, 0 }
 #define K(n) { n, NULL, VR_FT_INT, VR_FF_KSYM }
+#define M(n) { n, NULL, VR_FT_INT, VR_FF_MODEL }
 
 /* mm_vmscan_direct_reclaim_begin_template; classzone_idx 4.8-5.1,
  * may_writepage 4.4-5.1, memcg_id 7.1 (lttng gate, unverified order). */
@@ -61,9 +62,15 @@ const struct vr_event_spec vr_event_specs[] = {
 	  { I("shr"), K("shrink"), I("nid"), I("nr_objects_to_shrink"), I("gfp_flags"),
 	    I("pgs_scanned"), I("lru_pgs"), I("cache_items"), I("delta"),
 	    I("total_scan"), I("priority"), I("memcg_id") } },
+	/*
+	 * The slab_* fields are the model's pairing of the end with its start
+	 * (model-misc.c): the slab_shrink view reads them instead of a table
+	 * that would repeat a million rows on a busy trace.
+	 */
 	{ "vmscan", "mm_shrink_slab_end", "all",
 	  { I("shr"), I("nid"), K("shrink"), I("unused_scan"), I("new_scan"), I("retval"),
-	    I("total_scan"), I("memcg_id") } },
+	    I("total_scan"), I("memcg_id"), M("slab_begin_ns"), M("slab_nr_objects_to_shrink"),
+	    M("slab_complete") } },
 	{ "vmscan", "mm_vmscan_lru_isolate", "all", LRU_ISOLATE_FIELDS },
 	{ "vmscan", "mm_vmscan_memcg_isolate", "<=4.10", LRU_ISOLATE_FIELDS },
 	{ "vmscan", "mm_vmscan_writepage", "<=5.17", WRITEPAGE_FIELDS },

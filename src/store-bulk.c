@@ -6,8 +6,8 @@
  * come from a caller's array, read in place through a column callback.
  * One statement step per group instead of one bind/step/reset per row
  * halves SQLite's cost per row (about 1.5 -> 0.8 us for an 18-column row).
- * Rows keep the array's order.  Users: groups of raw events of one spec
- * (below) and buffered slab_shrink rows (store-derived.c).
+ * Rows keep the array's order; the rows are groups of raw events of one
+ * spec.
  */
 #include "store-priv.h"
 #include "vr.h"
@@ -16,6 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Set column @col (0-based, as c0, c1, ... of vr_rows) of row @row of
+ * @src with sqlite3_result_*(); text must live until the statement ends. */
+typedef void store_rows_column_fn(const void *src, int row, int col, sqlite3_context *ctx);
 
 /* What a column of vr_rows shows for the event shape being inserted. */
 enum col_kind { COL_TS, COL_CPU, COL_PID, COL_INT, COL_TEXT, COL_SYM, COL_EXTRA };
@@ -251,7 +255,8 @@ static void add_col(struct shape *sh, struct vr_buf *cols, struct vr_buf *sel, c
 /*
  * Plan and prepare the INSERT of @sh (present and extra set) of spec @i.
  * Every column of the table is named, in the table's order (that of
- * spec_table_sql() in store.c), NULL for the fields the shape lacks: SQLite
+ * spec_table_sql() in store.c: decoded fields, extra, the model's fields),
+ * NULL for the fields the shape lacks: SQLite
  * then builds the record in the registers the SELECT writes, instead of
  * copying each value once more (its "IDLIST in order" case of
  * sqlite3Insert(), 3.40; 14 OP_SCopy a row less for mm_shrink_slab_start,
@@ -274,12 +279,18 @@ static int prepare_shape(struct store_bulk *b, int i, struct shape *sh)
 	for (int f = 0; f < VR_SPEC_MAX_FIELDS && sp->fields[f].name; f++) {
 		bool have = sh->present & (1u << f);
 
+		if (!spec_decoded(i, f))
+			continue;
 		add_col(sh, &cols, &sel, spec_column(i, f), "", have,
 			sp->fields[f].type == VR_FT_TEXT ? COL_TEXT : COL_INT, f);
 		if (sp->fields[f].flags & VR_FF_KSYM)
 			add_col(sh, &cols, &sel, spec_column(i, f), "_sym", have, COL_SYM, f);
 	}
 	add_col(sh, &cols, &sel, "extra", "", sh->extra, COL_EXTRA, 0);
+	for (int f = 0; f < VR_SPEC_MAX_FIELDS && sp->fields[f].name; f++)
+		if (!spec_decoded(i, f))
+			add_col(sh, &cols, &sel, spec_column(i, f), "", sh->present & (1u << f),
+				COL_INT, f);
 	char *sql = sqlite3_mprintf("INSERT INTO \"%w\" (%s) SELECT %s FROM vr_rows",
 				    sp->name, cols.buf, sel.buf);
 	vr_buf_release(&cols);
@@ -312,8 +323,14 @@ static struct shape *find_shape(struct store_bulk *b, int i, const struct ingest
 	return sh;
 }
 
-int store_rows_run(struct store_bulk *b, sqlite3_stmt *st, int n, store_rows_column_fn *column,
-		   const void *src)
+/*
+ * Step @st, an INSERT ... SELECT c0, c1, ... FROM vr_rows prepared on the
+ * store's connection, with vr_rows showing @n rows of @src through
+ * @column, then reset it.  Returns SQLite's result code of the step
+ * (SQLITE_DONE on success).
+ */
+static int store_rows_run(struct store_bulk *b, sqlite3_stmt *st, int n,
+			  store_rows_column_fn *column, const void *src)
 {
 	int rc;
 

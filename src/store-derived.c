@@ -2,11 +2,11 @@
 /*
  * store-derived.c - insert the model's finished rows into the derived
  * tables (reclaim_stall, kswapd_cycle, kswapd_wakeup, pgdat_flag,
- * reclaim_throttle, slab_shrink, reclaim_write, run_quality) of the run
- * being loaded, inside its open transaction, with prepared statements and
- * bound values.  MODEL_NULL values are stored as NULL.  slab_shrink rows,
- * one per shrinker call and often a third of a load's rows, are buffered
- * and go in SLAB_BUFFER at a time through vr_rows (store-bulk.c).
+ * reclaim_throttle, slab_shrink_stored, reclaim_write, run_quality) of
+ * the run being loaded, inside its open transaction, with prepared
+ * statements and bound values.  MODEL_NULL values are stored as NULL.
+ * (Shrinker calls that have an end are no rows here: the model pairs them
+ * in the mm_shrink_slab_end events, which the slab_shrink view reads.)
  *
  * Deferred mode (store_derived_defer()): the model may run on another
  * thread than the connection's; rows are then queued (strings interned)
@@ -22,8 +22,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { SLAB_BUFFER = 4096 };
 
 enum { SD_STALL, SD_CYCLE, SD_WAKEUP, SD_FLAG, SD_THROTTLE, SD_SLAB, SD_WRITE, SD_QUALITY,
        SD_COUNT };
@@ -42,7 +40,7 @@ static const char *const sd_sql[SD_COUNT] = {
 		" evidence, inferred) VALUES (?,?,?,?,?,?,?,?)",
 	[SD_THROTTLE] = "INSERT INTO reclaim_throttle (run_id, kind, pid, nid, reason,"
 		" begin_ns, end_ns, usec_timeout, usec_delayed) VALUES (?,?,?,?,?,?,?,?,?)",
-	[SD_SLAB] = "INSERT INTO slab_shrink (run_id, pid, nid, shrinker, begin_ns, end_ns,"
+	[SD_SLAB] = "INSERT INTO slab_shrink_stored (run_id, pid, nid, shrinker, begin_ns, end_ns,"
 		" duration_ns, nr_objects_to_shrink, total_scan, retval, complete)"
 		" VALUES (?,?,?,?,?,?,?,?,?,?,?)",
 	[SD_WRITE] = "INSERT INTO reclaim_write (run_id, ts_ns, pid, by_kswapd, pfn, file,"
@@ -51,7 +49,7 @@ static const char *const sd_sql[SD_COUNT] = {
 		" VALUES (?,?,?,?)",
 };
 
-/* A queued derived row other than slab_shrink (deferred mode). */
+/* A queued derived row (deferred mode). */
 struct pending_row {
 	int kind;	/* SD_* */
 	union {
@@ -60,35 +58,28 @@ struct pending_row {
 		struct model_wakeup wakeup;
 		struct model_flag flag;
 		struct model_throttle throttle;
+		struct model_slab slab;
 		struct model_write write;
 		struct { const char *item; int64_t count; const char *detail; } quality;
 	} u;
 };
 
-/* Rows queued, in order: slab rows apart (bulk inserted). */
+/* Rows queued, in order. */
 struct row_queue {
 	struct pending_row *rows;
 	size_t nrows, rows_cap;
-	struct model_slab *slab;
-	size_t nslab, slab_cap;
 };
 
 struct store_derived {
 	struct store *store;
 	int64_t run_id;
 	sqlite3_stmt *st[SD_COUNT];	/* prepared on first use */
-	sqlite3_stmt *slab_st;		/* INSERT INTO slab_shrink ... FROM vr_rows */
 	GHashTable *names;		/* interned strings of queued rows (owned) */
 	bool deferred;
 	pthread_mutex_t lock;		/* guards in (deferred mode) */
 	struct row_queue in;		/* filled by the model's sink */
 	struct row_queue out;		/* being inserted by store_derived_flush() */
 };
-
-static const char slab_bulk_sql[] =
-	"INSERT INTO slab_shrink (run_id, pid, nid, shrinker, begin_ns, end_ns, duration_ns,"
-	" nr_objects_to_shrink, total_scan, retval, complete)"
-	" SELECT c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 FROM vr_rows";
 
 /* Prepare statement @i if needed and bind run_id; NULL after an error. */
 static sqlite3_stmt *stmt(struct store_derived *d, int i)
@@ -234,56 +225,24 @@ static int put_throttle(void *arg, const struct model_throttle *r)
 	return step(d, st, "reclaim_throttle");
 }
 
-static void result_i64(sqlite3_context *ctx, int64_t v)
+static int put_slab(void *arg, const struct model_slab *r)
 {
-	if (v == MODEL_NULL)
-		sqlite3_result_null(ctx);
-	else
-		sqlite3_result_int64(ctx, v);
-}
+	struct store_derived *d = arg;
+	sqlite3_stmt *st = stmt(d, SD_SLAB);
 
-/* Column @col of queued slab row @row (the c0.. of slab_bulk_sql). */
-static void slab_column(const void *src, int row, int col, sqlite3_context *ctx)
-{
-	const struct store_derived *d = src;
-	const struct model_slab *r = &d->out.slab[row];
-
-	switch (col) {
-	case 0: sqlite3_result_int64(ctx, d->run_id); break;
-	case 1: sqlite3_result_int(ctx, r->pid); break;
-	case 2: result_i64(ctx, r->nid); break;
-	case 3:
-		if (r->shrinker)
-			sqlite3_result_text(ctx, r->shrinker, -1, SQLITE_STATIC);
-		else
-			sqlite3_result_null(ctx);
-		break;
-	case 4: result_i64(ctx, r->begin_ns); break;
-	case 5: result_i64(ctx, r->end_ns); break;
-	case 6: result_i64(ctx, r->duration_ns); break;
-	case 7: result_i64(ctx, r->nr_objects_to_shrink); break;
-	case 8: result_i64(ctx, r->total_scan); break;
-	case 9: result_i64(ctx, r->retval); break;
-	default: sqlite3_result_int(ctx, r->complete);
-	}
-}
-
-/* Insert out.slab, SLAB_BUFFER rows per statement at most. */
-static int insert_slabs(struct store_derived *d)
-{
-	sqlite3 *db = store_db(d->store);
-
-	if (!d->out.nslab)
-		return 0;
-	if (!d->slab_st && sqlite3_prepare_v3(db, slab_bulk_sql, -1, SQLITE_PREPARE_PERSISTENT,
-					      &d->slab_st, NULL) != SQLITE_OK)
-		return vr_error("%s: cannot prepare the slab_shrink insert: %s",
-				store_path(d->store), sqlite3_errmsg(db));
-	if (store_rows_run(store_bulk(d->store), d->slab_st, (int)d->out.nslab, slab_column, d) !=
-	    SQLITE_DONE)
-		return vr_error("%s: cannot insert slab_shrink rows: %s", store_path(d->store),
-				sqlite3_errmsg(db));
-	return 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int(st, 2, r->pid);
+	bind_i64(st, 3, r->nid);
+	bind_text(st, 4, r->shrinker);
+	bind_i64(st, 5, r->begin_ns);
+	bind_i64(st, 6, r->end_ns);
+	bind_i64(st, 7, r->duration_ns);
+	bind_i64(st, 8, r->nr_objects_to_shrink);
+	bind_i64(st, 9, r->total_scan);
+	bind_i64(st, 10, r->retval);
+	sqlite3_bind_int(st, 11, r->complete);
+	return step(d, st, "slab_shrink_stored");
 }
 
 /* A copy of @name that lives as long as @d (the strings of derived rows
@@ -324,9 +283,7 @@ static int insert_out(struct store_derived *d)
 
 	for (size_t i = 0; !ret && i < d->out.nrows; i++)
 		ret = put_row(d, &d->out.rows[i]);
-	if (!ret)
-		ret = insert_slabs(d);
-	d->out.nrows = d->out.nslab = 0;
+	d->out.nrows = 0;
 	return ret;
 }
 
@@ -342,26 +299,6 @@ int store_derived_flush(struct store_derived *d)
 	if (d->deferred)
 		pthread_mutex_unlock(&d->lock);
 	return insert_out(d);
-}
-
-static int ins_slab(void *arg, const struct model_slab *r)
-{
-	struct store_derived *d = arg;
-	struct row_queue *q = &d->in;
-
-	if (d->deferred)
-		pthread_mutex_lock(&d->lock);
-	if (q->nslab == q->slab_cap) {
-		q->slab_cap = q->slab_cap ? 2 * q->slab_cap : SLAB_BUFFER;
-		q->slab = vr_realloc(q->slab, q->slab_cap * sizeof(*q->slab));
-	}
-	q->slab[q->nslab] = *r;
-	q->slab[q->nslab++].shrinker = intern(d, r->shrinker);
-	if (d->deferred) {
-		pthread_mutex_unlock(&d->lock);
-		return 0;
-	}
-	return q->nslab >= SLAB_BUFFER ? store_derived_flush(d) : 0;
 }
 
 static int put_write(void *arg, const struct model_write *r)
@@ -401,6 +338,7 @@ static int put_row(struct store_derived *d, const struct pending_row *p)
 	case SD_WAKEUP: return put_wakeup(d, &p->u.wakeup);
 	case SD_FLAG: return put_flag(d, &p->u.flag);
 	case SD_THROTTLE: return put_throttle(d, &p->u.throttle);
+	case SD_SLAB: return put_slab(d, &p->u.slab);
 	case SD_WRITE: return put_write(d, &p->u.write);
 	default:
 		return put_quality(d, p->u.quality.item, p->u.quality.count,
@@ -485,6 +423,17 @@ static int ins_throttle(void *arg, const struct model_throttle *r)
 	});
 }
 
+static int ins_slab(void *arg, const struct model_slab *r)
+{
+	struct store_derived *d = arg;
+
+	DEFER(d, put_slab(d, r), {
+		p = queue_row(d, SD_SLAB);
+		p->u.slab = *r;
+		p->u.slab.shrinker = intern(d, r->shrinker);
+	});
+}
+
 static int ins_write(void *arg, const struct model_write *r)
 {
 	struct store_derived *d = arg;
@@ -545,12 +494,9 @@ void store_derived_close(struct store_derived *d)
 		return;
 	for (int i = 0; i < SD_COUNT; i++)
 		sqlite3_finalize(d->st[i]);
-	sqlite3_finalize(d->slab_st);
 	g_hash_table_destroy(d->names);
 	pthread_mutex_destroy(&d->lock);
 	free(d->in.rows);
-	free(d->in.slab);
 	free(d->out.rows);
-	free(d->out.slab);
 	free(d);
 }

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * store-priv.h - inside the store module: bulk inserts through the
- * vr_rows virtual table (store-bulk.c), used by store.c and
- * store-derived.c.
+ * store-priv.h - inside the store module: bulk inserts of events through
+ * the vr_rows virtual table (store-bulk.c), used by store.c.
  */
 #ifndef VR_STORE_PRIV_H
 #define VR_STORE_PRIV_H
@@ -15,10 +14,6 @@
 
 struct store;
 struct store_bulk;
-
-/* Set column @col (0-based, as c0, c1, ... of vr_rows) of row @row of
- * @src with sqlite3_result_*(); text must live until the statement ends. */
-typedef void store_rows_column_fn(const void *src, int row, int col, sqlite3_context *ctx);
 
 /*
  * store_bulk_new - register the eponymous virtual table vr_event_rows on
@@ -39,17 +34,5 @@ void store_bulk_free(struct store_bulk *b);
  */
 int store_bulk_insert(struct store_bulk *b, int spec, int64_t run_id,
 		      const struct ingest_event *evs, const uint32_t *idx, int n);
-
-/*
- * store_rows_run - step @st, an INSERT ... SELECT c0, c1, ... FROM vr_rows
- * prepared on the store's connection, with vr_rows showing @n rows of
- * @src through @column, then reset it.  Returns SQLite's result code of
- * the step (SQLITE_DONE on success).
- */
-int store_rows_run(struct store_bulk *b, sqlite3_stmt *st, int n, store_rows_column_fn *column,
-		   const void *src);
-
-/* store_bulk - the bulk inserter of @s's connection (NULL when read-only). */
-struct store_bulk *store_bulk(struct store *s);
 
 #endif

@@ -121,7 +121,7 @@ static const char fixed_schema[] =
 	" pid INTEGER NOT NULL, nid INTEGER, reason TEXT,"
 	" begin_ns INTEGER, end_ns INTEGER NOT NULL,"
 	" usec_timeout INTEGER, usec_delayed INTEGER);"
-	"CREATE TABLE IF NOT EXISTS slab_shrink ("
+	"CREATE TABLE IF NOT EXISTS slab_shrink_stored ("
 	" run_id INTEGER NOT NULL REFERENCES run(id),"
 	" pid INTEGER NOT NULL, nid INTEGER, shrinker TEXT,"
 	" begin_ns INTEGER, end_ns INTEGER, duration_ns INTEGER,"
@@ -153,7 +153,11 @@ int store_exec(struct store *s, const char *sql, const char *what)
 	return 0;
 }
 
-/* CREATE TABLE text for spec @i (caller frees with sqlite3_free). */
+/*
+ * CREATE TABLE text for spec @i (caller frees with sqlite3_free): the
+ * common columns, the decoded fields, extra, then the VR_FF_MODEL fields
+ * (last, as ALTER TABLE ADD COLUMN put them in a version 1 database).
+ */
 static char *spec_table_sql(int i)
 {
 	struct vr_buf b;
@@ -166,41 +170,21 @@ static char *spec_table_sql(int i)
 	for (int f = 0; f < spec_nfields(i); f++) {
 		const struct vr_field_spec *fs = &vr_event_specs[i].fields[f];
 
+		if (!spec_decoded(i, f))
+			continue;
 		vr_buf_addf(&b, ", \"%s\" %s", spec_column(i, f),
 			    fs->type == VR_FT_TEXT ? "TEXT" : "INTEGER");
 		if (fs->flags & VR_FF_KSYM)
 			vr_buf_addf(&b, ", \"%s_sym\" TEXT", spec_column(i, f));
 	}
-	vr_buf_addstr(&b, ", extra TEXT);");
+	vr_buf_addstr(&b, ", extra TEXT");
+	for (int f = 0; f < spec_nfields(i); f++)
+		if (!spec_decoded(i, f))
+			vr_buf_addf(&b, ", \"%s\" INTEGER", spec_column(i, f));
+	vr_buf_addstr(&b, ");");
 	sql = sqlite3_mprintf("%s", b.buf);
 	vr_buf_release(&b);
 	return sql;
-}
-
-static int create_schema(struct store *s)
-{
-	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start schema transaction"))
-		return -1;
-	if (store_exec(s, fixed_schema, "cannot create schema"))
-		goto fail;
-	for (size_t i = 0; i < vr_event_specs_count; i++) {
-		char *sql = spec_table_sql((int)i);
-		int r = store_exec(s, sql, "cannot create event table");
-
-		sqlite3_free(sql);
-		if (r)
-			goto fail;
-	}
-	char pragma[64];
-
-	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d", VR_SCHEMA_VERSION);
-	if (store_exec(s, pragma, "cannot set schema version") ||
-	    store_exec(s, "COMMIT", "cannot commit schema"))
-		goto fail;
-	return 0;
-fail:
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
 }
 
 static int query_int(struct store *s, const char *sql, int64_t *out)
@@ -218,6 +202,76 @@ static int query_int(struct store *s, const char *sql, int64_t *out)
 	return 0;
 }
 
+/*
+ * slab_shrink, one row per do_shrink_slab() call: each mm_shrink_slab_end
+ * the model paired (it wrote slab_complete, model.h), and the calls kept
+ * whole in slab_shrink_stored (a start whose end was not traced; every
+ * call of a run loaded into a version 1 database).  A view rather than a
+ * table: a busy trace has a million such calls, and storing them twice
+ * took an eighth of a load's time.
+ */
+static const char slab_shrink_view[] =
+	"CREATE VIEW IF NOT EXISTS slab_shrink AS"
+	" SELECT run_id, pid, nid, shrink_sym AS shrinker, slab_begin_ns AS begin_ns,"
+	" ts_ns AS end_ns, ts_ns - slab_begin_ns AS duration_ns,"
+	" slab_nr_objects_to_shrink AS nr_objects_to_shrink, total_scan, retval,"
+	" slab_complete AS complete"
+	" FROM mm_shrink_slab_end WHERE slab_complete IS NOT NULL"
+	" UNION ALL"
+	" SELECT run_id, pid, nid, shrinker, begin_ns, end_ns, duration_ns,"
+	" nr_objects_to_shrink, total_scan, retval, complete FROM slab_shrink_stored;";
+
+/*
+ * Version 1 to 2 (in create_schema()'s transaction): the model's columns
+ * of mm_shrink_slab_end (NULL in the old rows, which the view skips), and
+ * the old slab_shrink table, renamed, keeps its rows for the view.
+ */
+static const char upgrade_from_1[] =
+	"ALTER TABLE mm_shrink_slab_end ADD COLUMN slab_begin_ns INTEGER;"
+	"ALTER TABLE mm_shrink_slab_end ADD COLUMN slab_nr_objects_to_shrink INTEGER;"
+	"ALTER TABLE mm_shrink_slab_end ADD COLUMN slab_complete INTEGER;"
+	"ALTER TABLE slab_shrink RENAME TO slab_shrink_stored;";
+
+/*
+ * Create what is missing of the schema, upgrading a version 1 database
+ * first (its version read again under the write lock: another load may
+ * have upgraded it since check_version() looked).
+ */
+static int create_schema(struct store *s)
+{
+	int64_t version;
+
+	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start schema transaction"))
+		return -1;
+	if (query_int(s, "PRAGMA user_version", &version))
+		goto fail;
+	if (version == 1 && store_exec(s, upgrade_from_1, "cannot upgrade schema version 1"))
+		goto fail;
+	if (store_exec(s, fixed_schema, "cannot create schema"))
+		goto fail;
+	for (size_t i = 0; i < vr_event_specs_count; i++) {
+		char *sql = spec_table_sql((int)i);
+		int r = store_exec(s, sql, "cannot create event table");
+
+		sqlite3_free(sql);
+		if (r)
+			goto fail;
+	}
+	if (store_exec(s, slab_shrink_view, "cannot create schema"))
+		goto fail;
+	char pragma[64];
+
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d", VR_SCHEMA_VERSION);
+	if (store_exec(s, pragma, "cannot set schema version") ||
+	    store_exec(s, "COMMIT", "cannot commit schema"))
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+
 static int check_version(struct store *s, int flags)
 {
 	int64_t version, ntables;
@@ -225,7 +279,7 @@ static int check_version(struct store *s, int flags)
 	if (query_int(s, "PRAGMA user_version", &version) ||
 	    query_int(s, "SELECT count(*) FROM sqlite_master", &ntables))
 		return -1;
-	if (version == VR_SCHEMA_VERSION)
+	if (version == VR_SCHEMA_VERSION || version == 1)
 		return flags == STORE_RW ? create_schema(s) : 0; /* new event tables */
 	if (version == 0 && ntables == 0) {
 		if (flags != STORE_RW)
@@ -320,11 +374,6 @@ void store_close(struct store *s)
 	free(s->kernel);
 	free(s->path);
 	free(s);
-}
-
-struct store_bulk *store_bulk(struct store *s)
-{
-	return s->bulk;
 }
 
 sqlite3 *store_db(struct store *s)

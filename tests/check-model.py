@@ -15,8 +15,10 @@ and rebuild, with nothing but the text:
      (lru_isolate of the inactive lists) and reclaimed (lru_shrink_inactive),
      split file/anon, by kswapd (the pids of kswapd_wake/kswapd_sleep) and by
      everything else;
-and compare them with reclaim_stall, kswapd_cycle, kswapd_wakeup and
-run_quality.  When NAME.vmstat-before and NAME.vmstat-after sit next to
+  5. shrinker calls: mm_shrink_slab_start/end paired per pid the same way
+     as stalls, with the start's nr_objects_to_shrink and the end's retval;
+and compare them with reclaim_stall, kswapd_cycle, kswapd_wakeup,
+slab_shrink and run_quality.  When NAME.vmstat-before and NAME.vmstat-after sit next to
 NAME.dat (samples/record-samples.sh writes them around the recording), the
 kernel's own counters check the sleep decisions too: kswapd wakes against
 the pageoutrun delta, nap_woken_early cycles against
@@ -94,8 +96,20 @@ def expected(path):
     wakes, sleeps = collections.Counter(), collections.Counter()
     pending = collections.defaultdict(list)
     requests = []
+    slab_open, slab_pairs, slab_unended, slab_no_start = {}, [], [], 0
     for ev, ts, pid, body in report(path):
-        if ev == 'mm_vmscan_direct_reclaim_begin':
+        if ev == 'mm_shrink_slab_start':
+            if pid in slab_open:
+                slab_unended.append((pid, slab_open[pid][0]))
+            slab_open[pid] = (ts, int(dict(FIELD.findall(body))['nr_objects_to_shrink']))
+        elif ev == 'mm_shrink_slab_end':
+            retval = int(dict(FIELD.findall(body))['retval'])
+            if pid in slab_open:
+                begin, objects = slab_open.pop(pid)
+                slab_pairs.append((pid, begin, ts, ts - begin, objects, retval))
+            else:
+                slab_no_start += 1
+        elif ev == 'mm_vmscan_direct_reclaim_begin':
             if pid in open_begin:
                 unterminated.append((pid, open_begin[pid]))
             open_begin[pid] = ts
@@ -116,11 +130,14 @@ def expected(path):
             else:
                 pending[nid].append(ts)
     unterminated += [(pid, ts) for pid, ts in open_begin.items()]
+    slab_unended += [(pid, v[0]) for pid, v in slab_open.items()]
     for nid, reqs in pending.items():
         requests += [(req, nid, None) for req in reqs]
     return {
         'pairs': sorted(pairs), 'unterminated': sorted(unterminated), 'no_begin': no_begin,
         'wakes': dict(wakes), 'sleeps': sum(sleeps.values()), 'requests': sorted(requests),
+        'slab_pairs': sorted(slab_pairs), 'slab_unended': sorted(slab_unended),
+        'slab_no_start': slab_no_start,
     }
 
 
@@ -142,6 +159,13 @@ def actual(db):
              " WHERE item = 'kswapd_sleep_without_wake'")),
         'requests': sorted(q('SELECT ts_ns, nid, delay_ns FROM kswapd_wakeup'),
                            key=lambda r: (r[0], r[1], -1 if r[2] is None else r[2])),
+        'slab_pairs': sorted(q('SELECT pid, begin_ns, end_ns, duration_ns,'
+                               ' nr_objects_to_shrink, retval FROM slab_shrink'
+                               ' WHERE begin_ns IS NOT NULL AND end_ns IS NOT NULL')),
+        'slab_unended': sorted(q('SELECT pid, begin_ns FROM slab_shrink'
+                                 ' WHERE end_ns IS NULL AND complete = 0')),
+        'slab_no_start': one('SELECT count(*) FROM slab_shrink'
+                             ' WHERE begin_ns IS NULL AND complete = 0'),
     }
 
 
@@ -203,9 +227,11 @@ def check(vr, path):
             else:
                 print('%s: %s: expected %s, database %s' % (path, key, w, g))
     durations = [e - b for _, b, e in want['pairs']]
-    print('%s: %d stalls (%.3f ms total), %d kswapd wakes, %d sleeps, %d requests: %s'
+    print('%s: %d stalls (%.3f ms total), %d kswapd wakes, %d sleeps, %d requests,'
+          ' %d shrinker calls: %s'
           % (path, len(durations), sum(durations) / 1e6, sum(want['wakes'].values()),
-             want['sleeps'], len(want['requests']), 'ok' if not bad else 'MISMATCH'))
+             want['sleeps'], len(want['requests']), len(want['slab_pairs']),
+             'ok' if not bad else 'MISMATCH'))
     return bad
 
 

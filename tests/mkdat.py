@@ -22,6 +22,7 @@ SPEC lines (# comments):
   cpus N
   uname TEXT                saved `uname -a` style text (release = 3rd word)
   comm PID NAME             saved cmdline (NAME may contain spaces)
+  ksym HEXADDR NAME         a kallsyms line (text symbol), for %pS fields
   lost CPU COUNT            the next page of CPU starts after COUNT lost events
   ev CPU TS_NS PID EVENT field=value ...   one record (fields by kernel name;
                             char arrays take the rest of a quoted "..." value)
@@ -154,6 +155,25 @@ FORMATS['6.18'] = {
     'mm_vmscan_write_folio': (
         'vmscan', [('unsigned long', 'pfn', 'long', 0), ('int', 'reclaim_flags', 4, 1)],
         '"page=%p pfn=0x%lx flags=%s", REC->pfn, REC->pfn, ' + RECLAIM_FLAGS),
+    'mm_shrink_slab_start': (
+        'vmscan', [('struct shrinker *', 'shr', 'long', 0), ('void *', 'shrink', 'long', 0),
+                   ('int', 'nid', 4, 1), ('long', 'nr_objects_to_shrink', 'long', 1),
+                   ('unsigned long', 'gfp_flags', 'long', 0),
+                   ('unsigned long', 'cache_items', 'long', 0),
+                   ('unsigned long long', 'delta', 8, 0),
+                   ('unsigned long', 'total_scan', 'long', 0), ('int', 'priority', 4, 1)],
+        '"%pS %p: nid: %d objects to shrink %ld gfp_flags %s cache items %ld delta %lld '
+        'total_scan %ld priority %d", REC->shrink, REC->shr, REC->nid, '
+        'REC->nr_objects_to_shrink, (REC->gfp_flags) ? ' + GFP_PRINT + ' : "none", '
+        'REC->cache_items, REC->delta, REC->total_scan, REC->priority'),
+    'mm_shrink_slab_end': (
+        'vmscan', [('struct shrinker *', 'shr', 'long', 0), ('int', 'nid', 4, 1),
+                   ('void *', 'shrink', 'long', 0), ('long', 'unused_scan', 'long', 1),
+                   ('long', 'new_scan', 'long', 1), ('int', 'retval', 4, 1),
+                   ('long', 'total_scan', 'long', 1)],
+        '"%pS %p: nid: %d unused scan count %ld new scan count %ld total_scan %ld '
+        'last shrinker return val %d", REC->shrink, REC->shr, REC->nid, REC->unused_scan, '
+        'REC->new_scan, REC->total_scan, REC->retval'),
     'mm_vmscan_throttled': (
         'vmscan', [('int', 'nid', 4, 1), ('int', 'usec_timeout', 4, 1),
                    ('int', 'usec_delayed', 4, 1), ('int', 'reason', 4, 1)],
@@ -171,6 +191,7 @@ class Spec:
     def __init__(self):
         self.era, self.endian, self.long, self.page, self.cpus = '6.18', '<', 8, 4096, 1
         self.uname, self.comms, self.events, self.lost = None, [], [], {}
+        self.ksyms = []
 
 
 def layout(fields, long_size):
@@ -223,6 +244,9 @@ def parse_spec(path):
         elif key == 'comm':
             pid, name = rest.split(None, 1)
             sp.comms.append((int(pid), name))
+        elif key == 'ksym':
+            addr, name = rest.split()
+            sp.ksyms.append((int(addr, 16), name))
         elif key == 'lost':
             cpu, count = rest.split()
             sp.events.append(('lost', int(cpu), int(count)))
@@ -330,7 +354,8 @@ def write(sp, out):
         for n in evs:
             txt = format_text(n, ids[n], fmts[n][1], fmts[n][2], ls)
             f += u64(len(txt)) + txt
-    f += u32(0) + u32(0)                          # kallsyms, printk formats
+    ks = ''.join('%016x T %s\n' % k for k in sp.ksyms).encode()
+    f += u32(len(ks)) + ks + u32(0)               # kallsyms, printk formats
     cl = ''.join('%d %s\n' % c for c in sp.comms).encode()
     f += u64(len(cl)) + cl
     f += u32(sp.cpus)

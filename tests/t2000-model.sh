@@ -119,6 +119,76 @@ test_expect_success 'activity before the first kswapd_wake: a cycle with wake_ns
 	test_cmp expect actual
 '
 
+# Worked out from tests/data-model/slab-6.18.spec: pid 100's calls of 2 us
+# and of 10 us (events lost inside: not complete); pid 101's end at 1.000
+# without a start and its start at 1.005 without an end; pid 102's start at
+# 1.002 followed by another start (no end), whose call lasts 5 us.  A call
+# with an end is its mm_shrink_slab_end row (shrinker and nid from the end,
+# total_scan and retval from the end, nr_objects_to_shrink from the start);
+# one without is stored whole, from its start (no shrinker name).  The
+# text of `trace-cmd report` gives the same rows without shrinker names
+# (the text reader keeps "super_cache_scan+0x0" in extra only).
+cat >"$test_root/expect-slab" <<'EOF'
+101|0|deferred_split_scan||1000000000|||7|3|0
+100|0|super_cache_scan|1001000000|1001002000|2000|128|64|40|1
+102|1||1002000000|||9|10||0
+102|1|deferred_split_scan|1003000000|1003005000|5000|50|2|12|1
+100|0|super_cache_scan|1004000000|1004010000|10000|256|284|100|0
+101|0||1005000000|||1|1||0
+EOF
+slab_rows() {	# DB RUN: the run's slab_shrink rows in time order
+	sqlite3 "$1" "SELECT pid, nid, shrinker, begin_ns, end_ns, duration_ns,
+		nr_objects_to_shrink, total_scan, retval, complete FROM slab_shrink
+		WHERE run_id = $2 ORDER BY coalesce(begin_ns, end_ns)"
+}
+
+test_expect_success 'slab_shrink: shrinker calls as worked out by hand, from trace.dat and from text' '
+	python3 "$MKDAT" "$DATA/slab-6.18.spec" s.dat &&
+	"$VR" load -q -d s.db s.dat &&
+	slab_rows s.db 1 >actual &&
+	test_cmp "$test_root/expect-slab" actual &&
+	sqlite3 s.db "SELECT item, count FROM run_quality WHERE item GLOB \"slab_*\"
+		ORDER BY item" >q &&
+	printf "%s\n" "slab_end_without_start|1" "slab_lost_events|1" \
+		"slab_start_without_end|2" >expect && test_cmp expect q &&
+	test "$(sqlite3 s.db "SELECT count(*) FROM slab_shrink_stored")" = 2 &&
+	trace-cmd report s.dat >s.txt 2>/dev/null &&
+	"$VR" load -q -d st.db s.txt &&
+	slab_rows st.db 1 >actual &&
+	cut -d"|" -f1,2,4- "$test_root/expect-slab" >expect &&
+	test "$(cut -d"|" -f3 actual | sort -u)" = "" &&
+	cut -d"|" -f1,2,4- actual >actual-nosym &&
+	test_cmp expect actual-nosym
+'
+
+# tests/data-model/schema-v1-slab.sql is the database that the release
+# before slab_shrink became a view made of the same trace.
+test_expect_success 'schema version 1 database: read as it is, upgraded by the next load, rows kept' '
+	python3 "$MKDAT" "$DATA/slab-6.18.spec" s.dat &&
+	rm -f v1.db && sqlite3 v1.db <"$DATA/schema-v1-slab.sql" &&
+	test "$(sqlite3 v1.db "SELECT type FROM sqlite_master WHERE name = \"slab_shrink\"")" = table &&
+	"$VR" summary -d v1.db >sum && grep -q "^run 1: 6.18.0-test" sum &&
+	test "$(sqlite3 v1.db "PRAGMA user_version")" = 1 &&
+	trace-cmd report s.dat >s.txt 2>/dev/null &&
+	"$VR" load -q -d v1.db s.txt &&
+	test "$(sqlite3 v1.db "PRAGMA user_version")" = 2 &&
+	test "$(sqlite3 v1.db "SELECT type FROM sqlite_master WHERE name = \"slab_shrink\"")" = view &&
+	slab_rows v1.db 1 >actual1 && slab_rows v1.db 2 | cut -d"|" -f1,2,4- >actual2 &&
+	sort "$test_root/expect-slab" >expect && sort actual1 >sorted1 &&
+	test_cmp expect sorted1 &&
+	cut -d"|" -f1,2,4- "$test_root/expect-slab" >expect2 && test_cmp expect2 actual2 &&
+	test "$(sqlite3 v1.db "SELECT count(*) FROM mm_shrink_slab_end
+		WHERE run_id = 1 AND slab_complete IS NULL")" = 4 &&
+	"$VR" load -q -d v1.db --replace s.dat &&
+	test "$(sqlite3 v1.db "SELECT group_concat(id) FROM run")" = 1,2 &&
+	slab_rows v1.db 1 >actual1 && test_cmp "$test_root/expect-slab" actual1 &&
+	test "$(sqlite3 v1.db "SELECT count(*) FROM mm_shrink_slab_end
+		WHERE slab_complete IS NULL")" = 0 &&
+	sqlite3 v1.db "PRAGMA user_version=7" &&
+	test_expect_code 1 "$VR" summary -d v1.db 2>err &&
+	grep -q "schema version 7, this vmscan-report reads version 2" err
+'
+
 test_expect_success 'summary: totals, per-process and per-node kswapd tables' '
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
 	"$VR" load -q -d t.db t.dat &&

@@ -83,7 +83,8 @@ static void test_schema_columns(void **state)
 			    "nr_requested nr_scanned nr_skipped nr_taken isolate_mode lru file extra");
 	columns(store_db(s), "mm_shrink_slab_end", cols, sizeof(cols));
 	assert_string_equal(cols, "run_id ts_ns cpu pid shr nid shrink shrink_sym unused_scan "
-			    "new_scan retval total_scan memcg_id extra");
+			    "new_scan retval total_scan memcg_id extra slab_begin_ns "
+			    "slab_nr_objects_to_shrink slab_complete");
 	columns(store_db(s), "sched_wakeup", cols, sizeof(cols));
 	assert_string_equal(cols, "run_id ts_ns cpu pid comm wakee_pid prio success target_cpu extra");
 	columns(store_db(s), "other_event", cols, sizeof(cols));
