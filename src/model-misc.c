@@ -16,6 +16,8 @@
  */
 #include "model-priv.h"
 
+#include <string.h>
+
 static const char *throttle_reason(int64_t bits)
 {
 	switch (bits) {
@@ -56,11 +58,14 @@ int model_slab_start(struct model *m, const struct ingest_event *ev, int mev)
 {
 	bool fresh;
 	struct slab_open *so = model_pidmap_get(&m->slabs, ev->pid, &fresh);
+	const char *sym;
+	size_t n;
 	int ret = 0;
 
 	if (!fresh) {
 		struct model_slab r = {
-			.pid = ev->pid, .nid = so->nid, .shrinker = NULL,
+			.pid = ev->pid, .nid = so->nid,
+			.shrinker = so->shrinker[0] ? so->shrinker : NULL,
 			.begin_ns = so->begin_ns, .end_ns = MODEL_NULL, .duration_ns = MODEL_NULL,
 			.nr_objects_to_shrink = so->nr_objects, .total_scan = so->total_scan,
 			.retval = MODEL_NULL, .complete = false,
@@ -73,6 +78,11 @@ int model_slab_start(struct model *m, const struct ingest_event *ev, int mev)
 	so->nr_objects = model_val(m, ev, mev, MF_NR_OBJECTS);
 	so->total_scan = model_val(m, ev, mev, MF_TOTAL_SCAN);
 	so->lost_gen = m->lost_gen;
+	sym = model_str(m, ev, mev, MF_SHRINK);
+	n = sym ? strnlen(sym, sizeof(so->shrinker) - 1) : 0;
+	if (n)
+		memcpy(so->shrinker, sym, n);
+	so->shrinker[n] = '\0';
 	return ret;
 }
 
@@ -132,7 +142,8 @@ int model_misc_finish(struct model *m)
 			continue;
 		so = (struct slab_open *)(m->slabs.vals + i * m->slabs.vsize);
 		struct model_slab r = {
-			.pid = (int)m->slabs.keys[i], .nid = so->nid, .shrinker = NULL,
+			.pid = (int)m->slabs.keys[i], .nid = so->nid,
+			.shrinker = so->shrinker[0] ? so->shrinker : NULL,
 			.begin_ns = so->begin_ns, .end_ns = MODEL_NULL, .duration_ns = MODEL_NULL,
 			.nr_objects_to_shrink = so->nr_objects, .total_scan = so->total_scan,
 			.retval = MODEL_NULL, .complete = false,

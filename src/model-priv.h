@@ -76,6 +76,7 @@ struct stall_open {
 struct slab_open {
 	int64_t begin_ns, nid, nr_objects, total_scan;
 	unsigned int lost_gen;
+	char shrinker[64];		/* the start's symbol ("": none), cut at 63 */
 };
 struct isolate_last {			/* last inactive-list lru_isolate */
 	int64_t nr_taken;

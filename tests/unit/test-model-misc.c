@@ -55,6 +55,21 @@ static int64_t end_field(const struct ingest_event *ev, const char *name)
 	"nid", I64(0), "nr_objects_to_shrink", I64(100), "total_scan", I64(50), \
 	"priority", I64(12))
 
+/* A start with its symbol, as the trace.dat reader resolves it. */
+static void slab_start_sym(struct model *m, uint64_t ts, int pid, const char *sym)
+{
+	struct ingest_event ev;
+	int spec = spec_find("vmscan", "mm_shrink_slab_start");
+
+	ev_set(&ev, "vmscan", "mm_shrink_slab_start", ts, 0, pid, "nid", I64(0),
+	       "shrink", I64(0xffffffff81234560LL), "nr_objects_to_shrink", I64(100),
+	       "total_scan", I64(50), NULL);
+	for (int f = 0; f < spec_nfields(spec); f++)
+		if (!strcmp(vr_event_specs[spec].fields[f].name, "shrink"))
+			ev.str[f] = sym;
+	assert_int_equal(model_event(m, &ev), 0);
+}
+
 /*
  * A paired end carries its start in the model's fields; an end without a
  * start only slab_complete 0; a start without an end is a row (the
@@ -73,7 +88,7 @@ static void test_slab(void **state)
 	SLAB_START(m, 25, 53);				/* its end never comes: */
 	SLAB_START(m, 27, 53);				/* a second start */
 	slab_end(m, &e3, 29, 53, "super_cache_scan", 1);
-	SLAB_START(m, 30, 52);				/* no end before the trace ends */
+	slab_start_sym(m, 30, 52, "count_shadow_nodes");	/* no end before the trace ends */
 	assert_int_equal(model_finish(m), 0);
 
 	assert_int_equal(end_field(&e1, "slab_begin_ns"), 10);
@@ -93,7 +108,9 @@ static void test_slab(void **state)
 	assert_int_equal(c.slab[0].nr_objects_to_shrink, 100);
 	assert_int_equal(c.slab[0].total_scan, 50);		/* from the start event */
 	assert_false(c.slab[0].complete);
+	assert_string_equal(c.slab[0].shrinker, "(null)");	/* its start had no symbol */
 	assert_int_equal(c.slab[1].pid, 52);
+	assert_string_equal(c.slab[1].shrinker, "count_shadow_nodes");
 	assert_int_equal(c.slab[1].begin_ns, 30);
 	assert_int_equal(c.slab[1].end_ns, MODEL_NULL);
 	assert_false(c.slab[1].complete);
