@@ -286,6 +286,23 @@ static void note_bad_field(struct text_ctx *c, uint32_t lineno)
  * goes to extra as text: counted as symbolic when its number depends on
  * the kernel build, else as a bad field.
  */
+/*
+ * A kernel address printed as its symbol ("super_cache_scan+0x0/0x1a0", as
+ * %pS prints): the name, without the offset, is what the trace.dat reader
+ * stores in the field's _sym column; the address stays absent (NULL).
+ */
+static void set_symbol(struct text_ctx *c, int f, const char *v, size_t vlen,
+		       struct ingest_event *ev)
+{
+	const char *plus = memchr(v, '+', vlen);
+
+	if (!plus || plus == v)
+		return;
+	vr_buf_reset(&c->text[f]);
+	vr_buf_add(&c->text[f], v, (size_t)(plus - v));
+	ev->str[f] = c->text[f].buf;
+}
+
 static void set_field(struct text_ctx *c, int spec, int f, enum text_conv conv, const char *label,
 		      size_t llen, const char *v, size_t vlen, struct ingest_event *ev,
 		      uint32_t lineno)
@@ -359,6 +376,8 @@ static void set_field(struct text_ctx *c, int spec, int f, enum text_conv conv, 
 		c->st->symbolic++;
 	else
 		note_bad_field(c, lineno);
+	if (symbolic && (vr_event_specs[spec].fields[f].flags & VR_FF_KSYM))
+		set_symbol(c, f, v, vlen, ev);
 	json_add(c, label, llen, v, vlen, false);
 }
 
@@ -462,8 +481,13 @@ static void walk_phrases(struct text_ctx *c, int spec, const char *ename, const 
 
 	while (sym < n && s[sym] != ' ')
 		sym++;
-	if (sym)
+	if (sym) {
+		int f = spec_field(spec, "shrink", 6);
+
+		if (f >= 0)
+			set_symbol(c, f, s, sym, ev);
 		json_add(c, "shrink", 6, s, sym, false);
+	}
 	for (size_t i = 0; i < VR_ARRAY_SIZE(phrase_maps); i++) {
 		const struct phrase_map *pm = &phrase_maps[i];
 		size_t pl = strlen(pm->phrase);

@@ -709,7 +709,8 @@ int store_event(struct store *s, const struct ingest_event *ev)
 			sqlite3_bind_int64(st, col, ev->val[f]);
 		col++;
 		if (fs->flags & VR_FF_KSYM) {
-			if (have && ev->str[f])
+			/* a text trace can have the symbol without the address */
+			if (ev->str[f])
 				sqlite3_bind_text(st, col, ev->str[f], -1, SQLITE_STATIC);
 			else
 				sqlite3_bind_null(st, col);

@@ -59,8 +59,8 @@ static int cap_event(void *arg, const struct ingest_event *e)
 	snprintf(g->system, sizeof(g->system), "%s", e->system);
 	g->present = e->present;
 	memcpy(g->val, e->val, sizeof(g->val));
-	for (int f = 0; f < VR_SPEC_MAX_FIELDS; f++)
-		if ((e->present & (1u << f)) && e->str[f])
+	for (int f = 0; f < VR_SPEC_MAX_FIELDS; f++)	/* a symbol may come without its value */
+		if (e->str[f])
 			snprintf(g->str[f], sizeof(g->str[f]), "%s", e->str[f]);
 	snprintf(g->extra, sizeof(g->extra), "%s", e->extra_json ? e->extra_json : "");
 	return 0;
@@ -113,6 +113,16 @@ static const char *str(const struct got_event *g, const char *name)
 	for (int f = 0; f < spec_nfields(g->spec); f++)
 		if (!strcmp(vr_event_specs[g->spec].fields[f].name, name))
 			return (g->present & (1u << f)) ? g->str[f] : NULL;
+	return NULL;
+}
+
+/* The symbol of kernel-address field @name ("" when there is none). */
+static const char *sym(const struct got_event *g, const char *name)
+{
+	for (int f = 0; f < spec_nfields(g->spec); f++)
+		if (!strcmp(vr_event_specs[g->spec].fields[f].name, name))
+			return g->str[f];
+	fail_msg("%s has no field %s", g->name, name);
 	return NULL;
 }
 
@@ -354,6 +364,10 @@ static void test_shrink_slab_phrases(void **state)
 	assert_int_equal(val(&c.ev[0], "priority"), 12);
 	assert_true(is_null(&c.ev[0], "gfp_flags"));
 	assert_non_null(strstr(c.ev[0].extra, "super_cache_scan+0x0/0x1a0"));
+	/* the symbol's name, as trace.dat gives it in shrink_sym; no address */
+	assert_string_equal(sym(&c.ev[0], "shrink"), "super_cache_scan");
+	assert_true(is_null(&c.ev[0], "shrink"));
+	assert_string_equal(sym(&c.ev[1], "shrink"), "super_cache_scan");
 	assert_int_equal(val(&c.ev[1], "unused_scan"), 17);
 	assert_int_equal(val(&c.ev[1], "new_scan"), 0);
 	assert_int_equal(val(&c.ev[1], "retval"), 48);
