@@ -15,7 +15,7 @@
 /*
  * Bumped when a table or column changes incompatibly.  2: slab_shrink is a
  * view (store.c); a version 1 database is read as it is and brought to 2
- * by the first load into it.
+ * inside the first write transaction (store_write_begin()).
  */
 #define VR_SCHEMA_VERSION 2
 
@@ -111,6 +111,14 @@ const char *store_run_kernel(struct store *s);
  * Returns 0 or -1.
  */
 int store_delete_run(struct store *s, int64_t run_id);
+
+/**
+ * store_write_begin - BEGIN IMMEDIATE a write transaction on @s (opened
+ * STORE_RW), which also upgrades a version 1 database: the upgrade commits
+ * or rolls back with the caller's writes.  Returns 0, or -1 after an error
+ * message (nothing begun).
+ */
+int store_write_begin(struct store *s);
 
 /**
  * store_exec - run SQL text without parameters (schema, pragmas).

@@ -128,7 +128,7 @@ int store_import_app_latency(struct store *s, const char *kernel, int iteration,
 			     const struct ingest_latency *lat, int64_t *run_id,
 			     int *iteration_out, int *created)
 {
-	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start transaction"))
+	if (store_write_begin(s))
 		return -1;
 	if (!iteration && pick_iteration(s, kernel, &iteration))
 		goto rollback;

@@ -37,6 +37,7 @@ struct store {
 	uint64_t *spec_count;		/* per spec */
 	unsigned batches;		/* store_events() calls */
 	int wb_fd;			/* the database file, for writeback hints; -1 */
+	bool upgrade_v1;		/* a version 1 database, opened to write */
 	unsigned wb_every;		/* batches between hints */
 	GHashTable *other_count;	/* "system:name" -> count (owned keys) */
 };
@@ -222,53 +223,74 @@ static const char slab_shrink_view[] =
 	" nr_objects_to_shrink, total_scan, retval, complete FROM slab_shrink_stored;";
 
 /*
- * Version 1 to 2 (in create_schema()'s transaction): the model's columns
- * of mm_shrink_slab_end (NULL in the old rows, which the view skips), and
- * the old slab_shrink table, renamed, keeps its rows for the view.
+ * Version 1 to 2: the model's columns of mm_shrink_slab_end (NULL in the
+ * old rows, which the view skips), and the old slab_shrink table, renamed,
+ * keeps its rows for the view.  The rename is done the legacy way, which
+ * leaves views alone: a user's view on slab_shrink then reads the new view
+ * (SQLite 3.26+ would rewrite it to the old rows only).
  */
 static const char upgrade_from_1[] =
 	"ALTER TABLE mm_shrink_slab_end ADD COLUMN slab_begin_ns INTEGER;"
 	"ALTER TABLE mm_shrink_slab_end ADD COLUMN slab_nr_objects_to_shrink INTEGER;"
 	"ALTER TABLE mm_shrink_slab_end ADD COLUMN slab_complete INTEGER;"
-	"ALTER TABLE slab_shrink RENAME TO slab_shrink_stored;";
+	"PRAGMA legacy_alter_table=ON;"
+	"ALTER TABLE slab_shrink RENAME TO slab_shrink_stored;"
+	"PRAGMA legacy_alter_table=OFF;";
 
 /*
- * Create what is missing of the schema, upgrading a version 1 database
- * first (its version read again under the write lock: another load may
- * have upgraded it since check_version() looked).
+ * Create what is missing of the schema inside the open write transaction,
+ * upgrading a version 1 database first.  Its version is read here, under
+ * the write lock: another load may have upgraded it since check_version().
  */
-static int create_schema(struct store *s)
+static int schema_in_transaction(struct store *s)
 {
 	int64_t version;
+	char pragma[64];
 
-	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start schema transaction"))
-		return -1;
 	if (query_int(s, "PRAGMA user_version", &version))
-		goto fail;
-	if (version == 1 && store_exec(s, upgrade_from_1, "cannot upgrade schema version 1"))
-		goto fail;
+		return -1;
+	if (version == VR_SCHEMA_VERSION && s->upgrade_v1)
+		return 0;	/* upgraded by another process */
+	if (version == 1 && store_exec(s, upgrade_from_1, "cannot upgrade schema version 1")) {
+		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
+		return -1;
+	}
 	if (store_exec(s, fixed_schema, "cannot create schema"))
-		goto fail;
+		return -1;
 	for (size_t i = 0; i < vr_event_specs_count; i++) {
 		char *sql = spec_table_sql((int)i);
 		int r = store_exec(s, sql, "cannot create event table");
 
 		sqlite3_free(sql);
 		if (r)
-			goto fail;
+			return -1;
 	}
-	if (store_exec(s, slab_shrink_view, "cannot create schema"))
-		goto fail;
-	char pragma[64];
-
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d", VR_SCHEMA_VERSION);
-	if (store_exec(s, pragma, "cannot set schema version") ||
-	    store_exec(s, "COMMIT", "cannot commit schema"))
-		goto fail;
+	return store_exec(s, slab_shrink_view, "cannot create schema") ||
+	       store_exec(s, pragma, "cannot set schema version");
+}
+
+/* Create what is missing of the schema (a new database, new event tables). */
+static int create_schema(struct store *s)
+{
+	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start schema transaction"))
+		return -1;
+	if (schema_in_transaction(s) || store_exec(s, "COMMIT", "cannot commit schema")) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
 	return 0;
-fail:
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+}
+
+int store_write_begin(struct store *s)
+{
+	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start transaction"))
+		return -1;
+	if (s->upgrade_v1 && schema_in_transaction(s)) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
 }
 
 
@@ -279,7 +301,13 @@ static int check_version(struct store *s, int flags)
 	if (query_int(s, "PRAGMA user_version", &version) ||
 	    query_int(s, "SELECT count(*) FROM sqlite_master", &ntables))
 		return -1;
-	if (version == VR_SCHEMA_VERSION || version == 1)
+	if (version == 1) {
+		/* read as it is; upgraded by the first write transaction, so that
+		 * a load that fails leaves it as it was */
+		s->upgrade_v1 = flags == STORE_RW;
+		return 0;
+	}
+	if (version == VR_SCHEMA_VERSION)
 		return flags == STORE_RW ? create_schema(s) : 0; /* new event tables */
 	if (version == 0 && ntables == 0) {
 		if (flags != STORE_RW)
@@ -572,7 +600,7 @@ int store_run_begin(struct store *s, const struct store_run *r, int64_t replace_
 	const char *kernel = r->kernel;
 
 	reset_run_state(s);
-	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start transaction"))
+	if (store_write_begin(s))
 		return -1;
 	if (replace_run_id) {
 		/* the run keeps its id, label, iteration and imported latencies
