@@ -14,12 +14,23 @@
 
 /* kswapd pids of run ?1: kswapd threads are named kswapdN (mm/vmscan.c kswapd_run) */
 #define KSWAPD_PIDS "(SELECT pid FROM task WHERE run_id = ?1 AND comm LIKE 'kswapd%')"
-/* shrink_inactive calls made inside a direct reclaim stall of the same pid */
+/*
+ * shrink_inactive calls made inside a direct reclaim stall of the same pid
+ * (begin <= ts <= end; a missing begin or end is open), each counted once.
+ * One pass over the pid's stalls and calls in time order: a call is inside
+ * when the stalls begun before it end at or after it.  (A join on the time
+ * range took 40 s per counter on a 3M-event run: SQLite's automatic index
+ * covers only run_id and pid.)
+ */
 #define DIRECT_SHRINK \
-	" FROM mm_vmscan_lru_shrink_inactive s JOIN reclaim_stall r" \
-	" ON r.run_id = s.run_id AND r.pid = s.pid AND r.kind = 'direct'" \
-	" AND s.ts_ns >= coalesce(r.begin_ns, 0)" \
-	" AND s.ts_ns <= coalesce(r.end_ns, 9223372036854775807) WHERE s.run_id = ?1"
+	" FROM (SELECT nr_scanned, nr_reclaimed FROM (SELECT k, ts, nr_scanned, nr_reclaimed," \
+	"  max(e) OVER (PARTITION BY pid ORDER BY ts, k ROWS UNBOUNDED PRECEDING) AS cover" \
+	"  FROM (SELECT pid, coalesce(begin_ns, 0) AS ts, 0 AS k," \
+	"   coalesce(end_ns, 9223372036854775807) AS e, NULL AS nr_scanned, NULL AS nr_reclaimed" \
+	"   FROM reclaim_stall WHERE run_id = ?1 AND kind = 'direct'" \
+	"   UNION ALL SELECT pid, ts_ns, 1, NULL, nr_scanned, nr_reclaimed" \
+	"   FROM mm_vmscan_lru_shrink_inactive WHERE run_id = ?1))" \
+	" WHERE k = 1 AND cover >= ts) s"
 #define KSWAPD_SHRINK \
 	" FROM mm_vmscan_lru_shrink_inactive s WHERE s.run_id = ?1 AND s.pid IN " KSWAPD_PIDS
 #define CYCLES(decision) \

@@ -74,7 +74,12 @@ def main():
                     checked += 1
     print('latency metrics: %d cells match' % checked)
 
-    # counters read straight from the tables
+    # counters read straight from the tables; direct reclaim's pages are the
+    # shrink_inactive calls of a pid inside one of its direct stalls
+    INSIDE_DIRECT = (" FROM mm_vmscan_lru_shrink_inactive s WHERE s.run_id=? AND EXISTS"
+                     " (SELECT 1 FROM reclaim_stall r WHERE r.run_id=s.run_id AND r.pid=s.pid"
+                     " AND r.kind='direct' AND s.ts_ns BETWEEN coalesce(r.begin_ns, 0)"
+                     " AND coalesce(r.end_ns, 9223372036854775807))")
     counters = {
         'Direct stalls complete': "SELECT count(*) FROM reclaim_stall WHERE run_id=? AND kind='direct' AND complete=1",
         'Direct stalls incomplete': "SELECT count(*) FROM reclaim_stall WHERE run_id=? AND kind='direct' AND complete=0",
@@ -82,6 +87,8 @@ def main():
         'Kswapd wakes': "SELECT count(*) FROM mm_vmscan_kswapd_wake WHERE run_id=?",
         'Kswapd full sleeps': "SELECT count(*) FROM kswapd_cycle WHERE run_id=? AND decision='full_sleep'",
         'Kswapd pages written': "SELECT count(*) FROM reclaim_write WHERE run_id=? AND by_kswapd=1",
+        'Direct pages scanned': "SELECT coalesce(sum(nr_scanned), 0)" + INSIDE_DIRECT,
+        'Direct pages reclaimed': "SELECT coalesce(sum(nr_reclaimed), 0)" + INSIDE_DIRECT,
     }
     trace_runs = {k: [r for r in ids if db.execute(
         "SELECT source_format <> 'latency' FROM run WHERE id=?", (r,)).fetchone()[0]]
