@@ -14,6 +14,8 @@ struct store;
 struct chart_draw_req {
 	const char *kind;	/* "timeline", "latency", "cdf", "counters" */
 	const char *out;	/* file to draw (.png/.svg/.pdf), or NULL: no drawing */
+	const char *also_out;	/* NULL, or a second file drawn from the same data
+				 * (report: .png and .svg; the queries run once) */
 	int width, height;	/* 0: 800 wide, 600 high (timelines of more than
 				 * two nodes: 230 more per node) */
 	long long run_id;	/* timeline */

@@ -11,6 +11,14 @@
 #include <math.h>
 #include <string.h>
 
+/* @ro pointed at the request's second file. */
+static const struct render_chart_opts *also(struct render_chart_opts *ro,
+					    const struct chart_draw_req *r)
+{
+	ro->path = r->also_out;
+	return ro;
+}
+
 int chart_draw(struct store *st, const struct chart_draw_req *r)
 {
 	struct render_chart_opts ro = { r->out, r->width, r->height, NULL };
@@ -28,6 +36,8 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 			ro.height = t.nnodes > 2 ? (int)fmin(600 + 230 * (t.nnodes - 2),
 							     RENDER_CHART_MAX_SIDE) : 600;
 		ret = r->out ? render_chart_timeline(&t, &ro) : 0;
+		if (!ret && r->also_out)
+			ret = render_chart_timeline(&t, also(&ro, r));
 		chart_timeline_release(&t);
 	} else if (!strcmp(r->kind, "latency")) {
 		struct chart_latency l;
@@ -37,6 +47,8 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 		if (r->dump)
 			chart_latency_dump(&l, r->dump);
 		ret = r->out ? render_chart_latency(&l, &ro) : 0;
+		if (!ret && r->also_out)
+			ret = render_chart_latency(&l, also(&ro, r));
 		chart_latency_release(&l);
 	} else if (!strcmp(r->kind, "cdf")) {
 		struct chart_cdf c;
@@ -46,6 +58,8 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 		if (r->dump)
 			chart_cdf_dump(&c, r->dump);
 		ret = r->out ? render_chart_cdf(&c, &ro) : 0;
+		if (!ret && r->also_out)
+			ret = render_chart_cdf(&c, also(&ro, r));
 		chart_cdf_release(&c);
 	} else if (!strcmp(r->kind, "counters")) {
 		struct chart_counters c;
@@ -55,6 +69,8 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 		if (r->dump)
 			chart_counters_dump(&c, r->dump);
 		ret = r->out ? render_chart_counters(&c, &ro) : 0;
+		if (!ret && r->also_out)
+			ret = render_chart_counters(&c, also(&ro, r));
 		chart_counters_release(&c);
 	} else {
 		ret = vr_error("unknown chart kind '%s'", r->kind);

@@ -211,27 +211,33 @@ static void report_text(struct report *r)
 		      " per process, per kswapd with its sleep decisions, data quality\n");
 }
 
-/* One chart as NAME.png and NAME.svg, with an index entry. */
+/* One chart as NAME.png and NAME.svg (one query of the data), with an
+ * index entry. */
 static void report_chart(struct report *r, struct chart_draw_req *q, const char *name,
 			 const char *caption)
 {
-	static const char *const ext[] = { "png", "svg" };
+	struct vr_buf png, svg;
+	char *png_path, *svg_path;
 
-	for (size_t i = 0; i < VR_ARRAY_SIZE(ext); i++) {
-		struct vr_buf file;
-		char *path;
-
-		vr_buf_init(&file);
-		vr_buf_addf(&file, "%s.%s", name, ext[i]);
-		path = path_of(r, file.buf);
-		q->out = path;
-		if (chart_draw(r->st, q))
-			r->failed = 1;
-		else
-			note_file(r, file.buf);
-		free(path);
-		vr_buf_release(&file);
+	vr_buf_init(&png);
+	vr_buf_init(&svg);
+	vr_buf_addf(&png, "%s.png", name);
+	vr_buf_addf(&svg, "%s.svg", name);
+	png_path = path_of(r, png.buf);
+	svg_path = path_of(r, svg.buf);
+	q->out = png_path;
+	q->also_out = svg_path;
+	if (chart_draw(r->st, q)) {
+		r->failed = 1;
+	} else {
+		note_file(r, png.buf);
+		note_file(r, svg.buf);
 	}
+	q->out = q->also_out = NULL;
+	free(png_path);
+	free(svg_path);
+	vr_buf_release(&png);
+	vr_buf_release(&svg);
 	vr_buf_addf(&r->index, "### %s\n\n![%s](%s.png)\n\n[SVG](%s.svg)\n\n", caption, caption,
 		    name, name);
 }
