@@ -3,7 +3,7 @@
  * store-bulk.c - insert many rows with one statement: INSERT INTO t (...)
  * SELECT c0, c1, ... FROM vr_rows, where vr_rows is an eponymous virtual
  * table (registered per connection, never stored in the file) whose rows
- * come from a caller's array, read in place through a column callback.
+ * are a group of decoded events, read in place.
  * One statement step per group instead of one bind/step/reset per row
  * halves SQLite's cost per row (about 1.5 -> 0.8 us for an 18-column row).
  * Rows keep the array's order; the rows are groups of raw events of one
@@ -16,10 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Set column @col (0-based, as c0, c1, ... of vr_rows) of row @row of
- * @src with sqlite3_result_*(); text must live until the statement ends. */
-typedef void store_rows_column_fn(const void *src, int row, int col, sqlite3_context *ctx);
 
 /* What a column of vr_rows shows for the event shape being inserted. */
 enum col_kind { COL_TS, COL_CPU, COL_PID, COL_INT, COL_TEXT, COL_SYM, COL_EXTRA };
@@ -47,32 +43,27 @@ struct shape {
 	struct shape *next;
 };
 
-/* The rows vr_rows shows while one INSERT ... SELECT runs. */
-struct store_rows {
-	int n;
-	store_rows_column_fn *column;
-	const void *src;
-};
-
 struct store_bulk {
 	sqlite3 *db;
-	struct store_rows rows;		/* aux of the vr_rows module */
 	struct shape **shapes;		/* per spec: the shapes seen, prepared */
-	/* the event group being inserted */
+	/* the event group vr_rows shows while one INSERT ... SELECT runs:
+	 * evs[idx[0]], ..., evs[idx[n - 1]], with the columns of shape */
 	const struct shape *shape;
 	const struct ingest_event *evs;
 	const uint32_t *idx;
+	int n;
 };
 
 struct bulk_cursor {
 	sqlite3_vtab_cursor base;
 	int i;
+	const struct ingest_event *ev;	/* row i's event */
 };
 
-/* The vtab object carries the rows it shows. */
+/* The vtab object carries the inserter (the module's aux). */
 struct rows_vtab {
 	sqlite3_vtab base;
-	struct store_rows *rows;
+	const struct store_bulk *b;
 };
 
 static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
@@ -94,14 +85,14 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	if (!v)
 		return SQLITE_NOMEM;
 	memset(v, 0, sizeof(*v));
-	v->rows = aux;
+	v->b = aux;
 	*vtab = &v->base;
 	return SQLITE_OK;
 }
 
-static struct store_rows *cursor_rows(sqlite3_vtab_cursor *cur)
+static const struct store_bulk *cursor_bulk(sqlite3_vtab_cursor *cur)
 {
-	return ((struct rows_vtab *)cur->pVtab)->rows;
+	return ((struct rows_vtab *)cur->pVtab)->b;
 }
 
 static int vt_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
@@ -135,30 +126,84 @@ static int vt_close(sqlite3_vtab_cursor *cur)
 	return SQLITE_OK;
 }
 
+/*
+ * Rows ahead whose events are fetched into the cache when the cursor
+ * moves to a row.  The reader thread wrote the events on the other
+ * CPU, and a group's rows are every few events of the batch, which the
+ * hardware prefetcher does not follow: the loads of its columns were
+ * 7% of a load's CPU in perf, on the store thread, which is the load's
+ * critical path; fetched 4 rows ahead they are 3.6%.  On make bench's
+ * trace (3M events, 10 interleaved runs each) the median wall time went
+ * 4.33 -> 3.98 s in one comparison and 3.73 -> 3.63 s in another (this
+ * host's speed moves by more than that); 1 to 12 rows ahead measured alike.
+ */
+#define PREFETCH_ROWS 4
+
+static void prefetch_event(const struct ingest_event *ev)
+{
+	for (size_t off = 0; off < sizeof(*ev); off += 64)
+		__builtin_prefetch((const char *)ev + off);
+}
+
+/* Point @c at row @c->i of the group, fetching a later row's event ahead. */
+static void cursor_row(struct bulk_cursor *c, const struct store_bulk *b)
+{
+	if (c->i >= b->n)
+		return;
+	c->ev = &b->evs[b->idx[c->i]];
+	if (c->i + PREFETCH_ROWS < b->n)
+		prefetch_event(&b->evs[b->idx[c->i + PREFETCH_ROWS]]);
+}
+
 static int vt_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
 		     sqlite3_value **argv)
 {
+	struct bulk_cursor *c = (struct bulk_cursor *)cur;
+
 	(void)idx_num, (void)idx_str, (void)argc, (void)argv;
-	((struct bulk_cursor *)cur)->i = 0;
+	c->i = 0;
+	cursor_row(c, cursor_bulk(cur));
 	return SQLITE_OK;
 }
 
 static int vt_next(sqlite3_vtab_cursor *cur)
 {
-	((struct bulk_cursor *)cur)->i++;
+	struct bulk_cursor *c = (struct bulk_cursor *)cur;
+
+	c->i++;
+	cursor_row(c, cursor_bulk(cur));
 	return SQLITE_OK;
 }
 
 static int vt_eof(sqlite3_vtab_cursor *cur)
 {
-	return ((struct bulk_cursor *)cur)->i >= cursor_rows(cur)->n;
+	return ((struct bulk_cursor *)cur)->i >= cursor_bulk(cur)->n;
 }
 
+/* Column @col of the cursor's event, as the group's shape maps it. */
 static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
-	const struct store_rows *r = cursor_rows(cur);
+	const struct ingest_event *ev = ((struct bulk_cursor *)cur)->ev;
+	const struct col_map *m = &cursor_bulk(cur)->shape->map[col];
 
-	r->column(r->src, ((struct bulk_cursor *)cur)->i, col, ctx);
+	switch (m->kind) {
+	case COL_TS: sqlite3_result_int64(ctx, (int64_t)ev->ts_ns); break;
+	case COL_CPU: sqlite3_result_int(ctx, ev->cpu); break;
+	case COL_PID: sqlite3_result_int(ctx, ev->pid); break;
+	case COL_INT: sqlite3_result_int64(ctx, ev->val[m->field]); break;
+	case COL_TEXT:
+	case COL_SYM:
+		if (ev->str[m->field])
+			sqlite3_result_text(ctx, ev->str[m->field], -1, SQLITE_STATIC);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	default:
+		if (ev->extra_json)
+			sqlite3_result_text(ctx, ev->extra_json, -1, SQLITE_STATIC);
+		else
+			sqlite3_result_null(ctx);
+	}
 	return SQLITE_OK;
 }
 
@@ -182,56 +227,6 @@ static const sqlite3_module rows_module = {
 	.xColumn = vt_column,
 	.xRowid = vt_rowid,
 };
-
-/*
- * Rows ahead whose events are fetched into the cache when a row's first
- * column is asked for.  The reader thread wrote the events on the other
- * CPU, and a group's rows are every few events of the batch, which the
- * hardware prefetcher does not follow: the loads of event_column() were
- * 7% of a load's CPU in perf, on the store thread, which is the load's
- * critical path; fetched 4 rows ahead they are 3.6%.  On make bench's
- * trace (3M events, 10 interleaved runs each) the median wall time went
- * 4.33 -> 3.98 s in one comparison and 3.73 -> 3.63 s in another (this
- * host's speed moves by more than that); 1 to 12 rows ahead measured alike.
- */
-#define PREFETCH_ROWS 4
-
-static void prefetch_event(const struct ingest_event *ev)
-{
-	for (size_t off = 0; off < sizeof(*ev); off += 64)
-		__builtin_prefetch((const char *)ev + off);
-}
-
-/* Column @col of row @row of the event group (a store_bulk). */
-static void event_column(const void *src, int row, int col, sqlite3_context *ctx)
-{
-	const struct store_bulk *b = src;
-	const struct ingest_event *ev = &b->evs[b->idx[row]];
-	const struct col_map *m = &b->shape->map[col];
-
-	switch (m->kind) {
-	case COL_TS:	/* always column 0: once per row */
-		if (row + PREFETCH_ROWS < b->rows.n)
-			prefetch_event(&b->evs[b->idx[row + PREFETCH_ROWS]]);
-		sqlite3_result_int64(ctx, (int64_t)ev->ts_ns);
-		break;
-	case COL_CPU: sqlite3_result_int(ctx, ev->cpu); break;
-	case COL_PID: sqlite3_result_int(ctx, ev->pid); break;
-	case COL_INT: sqlite3_result_int64(ctx, ev->val[m->field]); break;
-	case COL_TEXT:
-	case COL_SYM:
-		if (ev->str[m->field])
-			sqlite3_result_text(ctx, ev->str[m->field], -1, SQLITE_STATIC);
-		else
-			sqlite3_result_null(ctx);
-		break;
-	default:
-		if (ev->extra_json)
-			sqlite3_result_text(ctx, ev->extra_json, -1, SQLITE_STATIC);
-		else
-			sqlite3_result_null(ctx);
-	}
-}
 
 /*
  * Add column @name@suffix of the table to the INSERT: its value is the
@@ -324,20 +319,22 @@ static struct shape *find_shape(struct store_bulk *b, int i, const struct ingest
 }
 
 /*
- * Step @st, an INSERT ... SELECT c0, c1, ... FROM vr_rows prepared on the
- * store's connection, with vr_rows showing @n rows of @src through
- * @column, then reset it.  Returns SQLite's result code of the step
- * (SQLITE_DONE on success).
+ * Step @st, the INSERT ... SELECT of shape @sh, with vr_rows showing the
+ * @n events evs[idx[0]], ..., then reset it.  Returns SQLite's result
+ * code of the step (SQLITE_DONE on success).
  */
-static int store_rows_run(struct store_bulk *b, sqlite3_stmt *st, int n,
-			  store_rows_column_fn *column, const void *src)
+static int insert_group(struct store_bulk *b, const struct shape *sh,
+			const struct ingest_event *evs, const uint32_t *idx, int n)
 {
 	int rc;
 
-	b->rows = (struct store_rows){ n, column, src };
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	b->rows.n = 0;
+	b->shape = sh;
+	b->evs = evs;
+	b->idx = idx;
+	b->n = n;
+	rc = sqlite3_step(sh->st);
+	sqlite3_reset(sh->st);
+	b->n = 0;
 	return rc;
 }
 
@@ -347,7 +344,7 @@ struct store_bulk *store_bulk_new(sqlite3 *db)
 
 	b->db = db;
 	b->shapes = vr_calloc(vr_event_specs_count, sizeof(*b->shapes));
-	if (sqlite3_create_module(db, "vr_rows", &rows_module, &b->rows) != SQLITE_OK) {
+	if (sqlite3_create_module(db, "vr_rows", &rows_module, b) != SQLITE_OK) {
 		vr_error("cannot register the bulk insert table: %s", sqlite3_errmsg(db));
 		store_bulk_free(b);
 		return NULL;
@@ -389,11 +386,8 @@ int store_bulk_insert(struct store_bulk *b, int spec, int64_t run_id,
 			return -1;
 		for (j = k + 1; j < n && same_shape(first, &evs[idx[j]]); j++)
 			;
-		b->shape = sh;
-		b->evs = evs;
-		b->idx = idx + k;
 		sqlite3_bind_int64(sh->st, 1, run_id);
-		if (store_rows_run(b, sh->st, j - k, event_column, b) != SQLITE_DONE)
+		if (insert_group(b, sh, evs, idx + k, j - k) != SQLITE_DONE)
 			return vr_error("cannot insert %s events: %s", vr_event_specs[spec].name,
 					sqlite3_errmsg(b->db));
 	}
