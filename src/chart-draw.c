@@ -11,19 +11,29 @@
 #include <math.h>
 #include <string.h>
 
-/* @ro pointed at the request's second file. */
-static const struct render_chart_opts *also(struct render_chart_opts *ro,
-					    const struct chart_draw_req *r)
-{
-	ro->path = r->also_out;
-	return ro;
-}
+/*
+ * Draw @data with @render into each file @r asks for, the second even when
+ * the first failed; bit 0 (out) and bit 1 (also_out) of *@drawn say which
+ * were written.  0 when all were.
+ */
+#define DRAW_FILES(render, data, r, ro, drawn)				\
+	({								\
+		(ro)->path = (r)->out;					\
+		if ((r)->out && !render((data), (ro)))			\
+			*(drawn) |= 1;					\
+		(ro)->path = (r)->also_out;				\
+		if ((r)->also_out && !render((data), (ro)))		\
+			*(drawn) |= 2;					\
+		*(drawn) == (((r)->out ? 1u : 0) | ((r)->also_out ? 2u : 0)) ? 0 : -1; \
+	})
 
 int chart_draw(struct store *st, const struct chart_draw_req *r)
 {
 	struct render_chart_opts ro = { r->out, r->width, r->height, NULL };
+	unsigned drawn_here = 0, *drawn = r->drawn ? r->drawn : &drawn_here;
 	int ret = -1;
 
+	*drawn = 0;
 	if (!strcmp(r->kind, "timeline")) {
 		struct chart_timeline_opts to = { r->run_id, r->nid, r->from_s, r->to_s, r->bin_s };
 		struct chart_timeline t;
@@ -35,9 +45,7 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 		if (!ro.height)	/* room for every node's bands and plot */
 			ro.height = t.nnodes > 2 ? (int)fmin(600 + 230 * (t.nnodes - 2),
 							     RENDER_CHART_MAX_SIDE) : 600;
-		ret = r->out ? render_chart_timeline(&t, &ro) : 0;
-		if (!ret && r->also_out)
-			ret = render_chart_timeline(&t, also(&ro, r));
+		ret = DRAW_FILES(render_chart_timeline, &t, r, &ro, drawn);
 		chart_timeline_release(&t);
 	} else if (!strcmp(r->kind, "latency")) {
 		struct chart_latency l;
@@ -46,9 +54,7 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 			return -1;
 		if (r->dump)
 			chart_latency_dump(&l, r->dump);
-		ret = r->out ? render_chart_latency(&l, &ro) : 0;
-		if (!ret && r->also_out)
-			ret = render_chart_latency(&l, also(&ro, r));
+		ret = DRAW_FILES(render_chart_latency, &l, r, &ro, drawn);
 		chart_latency_release(&l);
 	} else if (!strcmp(r->kind, "cdf")) {
 		struct chart_cdf c;
@@ -57,9 +63,7 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 			return -1;
 		if (r->dump)
 			chart_cdf_dump(&c, r->dump);
-		ret = r->out ? render_chart_cdf(&c, &ro) : 0;
-		if (!ret && r->also_out)
-			ret = render_chart_cdf(&c, also(&ro, r));
+		ret = DRAW_FILES(render_chart_cdf, &c, r, &ro, drawn);
 		chart_cdf_release(&c);
 	} else if (!strcmp(r->kind, "counters")) {
 		struct chart_counters c;
@@ -68,9 +72,7 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 			return -1;
 		if (r->dump)
 			chart_counters_dump(&c, r->dump);
-		ret = r->out ? render_chart_counters(&c, &ro) : 0;
-		if (!ret && r->also_out)
-			ret = render_chart_counters(&c, also(&ro, r));
+		ret = DRAW_FILES(render_chart_counters, &c, r, &ro, drawn);
 		chart_counters_release(&c);
 	} else {
 		ret = vr_error("unknown chart kind '%s'", r->kind);

@@ -211,35 +211,42 @@ static void report_text(struct report *r)
 		      " per process, per kswapd with its sleep decisions, data quality\n");
 }
 
-/* One chart as NAME.png and NAME.svg (one query of the data), with an
- * index entry. */
+/*
+ * One chart as NAME.png and NAME.svg (one query of the data), with an
+ * index entry that links only the files written.
+ */
 static void report_chart(struct report *r, struct chart_draw_req *q, const char *name,
 			 const char *caption)
 {
-	struct vr_buf png, svg;
+	char png[200], svg[200];
 	char *png_path, *svg_path;
+	unsigned drawn = 0;
 
-	vr_buf_init(&png);
-	vr_buf_init(&svg);
-	vr_buf_addf(&png, "%s.png", name);
-	vr_buf_addf(&svg, "%s.svg", name);
-	png_path = path_of(r, png.buf);
-	svg_path = path_of(r, svg.buf);
+	snprintf(png, sizeof(png), "%s.png", name);
+	snprintf(svg, sizeof(svg), "%s.svg", name);
+	png_path = path_of(r, png);
+	svg_path = path_of(r, svg);
 	q->out = png_path;
 	q->also_out = svg_path;
-	if (chart_draw(r->st, q)) {
+	q->drawn = &drawn;
+	if (chart_draw(r->st, q))
 		r->failed = 1;
-	} else {
-		note_file(r, png.buf);
-		note_file(r, svg.buf);
-	}
 	q->out = q->also_out = NULL;
+	q->drawn = NULL;
 	free(png_path);
 	free(svg_path);
-	vr_buf_release(&png);
-	vr_buf_release(&svg);
-	vr_buf_addf(&r->index, "### %s\n\n![%s](%s.png)\n\n[SVG](%s.svg)\n\n", caption, caption,
-		    name, name);
+	vr_buf_addf(&r->index, "### %s\n\n", caption);
+	if (drawn & 1) {
+		note_file(r, png);
+		vr_buf_addf(&r->index, "![%s](%s)\n\n", caption, png);
+	}
+	if (drawn & 2) {
+		note_file(r, svg);
+		vr_buf_addf(&r->index, "[SVG](%s)\n\n", svg);
+	}
+	if (drawn != 3)
+		vr_buf_addf(&r->index, "(%s not written: see the errors vmscan-report report"
+			    " printed)\n\n", drawn == 1 ? "SVG" : drawn == 2 ? "PNG" : "PNG and SVG");
 }
 
 static int report_timelines(struct report *r)

@@ -288,14 +288,19 @@ static void note_bad_field(struct text_ctx *c, uint32_t lineno)
  */
 /*
  * A kernel address printed as its symbol ("super_cache_scan+0x0/0x1a0", as
- * %pS prints): the name, without the offset, is what the trace.dat reader
- * stores in the field's _sym column; the address stays absent (NULL).
+ * %pS prints; "+0x..." the offset, "/0x..." the size, then maybe a
+ * " [module]"): the name before the last "+0x" is what the trace.dat
+ * reader stores in the field's _sym column; the address stays absent
+ * (NULL).  Anything else gives no name.
  */
 static void set_symbol(struct text_ctx *c, int f, const char *v, size_t vlen,
 		       struct ingest_event *ev)
 {
-	const char *plus = memchr(v, '+', vlen);
+	const char *plus = NULL;
 
+	for (const char *p = v; p + 2 < v + vlen; p++)
+		if (p[0] == '+' && p[1] == '0' && p[2] == 'x')
+			plus = p;
 	if (!plus || plus == v)
 		return;
 	vr_buf_reset(&c->text[f]);

@@ -78,7 +78,7 @@ int model_slab_start(struct model *m, const struct ingest_event *ev, int mev)
 	so->nr_objects = model_val(m, ev, mev, MF_NR_OBJECTS);
 	so->total_scan = model_val(m, ev, mev, MF_TOTAL_SCAN);
 	so->lost_gen = m->lost_gen;
-	sym = model_str(m, ev, mev, MF_SHRINK);
+	sym = model_sym(m, ev, mev, MF_SHRINK);
 	n = sym ? strnlen(sym, sizeof(so->shrinker) - 1) : 0;
 	if (n)
 		memcpy(so->shrinker, sym, n);

@@ -190,6 +190,19 @@ static inline void model_set(const struct model *m, struct ingest_event *ev, int
 	ev->present |= 1u << f;
 }
 
+/*
+ * The symbol of kernel-address field @mf, or NULL: also when the address
+ * itself is absent (a text trace prints the symbol, not the address).
+ * Both readers clear str[] for every event.
+ */
+static inline const char *model_sym(const struct model *m, const struct ingest_event *ev,
+				    int mev, int mf)
+{
+	int f = m->fi[mev][mf];
+
+	return f < 0 ? NULL : ev->str[f];
+}
+
 /* The string of field @mf (KSYM symbol or text), or NULL. */
 static inline const char *model_str(const struct model *m, const struct ingest_event *ev,
 				    int mev, int mf)

@@ -221,6 +221,19 @@ test_expect_success 'report re-run replaces its own files and nothing else' '
 	! grep -q notes.txt out/MANIFEST &&
 	ls out | grep -v notes.txt >files && sort out/MANIFEST >listed && test_cmp listed files
 '
+test_expect_success 'report: a chart file that cannot be written: the other is, and only it is listed' '
+	"$FIXTURE" --fixture f.db &&
+	mkdir -p a/counters.svg b/counters.png &&
+	test_expect_code 1 "$VR" report -d f.db -o a 2>err &&
+	grep -q "a/counters.svg" err &&
+	test -s a/counters.png && grep -qx counters.png a/MANIFEST &&
+	! grep -q "counters.svg" a/MANIFEST &&
+	grep -q "^(SVG not written" a/index.md && ! grep -q "(counters.svg)" a/index.md &&
+	test_expect_code 1 "$VR" report -d f.db -o b 2>err &&
+	test -s b/counters.svg && grep -qx counters.svg b/MANIFEST &&
+	! grep -q "counters.png" b/MANIFEST && grep -q "^(PNG not written" b/index.md
+'
+
 test_expect_success 'report -o an existing file: exit 1, one message, the file untouched' '
 	"$FIXTURE" --fixture f.db &&
 	echo keep >notadir &&

@@ -373,6 +373,27 @@ static void test_shrink_slab_phrases(void **state)
 	assert_int_equal(val(&c.ev[1], "retval"), 48);
 }
 
+/* The symbol is the name before the last "+0x"; without one, no name. */
+static void test_shrink_symbol_names(void **state)
+{
+	static const char text[] =
+		"     kswapd0-97      [001] ....   3.000001: mm_shrink_slab_end: a+b+0x10/0x20 00000000c0ffee00: nid: 1 unused scan count 1 new scan count 0 total_scan 5 last shrinker return val 2\n"
+		"     kswapd0-97      [001] ....   3.000002: mm_shrink_slab_end: a+ 00000000c0ffee00: nid: 1 unused scan count 1 new scan count 0 total_scan 5 last shrinker return val 2\n"
+		"     kswapd0-97      [001] ....   3.000003: mm_shrink_slab_end: +0x0/0x10 00000000c0ffee00: nid: 1 unused scan count 1 new scan count 0 total_scan 5 last shrinker return val 2\n";
+	struct capture c;
+
+	(void)state;
+	assert_int_equal(parse(text, NULL, &c, NULL), 0);
+	assert_int_equal(c.n, 3);
+	assert_string_equal(sym(&c.ev[0], "shrink"), "a+b");
+	assert_string_equal(sym(&c.ev[1], "shrink"), "");
+	assert_string_equal(sym(&c.ev[2], "shrink"), "");
+	for (int i = 0; i < 3; i++) {
+		assert_true(is_null(&c.ev[i], "shrink"));
+		assert_int_equal(val(&c.ev[i], "retval"), 2);
+	}
+}
+
 /* compaction "zone_end=0x%lx, mode=%s"; writeback waits; unknown events. */
 static void test_compaction_writeback_other(void **state)
 {
@@ -545,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_release_decides_zone),
 		cmocka_unit_test(test_gfp_names_6_18),
 		cmocka_unit_test(test_shrink_slab_phrases),
+		cmocka_unit_test(test_shrink_symbol_names),
 		cmocka_unit_test(test_compaction_writeback_other),
 		cmocka_unit_test(test_sched_wakeup_forms),
 		cmocka_unit_test(test_mail_quoted),
