@@ -31,6 +31,10 @@
 	"   UNION ALL SELECT pid, ts_ns, 1, NULL, nr_scanned, nr_reclaimed" \
 	"   FROM mm_vmscan_lru_shrink_inactive WHERE run_id = ?1))" \
 	" WHERE k = 1 AND cover >= ts) s"
+/* pages scanned, reclaimed, and reclaimed per scanned (%) */
+#define PAGES \
+	"SELECT coalesce(sum(s.nr_scanned), 0), coalesce(sum(s.nr_reclaimed), 0)," \
+	" 100.0 * sum(s.nr_reclaimed) / nullif(sum(s.nr_scanned), 0)"
 #define KSWAPD_SHRINK \
 	" FROM mm_vmscan_lru_shrink_inactive s WHERE s.run_id = ?1 AND s.pid IN " KSWAPD_PIDS
 #define CYCLES(decision) \
@@ -41,6 +45,21 @@ struct counter_spec {
 	const char *label;	/* printf format for flag rows ("%s" = flag) */
 	const char *sql;
 	int per_flag;		/* one row per pgdat flag seen in the runs */
+	int col;		/* the value's column in the result (counters that
+				 * share one query take one column each) */
+};
+
+/* Results of the queries a table asked for, per run: a query is run once. */
+enum { COUNTER_MAX_COLS = 3 };
+struct counter_result {
+	const char *sql;
+	int64_t run_id;
+	const char *flag;
+	double v[COUNTER_MAX_COLS];
+};
+struct counter_cache {
+	struct counter_result *r;
+	size_t n;
 };
 
 static const struct counter_spec counter_specs[] = {
@@ -48,20 +67,20 @@ static const struct counter_spec counter_specs[] = {
 	 * and the DirectReclaim metric count the same (complete) stalls */
 	{ "Direct stalls complete",
 	  "SELECT count(*) FROM reclaim_stall WHERE run_id = ?1 AND kind = 'direct'"
-	  " AND complete = 1", 0 },
+	  " AND complete = 1", 0, 0 },
 	{ "Direct stalls incomplete",
 	  "SELECT count(*) FROM reclaim_stall WHERE run_id = ?1 AND kind = 'direct'"
-	  " AND complete = 0", 0 },
+	  " AND complete = 0", 0, 0 },
 	{ "Direct stall time ms",
 	  "SELECT coalesce(sum(duration_ns), 0) / 1e6 FROM reclaim_stall WHERE run_id = ?1"
-	  " AND kind = 'direct' AND complete = 1", 0 },
+	  " AND kind = 'direct' AND complete = 1", 0, 0 },
 	{ "Kswapd wakes",
-	  "SELECT count(*) FROM mm_vmscan_kswapd_wake WHERE run_id = ?1", 0 },
-	{ "Kswapd full sleeps", CYCLES("full_sleep"), 0 },
-	{ "Kswapd naps woken early", CYCLES("nap_woken_early"), 0 },
-	{ "Kswapd naps timed out", CYCLES("nap_timed_out"), 0 },
+	  "SELECT count(*) FROM mm_vmscan_kswapd_wake WHERE run_id = ?1", 0, 0 },
+	{ "Kswapd full sleeps", CYCLES("full_sleep"), 0, 0 },
+	{ "Kswapd naps woken early", CYCLES("nap_woken_early"), 0, 0 },
+	{ "Kswapd naps timed out", CYCLES("nap_timed_out"), 0, 0 },
 	{ "Kswapd premature sleeps",
-	  "SELECT count(*) FROM kswapd_cycle WHERE run_id = ?1 AND premature = 1", 0 },
+	  "SELECT count(*) FROM kswapd_cycle WHERE run_id = ?1 AND premature = 1", 0, 0 },
 	/* awake from each kswapd_wake to the full sleep, or to its last activity
 	 * before a nap; over the trace length times the number of kswapd nodes */
 	{ "Kswapd awake %",
@@ -69,58 +88,79 @@ static const struct counter_spec counter_specs[] = {
 	  " / ((r.last_ts_ns - r.first_ts_ns)"
 	  "    * (SELECT count(DISTINCT nid) FROM kswapd_cycle WHERE run_id = ?1))"
 	  " FROM kswapd_cycle c, run r WHERE c.run_id = ?1 AND r.id = ?1"
-	  " AND c.wake_ns IS NOT NULL AND r.last_ts_ns > r.first_ts_ns", 0 },
-	{ "Kswapd pages scanned", "SELECT coalesce(sum(s.nr_scanned), 0)" KSWAPD_SHRINK, 0 },
-	{ "Kswapd pages reclaimed", "SELECT coalesce(sum(s.nr_reclaimed), 0)" KSWAPD_SHRINK, 0 },
-	{ "Kswapd efficiency %",
-	  "SELECT 100.0 * sum(s.nr_reclaimed) / nullif(sum(s.nr_scanned), 0)" KSWAPD_SHRINK, 0 },
-	{ "Direct pages scanned", "SELECT coalesce(sum(s.nr_scanned), 0)" DIRECT_SHRINK, 0 },
-	{ "Direct pages reclaimed", "SELECT coalesce(sum(s.nr_reclaimed), 0)" DIRECT_SHRINK, 0 },
-	{ "Direct efficiency %",
-	  "SELECT 100.0 * sum(s.nr_reclaimed) / nullif(sum(s.nr_scanned), 0)" DIRECT_SHRINK, 0 },
+	  " AND c.wake_ns IS NOT NULL AND r.last_ts_ns > r.first_ts_ns", 0, 0 },
+	{ "Kswapd pages scanned", PAGES KSWAPD_SHRINK, 0, 0 },
+	{ "Kswapd pages reclaimed", PAGES KSWAPD_SHRINK, 0, 1 },
+	{ "Kswapd efficiency %", PAGES KSWAPD_SHRINK, 0, 2 },
+	{ "Direct pages scanned", PAGES DIRECT_SHRINK, 0, 0 },
+	{ "Direct pages reclaimed", PAGES DIRECT_SHRINK, 0, 1 },
+	{ "Direct efficiency %", PAGES DIRECT_SHRINK, 0, 2 },
 	/* one writepage / write_folio event each */
 	{ "Kswapd pages written",
-	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = 1", 0 },
+	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = 1", 0, 0 },
 	{ "Direct pages written",
-	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = 0", 0 },
+	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = 0", 0, 0 },
 	/* summed over nodes; an open end counts to the trace's first/last event */
 	{ "pgdat %s set ms",
 	  "SELECT coalesce(sum(coalesce(f.clear_ns, r.last_ts_ns)"
 	  " - coalesce(f.set_ns, r.first_ts_ns)), 0) / 1e6"
-	  " FROM pgdat_flag f, run r WHERE f.run_id = ?1 AND r.id = ?1 AND f.flag = ?2", 1 },
+	  " FROM pgdat_flag f, run r WHERE f.run_id = ?1 AND r.id = ?1 AND f.flag = ?2", 1, 0 },
 };
 
-/* One number from @sql for run @run_id (and @flag); *out NAN when NULL. */
-static int query_one(sqlite3 *db, const char *sql, int64_t run_id, const char *flag,
-		     double *out)
+/* The result row of @sql for run @run_id (and @flag) into @r; NAN for NULL. */
+static int query_row(sqlite3 *db, const char *sql, int64_t run_id, const char *flag,
+		     struct counter_result *r)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	*out = NAN;
+	*r = (struct counter_result){ sql, run_id, flag, { NAN, NAN, NAN } };
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, run_id);
 	if (flag)
 		sqlite3_bind_text(st, 2, flag, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		*out = sqlite3_column_double(st, 0);
+	for (int c = 0; rc == SQLITE_ROW && c < sqlite3_column_count(st) && c < COUNTER_MAX_COLS;
+	     c++)
+		if (sqlite3_column_type(st, c) != SQLITE_NULL)
+			r->v[c] = sqlite3_column_double(st, c);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
 	return 0;
 }
 
+/* Counter @c of run @run_id (and @flag), its query run once per table. */
+static int counter_value(sqlite3 *db, struct counter_cache *cache, const struct counter_spec *c,
+			 int64_t run_id, const char *flag, double *out)
+{
+	struct counter_result *r;
+
+	for (size_t i = 0; i < cache->n; i++) {
+		r = &cache->r[i];
+		if (r->sql == c->sql && r->run_id == run_id && r->flag == flag) {
+			*out = r->v[c->col];
+			return 0;
+		}
+	}
+	cache->r = vr_realloc(cache->r, (cache->n + 1) * sizeof(*cache->r));
+	r = &cache->r[cache->n++];
+	if (query_row(db, c->sql, run_id, flag, r))
+		return -1;
+	*out = r->v[c->col];
+	return 0;
+}
+
 /* Mean over the kernel's trace runs of the counter, NULL results skipped. */
-static int kernel_value(sqlite3 *db, const struct counter_spec *c, const char *flag,
-			const struct compare_kernel *k, double *out)
+static int kernel_value(sqlite3 *db, struct counter_cache *cache, const struct counter_spec *c,
+			const char *flag, const struct compare_kernel *k, double *out)
 {
 	double sum = 0, v;
 	size_t n = 0;
 
 	for (size_t r = 0; r < k->ntrace; r++) {
-		if (query_one(db, c->sql, k->trace_runs[r], flag, &v))
+		if (counter_value(db, cache, c, k->trace_runs[r], flag, &v))
 			return -1;
 		if (!isnan(v)) {
 			sum += v;
@@ -165,8 +205,9 @@ static int list_flags(sqlite3 *db, const struct compare_kernel *k, size_t nk,
 	return 0;
 }
 
-static int add_row(sqlite3 *db, struct render_table *t, const struct counter_spec *c,
-		   const char *flag, const struct compare_kernel *k, size_t nk)
+static int add_row(sqlite3 *db, struct counter_cache *cache, struct render_table *t,
+		   const struct counter_spec *c, const char *flag, const struct compare_kernel *k,
+		   size_t nk)
 {
 	struct render_row *row;
 	struct vr_buf label;
@@ -184,7 +225,7 @@ static int add_row(sqlite3 *db, struct render_table *t, const struct counter_spe
 	row->cells = vr_calloc(nk, sizeof(*row->cells));
 	for (size_t i = 0; i < nk; i++) {
 		row->cells[i].gain_pct = row->cells[i].p = NAN;
-		if (kernel_value(db, c, flag, &k[i], &row->cells[i].value))
+		if (kernel_value(db, cache, c, flag, &k[i], &row->cells[i].value))
 			return -1;
 	}
 	return 0;
@@ -194,6 +235,7 @@ int compare_counters_table(sqlite3 *db, const struct compare_kernel *k, size_t n
 			   struct render_table *t)
 {
 	size_t ntrace = 0, nflags;
+	struct counter_cache cache = { NULL, 0 };
 	char **flags;
 	int ret = 0;
 
@@ -209,12 +251,13 @@ int compare_counters_table(sqlite3 *db, const struct compare_kernel *k, size_t n
 		return -1;
 	for (size_t c = 0; !ret && c < VR_ARRAY_SIZE(counter_specs); c++) {
 		if (!counter_specs[c].per_flag) {
-			ret = add_row(db, t, &counter_specs[c], NULL, k, nk);
+			ret = add_row(db, &cache, t, &counter_specs[c], NULL, k, nk);
 			continue;
 		}
 		for (size_t f = 0; !ret && f < nflags; f++)
-			ret = add_row(db, t, &counter_specs[c], flags[f], k, nk);
+			ret = add_row(db, &cache, t, &counter_specs[c], flags[f], k, nk);
 	}
+	free(cache.r);
 	for (size_t f = 0; f < nflags; f++)
 		free(flags[f]);
 	free(flags);
