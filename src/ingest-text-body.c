@@ -282,11 +282,6 @@ static void note_bad_field(struct text_ctx *c, uint32_t lineno)
 }
 
 /*
- * Store @v as field @f of @ev by @conv.  A value that cannot be converted
- * goes to extra as text: counted as symbolic when its number depends on
- * the kernel build, else as a bad field.
- */
-/*
  * A kernel address printed as its symbol ("super_cache_scan+0x0/0x1a0", as
  * %pS prints; "+0x..." the offset, "/0x..." the size, then maybe a
  * " [module]"): the name before the last "+0x" is what the trace.dat
@@ -308,6 +303,11 @@ static void set_symbol(struct text_ctx *c, int f, const char *v, size_t vlen,
 	ev->str[f] = c->text[f].buf;
 }
 
+/*
+ * Store @v as field @f of @ev by @conv.  A value that cannot be converted
+ * goes to extra as text: counted as symbolic when its number depends on
+ * the kernel build, else as a bad field.
+ */
 static void set_field(struct text_ctx *c, int spec, int f, enum text_conv conv, const char *label,
 		      size_t llen, const char *v, size_t vlen, struct ingest_event *ev,
 		      uint32_t lineno)

@@ -49,9 +49,18 @@ int model_throttle(struct model *m, const struct ingest_event *ev, int mev)
 	return m->sink.throttle ? m->sink.throttle(m->sink.arg, &r) : 0;
 }
 
-static int emit_slab(struct model *m, const struct model_slab *r)
+/* Task @pid's open call @so ends unseen (slab_shrink_stored row). */
+static int emit_unended(struct model *m, int pid, const struct slab_open *so)
 {
-	return m->sink.slab ? m->sink.slab(m->sink.arg, r) : 0;
+	struct model_slab r = {
+		.pid = pid, .nid = so->nid, .shrinker = so->shrinker[0] ? so->shrinker : NULL,
+		.begin_ns = so->begin_ns, .end_ns = MODEL_NULL, .duration_ns = MODEL_NULL,
+		.nr_objects_to_shrink = so->nr_objects, .total_scan = so->total_scan,
+		.retval = MODEL_NULL, .complete = false,
+	};
+
+	m->slab_no_end++;
+	return m->sink.slab ? m->sink.slab(m->sink.arg, &r) : 0;
 }
 
 int model_slab_start(struct model *m, const struct ingest_event *ev, int mev)
@@ -62,17 +71,8 @@ int model_slab_start(struct model *m, const struct ingest_event *ev, int mev)
 	size_t n;
 	int ret = 0;
 
-	if (!fresh) {
-		struct model_slab r = {
-			.pid = ev->pid, .nid = so->nid,
-			.shrinker = so->shrinker[0] ? so->shrinker : NULL,
-			.begin_ns = so->begin_ns, .end_ns = MODEL_NULL, .duration_ns = MODEL_NULL,
-			.nr_objects_to_shrink = so->nr_objects, .total_scan = so->total_scan,
-			.retval = MODEL_NULL, .complete = false,
-		};
-		m->slab_no_end++;
-		ret = emit_slab(m, &r);
-	}
+	if (!fresh)
+		ret = emit_unended(m, ev->pid, so);
 	so->begin_ns = (int64_t)ev->ts_ns;
 	so->nid = model_val(m, ev, mev, MF_NID);
 	so->nr_objects = model_val(m, ev, mev, MF_NR_OBJECTS);
@@ -135,22 +135,11 @@ int model_misc_finish(struct model *m)
 {
 	int ret = 0;
 
-	for (size_t i = 0; !ret && i < m->slabs.cap; i++) {
-		struct slab_open *so;
-
-		if (m->slabs.keys[i] == MODEL_NULL)
-			continue;
-		so = (struct slab_open *)(m->slabs.vals + i * m->slabs.vsize);
-		struct model_slab r = {
-			.pid = (int)m->slabs.keys[i], .nid = so->nid,
-			.shrinker = so->shrinker[0] ? so->shrinker : NULL,
-			.begin_ns = so->begin_ns, .end_ns = MODEL_NULL, .duration_ns = MODEL_NULL,
-			.nr_objects_to_shrink = so->nr_objects, .total_scan = so->total_scan,
-			.retval = MODEL_NULL, .complete = false,
-		};
-		m->slab_no_end++;
-		ret = emit_slab(m, &r);
-	}
+	for (size_t i = 0; !ret && i < m->slabs.cap; i++)
+		if (m->slabs.keys[i] != MODEL_NULL)
+			ret = emit_unended(m, (int)m->slabs.keys[i],
+					   (const struct slab_open *)(m->slabs.vals +
+								      i * m->slabs.vsize));
 	model_pidmap_release(&m->slabs);
 	return ret;
 }

@@ -250,7 +250,7 @@ static int schema_in_transaction(struct store *s)
 	if (query_int(s, "PRAGMA user_version", &version))
 		return -1;
 	if (version == VR_SCHEMA_VERSION && s->upgrade_v1)
-		return 0;	/* upgraded by another process */
+		return 0;	/* upgraded already: by this store or another process */
 	if (version == 1 && store_exec(s, upgrade_from_1, "cannot upgrade schema version 1")) {
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
@@ -292,7 +292,6 @@ int store_write_begin(struct store *s)
 	}
 	return 0;
 }
-
 
 static int check_version(struct store *s, int flags)
 {
