@@ -25,16 +25,6 @@ struct store;
 int cmd_summary_run(struct store *st, long long run_id);
 
 /**
- * cmd_load_file - load trace.dat @path as one run of @kernel (NULL: the
- * recorded release) at @iteration (0: next free) into the open store @st,
- * as `load` does; prints "run N: ..." unless @quiet.  Used by the
- * NAME=FILE shortcuts of other commands.  Returns 0 or -1 (message printed,
- * the database unchanged).
- */
-int cmd_load_file(struct store *st, const char *path, const char *kernel, int iteration,
-		  int quiet);
-
-/**
  * cmd_import_latency_file - import latency report @path as the application
  * latencies of run (@kernel, @iteration; 0: see store_import_app_latency())
  * into @st, as `import-latency` does.  Returns 0 or -1 (message printed,

@@ -6,6 +6,7 @@
  */
 #include "cmd.h"
 #include "compare.h"
+#include "load.h"
 #include "render.h"
 #include "store.h"
 #include "vr.h"
@@ -229,6 +230,23 @@ static int check_files(char **files, size_t n, const char *kernel)
 	return 0;
 }
 
+/* Load the trace @path into @st as a run of @kernel, as `load` does (in a
+ * worker process, a crash costing only the file).  0 or -1.  A signal that
+ * interrupted the load is raised again once load_files() has put compare's
+ * handler back, which removes the temporary database and ends compare. */
+static int load_trace(struct store *st, const char *path, const char *kernel)
+{
+	struct load_opts o = { .db = store_path(st), .kernel = kernel,
+			       .premature_ms = LOAD_PREMATURE_MS_DEFAULT };
+	char *files[] = { (char *)path };
+	struct load_result r;
+	int ret = load_files(&o, files, 1, &r);
+
+	if (r.interrupted)
+		raise(r.interrupted);
+	return ret;
+}
+
 /* Load NAME=FILE,... arguments into @st; kernels in argument order.
  * Returns 0, -1 (load failed) or -2 (a file named twice). */
 static int load_args(struct store *st, int argc, char **argv, struct compare_cli *c)
@@ -247,7 +265,7 @@ static int load_args(struct store *st, int argc, char **argv, struct compare_cli
 		for (size_t f = 0; f < nfiles && !failed; f++)
 			failed = ends_with(files[f], ".txt")
 				 ? cmd_import_latency_file(st, files[f], arg, 0, 1)
-				 : cmd_load_file(st, files[f], arg, 0, 1);
+				 : load_trace(st, files[f], arg);
 		free(files);
 		names[nnames++] = arg;
 		if (!failed)

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * load.h - the load pipeline: trace files (trace.dat or text, told apart
+ * by the trace.dat magic) into a database, one run per file, one
+ * transaction per run, in a worker process that a supervisor watches so
+ * that a crash inside libtracecmd costs only the file it happened on.
+ * `load` and the NAME=FILE shortcut of `compare` both go through
+ * load_files().  Files: src/load.c (entry, supervisor), src/load-worker.c
+ * (worker process, progress pipe), src/load-run.c (storing the runs),
+ * src/load-input.c (opening a file, copy and spill decisions).
+ */
+#ifndef VR_LOAD_H
+#define VR_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The threshold of the premature-sleep flag `load` uses by default, ms. */
+#define LOAD_PREMATURE_MS_DEFAULT 100
+
+/* What a run that was just committed is; valid during the callback only. */
+struct load_done {
+	const char *path;	/* the file as given */
+	long long run_id;
+	const char *kernel;	/* the run's label */
+	int iteration;
+	bool replaced;		/* --replace reloaded an earlier run of it */
+	/* trace.dat: how it was read ("zstd-compressed: read in memory",
+	 * ...), for --verbose; NULL for a text trace */
+	const char *how_read;
+};
+
+struct load_opts {
+	const char *db;		/* database path, created if missing */
+	const char *kernel;	/* label of the runs; NULL: each file's release */
+	int iteration;		/* of the first file, later ones count up; 0: next free */
+	bool replace;		/* reload a file loaded before into its run */
+	int jobs;		/* files decoded ahead; 0: the number of CPUs */
+	int premature_ms;	/* kswapd premature-sleep threshold, ms (>= 1) */
+	bool low_memory;	/* compressed trace.dat only through an uncompressed copy */
+	/*
+	 * Called after each run commits, in the process that stored it (a
+	 * worker), before the next file is stored: print there, and flush,
+	 * as a later file may crash the worker.  NULL: nothing said.
+	 */
+	void (*loaded)(void *arg, const struct load_done *done);
+	void *loaded_arg;
+};
+
+/* What load_files() did. */
+struct load_result {
+	int failed;		/* files that failed (each named in a message) */
+	int loaded;		/* runs committed */
+	int interrupted;	/* the SIGINT/SIGTERM/SIGHUP that stopped it, or 0 */
+};
+
+/**
+ * load_files - load the @n files @files (paths, borrowed) into @o->db in
+ * command-line order, one run and one transaction each: a file that fails
+ * (missing, not a trace, corrupt, already loaded, crashed the worker)
+ * leaves the database content as it was, says "vmscan-report: FILE: what"
+ * on stderr, and the next file still loads.  Up to @o->jobs files are
+ * opened and decoded ahead of the one being stored.  SIGINT, SIGTERM and
+ * SIGHUP are handled during the call (the handlers before it are put
+ * back): the run being stored rolls back and no other starts.  A database
+ * the call created and into which nothing loaded is removed.
+ * @r: OUT.  Returns 0 if every file loaded, else -1.
+ */
+int load_files(const struct load_opts *o, char *const *files, int n, struct load_result *r);
+
+#endif /* VR_LOAD_H */

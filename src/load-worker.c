@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * load-worker.c - the worker process of a load and its progress pipe.
+ * A worker's progress is one line per event on a pipe to its supervisor:
+ * "s I 0" before file I (of the command line) is stored, "d I F" after
+ * (F 1: it failed), "x 0 N" when the database cannot be opened for its N
+ * files.
+ */
+#define _GNU_SOURCE	/* pipe2 */
+#include "load-priv.h"
+#include "vr.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void load_progress(const struct load_ctx *c, char what, int i, int failed)
+{
+	if (c->progress_fd >= 0)
+		dprintf(c->progress_fd, "%c %d %d\n", what, c->progress_base + i, failed);
+}
+
+/* Pass on to worker @pid a SIGINT/SIGTERM/SIGHUP this process alone was sent. */
+static void forward_interrupt(const struct load_ctx *c, pid_t pid, bool *forwarded)
+{
+	if (*c->interrupted && !*forwarded) {
+		kill(pid, (int)*c->interrupted);
+		*forwarded = true;
+	}
+}
+
+/* Take one progress line into @r. */
+static void take_line(const char *line, struct load_report *r)
+{
+	char what;
+	int i, f;
+
+	if (sscanf(line, "%c %d %d", &what, &i, &f) != 3)
+		return;
+	if (what == 'x') {
+		r->failed += f;
+	} else if (what == 's') {
+		r->current = i;
+	} else {
+		r->failed += f;
+		r->loaded += !f;
+		r->last_done = i;
+		r->current = -1;
+	}
+}
+
+/*
+ * Read worker @pid's progress until it closes the pipe.  SIGINT/SIGTERM/SIGHUP
+ * are blocked but while waiting in ppoll() (with @waitmask), so that one
+ * arriving at any moment is passed on to the worker.
+ */
+static void read_progress(const struct load_ctx *c, int fd, pid_t pid, int first,
+			  struct load_report *r, const sigset_t *waitmask)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char buf[4096], *line, *nl;
+	bool forwarded = false;
+	size_t len = 0;
+	ssize_t got;
+
+	*r = (struct load_report){ 0, 0, -1, first - 1 };
+	for (;;) {
+		if (ppoll(&pfd, 1, NULL, waitmask) < 0) {
+			if (errno != EINTR)
+				break;
+			forward_interrupt(c, pid, &forwarded);
+			continue;
+		}
+		got = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+		buf[len] = '\0';
+		for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
+			*nl = '\0';
+			take_line(line, r);
+		}
+		len -= (size_t)(line - buf);
+		memmove(buf, line, len);
+	}
+}
+
+/* In the new worker: load files[first..n) and exit. */
+static void __attribute__((noreturn))
+worker_main(const struct load_ctx *parent_ctx, char *const *files, int n, int first,
+	    bool one_at_a_time, int fd, pid_t parent, const sigset_t *waitmask)
+{
+	struct load_ctx c = *parent_ctx;
+
+	/* killed with the command (SIGKILL): nothing commits behind the
+	 * user's back; the open run is rolled back by the next opener */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(VR_EXIT_FAIL);
+	sigprocmask(SIG_SETMASK, waitmask, NULL);
+	c.progress_fd = fd;
+	c.progress_base = first;
+	c.supervised = true;
+	if (one_at_a_time)
+		c.o.jobs = 1;
+	if (c.o.iteration)
+		c.o.iteration += first;
+	/* interrupted (a signal sent to the worker alone): a failure too */
+	exit(load_run_here(&c, files + first, n - first) || *c.interrupted ? VR_EXIT_FAIL
+									 : VR_EXIT_OK);
+}
+
+/* Wait for our own child @pid; its wait status. */
+static int reap(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;	/* cannot happen for our own child */
+	return status;
+}
+
+int load_run_worker(struct load_ctx *c, char *const *files, int n, int first,
+		    bool one_at_a_time, struct load_report *r, int *status)
+{
+	sigset_t stop, waitmask;
+	int fds[2];
+	pid_t pid, parent;
+	struct ingest_scratch_snapshot *snap;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -1;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &waitmask);
+	fflush(NULL);
+	parent = getpid();
+	snap = ingest_scratch_snapshot(files, n);
+	pid = fork();
+	if (pid < 0) {
+		ingest_scratch_snapshot_free(snap);
+		sigprocmask(SIG_SETMASK, &waitmask, NULL);
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		worker_main(c, files, n, first, one_at_a_time, fds[1], parent, &waitmask);
+	}
+	close(fds[1]);
+	/* a signal sent to this process alone reaches the worker too */
+	read_progress(c, fds[0], pid, first, r, &waitmask);
+	close(fds[0]);
+	*status = reap(pid);
+	if (WIFSIGNALED(*status)) {	/* its uncompressed copies, at once */
+		ingest_dat_spill_remove_stale();
+		ingest_scratch_sweep(snap);	/* its converts died with it */
+	}
+	ingest_scratch_snapshot_free(snap);
+	sigprocmask(SIG_SETMASK, &waitmask, NULL);
+	return 0;
+}
