@@ -5,8 +5,10 @@
  * 7.1 additions known so far).  The table drives both the SQLite schema (one
  * typed table per event, named after the event) and the decoding (fields
  * are looked up by name in the formats stored in each trace file, once per
- * file).  Field history: ../shared/kernel-vmscan.md section 1, which cites
- * include/trace/events/{vmscan,writeback,compaction,sched}.h per release.
+ * file).  Field history: the TRACE_EVENT definitions in
+ * include/trace/events/{vmscan,writeback,compaction,sched}.h per release,
+ * summarised with their commits in README.md "Tracepoints and their fields
+ * by kernel version" and next to each entry in src/spec.c.
  */
 #ifndef VR_SPEC_H
 #define VR_SPEC_H

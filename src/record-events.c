@@ -14,7 +14,9 @@
 
 /*
  * sched_switch/sched_wakeup restricted to kswapd: enough to tell a kswapd
- * nap from a full sleep (DESIGN.md, kswapd cycle) without recording every
+ * nap from a full sleep (kswapd_try_to_sleep() in mm/vmscan.c: the nap is
+ * a switch-out in state S with no mm_vmscan_kswapd_sleep before it; README.md
+ * "kswapd's nap and full sleep") without recording every
  * context switch.  The '~' glob operator of event filters exists since
  * Linux 4.7 (kernel/trace/trace_events_filter.c, regex_match_glob).
  */

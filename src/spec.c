@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * spec.c - the table of known events and their fields (union over kernel
- * versions).  Sources: include/trace/events/vmscan.h, writeback.h,
- * compaction.h and sched.h of v4.4 to v6.18 as summarised, with commit
- * references, in ../shared/kernel-vmscan.md section 1.  Fields a recording
- * lacks are stored as NULL; fields a recording has beyond this list are kept
- * in the table's `extra` JSON column, so nothing is lost.
+ * versions).  Sources: the TRACE_EVENT definitions in
+ * include/trace/events/vmscan.h, writeback.h, compaction.h and sched.h of
+ * the releases 4.4 to 6.18, compared release by release; each change below
+ * names the release and, where known, the upstream commit, and README.md
+ * "Tracepoints and their fields by kernel version" gives the whole history.
+ * Fields a recording lacks are stored as NULL; fields a recording has
+ * beyond this list are kept in the table's `extra` JSON column, so nothing
+ * is lost.
  */
 #include "spec.h"
 #include "vr.h"
@@ -19,20 +22,31 @@
 #define M(n) { n, NULL, VR_FT_INT, VR_FF_MODEL }
 
 /* mm_vmscan_direct_reclaim_begin_template; classzone_idx 4.8-5.1,
- * may_writepage 4.4-5.1, memcg_id 7.1 (lttng gate, unverified order). */
+ * may_writepage 4.4-5.1 (both dropped by 3481c37ffa1d "mm/vmscan: drop
+ * may_writepage and classzone_idx from direct reclaim begin template",
+ * 5.2), memcg_id 7.1 (874a0a566ede "mm: vmscan: add cgroup IDs to vmscan
+ * tracepoints"; its place in the format unverified, bound by name). */
 #define RECLAIM_BEGIN_FIELDS { I("order"), I("may_writepage"), I("gfp_flags"), \
 	I("classzone_idx"), I("memcg_id") }
 /* mm_vmscan_direct_reclaim_end_template; memcg_id 7.1. */
 #define RECLAIM_END_FIELDS { I("nr_reclaimed"), I("memcg_id") }
 /* lru_isolate template: file (<=4.10), classzone_idx (4.8-5.7) renamed
- * highest_zoneidx (5.8), nr_skipped and lru (4.11), isolate_mode gone 6.7. */
+ * highest_zoneidx (5.8, 97a225e69a1f "mm/page_alloc: integrate
+ * classzone_idx and high_zoneidx"), nr_skipped and lru (4.11, Michal
+ * Hocko's tracepoint series), isolate_mode gone in 6.7 (3dfbb555c98a
+ * "mm, vmscan: remove ISOLATE_UNMAPPED"). */
 #define LRU_ISOLATE_FIELDS { I("classzone_idx"), I("highest_zoneidx"), I("order"), \
 	I("nr_requested"), I("nr_scanned"), I("nr_skipped"), I("nr_taken"), \
 	I("isolate_mode"), I("lru"), I("file") }
-/* writepage (<=5.17) / write_folio (5.18+): pfn, reclaim_flags; very old
+/* writepage (<=5.17) / write_folio (5.18+, e0cd5e7ffa54 "mm/vmscan:
+ * Convert pageout() to take a folio"): pfn, reclaim_flags; very old
  * kernels recorded the struct page pointer as `page`. */
 #define WRITEPAGE_FIELDS { I("page"), I("pfn"), I("reclaim_flags") }
-/* writeback_congest_waited_template (removed 5.16 / 5.18). */
+/* writeback_congest_waited_template: wait_iff_congested gone in 5.16
+ * (Mel Gorman's throttling series, 8cd7c588decf "mm/vmscan: throttle
+ * reclaim until some writeback completes if congested" and the rest),
+ * congestion_wait in 5.18 (NeilBrown, "Remove congestion tracking
+ * framework"). */
 #define CONGEST_WAIT_FIELDS { I("usec_timeout"), I("usec_delayed") }
 /* compaction begin/end: zone_start, migrate_pfn, free_pfn, zone_end, sync;
  * end adds status. */
@@ -41,9 +55,13 @@
 
 const struct vr_event_spec vr_event_specs[] = {
 	{ "vmscan", "mm_vmscan_kswapd_sleep", "all", { I("nid") } },
-	/* zid from 4.8 (recorded, not printed from 5.2) */
+	/* zid from 4.8 (recorded, not printed from 5.2: 3b775998eca7
+	 * "include/trace/events/vmscan.h: drop zone id from kswapd
+	 * tracepoints") */
 	{ "vmscan", "mm_vmscan_kswapd_wake", "all", { I("nid"), I("zid"), I("order") } },
-	/* gfp_flags 4.17; unsigned long from 5.19 */
+	/* gfp_flags 4.17 ("mm, page_alloc: wakeup kcompactd even if kswapd
+	 * cannot free more memory"); unsigned long from 5.19 (fe573327ffb1
+	 * "tracing: incorrect gfp_t conversion") */
 	{ "vmscan", "mm_vmscan_wakeup_kswapd", "all",
 	  { I("nid"), I("zid"), I("order"), I("gfp_flags") } },
 	{ "vmscan", "mm_vmscan_direct_reclaim_begin", "all", RECLAIM_BEGIN_FIELDS },
@@ -54,10 +72,12 @@ const struct vr_event_spec vr_event_specs[] = {
 	  RECLAIM_BEGIN_FIELDS },
 	{ "vmscan", "mm_vmscan_memcg_softlimit_reclaim_end", "CONFIG_MEMCG",
 	  RECLAIM_END_FIELDS },
+	/* 132bb8cfc9e0 "mm/vmscan: add tracepoints for node reclaim", 5.2 */
 	{ "vmscan", "mm_vmscan_node_reclaim_begin", "5.2+",
 	  { I("nid"), I("order"), I("gfp_flags") } },
 	{ "vmscan", "mm_vmscan_node_reclaim_end", "5.2+", RECLAIM_END_FIELDS },
-	/* pgs_scanned, lru_pgs until 4.15; priority 4.16; memcg_id 7.1 */
+	/* pgs_scanned, lru_pgs until 4.15; priority 4.16 (9092c71bb724 "mm: use
+	 * sc->priority for slab shrink targets"); memcg_id 7.1 */
 	{ "vmscan", "mm_shrink_slab_start", "all",
 	  { I("shr"), K("shrink"), I("nid"), I("nr_objects_to_shrink"), I("gfp_flags"),
 	    I("pgs_scanned"), I("lru_pgs"), I("cache_items"), I("delta"),
@@ -75,8 +95,11 @@ const struct vr_event_spec vr_event_specs[] = {
 	{ "vmscan", "mm_vmscan_memcg_isolate", "<=4.10", LRU_ISOLATE_FIELDS },
 	{ "vmscan", "mm_vmscan_writepage", "<=5.17", WRITEPAGE_FIELDS },
 	{ "vmscan", "mm_vmscan_write_folio", "5.18+", WRITEPAGE_FIELDS },
-	/* zid before 4.8 (zone-based LRU), nid from 4.8; stat fields 4.11;
-	 * nr_activate split into nr_activate0/1 in 5.2 */
+	/* zid before 4.8 (zone-based LRU), nid from 4.8 (599d0c954f91 "mm,
+	 * vmscan: move LRU lists to node"); stat fields 4.11 ("mm, vmscan:
+	 * enhance mm_vmscan_lru_shrink_inactive tracepoint"); nr_activate split
+	 * into nr_activate0/1 in 5.2 (886cf1901db9 "mm: move recent_rotated
+	 * pages calculation to shrink_inactive_list()") */
 	{ "vmscan", "mm_vmscan_lru_shrink_inactive", "all",
 	  { I("nid"), I("zid"), I("nr_scanned"), I("nr_reclaimed"), I("nr_dirty"),
 	    I("nr_writeback"), I("nr_congested"), I("nr_immediate"), I("nr_activate"),
@@ -88,13 +111,16 @@ const struct vr_event_spec vr_event_specs[] = {
 	{ "vmscan", "mm_vmscan_inactive_list_is_low", "4.11-5.4 (defined to 5.11)",
 	  { I("nid"), I("reclaim_idx"), I("total_inactive"), I("inactive"),
 	    I("total_active"), I("active"), I("ratio"), I("reclaim_flags") } },
+	/* 8cd7c588decf, 5.16; reason is 1 << enum vmscan_throttle_state */
 	{ "vmscan", "mm_vmscan_throttled", "5.16+",
 	  { I("nid"), I("usec_timeout"), I("usec_delayed"), I("reason") } },
 	{ "vmscan", "mm_vmscan_reclaim_pages", "6.13+",
 	  { I("nid"), I("nr_scanned"), I("nr_reclaimed"), I("nr_dirty"), I("nr_writeback"),
 	    I("nr_congested"), I("nr_immediate"), I("nr_activate0"), I("nr_activate1"),
 	    I("nr_ref_keep"), I("nr_unmap_fail") } },
-	/* linux-next 2026 (release unverified), either name of the reset event */
+	/* linux-next 2026 (Jiayuan Chen, "mm/vmscan: add tracepoint and reason
+	 * for kswapd_failures reset"; release unverified), either name of the
+	 * reset event */
 	{ "vmscan", "mm_vmscan_kswapd_reclaim_fail", "7.x", { I("nid"), I("failures") } },
 	{ "vmscan", "mm_vmscan_reset_kswapd_failures", "7.x", { I("nid"), I("reason") } },
 	{ "vmscan", "mm_vmscan_kswapd_clear_hopeless", "7.x", { I("nid"), I("reason") } },

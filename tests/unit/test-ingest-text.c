@@ -6,8 +6,9 @@
  * %5lu.%06lu: ", flags 4 characters before 5.15, 5 from 5.15, "( TGID)"
  * with record-tgid) and `trace-cmd report` 3.1.6 output captured from
  * files written by tests/mkdat.py.  Bodies follow the print formats of
- * include/trace/events/vmscan.h of the era named in each test (quoted in
- * ../shared/kernel-vmscan.md 1.1).  Every expected number is worked out by
+ * include/trace/events/vmscan.h of the release named in each test (its
+ * TP_printk() lines; README.md "Tracepoints and their fields by kernel
+ * version" lists the changes).  Every expected number is worked out by
  * hand in the comment next to it.
  */
 #include <setjmp.h>

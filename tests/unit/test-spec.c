@@ -3,9 +3,9 @@
  * Unit tests of the event spec table (src/spec.c).  The expected field
  * lists are copied from kernel format files, not from the table: the 6.18
  * lists from /sys/kernel/tracing/events/ * /format of the 6.18.44 machine
- * the samples were recorded on, the 4.11 lists from
- * include/trace/events/vmscan.h of v4.11 as quoted in
- * ../shared/kernel-vmscan.md section 1.1.
+ * the samples were recorded on, the 4.11 lists from the TRACE_EVENT
+ * definitions in include/trace/events/vmscan.h of v4.11 (summarised in
+ * README.md "Tracepoints and their fields by kernel version").
  */
 #include <setjmp.h>
 #include <stdarg.h>
