@@ -29,7 +29,8 @@ struct chart_timeline_opts {
 double chart_bin_width(double window_s);
 
 /**
- * chart_timeline_build - the timeline data of one run (DESIGN.md "Charts"):
+ * chart_timeline_build - the timeline data of one run (README.md "Charts
+ * and the evidence bundle"):
  * per node the kswapd band from kswapd_cycle (awake from kswapd_wake to
  * last_activity_ns; then by decision: full_sleep = napping to sleep_ns and
  * asleep to the next wake, nap_woken_early/nap_timed_out = napping to the

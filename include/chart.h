@@ -16,7 +16,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* kswapd state of a node over time (DESIGN.md "Reconstruction rules"). */
+/* kswapd state of a node over time, from its kswapd_cycle rows (README.md
+ * "How reclaim is reconstructed", kswapd cycles; mm/vmscan.c kswapd_try_to_sleep()). */
 enum chart_kswapd_state {
 	CHART_KSWAPD_AWAKE,	/* kswapd_wake .. last traced activity of the cycle */
 	CHART_KSWAPD_NAPPING,	/* the HZ/10 nap of kswapd_try_to_sleep() */

@@ -30,7 +30,7 @@ struct compare_values {
  * compare_result_release()) with the statistics rows of the selected
  * operations, statistic-major as mmtests prints them.  Returns 0 or -1.
  */
-int compare_latency_table(sqlite3 *db, const struct compare_opts *o,
+int compare_latency_table(struct store *s, const struct compare_opts *o,
 			  const struct compare_kernel *k, size_t nk, struct render_table *t);
 
 /**
@@ -38,7 +38,7 @@ int compare_latency_table(sqlite3 *db, const struct compare_opts *o,
  * each kernel's trace runs); t->nrows is 0 when no kernel has a trace run.
  * Returns 0 or -1.
  */
-int compare_counters_table(sqlite3 *db, const struct compare_kernel *k, size_t nk,
+int compare_counters_table(struct store *s, const struct compare_kernel *k, size_t nk,
 			   struct render_table *t);
 
 #endif /* VR_COMPARE_INTERNAL_H */

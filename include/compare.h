@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compare.h - build the changelog comparison tables (DESIGN.md "Metrics
- * and the comparison table"): one latency table in the mmtests compare
+ * compare.h - build the changelog comparison tables (README.md "Comparison
+ * tables"): one latency table in the mmtests compare
  * layout (statistics over the per-run values of each operation, gain
  * against the first kernel, Welch t-test markers on the mean rows) and one
  * counters block (no percentages, as mmtests prints monitors).
@@ -11,8 +11,9 @@
 #define VR_COMPARE_H
 
 #include <stddef.h>
-#include <sqlite3.h>
 #include "render.h"
+
+struct store;
 
 enum compare_stat_kind {
 	COMPARE_MIN,
@@ -59,23 +60,23 @@ struct compare_result {
 };
 
 /**
- * compare_build - compute the tables for @o from database @db.
+ * compare_build - compute the tables for @o from the database @s.
  * @out: OUT: release with compare_result_release().
  * Returns 0, or -1 after a message (unknown kernel, SQL error, nothing to
  * compare).
  */
-int compare_build(sqlite3 *db, const struct compare_opts *o, struct compare_result *out);
+int compare_build(struct store *s, const struct compare_opts *o, struct compare_result *out);
 
 /**
  * compare_check_metrics - check every name of @o->metrics against the
  * names compare_build() can select: the trace metrics of metrics.h (and
  * their p50-/p95-/p99-/max- operations), the imported operations present
- * anywhere in @db (and the part of each after its first '-'), "counters".
+ * anywhere in @s (and the part of each after its first '-'), "counters".
  * Exact, case-sensitive match.
  * Returns 0; -2 after "unknown metric 'X'" and the list of known names
  * (a usage error); -1 after an SQL error message.
  */
-int compare_check_metrics(sqlite3 *db, const struct compare_opts *o);
+int compare_check_metrics(struct store *s, const struct compare_opts *o);
 
 /** compare_result_release - free everything in @r. */
 void compare_result_release(struct compare_result *r);

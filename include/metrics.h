@@ -5,9 +5,9 @@
  * the "operations" of the comparison table built from them.
  *
  * A trace metric (DirectReclaim, KswapdAwake, ...) yields samples per run
- * from the derived tables (DESIGN.md "Metrics and the comparison table");
- * each run is summarised by its p50, p95, p99 and max, giving the
- * operations p50-DirectReclaim, ..., max-DirectReclaim.  Imported
+ * from the derived tables (README.md "Comparison tables"); each run is
+ * summarised by its p50, p95, p99 and max, giving the operations
+ * p50-DirectReclaim, ..., max-DirectReclaim.  Imported
  * application latencies (table app_latency, `import-latency`) already are
  * such periodic values: operation p95-Write has one value per report.
  *
@@ -19,7 +19,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sqlite3.h>
+
+struct store;
 
 /* Which direction is an improvement (mmtests "preferred value"). */
 enum metric_better {
@@ -51,10 +52,10 @@ const struct metric_spec *metric_spec_find(const char *name);
  * @out: OUT: malloc'ed array of the samples in ascending order (NULL when
  *       there are none); the caller frees it with free().
  * @n:   OUT: number of samples.
- * Returns 0, or -1 after "vmscan-report: SQL error" (e.g. a derived table
- * missing from an old database); *out is NULL and *n 0 then.
+ * Returns 0, or -1 after "vmscan-report: DB: METRIC: SQLite's reason" (e.g.
+ * a derived table missing from an old database); *out is NULL and *n 0 then.
  */
-int metric_run_samples(sqlite3 *db, const struct metric_spec *m, int64_t run_id,
+int metric_run_samples(struct store *s, const struct metric_spec *m, int64_t run_id,
 		       double **out, size_t *n);
 
 /**
@@ -62,7 +63,7 @@ int metric_run_samples(sqlite3 *db, const struct metric_spec *m, int64_t run_id,
  * @operation (e.g. "p95-Write") in run @run_id, in file order (sample
  * number).  Same @out / @n contract and errors as metric_run_samples().
  */
-int metric_app_run_samples(sqlite3 *db, const char *operation, int64_t run_id,
+int metric_app_run_samples(struct store *s, const char *operation, int64_t run_id,
 			   double **out, size_t *n);
 
 /* How a run's trace samples become one value of an operation. */
@@ -106,7 +107,7 @@ struct metric_op_list {
  * @out: OUT: the list; release with metric_op_list_release().
  * Returns 0 or -1 (SQL error, message printed; @out is empty).
  */
-int metric_list(sqlite3 *db, const int64_t *run_ids, size_t nruns, struct metric_op_list *out);
+int metric_list(struct store *s, const int64_t *run_ids, size_t nruns, struct metric_op_list *out);
 
 /** metric_op_list_release - free the names and the array; empty list after. */
 void metric_op_list_release(struct metric_op_list *l);
@@ -120,17 +121,17 @@ void metric_op_list_release(struct metric_op_list *l);
  * @out / @n: OUT, as for metric_run_samples(); caller frees *out.
  * Returns 0 or -1 (SQL error, message printed).
  */
-int metric_op_run_values(sqlite3 *db, const struct metric_op *op, int64_t run_id,
+int metric_op_run_values(struct store *s, const struct metric_op *op, int64_t run_id,
 			 double **out, size_t *n);
 
 /**
  * metric_app_operations - the distinct imported operations (app_latency)
- * of the whole database @db, in the order they first appear.
+ * of the whole database @s, in the order they first appear.
  * @ops: OUT: malloc'ed array of malloc'ed names (NULL when none); release
  *       with metric_names_release().  @n: OUT: their number.
  * Returns 0 or -1 (SQL error, message printed; *ops NULL, *n 0).
  */
-int metric_app_operations(sqlite3 *db, char ***ops, size_t *n);
+int metric_app_operations(struct store *s, char ***ops, size_t *n);
 
 /** metric_names_release - free @names[0..@n-1] and the array. */
 void metric_names_release(char **names, size_t n);

@@ -8,6 +8,7 @@
 #include "chart-data.h"
 #include "compare.h"
 #include "store.h"
+#include "store-query.h"
 #include "vr.h"
 
 #include <math.h>
@@ -35,16 +36,14 @@ static void split_unit(const char *label, char **name, char **unit)
 	*unit = vr_strdup(strstr(label, "pages") ? "pages" : "count");
 }
 
-static bool has_runs(struct store *s)
+/* Is a run loaded?  1, 0, or -1 after an error message. */
+static int has_runs(struct store *s)
 {
-	sqlite3_stmt *st;
-	bool yes = false;
+	struct store_stmt *q = store_stmt_new(s, "SELECT 1 FROM run LIMIT 1", "runs");
+	int rc = store_step(q);
 
-	if (sqlite3_prepare_v2(store_db(s), "SELECT 1 FROM run LIMIT 1", -1, &st, NULL) != SQLITE_OK)
-		return true;	/* let compare_build() report the error */
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
+	store_stmt_free(q);
+	return rc;
 }
 
 int chart_counters_build(struct store *s, struct chart_counters *out)
@@ -55,9 +54,11 @@ int chart_counters_build(struct store *s, struct chart_counters *out)
 	const struct render_table *t = NULL;
 
 	memset(out, 0, sizeof(*out));
-	if (!has_runs(s))
-		return 0;	/* nothing loaded: an empty chart says so */
-	if (compare_build(store_db(s), &o, &r))
+	int loaded = has_runs(s);
+
+	if (loaded <= 0)
+		return loaded;	/* nothing loaded: an empty chart says so */
+	if (compare_build(s, &o, &r))
 		return -1;
 	for (size_t i = 0; i < r.ntables; i++)
 		if (r.tables[i].name && !strcmp(r.tables[i].name, "counters"))

@@ -7,6 +7,7 @@
  */
 #include "chart-data.h"
 #include "store.h"
+#include "store-query.h"
 #include "vr.h"
 
 #include <math.h>
@@ -216,35 +217,28 @@ double chart_bin_width(double window_s)
 
 struct tl_ctx {
 	struct store *s;
-	sqlite3 *db;
 	long long run_id;
 	long long first_ns, last_ns;	/* run start and end */
 	double from_s, to_s;		/* window */
 	struct chart_timeline *t;
 };
 
-static int sql_fail(struct tl_ctx *c, const char *what)
+/* A statement of the timeline with ?1 = the run and ?2 = node @nid. */
+static struct store_stmt *prep(struct tl_ctx *c, const char *sql, const char *what, int nid)
 {
-	return vr_error("%s: %s: %s", store_path(c->s), what, sqlite3_errmsg(c->db));
+	struct store_stmt *q = store_stmt_new(c->s, sql, what);
+
+	store_bind_int64(q, 1, c->run_id);
+	if (nid >= 0)
+		store_bind_int(q, 2, nid);
+	return q;
 }
 
-static sqlite3_stmt *prep(struct tl_ctx *c, const char *sql)
+/* Free @q; 0 when its rows were all read (@rc 0), else -1. */
+static int step_end(struct store_stmt *q, int rc)
 {
-	sqlite3_stmt *st = NULL;
-
-	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		sql_fail(c, "cannot prepare chart query");
-		return NULL;
-	}
-	return st;
-}
-
-static int step_end(struct tl_ctx *c, sqlite3_stmt *st, int rc)
-{
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return sql_fail(c, "chart query failed");
-	return 0;
+	store_stmt_free(q);
+	return rc < 0 ? -1 : 0;
 }
 
 /* ns timestamp -> seconds from the run start */
@@ -254,11 +248,11 @@ static double rel_s(const struct tl_ctx *c, long long ns)
 }
 
 /* Column @i as seconds from the run start, or @dflt when NULL. */
-static double col_s(const struct tl_ctx *c, sqlite3_stmt *st, int i, double dflt)
+static double col_s(const struct tl_ctx *c, struct store_stmt *q, int i, double dflt)
 {
-	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+	if (store_col_is_null(q, i))
 		return dflt;
-	return rel_s(c, sqlite3_column_int64(st, i));
+	return rel_s(c, store_col_int64(q, i));
 }
 
 /* Append [b, e) with @state to @band, clipped to the window; drops empty. */
@@ -293,10 +287,10 @@ static int decision_state(const char *d)
 static int tl_kswapd(struct tl_ctx *c, struct chart_timeline_node *n)
 {
 	const double end = rel_s(c, c->last_ns);
-	sqlite3_stmt *st = prep(c,
+	struct store_stmt *st = prep(c,
 		"SELECT wake_ns, last_activity_ns, sleep_ns, next_wake_ns, decision, premature"
 		" FROM kswapd_cycle WHERE run_id = ?1 AND nid = ?2"
-		" ORDER BY coalesce(wake_ns, -1), rowid");
+		" ORDER BY coalesce(wake_ns, -1), rowid", "timeline chart kswapd cycles", n->nid);
 	size_t alloc = 0, palloc = 0;
 	double prev_end = 0;
 	struct vr_buf label;
@@ -307,13 +301,11 @@ static int tl_kswapd(struct tl_ctx *c, struct chart_timeline_node *n)
 	vr_buf_init(&label);
 	vr_buf_addf(&label, "kswapd%d", n->nid);
 	n->kswapd.label = vr_buf_detach(&label);
-	sqlite3_bind_int64(st, 1, c->run_id);
-	sqlite3_bind_int(st, 2, n->nid);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = store_step(st)) > 0) {
 		double wake = col_s(c, st, 0, 0);
 		double last = col_s(c, st, 1, wake);
 		double next = col_s(c, st, 3, end);
-		const char *d = (const char *)sqlite3_column_text(st, 4);
+		const char *d = store_col_text(st, 4);
 		int state = decision_state(d);
 
 		if (wake > prev_end)	/* not seen between the cycles */
@@ -324,25 +316,29 @@ static int tl_kswapd(struct tl_ctx *c, struct chart_timeline_node *n)
 
 			add_span(c, &n->kswapd, &alloc, last, sleep, CHART_KSWAPD_NAPPING);
 			add_span(c, &n->kswapd, &alloc, sleep, next, CHART_KSWAPD_ASLEEP);
-			if (sqlite3_column_int(st, 5) && sleep >= c->from_s && sleep <= c->to_s)
+			if (store_col_int(st, 5) && sleep >= c->from_s && sleep <= c->to_s)
 				PUSH(n->premature_s, n->npremature, palloc, sleep);
 		} else {
 			add_span(c, &n->kswapd, &alloc, last, next, state);
 		}
 		prev_end = fmax(prev_end, next);
 	}
-	if (rc == SQLITE_DONE && prev_end < end && n->kswapd.nspans)
+	if (rc == 0 && prev_end < end && n->kswapd.nspans)
 		add_span(c, &n->kswapd, &alloc, prev_end, end, CHART_KSWAPD_UNKNOWN);
 	if (!n->kswapd.nspans)
 		n->kswapd.note = vr_strdup(prev_end > 0 ? "no kswapd state in this window"
 						       : "kswapd not seen in this run");
-	return step_end(c, st, rc);
+	return step_end(st, rc);
 }
 
 /*
  * The pgdat flags a band is always shown for; a row's flag name matches the
- * band whose suffix it ends with (PGDAT_DIRTY, LRUVEC_CONGESTED,
- * LRUVEC_NODE_CONGESTED...).  kernel-vmscan.md section 2.
+ * band whose suffix it ends with.  The congested flag changed names:
+ * PGDAT_CONGESTED (enum pgdat_flags, include/linux/mmzone.h, up to 5.4),
+ * LRUVEC_CONGESTED (enum lruvec_flags, 5.5, commit 9f124d740916 "mm:
+ * vmscan: harmonize writeback congestion tracking for nodes & memcgs"),
+ * LRUVEC_NODE_CONGESTED for kswapd's node-level flag from 6.5; PGDAT_DIRTY
+ * and PGDAT_WRITEBACK kept theirs.
  */
 static const char *const flag_bands[] = { "DIRTY", "WRITEBACK", "CONGESTED" };
 
@@ -368,27 +364,25 @@ static int flag_band_of(const char *name)
  */
 static const char *flag_note(struct tl_ctx *c, int any_rows)
 {
-	sqlite3_stmt *st = prep(c, "SELECT item FROM run_quality WHERE run_id = ?"
-				   " AND item IN ('pgdat_flag_not_inferred', 'pgdat_flag_rule')"
-				   " AND count > 0 ORDER BY item DESC");
+	struct store_stmt *st = prep(c, "SELECT item FROM run_quality WHERE run_id = ?1"
+				     " AND item IN ('pgdat_flag_not_inferred', 'pgdat_flag_rule')"
+				     " AND count > 0 ORDER BY item DESC", "timeline chart flag notes", -1);
 	const char *note = any_rows ? "never set" : "not inferred (no model data for this run)";
 
-	if (st) {
-		sqlite3_bind_int64(st, 1, c->run_id);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			note = strcmp((const char *)sqlite3_column_text(st, 0), "pgdat_flag_rule")
-			       ? "not inferable for this kernel" : "never set";
-		sqlite3_finalize(st);
-	}
+	if (store_step(st) > 0)
+		note = strcmp(store_col_text(st, 0), "pgdat_flag_rule")
+		       ? "not inferable for this kernel" : "never set";
+	store_stmt_free(st);
 	return note;
 }
 
 static int tl_flags(struct tl_ctx *c, struct chart_timeline_node *n)
 {
 	const double end = rel_s(c, c->last_ns);
-	sqlite3_stmt *st = prep(c, "SELECT flag, set_ns, clear_ns FROM pgdat_flag"
-				   " WHERE run_id = ?1 AND nid = ?2"
-				   " ORDER BY flag, coalesce(set_ns, -1)");
+	struct store_stmt *st = prep(c, "SELECT flag, set_ns, clear_ns FROM pgdat_flag"
+				     " WHERE run_id = ?1 AND nid = ?2"
+				     " ORDER BY flag, coalesce(set_ns, -1)", "timeline chart pgdat flags",
+				     n->nid);
 	size_t nb = VR_ARRAY_SIZE(flag_bands), *alloc;
 	int rc, any = 0;
 
@@ -397,10 +391,8 @@ static int tl_flags(struct tl_ctx *c, struct chart_timeline_node *n)
 	n->nflags = nb;
 	n->flags = vr_calloc(nb, sizeof(*n->flags));
 	alloc = vr_calloc(nb + 16, sizeof(*alloc));
-	sqlite3_bind_int64(st, 1, c->run_id);
-	sqlite3_bind_int(st, 2, n->nid);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
+	while ((rc = store_step(st)) > 0) {
+		const char *name = store_col_text(st, 0);
 		int b = flag_band_of(name);
 
 		any = 1;
@@ -435,41 +427,40 @@ static int tl_flags(struct tl_ctx *c, struct chart_timeline_node *n)
 		if (!n->flags[i].nspans)
 			n->flags[i].note = vr_strdup(flag_note(c, any));
 	}
-	return step_end(c, st, rc);
+	return step_end(st, rc);
 }
 
 static int tl_stalls(struct tl_ctx *c, struct chart_timeline_node *n)
 {
-	sqlite3_stmt *st = prep(c, "SELECT begin_ns, duration_ns FROM reclaim_stall"
-				   " WHERE run_id = ?1 AND kind = 'direct' AND (nid = ?2 OR nid IS NULL)"
-				   " AND begin_ns IS NOT NULL AND duration_ns IS NOT NULL"
-				   " ORDER BY begin_ns");
+	struct store_stmt *st = prep(c, "SELECT begin_ns, duration_ns FROM reclaim_stall"
+				     " WHERE run_id = ?1 AND kind = 'direct' AND (nid = ?2 OR nid IS NULL)"
+				     " AND begin_ns IS NOT NULL AND duration_ns IS NOT NULL"
+				     " ORDER BY begin_ns", "timeline chart stalls", n->nid);
 	size_t a1 = 0, a2 = 0, n2 = 0;
 	int rc;
 
 	if (!st)
 		return -1;
-	sqlite3_bind_int64(st, 1, c->run_id);
-	sqlite3_bind_int(st, 2, n->nid);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = store_step(st)) > 0) {
 		double b = col_s(c, st, 0, 0);
 
 		if (b < c->from_s || b > c->to_s)
 			continue;
 		PUSH(n->stall_begin_s, n->nstalls, a1, b);
-		PUSH(n->stall_ms, n2, a2, sqlite3_column_int64(st, 1) / 1e6);
+		PUSH(n->stall_ms, n2, a2, store_col_int64(st, 1) / 1e6);
 	}
-	return step_end(c, st, rc);
+	return step_end(st, rc);
 }
 
 static int tl_rate(struct tl_ctx *c, struct chart_timeline_node *n)
 {
 	const struct chart_timeline *t = c->t;
-	sqlite3_stmt *st = prep(c,
+	struct store_stmt *st = prep(c,
 		"SELECT ts_ns, coalesce(nr_reclaimed, 0), pid IN ("
 		"  SELECT pid FROM task WHERE run_id = ?1 AND comm GLOB 'kswapd*'"
 		"  UNION SELECT pid FROM kswapd_cycle WHERE run_id = ?1 AND pid IS NOT NULL)"
-		" FROM mm_vmscan_lru_shrink_inactive WHERE run_id = ?1 AND nid = ?2");
+		" FROM mm_vmscan_lru_shrink_inactive WHERE run_id = ?1 AND nid = ?2",
+		"timeline chart reclaim rate", n->nid);
 	long long from_ns, to_ns, bin_ns;
 	int rc;
 
@@ -480,16 +471,14 @@ static int tl_rate(struct tl_ctx *c, struct chart_timeline_node *n)
 		n->nbins = 1;
 	n->rate_kswapd = vr_calloc(n->nbins, sizeof(double));
 	n->rate_direct = vr_calloc(n->nbins, sizeof(double));
-	sqlite3_bind_int64(st, 1, c->run_id);
-	sqlite3_bind_int(st, 2, n->nid);
 	/* bin in integer ns, so that an event on a bin edge is not moved by
 	 * floating-point rounding */
 	from_ns = c->first_ns + llround(t->from_s * 1e9);
 	to_ns = c->first_ns + llround(t->to_s * 1e9);
 	bin_ns = llround(t->bin_s * 1e9);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		long long ts = sqlite3_column_int64(st, 0);
-		long long pages = sqlite3_column_int64(st, 1);
+	while ((rc = store_step(st)) > 0) {
+		long long ts = store_col_int64(st, 0);
+		long long pages = store_col_int64(st, 1);
 		size_t b;
 
 		if (ts < from_ns || ts > to_ns)
@@ -497,7 +486,7 @@ static int tl_rate(struct tl_ctx *c, struct chart_timeline_node *n)
 		b = (size_t)((ts - from_ns) / (bin_ns > 0 ? bin_ns : 1));
 		if (b >= n->nbins)
 			b = n->nbins - 1;
-		(sqlite3_column_int(st, 2) ? n->rate_kswapd : n->rate_direct)[b] += pages;
+		(store_col_int(st, 2) ? n->rate_kswapd : n->rate_direct)[b] += pages;
 	}
 	for (size_t b = 0; b < n->nbins; b++) {
 		double w = fmin(t->bin_s, t->to_s - (t->from_s + b * t->bin_s));
@@ -507,69 +496,61 @@ static int tl_rate(struct tl_ctx *c, struct chart_timeline_node *n)
 		n->rate_kswapd[b] /= w;
 		n->rate_direct[b] /= w;
 	}
-	return step_end(c, st, rc);
+	return step_end(st, rc);
 }
 
 static int tl_run(struct tl_ctx *c)
 {
-	sqlite3_stmt *st = prep(c, "SELECT kernel, iteration, first_ts_ns, last_ts_ns"
-				   " FROM run WHERE id = ?");
-	int rc;
+	struct store_stmt *st = prep(c, "SELECT kernel, iteration, first_ts_ns, last_ts_ns"
+				     " FROM run WHERE id = ?1", "timeline chart run", -1);
+	int rc = store_step(st);
 
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, c->run_id);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		if (rc == SQLITE_DONE)
+	if (rc <= 0) {
+		store_stmt_free(st);
+		if (rc == 0)
 			return vr_error("%s: no run with id %lld", store_path(c->s), c->run_id);
-		return sql_fail(c, "cannot read run");
+		return -1;
 	}
-	c->t->kernel = vr_strdup((const char *)sqlite3_column_text(st, 0));
-	c->t->iteration = sqlite3_column_int(st, 1);
-	c->first_ns = sqlite3_column_int64(st, 2);
-	c->last_ns = sqlite3_column_type(st, 3) == SQLITE_NULL ? c->first_ns
-							       : sqlite3_column_int64(st, 3);
-	sqlite3_finalize(st);
+	c->t->kernel = vr_strdup(store_col_text(st, 0));
+	c->t->iteration = store_col_int(st, 1);
+	c->first_ns = store_col_int64(st, 2);
+	c->last_ns = store_col_is_null(st, 3) ? c->first_ns : store_col_int64(st, 3);
+	store_stmt_free(st);
 	return 0;
 }
 
 /* Nodes that have anything to show, ascending; @want >= 0 keeps only it. */
 static int tl_nodes(struct tl_ctx *c, int want)
 {
-	sqlite3_stmt *st = prep(c,
+	struct store_stmt *st = prep(c,
 		"SELECT nid FROM kswapd_cycle WHERE run_id = ?1"
 		" UNION SELECT nid FROM pgdat_flag WHERE run_id = ?1"
 		" UNION SELECT nid FROM mm_vmscan_kswapd_wake WHERE run_id = ?1 AND nid IS NOT NULL"
 		" UNION SELECT nid FROM mm_vmscan_lru_shrink_inactive"
 		"  WHERE run_id = ?1 AND nid IS NOT NULL"
 		" UNION SELECT nid FROM reclaim_stall WHERE run_id = ?1 AND nid IS NOT NULL"
-		" ORDER BY 1");
+		" ORDER BY 1", "timeline chart nodes", -1);
 	size_t alloc = 0;
 	int rc;
 
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, c->run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct chart_timeline_node n = { .nid = sqlite3_column_int(st, 0) };
+	while ((rc = store_step(st)) > 0) {
+		struct chart_timeline_node n = { .nid = store_col_int(st, 0) };
 
 		if (want < 0 || n.nid == want)
 			PUSH(c->t->nodes, c->t->nnodes, alloc, n);
 	}
-	if (rc == SQLITE_DONE && want >= 0 && !c->t->nnodes) {
-		sqlite3_finalize(st);
+	if (rc == 0 && want >= 0 && !c->t->nnodes) {
+		store_stmt_free(st);
 		return vr_error("%s: run %lld has no data for node %d", store_path(c->s),
 				c->run_id, want);
 	}
-	return step_end(c, st, rc);
+	return step_end(st, rc);
 }
 
 int chart_timeline_build(struct store *s, const struct chart_timeline_opts *o,
 			 struct chart_timeline *out)
 {
-	struct tl_ctx c = { .s = s, .db = store_db(s), .run_id = o->run_id, .t = out };
+	struct tl_ctx c = { .s = s, .run_id = o->run_id, .t = out };
 
 	memset(out, 0, sizeof(*out));
 	out->run_id = o->run_id;
@@ -600,19 +581,17 @@ fail:
 
 int chart_kernel_colour(struct store *s, const char *kernel)
 {
-	sqlite3_stmt *st = NULL;
+	struct store_stmt *q = store_stmt_new(s, "SELECT kernel FROM run GROUP BY kernel"
+					      " ORDER BY min(id)", "kernel colours");
 	int idx = -1, i = 0;
 
-	if (sqlite3_prepare_v2(store_db(s), "SELECT kernel FROM run GROUP BY kernel"
-			       " ORDER BY min(id)", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (!strcmp((const char *)sqlite3_column_text(st, 0), kernel)) {
+	while (store_step(q) > 0) {
+		if (!strcmp(store_col_text(q, 0), kernel)) {
 			idx = i;
 			break;
 		}
 		i++;
 	}
-	sqlite3_finalize(st);
+	store_stmt_free(q);
 	return idx;
 }

@@ -10,6 +10,7 @@
 #include "metrics.h"
 #include "stats.h"
 #include "store.h"
+#include "store-query.h"
 #include "vr.h"
 
 #include <math.h>
@@ -34,18 +35,16 @@ static void kernels_release(struct kernel_runs *k, size_t n)
 
 static int kernels_load(struct store *s, struct kernel_runs **out, size_t *n)
 {
-	sqlite3 *db = store_db(s);
-	sqlite3_stmt *st;
+	struct store_stmt *q = store_stmt_new(s, "SELECT r.kernel, r.id FROM run r JOIN"
+					      " (SELECT kernel, min(id) AS first FROM run"
+					      " GROUP BY kernel) k USING (kernel)"
+					      " ORDER BY k.first, r.id", "kernels and their runs");
 	int rc;
 
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT r.kernel, r.id FROM run r JOIN (SELECT kernel,"
-			       " min(id) AS first FROM run GROUP BY kernel) k USING (kernel)"
-			       " ORDER BY k.first, r.id", -1, &st, NULL) != SQLITE_OK)
-		return vr_error("%s: %s", store_path(s), sqlite3_errmsg(db));
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
+	while ((rc = store_step(q)) > 0) {
+		const char *name = store_col_text(q, 0);
 		struct kernel_runs *k;
 
 		if (!*n || strcmp((*out)[*n - 1].kernel, name)) {
@@ -54,16 +53,15 @@ static int kernels_load(struct store *s, struct kernel_runs **out, size_t *n)
 		}
 		k = &(*out)[*n - 1];
 		k->runs = vr_realloc(k->runs, (k->nruns + 1) * sizeof(*k->runs));
-		k->runs[k->nruns++] = sqlite3_column_int64(st, 1);
+		k->runs[k->nruns++] = store_col_int64(q, 1);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	store_stmt_free(q);
+	if (rc < 0) {
 		kernels_release(*out, *n);
 		*out = NULL;
 		*n = 0;
-		return vr_error("%s: %s", store_path(s), sqlite3_errstr(rc));
 	}
-	return 0;
+	return rc;
 }
 
 /* Every run id of the database (for metric_list). */
@@ -162,7 +160,7 @@ int chart_metric_names(struct store *s, char ***names, size_t *n)
 	if (kernels_load(s, &k, &nk))
 		return -1;
 	runs = all_runs(k, nk, &nruns);
-	ret = nruns ? metric_list(store_db(s), runs, nruns, &ops) : 0;
+	ret = nruns ? metric_list(s, runs, nruns, &ops) : 0;
 	if (!nruns)
 		ops = (struct metric_op_list){ NULL, 0 };
 	for (size_t i = 0; !ret && i < ops.n; i++) {
@@ -207,7 +205,7 @@ static int chart_accepted(struct store *s, char ***acc, size_t *nacc, struct vr_
 	char **app;
 	size_t napp, ntrace = metric_specs_count;
 
-	if (metric_app_operations(store_db(s), &app, &napp))
+	if (metric_app_operations(s, &app, &napp))
 		return -1;
 	*acc = vr_calloc(ntrace + napp + 1, sizeof(**acc));
 	*nacc = 0;
@@ -300,7 +298,7 @@ static int metric_ops(struct store *s, const char *metric, const struct kernel_r
 		return 0;
 	}
 	runs = all_runs(k, nk, &nruns);
-	if (nruns && metric_list(store_db(s), runs, nruns, &all)) {
+	if (nruns && metric_list(s, runs, nruns, &all)) {
 		free(runs);
 		return -1;
 	}
@@ -367,7 +365,7 @@ int chart_latency_build(struct store *s, const char *metric, struct chart_latenc
 				double *v;
 				size_t n;
 
-				if (metric_op_run_values(store_db(s), &ops.ops[p], k[i].runs[r],
+				if (metric_op_run_values(s, &ops.ops[p], k[i].runs[r],
 							 &v, &n)) {
 					free(all);
 					goto out;
@@ -414,7 +412,7 @@ int chart_cdf_build(struct store *s, const char *metric, struct chart_cdf *out)
 			double *v;
 			size_t n;
 
-			if (metric_run_samples(store_db(s), m, k[i].runs[r], &v, &n))
+			if (metric_run_samples(s, m, k[i].runs[r], &v, &n))
 				goto out;
 			append(&sr->x, &sr->n, v, n);
 			free(v);

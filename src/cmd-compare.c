@@ -9,6 +9,7 @@
 #include "load.h"
 #include "render.h"
 #include "store.h"
+#include "store-query.h"
 #include "vr.h"
 
 #include <getopt.h>
@@ -203,19 +204,15 @@ static int ends_with(const char *s, const char *suffix)
  */
 static int rekey_runs(struct store *st, const char *kernel)
 {
-	sqlite3 *db = store_db(st);
-	sqlite3_stmt *s;
+	struct store_stmt *q = store_stmt_new(st, "UPDATE run SET content_sha256 ="
+					      " content_sha256 || ' ' || ?1 WHERE kernel = ?1",
+					      "rekey the runs of a kernel");
 	int rc;
 
-	if (sqlite3_prepare_v2(db, "UPDATE run SET content_sha256 = content_sha256 || ' ' || ?1"
-			       " WHERE kernel = ?1", -1, &s, NULL) != SQLITE_OK)
-		return vr_error("%s: %s", store_path(st), sqlite3_errmsg(db));
-	sqlite3_bind_text(s, 1, kernel, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return vr_error("%s: %s", store_path(st), sqlite3_errstr(rc));
-	return 0;
+	store_bind_text(q, 1, kernel);
+	rc = store_step(q);
+	store_stmt_free(q);
+	return rc < 0 ? -1 : 0;
 }
 
 /* A file named twice in one NAME=FILE,... is a usage error: the second load
@@ -289,15 +286,15 @@ static int load_args(struct store *st, int argc, char **argv, struct compare_cli
 	return 0;
 }
 
-static int run_compare(sqlite3 *db, struct compare_cli *c)
+static int run_compare(struct store *st, struct compare_cli *c)
 {
 	struct compare_result r;
 	struct vr_buf out;
-	int bad = compare_check_metrics(db, &c->o);
+	int bad = compare_check_metrics(st, &c->o);
 
 	if (bad)
 		return bad == -2 ? VR_EXIT_USAGE : VR_EXIT_FAIL;
-	if (compare_build(db, &c->o, &r))
+	if (compare_build(st, &c->o, &r))
 		return VR_EXIT_FAIL;
 	vr_buf_init(&out);
 	render_tables(r.tables, r.tables[1].nrows ? 2 : 1, c->fmt, &out);
@@ -368,7 +365,7 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	}
-	ret = run_compare(store_db(st), &c);
+	ret = run_compare(st, &c);
 out:
 	store_close(st);
 	if (tmpdb[0]) {

@@ -15,6 +15,7 @@
 #include "render.h"
 #include "render-cairo.h"
 #include "store.h"
+#include "store-query.h"
 #include "vr.h"
 
 #include <errno.h>
@@ -169,7 +170,7 @@ static void report_compare(struct report *r)
 	struct compare_opts o = { .alpha = 0.10 };
 	struct compare_result res;
 
-	if (compare_build(store_db(r->st), &o, &res)) {
+	if (compare_build(r->st, &o, &res)) {
 		const char *msg = "no comparison: see the error 'vmscan-report compare' prints\n";
 
 		for (size_t i = 0; i < VR_ARRAY_SIZE(out); i++)
@@ -251,27 +252,27 @@ static void report_chart(struct report *r, struct chart_draw_req *q, const char 
 
 static int report_timelines(struct report *r)
 {
-	sqlite3_stmt *q;
+	struct store_stmt *q = store_stmt_new(r->st, "SELECT id, kernel, iteration FROM run"
+					      " WHERE source_format <> 'latency' ORDER BY id",
+					      "runs with a timeline");
 	int rc;
 
-	if (sqlite3_prepare_v2(store_db(r->st), "SELECT id, kernel, iteration FROM run"
-			       " WHERE source_format <> 'latency' ORDER BY id",
-			       -1, &q, NULL) != SQLITE_OK)
-		return vr_error("%s: %s", r->db_path, sqlite3_errmsg(store_db(r->st)));
+	if (!q)
+		return -1;
 	vr_buf_addstr(&r->index, "## Timelines\n\n");
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+	while ((rc = store_step(q)) > 0) {
 		struct chart_draw_req req = { .kind = "timeline", .width = r->width,
 					      .height = r->height, .nid = -1, .to_s = -1 };
 		char name[64], caption[256];
 
-		req.run_id = sqlite3_column_int64(q, 0);
+		req.run_id = store_col_int64(q, 0);
 		snprintf(name, sizeof(name), "timeline-run-%lld", req.run_id);
 		snprintf(caption, sizeof(caption), "Run %lld: %s, iteration %d", req.run_id,
-			 sqlite3_column_text(q, 1), sqlite3_column_int(q, 2));
+			 store_col_text(q, 1), store_col_int(q, 2));
 		report_chart(r, &req, name, caption);
 	}
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : vr_error("%s: %s", r->db_path, sqlite3_errstr(rc));
+	store_stmt_free(q);
+	return rc;
 }
 
 static int report_charts(struct report *r)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compare-counters.c - the counters block of the comparison (DESIGN.md
- * "Counters per run"): one row per counter spec below, the value of a
+ * compare-counters.c - the counters block of the comparison (README.md
+ * "Comparison tables"): one row per counter spec below, the value of a
  * kernel being the mean over its trace runs.  No percentages, as mmtests
  * prints its monitors (compare-mmtests.pl --print-monitor).
  */
 #include "compare-internal.h"
+#include "store-query.h"
 #include "vr.h"
 
 #include <math.h>
@@ -108,31 +109,23 @@ static const struct counter_spec counter_specs[] = {
 };
 
 /* The result row of @sql for run @run_id (and @flag) into @r; NAN for NULL. */
-static int query_row(sqlite3 *db, const char *sql, int64_t run_id, const char *flag,
+static int query_row(struct store *s, const char *sql, int64_t run_id, const char *flag,
 		     struct counter_result *r)
 {
-	sqlite3_stmt *st;
+	struct store_stmt *q = store_stmt_new(s, sql, "compare counters");
 	int rc;
 
 	*r = (struct counter_result){ sql, run_id, flag, { NAN, NAN, NAN } };
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, run_id);
+	store_bind_int64(q, 1, run_id);
 	if (flag)
-		sqlite3_bind_text(st, 2, flag, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	for (int c = 0; rc == SQLITE_ROW && c < sqlite3_column_count(st) && c < COUNTER_MAX_COLS;
-	     c++)
-		if (sqlite3_column_type(st, c) != SQLITE_NULL)
-			r->v[c] = sqlite3_column_double(st, c);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
-	return 0;
+		store_bind_text(q, 2, flag);
+	rc = store_stmt_row_double(q, r->v, COUNTER_MAX_COLS);
+	store_stmt_free(q);
+	return rc < 0 ? -1 : 0;
 }
 
 /* Counter @c of run @run_id (and @flag), its query run once per table. */
-static int counter_value(sqlite3 *db, struct counter_cache *cache, const struct counter_spec *c,
+static int counter_value(struct store *s, struct counter_cache *cache, const struct counter_spec *c,
 			 int64_t run_id, const char *flag, double *out)
 {
 	struct counter_result *r;
@@ -146,21 +139,21 @@ static int counter_value(sqlite3 *db, struct counter_cache *cache, const struct 
 	}
 	cache->r = vr_realloc(cache->r, (cache->n + 1) * sizeof(*cache->r));
 	r = &cache->r[cache->n++];
-	if (query_row(db, c->sql, run_id, flag, r))
+	if (query_row(s, c->sql, run_id, flag, r))
 		return -1;
 	*out = r->v[c->col];
 	return 0;
 }
 
 /* Mean over the kernel's trace runs of the counter, NULL results skipped. */
-static int kernel_value(sqlite3 *db, struct counter_cache *cache, const struct counter_spec *c,
+static int kernel_value(struct store *s, struct counter_cache *cache, const struct counter_spec *c,
 			const char *flag, const struct compare_kernel *k, double *out)
 {
 	double sum = 0, v;
 	size_t n = 0;
 
 	for (size_t r = 0; r < k->ntrace; r++) {
-		if (counter_value(db, cache, c, k->trace_runs[r], flag, &v))
+		if (counter_value(s, cache, c, k->trace_runs[r], flag, &v))
 			return -1;
 		if (!isnan(v)) {
 			sum += v;
@@ -172,23 +165,21 @@ static int kernel_value(sqlite3 *db, struct counter_cache *cache, const struct c
 }
 
 /* Distinct pgdat flags in the trace runs of all kernels, sorted. */
-static int list_flags(sqlite3 *db, const struct compare_kernel *k, size_t nk,
+static int list_flags(struct store *s, const struct compare_kernel *k, size_t nk,
 		      char ***flags, size_t *nflags)
 {
-	sqlite3_stmt *st;
-	int rc = SQLITE_DONE;
+	struct store_stmt *q = store_stmt_new(s, "SELECT DISTINCT flag FROM pgdat_flag"
+					      " WHERE run_id = ?1 ORDER BY flag", "pgdat flags");
+	int rc = q ? 0 : -1;
 
 	*flags = NULL;
 	*nflags = 0;
-	if (sqlite3_prepare_v2(db, "SELECT DISTINCT flag FROM pgdat_flag WHERE run_id = ?1"
-			       " ORDER BY flag", -1, &st, NULL) != SQLITE_OK)
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
-	for (size_t i = 0; i < nk && rc == SQLITE_DONE; i++)
-		for (size_t r = 0; r < k[i].ntrace && rc == SQLITE_DONE; r++) {
-			sqlite3_reset(st);
-			sqlite3_bind_int64(st, 1, k[i].trace_runs[r]);
-			while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-				const char *f = (const char *)sqlite3_column_text(st, 0);
+	for (size_t i = 0; i < nk && rc == 0; i++)
+		for (size_t r = 0; r < k[i].ntrace && rc == 0; r++) {
+			store_stmt_reset(q);
+			store_bind_int64(q, 1, k[i].trace_runs[r]);
+			while ((rc = store_step(q)) > 0) {
+				const char *f = store_col_text(q, 0);
 				size_t j;
 
 				for (j = 0; j < *nflags && strcmp((*flags)[j], f); j++)
@@ -199,13 +190,11 @@ static int list_flags(sqlite3 *db, const struct compare_kernel *k, size_t nk,
 				(*flags)[(*nflags)++] = vr_strdup(f);
 			}
 		}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
-	return 0;
+	store_stmt_free(q);
+	return rc;
 }
 
-static int add_row(sqlite3 *db, struct counter_cache *cache, struct render_table *t,
+static int add_row(struct store *s, struct counter_cache *cache, struct render_table *t,
 		   const struct counter_spec *c, const char *flag, const struct compare_kernel *k,
 		   size_t nk)
 {
@@ -225,13 +214,13 @@ static int add_row(sqlite3 *db, struct counter_cache *cache, struct render_table
 	row->cells = vr_calloc(nk, sizeof(*row->cells));
 	for (size_t i = 0; i < nk; i++) {
 		row->cells[i].gain_pct = row->cells[i].p = NAN;
-		if (kernel_value(db, cache, c, flag, &k[i], &row->cells[i].value))
+		if (kernel_value(s, cache, c, flag, &k[i], &row->cells[i].value))
 			return -1;
 	}
 	return 0;
 }
 
-int compare_counters_table(sqlite3 *db, const struct compare_kernel *k, size_t nk,
+int compare_counters_table(struct store *s, const struct compare_kernel *k, size_t nk,
 			   struct render_table *t)
 {
 	size_t ntrace = 0, nflags;
@@ -247,15 +236,15 @@ int compare_counters_table(sqlite3 *db, const struct compare_kernel *k, size_t n
 		ntrace += k[i].ntrace;
 	if (!ntrace)
 		return 0;
-	if (list_flags(db, k, nk, &flags, &nflags))
+	if (list_flags(s, k, nk, &flags, &nflags))
 		return -1;
 	for (size_t c = 0; !ret && c < VR_ARRAY_SIZE(counter_specs); c++) {
 		if (!counter_specs[c].per_flag) {
-			ret = add_row(db, &cache, t, &counter_specs[c], NULL, k, nk);
+			ret = add_row(s, &cache, t, &counter_specs[c], NULL, k, nk);
 			continue;
 		}
 		for (size_t f = 0; !ret && f < nflags; f++)
-			ret = add_row(db, &cache, t, &counter_specs[c], flags[f], k, nk);
+			ret = add_row(s, &cache, t, &counter_specs[c], flags[f], k, nk);
 	}
 	free(cache.r);
 	for (size_t f = 0; f < nflags; f++)

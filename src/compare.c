@@ -10,6 +10,8 @@
 #include "compare-internal.h"
 #include "metrics.h"
 #include "stats.h"
+#include "store.h"
+#include "store-query.h"
 #include "vr.h"
 
 #include <math.h>
@@ -138,7 +140,7 @@ static void cache_release(struct sample_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static int cache_load(sqlite3 *db, struct sample_cache *c, const struct metric_spec *spec,
+static int cache_load(struct store *s, struct sample_cache *c, const struct metric_spec *spec,
 		      const struct compare_kernel *k, size_t nk)
 {
 	size_t r = 0;
@@ -152,18 +154,18 @@ static int cache_load(sqlite3 *db, struct sample_cache *c, const struct metric_s
 	c->spec = spec;
 	for (size_t i = 0; i < nk; i++)
 		for (size_t j = 0; j < k[i].nruns; j++, r++)
-			if (metric_run_samples(db, spec, k[i].runs[j], &c->runs[r].v, &c->runs[r].n))
+			if (metric_run_samples(s, spec, k[i].runs[j], &c->runs[r].v, &c->runs[r].n))
 				return -1;
 	return 0;
 }
 
 /* The values of @op for each kernel into @out[0..nk-1], sorted best first. */
-static int op_values(sqlite3 *db, const struct metric_op *op, struct sample_cache *cache,
+static int op_values(struct store *s, const struct metric_op *op, struct sample_cache *cache,
 		     const struct compare_kernel *k, size_t nk, struct compare_values *out)
 {
 	size_t r = 0;
 
-	if (op->spec && cache_load(db, cache, op->spec, k, nk))
+	if (op->spec && cache_load(s, cache, op->spec, k, nk))
 		return -1;
 	for (size_t i = 0; i < nk; i++) {
 		for (size_t j = 0; j < k[i].nruns; j++, r++) {
@@ -177,7 +179,7 @@ static int op_values(sqlite3 *db, const struct metric_op *op, struct sample_cach
 				double *v;
 				size_t n;
 
-				if (metric_app_run_samples(db, op->name, k[i].runs[j], &v, &n))
+				if (metric_app_run_samples(s, op->name, k[i].runs[j], &v, &n))
 					return -1;
 				values_add(&out[i], v, n);
 				free(v);
@@ -254,7 +256,7 @@ static size_t select_ops(const struct metric_op_list *all, const struct compare_
 	return n;
 }
 
-int compare_latency_table(sqlite3 *db, const struct compare_opts *o,
+int compare_latency_table(struct store *s, const struct compare_opts *o,
 			  const struct compare_kernel *k, size_t nk, struct render_table *t)
 {
 	const struct compare_stat *stats = o->stats ? o->stats : default_stats;
@@ -272,7 +274,7 @@ int compare_latency_table(sqlite3 *db, const struct compare_opts *o,
 	for (size_t i = 0, r = 0; i < nk; i++)
 		for (size_t j = 0; j < k[i].nruns; j++)
 			run_ids[r++] = k[i].runs[j];
-	if (metric_list(db, run_ids, nruns, &all)) {
+	if (metric_list(s, run_ids, nruns, &all)) {
 		free(run_ids);
 		return -1;
 	}
@@ -284,7 +286,7 @@ int compare_latency_table(sqlite3 *db, const struct compare_opts *o,
 	t->rows = vr_calloc(t->nrows + 1, sizeof(*t->rows));
 	for (size_t oi = 0; oi < nops; oi++) {
 		struct compare_values *vals = vr_calloc(nk, sizeof(*vals));
-		int r = op_values(db, sel[oi], &cache, k, nk, vals);
+		int r = op_values(s, sel[oi], &cache, k, nk, vals);
 
 		if (!r)
 			add_op_rows(t, stats, nstats, nops, oi, sel[oi], vals, nk, o->alpha);
@@ -302,51 +304,39 @@ out:
 	return ret;
 }
 
-static int list_kernels(sqlite3 *db, char ***out, size_t *n)
+static int list_kernels(struct store *s, char ***out, size_t *n)
 {
-	sqlite3_stmt *st;
-	int rc;
+	struct store_stmt *q = store_stmt_new(s, "SELECT kernel FROM run GROUP BY kernel"
+					      " ORDER BY min(id)", "kernels");
+	int ret = store_stmt_texts(q, out, n);
 
-	*out = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT kernel FROM run GROUP BY kernel ORDER BY min(id)",
-			       -1, &st, NULL) != SQLITE_OK)
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*out = vr_realloc(*out, (*n + 1) * sizeof(**out));
-		(*out)[(*n)++] = vr_strdup((const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
-	return 0;
+	store_stmt_free(q);
+	return ret;
 }
 
-static int kernel_runs(sqlite3 *db, struct compare_kernel *k)
+static int kernel_runs(struct store *s, struct compare_kernel *k)
 {
-	sqlite3_stmt *st;
+	struct store_stmt *q = store_stmt_new(s, "SELECT id, source_format <> 'latency' FROM run"
+					      " WHERE kernel = ?1 ORDER BY iteration",
+					      "runs of a kernel");
 	int rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT id, source_format <> 'latency' FROM run"
-			       " WHERE kernel = ?1 ORDER BY iteration", -1, &st, NULL) != SQLITE_OK)
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
-	sqlite3_bind_text(st, 1, k->name, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
+	store_bind_text(q, 1, k->name);
+	while ((rc = store_step(q)) > 0) {
+		int64_t id = store_col_int64(q, 0);
 
 		k->runs = vr_realloc(k->runs, (k->nruns + 1) * sizeof(*k->runs));
 		k->runs[k->nruns++] = id;
-		if (!sqlite3_column_int(st, 1))
+		if (!store_col_int(q, 1))
 			continue;
 		k->trace_runs = vr_realloc(k->trace_runs, (k->ntrace + 1) * sizeof(*k->trace_runs));
 		k->trace_runs[k->ntrace++] = id;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
+	store_stmt_free(q);
+	if (rc < 0)
+		return -1;
 	if (!k->nruns)
-		return vr_error("%s: no runs of kernel '%s'", sqlite3_db_filename(db, "main"),
-				k->name);
+		return vr_error("%s: no runs of kernel '%s'", store_path(s), k->name);
 	return 0;
 }
 
@@ -360,12 +350,12 @@ static void name_add(char ***v, size_t *n, char *name)
  * The names --metrics accepts (what op_selected() can match, plus
  * "counters") into @acc, and the same list as printed in @known.
  */
-static int accepted_metrics(sqlite3 *db, char ***acc, size_t *nacc, struct vr_buf *known)
+static int accepted_metrics(struct store *s, char ***acc, size_t *nacc, struct vr_buf *known)
 {
 	char **app;
 	size_t napp;
 
-	if (metric_app_operations(db, &app, &napp))
+	if (metric_app_operations(s, &app, &napp))
 		return -1;
 	for (size_t i = 0; i < metric_specs_count; i++) {
 		name_add(acc, nacc, vr_strdup(metric_specs[i].name));
@@ -397,7 +387,7 @@ static int accepted_metrics(sqlite3 *db, char ***acc, size_t *nacc, struct vr_bu
 	return 0;
 }
 
-int compare_check_metrics(sqlite3 *db, const struct compare_opts *o)
+int compare_check_metrics(struct store *s, const struct compare_opts *o)
 {
 	struct vr_buf known;
 	char **acc = NULL;
@@ -407,7 +397,7 @@ int compare_check_metrics(sqlite3 *db, const struct compare_opts *o)
 	if (!o->metrics)
 		return 0;
 	vr_buf_init(&known);
-	if (accepted_metrics(db, &acc, &nacc, &known))
+	if (accepted_metrics(s, &acc, &nacc, &known))
 		ret = -1;
 	for (size_t i = 0; !ret && i < o->nmetrics; i++) {
 		size_t j;
@@ -432,7 +422,7 @@ static bool counters_selected(const struct compare_opts *o)
 	return !o->metrics;
 }
 
-int compare_build(sqlite3 *db, const struct compare_opts *o, struct compare_result *out)
+int compare_build(struct store *s, const struct compare_opts *o, struct compare_result *out)
 {
 	struct compare_kernel *k = NULL;
 	int ret = -1;
@@ -443,15 +433,15 @@ int compare_build(sqlite3 *db, const struct compare_opts *o, struct compare_resu
 		for (size_t i = 0; i < o->nkernels; i++)
 			out->kernels[i] = vr_strdup(o->kernels[i]);
 		out->nkernels = o->nkernels;
-	} else if (list_kernels(db, &out->kernels, &out->nkernels)) {
+	} else if (list_kernels(s, &out->kernels, &out->nkernels)) {
 		return -1;
 	}
 	if (!out->nkernels)
-		return vr_error("%s: no runs to compare", sqlite3_db_filename(db, "main"));
+		return vr_error("%s: no runs to compare", store_path(s));
 	k = vr_calloc(out->nkernels, sizeof(*k));
 	for (size_t i = 0; i < out->nkernels; i++) {
 		k[i].name = out->kernels[i];
-		if (kernel_runs(db, &k[i]))
+		if (kernel_runs(s, &k[i]))
 			goto out;
 	}
 	for (size_t t = 0; t < 2; t++) {
@@ -459,9 +449,9 @@ int compare_build(sqlite3 *db, const struct compare_opts *o, struct compare_resu
 		out->tables[t].ncols = out->nkernels;
 	}
 	out->ntables = 2;
-	if (compare_latency_table(db, o, k, out->nkernels, &out->tables[0]))
+	if (compare_latency_table(s, o, k, out->nkernels, &out->tables[0]))
 		goto out;
-	if (counters_selected(o) && compare_counters_table(db, k, out->nkernels, &out->tables[1]))
+	if (counters_selected(o) && compare_counters_table(s, k, out->nkernels, &out->tables[1]))
 		goto out;
 	ret = 0;
 out:

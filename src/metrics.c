@@ -6,6 +6,7 @@
  */
 #include "metrics.h"
 #include "stats.h"
+#include "store-query.h"
 #include "vr.h"
 
 #include <math.h>
@@ -89,54 +90,36 @@ const struct metric_spec *metric_spec_find(const char *name)
 	return NULL;
 }
 
-/* Run @sql with ?1 = @run_id and an optional text ?2; collect column 0. */
-static int query_doubles(sqlite3 *db, const char *sql, int64_t run_id, const char *text,
-			 double **out, size_t *n)
+/* Column 0 of @sql with ?1 = @run_id and an optional text ?2, NULLs left out. */
+static int query_doubles(struct store *s, const char *sql, const char *what, int64_t run_id,
+			 const char *text, double **out, size_t *n)
 {
-	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc;
+	struct store_stmt *q = store_stmt_new(s, sql, what);
+	int ret;
 
-	*out = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, run_id);
+	store_bind_int64(q, 1, run_id);
 	if (text)
-		sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
-			continue;
-		if (*n == alloc) {
-			alloc = alloc ? 2 * alloc : 64;
-			*out = vr_realloc(*out, alloc * sizeof(**out));
-		}
-		(*out)[(*n)++] = sqlite3_column_double(st, 0);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
-	}
-	return 0;
+		store_bind_text(q, 2, text);
+	ret = store_stmt_doubles(q, out, n);
+	store_stmt_free(q);
+	return ret;
 }
 
-int metric_run_samples(sqlite3 *db, const struct metric_spec *m, int64_t run_id,
+int metric_run_samples(struct store *s, const struct metric_spec *m, int64_t run_id,
 		       double **out, size_t *n)
 {
-	if (query_doubles(db, m->run_sql, run_id, NULL, out, n))
+	if (query_doubles(s, m->run_sql, m->name, run_id, NULL, out, n))
 		return -1;
 	stats_sort(*out, *n);
 	return 0;
 }
 
-int metric_app_run_samples(sqlite3 *db, const char *operation, int64_t run_id,
+int metric_app_run_samples(struct store *s, const char *operation, int64_t run_id,
 			   double **out, size_t *n)
 {
-	return query_doubles(db, "SELECT value FROM app_latency WHERE run_id = ?1"
-			     " AND operation = ?2 ORDER BY sample", run_id, operation, out, n);
+	return query_doubles(s, "SELECT value FROM app_latency WHERE run_id = ?1"
+			     " AND operation = ?2 ORDER BY sample", "imported latencies", run_id,
+			     operation, out, n);
 }
 
 static void list_add(struct metric_op_list *l, char *name, const struct metric_spec *spec,
@@ -151,30 +134,20 @@ static void list_add(struct metric_op_list *l, char *name, const struct metric_s
  * Asks for the first row only (every run_sql leaves NULL values out), not
  * for every sample: a million shrinker calls took a second to fetch.
  */
-static int spec_has_samples(sqlite3 *db, const struct metric_spec *m, const int64_t *run_ids,
+static int spec_has_samples(struct store *s, const struct metric_spec *m, const int64_t *run_ids,
 			    size_t nruns)
 {
-	char *sql = sqlite3_mprintf("SELECT EXISTS (%s)", m->run_sql);
-	sqlite3_stmt *st;
-	int rc = SQLITE_DONE, found = 0;
+	struct store_stmt *q = store_stmt_newf(s, m->name, "SELECT EXISTS (%s)", m->run_sql);
+	int64_t found = 0;
+	int rc = q ? 0 : -1;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		sqlite3_free(sql);
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+	for (size_t r = 0; r < nruns && !found && rc >= 0; r++) {
+		store_stmt_reset(q);
+		store_bind_int64(q, 1, run_ids[r]);
+		rc = store_stmt_row_int64(q, &found, 1);
 	}
-	sqlite3_free(sql);
-	for (size_t r = 0; r < nruns && !found; r++) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, run_ids[r]);
-		rc = sqlite3_step(st);
-		if (rc != SQLITE_ROW)
-			break;
-		found = sqlite3_column_int(st, 0);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
-	return found;
+	store_stmt_free(q);
+	return rc < 0 ? -1 : found != 0;
 }
 
 static bool op_listed(const struct metric_op_list *l, const char *name)
@@ -185,38 +158,35 @@ static bool op_listed(const struct metric_op_list *l, const char *name)
 	return false;
 }
 
-static int list_app_ops(sqlite3 *db, const int64_t *run_ids, size_t nruns,
+static int list_app_ops(struct store *s, const int64_t *run_ids, size_t nruns,
 			struct metric_op_list *l)
 {
-	sqlite3_stmt *st;
-	int rc = SQLITE_DONE;
+	struct store_stmt *q = store_stmt_new(s, "SELECT operation FROM app_latency"
+					      " WHERE run_id = ?1 GROUP BY operation"
+					      " ORDER BY min(rowid)", "imported operations");
+	int rc = q ? 0 : -1;
 
-	if (sqlite3_prepare_v2(db, "SELECT operation FROM app_latency WHERE run_id = ?1"
-			       " GROUP BY operation ORDER BY min(rowid)", -1, &st, NULL) != SQLITE_OK)
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
-	for (size_t r = 0; r < nruns && rc == SQLITE_DONE; r++) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, run_ids[r]);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			const char *op = (const char *)sqlite3_column_text(st, 0);
+	for (size_t r = 0; r < nruns && rc == 0; r++) {
+		store_stmt_reset(q);
+		store_bind_int64(q, 1, run_ids[r]);
+		while ((rc = store_step(q)) > 0) {
+			const char *op = store_col_text(q, 0);
 
 			if (!op_listed(l, op))
 				list_add(l, vr_strdup(op), NULL, METRIC_P50, METRIC_LOWER_IS_BETTER);
 		}
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
-	return 0;
+	store_stmt_free(q);
+	return rc;
 }
 
-int metric_list(sqlite3 *db, const int64_t *run_ids, size_t nruns, struct metric_op_list *out)
+int metric_list(struct store *s, const int64_t *run_ids, size_t nruns, struct metric_op_list *out)
 {
 	out->ops = NULL;
 	out->n = 0;
 	for (size_t i = 0; i < metric_specs_count; i++) {
 		const struct metric_spec *m = &metric_specs[i];
-		int has = spec_has_samples(db, m, run_ids, nruns);
+		int has = spec_has_samples(s, m, run_ids, nruns);
 
 		if (has < 0)
 			goto fail;
@@ -228,7 +198,7 @@ int metric_list(sqlite3 *db, const int64_t *run_ids, size_t nruns, struct metric
 			list_add(out, vr_buf_detach(&name), m, s, m->better);
 		}
 	}
-	if (list_app_ops(db, run_ids, nruns, out))
+	if (list_app_ops(s, run_ids, nruns, out))
 		goto fail;
 	return 0;
 fail:
@@ -245,17 +215,17 @@ void metric_op_list_release(struct metric_op_list *l)
 	l->n = 0;
 }
 
-int metric_op_run_values(sqlite3 *db, const struct metric_op *op, int64_t run_id,
+int metric_op_run_values(struct store *s, const struct metric_op *op, int64_t run_id,
 			 double **out, size_t *n)
 {
 	double *samples;
 	size_t ns;
 
 	if (!op->spec)
-		return metric_app_run_samples(db, op->name, run_id, out, n);
+		return metric_app_run_samples(s, op->name, run_id, out, n);
 	*out = NULL;
 	*n = 0;
-	if (metric_run_samples(db, op->spec, run_id, &samples, &ns))
+	if (metric_run_samples(s, op->spec, run_id, &samples, &ns))
 		return -1;
 	if (ns) {
 		*out = vr_malloc(sizeof(**out));
@@ -266,28 +236,15 @@ int metric_op_run_values(sqlite3 *db, const struct metric_op *op, int64_t run_id
 	return 0;
 }
 
-int metric_app_operations(sqlite3 *db, char ***ops, size_t *n)
+int metric_app_operations(struct store *s, char ***ops, size_t *n)
 {
-	sqlite3_stmt *st;
-	int rc;
+	struct store_stmt *q = store_stmt_new(s, "SELECT operation FROM app_latency"
+					      " GROUP BY operation ORDER BY min(rowid)",
+					      "imported operations");
+	int ret = store_stmt_texts(q, ops, n);
 
-	*ops = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT operation FROM app_latency GROUP BY operation"
-			       " ORDER BY min(rowid)", -1, &st, NULL) != SQLITE_OK)
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*ops = vr_realloc(*ops, (*n + 1) * sizeof(**ops));
-		(*ops)[(*n)++] = vr_strdup((const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		metric_names_release(*ops, *n);
-		*ops = NULL;
-		*n = 0;
-		return vr_error("%s: %s", sqlite3_db_filename(db, "main"), sqlite3_errstr(rc));
-	}
-	return 0;
+	store_stmt_free(q);
+	return ret;
 }
 
 void metric_names_release(char **names, size_t n)
