@@ -18,13 +18,6 @@ int cmd_timeline(int argc, char **argv);
 struct store;
 
 /**
- * cmd_summary_run - print the `summary` of run @run_id of the open store
- * @st to stdout (src/cmd-summary.c).  Returns 0, or -1 (message printed)
- * for an SQLite error or a missing run.
- */
-int cmd_summary_run(struct store *st, long long run_id);
-
-/**
  * cmd_import_latency_file - import latency report @path as the application
  * latencies of run (@kernel, @iteration; 0: see store_import_app_latency())
  * into @st, as `import-latency` does.  Returns 0 or -1 (message printed,

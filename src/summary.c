@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * summary.c - per run, the totals, the per-process table and the per-node
+ * kswapd table that the kernel's
+ * Documentation/trace/postprocess/trace-vmscan-postprocess.pl prints
+ * (direct reclaims, pages scanned/reclaimed split file/anon, writes
+ * sync/async, wakeups per order, time stalled, time kswapd awake), read
+ * from the raw and derived tables.  The script itself is wrong on 6.x
+ * traces: its per-process and kswapd printf formats have fewer numeric
+ * slots than arguments since the file/anon split (the columns after
+ * "Pages Scanned" are shifted), it dispatches writes on
+ * "mm_vmscan_writepage" only (never mm_vmscan_write_folio) and it expects
+ * microsecond timestamps; here pids are numbers, times ns, and writes come
+ * from reclaim_write.  Plus what the script cannot see: memcg/node
+ * reclaim, throttling, slab shrinking, kswapd sleep decisions, pgdat flag
+ * time and the run's data-quality items.  See include/summary.h.
+ */
+#include "summary.h"
+#include "store.h"
+#include "store-query.h"
+#include "vr.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+/* The run being summarised. */
+struct sum_ctx {
+	struct store *s;
+	int64_t run;
+	FILE *out;
+};
+
+/* @sql (purpose @what) with ?1 bound to the run; NULL after a message. */
+static struct store_stmt *run_stmt(const struct sum_ctx *c, const char *sql, const char *what)
+{
+	struct store_stmt *q = store_stmt_new(c->s, sql, what);
+
+	store_bind_int64(q, 1, c->run);
+	return q;
+}
+
+/* Columns 0..@n-1 of the one row of @q into @out (zeros when no row); frees @q. */
+static int one_row(struct store_stmt *q, int64_t *out, int n)
+{
+	int rc = store_stmt_row_int64(q, out, n);
+
+	store_stmt_free(q);
+	return rc < 0 ? -1 : 0;
+}
+
+/* kswapd pids of the run: those of kswapd_cycle, or comm kswapdN. */
+#define KSWAPD_PIDS \
+	"(SELECT pid FROM kswapd_cycle WHERE run_id = ?1 AND pid IS NOT NULL" \
+	" UNION SELECT pid FROM task WHERE run_id = ?1 AND comm GLOB 'kswapd[0-9]*')"
+
+static const char pages_sql[] =
+	"SELECT"
+	" (SELECT coalesce(sum(nr_scanned), 0) FROM mm_vmscan_lru_isolate WHERE run_id = ?1"
+	"  AND pid %s IN " KSWAPD_PIDS " AND coalesce(lru, 2 * file) = 2),"
+	" (SELECT coalesce(sum(nr_scanned), 0) FROM mm_vmscan_lru_isolate WHERE run_id = ?1"
+	"  AND pid %s IN " KSWAPD_PIDS " AND coalesce(lru, 2 * file) = 0),"
+	" (SELECT coalesce(sum(nr_reclaimed), 0) FROM mm_vmscan_lru_shrink_inactive"
+	"  WHERE run_id = ?1 AND pid %s IN " KSWAPD_PIDS " AND reclaim_flags & 2),"
+	" (SELECT coalesce(sum(nr_reclaimed), 0) FROM mm_vmscan_lru_shrink_inactive"
+	"  WHERE run_id = ?1 AND pid %s IN " KSWAPD_PIDS " AND NOT reclaim_flags & 2),"
+	" (SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = %d"
+	"  AND file AND sync),"
+	" (SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = %d"
+	"  AND file AND NOT sync),"
+	" (SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = %d"
+	"  AND NOT file AND sync),"
+	" (SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = %d"
+	"  AND NOT file AND NOT sync)";
+
+/* Pages scanned (lru_isolate of the inactive lists) and reclaimed
+ * (lru_shrink_inactive), split file/anon, and writes, by kswapd (@ks 1)
+ * or by everything else (@ks 0). */
+static int print_pages(const struct sum_ctx *c, int ks)
+{
+	const char *not = ks ? "" : "NOT";
+	struct store_stmt *q = store_stmt_newf(c->s, ks ? "kswapd pages" : "direct reclaim pages",
+					       pages_sql, not, not, not, not, ks, ks, ks, ks);
+	const char *who = ks ? "Kswapd" : "Direct reclaim";
+	char label[64];
+	int64_t v[8];
+
+	store_bind_int64(q, 1, c->run);
+	if (one_row(q, v, 8))
+		return -1;
+	snprintf(label, sizeof(label), "%s pages scanned:", who);
+	fprintf(c->out, "  %-36s %10lld (file %lld, anon %lld)\n", label,
+		(long long)(v[0] + v[1]), (long long)v[0], (long long)v[1]);
+	snprintf(label, sizeof(label), "%s pages reclaimed:", who);
+	fprintf(c->out, "  %-36s %10lld (file %lld, anon %lld)\n", label,
+		(long long)(v[2] + v[3]), (long long)v[2], (long long)v[3]);
+	snprintf(label, sizeof(label), "%s writes file sync/async:", who);
+	fprintf(c->out, "  %-36s %10lld / %lld\n", label, (long long)v[4], (long long)v[5]);
+	snprintf(label, sizeof(label), "%s writes anon sync/async:", who);
+	fprintf(c->out, "  %-36s %10lld / %lld\n", label, (long long)v[6], (long long)v[7]);
+	return 0;
+}
+
+/* "0:12 3:4" ("-" when empty) from a two-column (order, count) query. */
+static int order_list(const struct sum_ctx *c, const char *sql, const char *what,
+		      struct vr_buf *b)
+{
+	struct store_stmt *q = run_stmt(c, sql, what);
+	int rc;
+
+	vr_buf_reset(b);
+	while ((rc = store_step(q)) > 0)
+		vr_buf_addf(b, "%s%s:%lld", b->len ? " " : "",
+			    store_col_is_null(q, 0) ? "?" : store_col_text(q, 0),
+			    (long long)store_col_int64(q, 1));
+	store_stmt_free(q);
+	if (!b->len)
+		vr_buf_addstr(b, "-");
+	return rc;
+}
+
+/* Direct reclaims, their stall time and pages, wakeup requests per order. */
+static int print_direct(const struct sum_ctx *c, struct vr_buf *b)
+{
+	int64_t v[3];
+
+	/* stall time of the complete stalls only, as compare's counters and the
+	 * DirectReclaim metric: an episode with events lost inside may pair
+	 * an end with the wrong begin */
+	if (one_row(run_stmt(c, "SELECT count(*),"
+			     " coalesce(sum(CASE WHEN complete THEN duration_ns END), 0),"
+			     " coalesce(sum(NOT complete), 0) FROM reclaim_stall"
+			     " WHERE run_id = ?1 AND kind = 'direct'", "direct reclaim stalls"), v, 3))
+		return -1;
+	fprintf(c->out, "  %-36s %10lld (%lld incomplete)\n", "Direct reclaims:",
+		(long long)v[0], (long long)v[2]);
+	if (print_pages(c, 0))
+		return -1;
+	fprintf(c->out, "  %-36s %10.3f s (complete stalls)\n", "Time stalled in direct reclaim:",
+		v[1] / 1e9);
+	if (order_list(c, "SELECT \"order\", count(*) FROM reclaim_stall WHERE run_id = ?1"
+		       " AND kind = 'direct' GROUP BY 1 ORDER BY 1", "direct reclaims per order", b))
+		return -1;
+	fprintf(c->out, "  %-36s %s\n", "Direct reclaims per order:", b->buf);
+	if (one_row(run_stmt(c, "SELECT count(*) FROM kswapd_wakeup WHERE run_id = ?1",
+			     "wakeup requests"), v, 1))
+		return -1;
+	fprintf(c->out, "  %-36s %10lld\n", "Wake kswapd requests:", (long long)v[0]);
+	if (order_list(c, "SELECT \"order\", count(*) FROM kswapd_wakeup WHERE run_id = ?1"
+		       " GROUP BY 1 ORDER BY 1", "wakeup requests per order", b))
+		return -1;
+	fprintf(c->out, "  %-36s %s\n", "Wake kswapd requests per order:", b->buf);
+	return 0;
+}
+
+static int print_totals(const struct sum_ctx *c)
+{
+	struct vr_buf b;
+	int64_t v[2];
+	int ret;
+
+	vr_buf_init(&b);
+	ret = print_direct(c, &b);
+	vr_buf_release(&b);
+	if (ret)
+		return -1;
+	fprintf(c->out, "\n");
+	if (one_row(run_stmt(c, "SELECT count(wake_ns), coalesce(sum(decision = 'full_sleep'), 0)"
+			     " FROM kswapd_cycle WHERE run_id = ?1", "kswapd wakeups"), v, 2))
+		return -1;
+	fprintf(c->out, "  %-36s %10lld (%lld full sleeps)\n", "Kswapd wakeups:",
+		(long long)v[0], (long long)v[1]);
+	return print_pages(c, 1);
+}
+
+/* Printing one row of a table, with its header before the first. */
+struct table_rows {
+	FILE *out;
+	int n;
+};
+
+static int other_row(struct store_stmt *q, void *arg)
+{
+	struct table_rows *t = arg;
+
+	if (!t->n++)
+		fprintf(t->out, "\n  %-30s %8s %12s %12s\n", "Other stalls and waits", "count",
+			"total s", "max ms");
+	fprintf(t->out, "  %-30s %8lld %12.3f %12.3f\n", store_col_text(q, 0),
+		(long long)store_col_int64(q, 1), store_col_int64(q, 2) / 1e9,
+		store_col_int64(q, 3) / 1e6);
+	return 0;
+}
+
+static int flag_row(struct store_stmt *q, void *arg)
+{
+	struct table_rows *t = arg;
+
+	if (!t->n++)
+		fprintf(t->out, "\n  %-4s %-24s %9s %12s  %s\n", "Node", "Flag (inferred)",
+			"intervals", "time set s", "rule");
+	fprintf(t->out, "  %-4d %-24s %9lld %12.3f  %s\n", store_col_int(q, 0),
+		store_col_text(q, 1), (long long)store_col_int64(q, 2),
+		store_col_int64(q, 3) / 1e9, store_col_text(q, 4));
+	return 0;
+}
+
+/* Run @q's rows through @row (a struct table_rows), then free @q. */
+static int table(struct store_stmt *q, int (*row)(struct store_stmt *, void *), FILE *out)
+{
+	struct table_rows t = { out, 0 };
+	int ret = store_stmt_each(q, row, &t);
+
+	store_stmt_free(q);
+	return ret;
+}
+
+/* Stalls other than direct, throttling, slab shrinking, flag time (an
+ * interval still set at the end counts to @last_ts). */
+static int print_other(const struct sum_ctx *c, int64_t last_ts)
+{
+	struct store_stmt *q;
+
+	q = run_stmt(c, "SELECT kind, count(*), coalesce(sum(duration_ns), 0),"
+		     " coalesce(max(duration_ns), 0) FROM reclaim_stall WHERE run_id = ?1"
+		     " AND kind != 'direct' GROUP BY kind"
+		     " UNION ALL SELECT kind || coalesce(' ' || reason, ''), count(*),"
+		     " coalesce(sum(usec_delayed), 0) * 1000, coalesce(max(usec_delayed), 0) * 1000"
+		     " FROM reclaim_throttle WHERE run_id = ?1 GROUP BY 1"
+		     " UNION ALL SELECT 'slab shrink', count(*), coalesce(sum(duration_ns), 0),"
+		     " coalesce(max(duration_ns), 0) FROM slab_shrink WHERE run_id = ?1"
+		     " HAVING count(*) > 0 ORDER BY 1", "other stalls and waits");
+	if (table(q, other_row, c->out))
+		return -1;
+	q = run_stmt(c, "SELECT nid, flag, count(*), sum(coalesce(clear_ns, ?2) - set_ns),"
+		     " min(rule) FROM pgdat_flag WHERE run_id = ?1 GROUP BY 1, 2 ORDER BY 1, 2",
+		     "pgdat flag time");
+	store_bind_int64(q, 2, last_ts);
+	return table(q, flag_row, c->out);
+}
+
+static const char per_process_sql[] =
+	"WITH ks AS " KSWAPD_PIDS ","
+	" st AS (SELECT pid, count(*) n,"
+	"  coalesce(sum(CASE WHEN complete THEN duration_ns END), 0) ns FROM reclaim_stall"
+	"  WHERE run_id = ?1 AND kind = 'direct' GROUP BY pid),"
+	" wk AS (SELECT pid, count(*) n FROM kswapd_wakeup WHERE run_id = ?1 GROUP BY pid),"
+	" sc AS (SELECT pid, sum(nr_scanned) n FROM mm_vmscan_lru_isolate WHERE run_id = ?1"
+	"  AND coalesce(lru, 2 * file) IN (0, 2) GROUP BY pid),"
+	" rc AS (SELECT pid, sum(nr_reclaimed) n FROM mm_vmscan_lru_shrink_inactive"
+	"  WHERE run_id = ?1 GROUP BY pid),"
+	" wr AS (SELECT pid, sum(sync) s, sum(NOT sync) a FROM reclaim_write WHERE run_id = ?1"
+	"  GROUP BY pid),"
+	" p AS (SELECT pid FROM st UNION SELECT pid FROM wk UNION SELECT pid FROM sc"
+	"  UNION SELECT pid FROM rc UNION SELECT pid FROM wr)"
+	" SELECT p.pid, (SELECT min(comm) FROM task t WHERE t.run_id = ?1 AND t.pid = p.pid),"
+	" coalesce(st.n, 0), coalesce(wk.n, 0), coalesce(sc.n, 0), coalesce(rc.n, 0),"
+	" coalesce(wr.s, 0), coalesce(wr.a, 0), coalesce(st.ns, 0),"
+	" (SELECT group_concat('direct-' || coalesce(o, '?') || '=' || n, ' ') FROM"
+	"  (SELECT \"order\" o, count(*) n FROM reclaim_stall WHERE run_id = ?1"
+	"   AND kind = 'direct' AND pid = p.pid GROUP BY 1 ORDER BY 1)),"
+	" (SELECT group_concat('wakeup-' || coalesce(o, '?') || '=' || n, ' ') FROM"
+	"  (SELECT \"order\" o, count(*) n FROM kswapd_wakeup WHERE run_id = ?1"
+	"   AND pid = p.pid GROUP BY 1 ORDER BY 1))"
+	" FROM p LEFT JOIN st USING (pid) LEFT JOIN wk USING (pid) LEFT JOIN sc USING (pid)"
+	" LEFT JOIN rc USING (pid) LEFT JOIN wr USING (pid)"
+	" WHERE p.pid NOT IN ks ORDER BY 9 DESC, 3 DESC, 1";
+
+static int process_row(struct store_stmt *q, void *arg)
+{
+	FILE *out = arg;
+	const char *comm = store_col_text(q, 1), *d = store_col_text(q, 9);
+	const char *w = store_col_text(q, 10);
+	char name[40];
+
+	snprintf(name, sizeof(name), "%s-%d", comm ? comm : "<...>", store_col_int(q, 0));
+	fprintf(out, "  %-24s %8lld %8lld %10lld %10lld %8lld %8lld %12.3f  %s%s%s\n", name,
+		(long long)store_col_int64(q, 2), (long long)store_col_int64(q, 3),
+		(long long)store_col_int64(q, 4), (long long)store_col_int64(q, 5),
+		(long long)store_col_int64(q, 6), (long long)store_col_int64(q, 7),
+		store_col_int64(q, 8) / 1e6, d ? d : "", d && w ? " " : "", w ? w : "");
+	return 0;
+}
+
+static int print_processes(const struct sum_ctx *c)
+{
+	struct store_stmt *q = run_stmt(c, per_process_sql, "per-process table");
+	int ret;
+
+	if (!q)
+		return -1;
+	fprintf(c->out, "\n  %-24s %8s %8s %10s %10s %8s %8s %12s  %s\n", "Process (comm-pid)",
+		"Direct", "Wokeup", "Pages", "Pages", "Pages", "Pages", "Time", "Per order");
+	fprintf(c->out, "  %-24s %8s %8s %10s %10s %8s %8s %12s\n", "", "Rclms", "Kswapd",
+		"Scanned", "Rclmed", "Sync-IO", "ASync-IO", "Stalled ms");
+	ret = store_stmt_each(q, process_row, c->out);
+	store_stmt_free(q);
+	return ret;
+}
+
+/* Per-node kswapd: decisions, re-wakes (a wake while not in full sleep),
+ * time awake (from a wake after a full sleep, the first wake, or the trace
+ * start, to the next full sleep or the trace end). */
+#define UNSET INT64_MIN
+
+struct node_sum {
+	int nid;
+	int64_t pid, wakes, rewakes, sleeps, premature, early, timedout, nonap, unknown;
+	int64_t awake_ns, awake_from;
+};
+
+static void node_print(FILE *out, struct node_sum *n, int64_t first_ts, int64_t last_ts)
+{
+	int64_t span = last_ts - first_ts;
+
+	if (n->awake_from != UNSET)
+		n->awake_ns += last_ts - n->awake_from;
+	fprintf(out, "  %-4d %8lld %7lld %8lld %7lld %6lld %7lld %7lld %6lld %7lld %10.3f %6.1f%%\n",
+		n->nid, (long long)n->pid, (long long)n->wakes, (long long)n->rewakes,
+		(long long)n->sleeps, (long long)n->premature, (long long)n->early,
+		(long long)n->timedout, (long long)n->nonap, (long long)n->unknown,
+		n->awake_ns / 1e9, span > 0 ? 100.0 * (double)n->awake_ns / (double)span : 0.0);
+}
+
+/* Columns: nid, pid, wake_ns, sleep_ns, next_wake_ns, decision, premature. */
+static void node_add(struct node_sum *n, struct store_stmt *q, int64_t first_ts)
+{
+	const char *d = store_col_text(q, 5);
+
+	if (!store_col_is_null(q, 1))
+		n->pid = store_col_int64(q, 1);
+	if (!store_col_is_null(q, 2)) {
+		n->wakes++;
+		if (n->awake_from == UNSET)
+			n->awake_from = store_col_int64(q, 2);
+		else
+			n->rewakes++;
+	} else if (n->awake_from == UNSET) {
+		n->awake_from = first_ts;	/* awake when the trace began */
+	}
+	n->premature += store_col_int(q, 6);
+	n->early += !strcmp(d, "nap_woken_early");
+	n->timedout += !strcmp(d, "nap_timed_out");
+	n->nonap += !strcmp(d, "no_nap");
+	n->unknown += !strcmp(d, "unknown");
+	if (!strcmp(d, "full_sleep") && !store_col_is_null(q, 3)) {
+		n->sleeps++;
+		n->awake_ns += store_col_int64(q, 3) - n->awake_from;
+		n->awake_from = UNSET;
+	}
+}
+
+static int print_nodes(const struct sum_ctx *c, int64_t first_ts, int64_t last_ts)
+{
+	struct store_stmt *q = run_stmt(c, "SELECT nid, pid, wake_ns, sleep_ns, next_wake_ns,"
+					" decision, premature FROM kswapd_cycle WHERE run_id = ?1"
+					" ORDER BY nid, coalesce(wake_ns, -1)", "per-node kswapd table");
+	struct node_sum n = { .nid = -1 };
+	int rc;
+
+	if (!q)
+		return -1;
+	fprintf(c->out, "\n  %-4s %8s %7s %8s %7s %6s %7s %7s %6s %7s %10s %7s\n", "Node",
+		"kswapd", "Wakes", "Re-wakes", "Full", "Prema-", "Nap", "Nap", "No", "Unknown",
+		"Awake", "Awake");
+	fprintf(c->out, "  %-4s %8s %7s %8s %7s %6s %7s %7s %6s %7s %10s %7s\n", "", "pid", "",
+		"", "sleeps", "ture", "woken", "timeout", "nap", "", "s", "%");
+	while ((rc = store_step(q)) > 0) {
+		int nid = store_col_int(q, 0);
+
+		if (nid != n.nid) {
+			if (n.nid >= 0)
+				node_print(c->out, &n, first_ts, last_ts);
+			n = (struct node_sum){ .nid = nid, .pid = -1, .awake_from = UNSET };
+		}
+		node_add(&n, q, first_ts);
+	}
+	if (n.nid >= 0)
+		node_print(c->out, &n, first_ts, last_ts);
+	store_stmt_free(q);
+	return rc;
+}
+
+static int node_order_row(struct store_stmt *q, void *arg)
+{
+	const char *w = store_col_text(q, 1), *r = store_col_text(q, 2);
+
+	fprintf(arg, "  %-4d %s%s%s\n", store_col_int(q, 0), w ? w : "-", r ? " " : "",
+		r ? r : "");
+	return 0;
+}
+
+/* Per node: kswapd wakes per order, and re-wakes (after no full sleep). */
+static int print_node_orders(const struct sum_ctx *c)
+{
+	struct store_stmt *q = run_stmt(c,
+		"WITH c AS (SELECT nid, \"order\" o, wake_ns, lag(decision) OVER"
+		"  (PARTITION BY nid ORDER BY coalesce(wake_ns, -1)) prev FROM kswapd_cycle"
+		"  WHERE run_id = ?1)"
+		" SELECT nid, (SELECT group_concat('wake-' || o || '=' || n, ' ') FROM"
+		"   (SELECT o, count(*) n FROM c c2 WHERE c2.nid = c1.nid AND wake_ns IS NOT NULL"
+		"    GROUP BY o ORDER BY o)),"
+		" (SELECT group_concat('rewake-' || o || '=' || n, ' ') FROM"
+		"   (SELECT o, count(*) n FROM c c2 WHERE c2.nid = c1.nid AND wake_ns IS NOT NULL"
+		"    AND prev IS NOT NULL AND prev != 'full_sleep' GROUP BY o ORDER BY o))"
+		" FROM (SELECT DISTINCT nid FROM c) c1 ORDER BY nid", "kswapd wakes per order");
+	int ret = store_stmt_each(q, node_order_row, c->out);
+
+	store_stmt_free(q);
+	return ret;
+}
+
+static int quality_row(struct store_stmt *q, void *arg)
+{
+	struct table_rows *t = arg;
+	const char *item = store_col_text(q, 0);
+
+	if (!t->n++)
+		fprintf(t->out, "\n  Data quality (run_quality, non-zero items)\n");
+	if (!strncmp(item, "pgdat_flag_rule", 15) || !strncmp(item, "pgdat_flag_not", 14))
+		fprintf(t->out, "  %-34s %s\n", item, store_col_text(q, 2));
+	else
+		fprintf(t->out, "  %-34s %10lld\n", item, (long long)store_col_int64(q, 1));
+	return 0;
+}
+
+static int print_quality(const struct sum_ctx *c)
+{
+	return table(run_stmt(c, "SELECT item, count, coalesce(detail, '') FROM run_quality"
+			      " WHERE run_id = ?1 AND (count != 0 OR item GLOB 'pgdat_flag_*')"
+			      " ORDER BY item", "data quality"), quality_row, c->out);
+}
+
+int summary_print_run(struct store *s, int64_t run_id, FILE *out)
+{
+	struct sum_ctx c = { s, run_id, out };
+	struct store_stmt *q = run_stmt(&c, "SELECT kernel, iteration, source_path,"
+					" coalesce(first_ts_ns, 0), coalesce(last_ts_ns, 0),"
+					" coalesce(kernel_release, '-') FROM run WHERE id = ?1",
+					"run");
+	int64_t first, last;
+	int rc = store_step(q);
+
+	if (rc <= 0) {
+		store_stmt_free(q);
+		return rc ? -1 : vr_error("%s: no run %lld", store_path(s), (long long)run_id);
+	}
+	first = store_col_int64(q, 3);
+	last = store_col_int64(q, 4);
+	fprintf(out, "run %lld: %s iteration %d, release %s, %.3f s <- %s\n\n", (long long)run_id,
+		store_col_text(q, 0), store_col_int(q, 1), store_col_text(q, 5),
+		(last - first) / 1e9, store_col_text(q, 2));
+	store_stmt_free(q);
+	return print_totals(&c) || print_other(&c, last) || print_processes(&c) ||
+	       print_nodes(&c, first, last) || print_node_orders(&c) || print_quality(&c) ? -1 : 0;
+}
+
+int summary_print(struct store *s, FILE *out)
+{
+	struct store_stmt *q = store_stmt_new(s, "SELECT id FROM run ORDER BY id", "run ids");
+	int rc = 0, ret = 0, n = 0;
+
+	while (!ret && (rc = store_step(q)) > 0) {
+		if (n++)
+			fprintf(out, "\n");
+		ret = summary_print_run(s, store_col_int64(q, 0), out);
+	}
+	store_stmt_free(q);
+	return ret || rc < 0 ? -1 : 0;
+}
