@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timeline.c - the reconstructed per-node history of one run as text, one
+ * line per state change, from the derived tables; see include/timeline.h.
+ */
+#include "timeline.h"
+#include "store.h"
+#include "store-query.h"
+#include "vr.h"
+
+#include <math.h>
+
+/* ?1 run, ?2 from_ns (absolute), ?3 to_ns, ?4 node or NULL, ?5 min stall ns */
+static const char timeline_sql[] =
+	"WITH c AS (SELECT *, coalesce(nap_ns, last_activity_ns, wake_ns) AS e,"
+	"  CASE WHEN decision_exact THEN ' [exact]' ELSE '' END AS x"
+	"  FROM kswapd_cycle WHERE run_id = ?1)"
+	" SELECT ts, nid, what FROM ("
+	" SELECT wake_ns AS ts, nid, printf('kswapd%d wake order=%s zid=%s', nid,"
+	"  coalesce(\"order\", '?'), coalesce(highest_zoneidx, '?')) AS what, 1 AS k"
+	"  FROM c WHERE wake_ns IS NOT NULL"
+	" UNION ALL SELECT e, nid, CASE decision"
+	"  WHEN 'nap_woken_early' THEN printf('kswapd nap, woken early after %.3f ms"
+	" (LOW_WMARK_HIT_QUICKLY)%s', (next_wake_ns - e) / 1e6, x)"
+	"  WHEN 'nap_timed_out' THEN printf('kswapd nap, timed out after %.3f ms, node"
+	" unbalanced (HIGH_WMARK_HIT_QUICKLY)%s', (next_wake_ns - e) / 1e6, x)"
+	"  WHEN 'no_nap' THEN printf('kswapd no nap: node unbalanced at the first check"
+	" (HIGH_WMARK_HIT_QUICKLY)%s', x)"
+	"  WHEN 'full_sleep' THEN printf('kswapd nap, node balanced%s', x)"
+	"  ELSE 'kswapd sleep decision unknown' END, 2"
+	"  FROM c WHERE e IS NOT NULL AND (decision != 'full_sleep' OR sleep_ns - e >= 1000000)"
+	"  AND (decision != 'unknown' OR next_wake_ns IS NOT NULL)"
+	" UNION ALL SELECT sleep_ns, nid, printf('kswapd full sleep%s',"
+	"  CASE WHEN premature THEN ', PREMATURE: wakeup request soon after' ELSE '' END), 3"
+	"  FROM c WHERE sleep_ns IS NOT NULL"
+	" UNION ALL SELECT set_ns, nid, printf('%s set (%s, rule %s)', flag, evidence, rule), 4"
+	"  FROM pgdat_flag WHERE run_id = ?1 AND set_ns IS NOT NULL"
+	" UNION ALL SELECT clear_ns, nid, printf('%s cleared (kswapd found the node balanced)',"
+	"  flag), 5 FROM pgdat_flag WHERE run_id = ?1 AND clear_ns IS NOT NULL"
+	" UNION ALL SELECT begin_ns, nid, printf('%s reclaim stall %.3f ms: %s-%d order=%s,"
+	" kswapd %s%s', kind, duration_ns / 1e6,"
+	"  coalesce((SELECT min(comm) FROM task t WHERE t.run_id = ?1 AND t.pid = s.pid), '<...>'),"
+	"  pid, coalesce(\"order\", '?'), coalesce(kswapd_state, 'unknown'),"
+	"  CASE WHEN complete THEN '' ELSE ' (incomplete: ' || incomplete_reason || ')' END), 6"
+	"  FROM reclaim_stall s WHERE run_id = ?1 AND duration_ns >= ?5"
+	" ) WHERE ts BETWEEN ?2 AND ?3 AND (?4 IS NULL OR nid IS NULL OR nid = ?4)"
+	" ORDER BY ts, k";
+
+/* The first event's timestamp of run @run (0 if unknown). */
+static int run_first_ts(struct store *s, int64_t run, int64_t *first)
+{
+	struct store_stmt *q = store_stmt_new(s, "SELECT coalesce(first_ts_ns, 0) FROM run"
+					      " WHERE id = ?1", "timeline run");
+	int rc;
+
+	store_bind_int64(q, 1, run);
+	rc = store_stmt_row_int64(q, first, 1);
+	store_stmt_free(q);
+	if (rc < 0)
+		return -1;
+	if (!rc)
+		return vr_error("%s: no run %lld", store_path(s), (long long)run);
+	return 0;
+}
+
+/* Does run @run have node @nid (a kswapd of it woke, slept or was woken)?
+ * If not: an error listing the nodes it has. */
+static int check_node(struct store *s, int64_t run, int nid)
+{
+	struct store_stmt *q = store_stmt_new(s,
+		"SELECT group_concat(nid, ', '), sum(nid = ?2) FROM (SELECT DISTINCT nid FROM"
+		" (SELECT nid FROM kswapd_cycle WHERE run_id = ?1 UNION"
+		"  SELECT nid FROM kswapd_wakeup WHERE run_id = ?1) ORDER BY nid)",
+		"timeline nodes");
+	int rc, ret = 0;
+
+	store_bind_int64(q, 1, run);
+	store_bind_int(q, 2, nid);
+	rc = store_step(q);
+	if (rc < 0)
+		ret = -1;
+	else if (rc > 0 && store_col_int(q, 1) == 0)
+		ret = vr_error("%s: run %lld has no node %d (its nodes: %s)", store_path(s),
+			       (long long)run, nid,
+			       store_col_is_null(q, 0) ? "none seen" : store_col_text(q, 0));
+	store_stmt_free(q);
+	return ret;
+}
+
+/* Where the lines go, and the run's first timestamp (time 0). */
+struct timeline_out {
+	FILE *out;
+	int64_t first_ns;
+};
+
+static int print_line(struct store_stmt *q, void *arg)
+{
+	const struct timeline_out *t = arg;
+	double s = (store_col_int64(q, 0) - t->first_ns) / 1e9;
+
+	if (store_col_is_null(q, 1))
+		fprintf(t->out, "%14.6f  %-4s  %s\n", s, "-", store_col_text(q, 2));
+	else
+		fprintf(t->out, "%14.6f  %-4d  %s\n", s, store_col_int(q, 1), store_col_text(q, 2));
+	return 0;
+}
+
+int timeline_print(struct store *s, const struct timeline_opts *o, FILE *out)
+{
+	struct timeline_out t = { out, 0 };
+	struct store_stmt *q;
+	int ret;
+
+	if (run_first_ts(s, o->run_id, &t.first_ns) ||
+	    (o->nid >= 0 && check_node(s, o->run_id, o->nid)))
+		return -1;
+	q = store_stmt_new(s, timeline_sql, "timeline");
+	if (!q)
+		return -1;
+	store_bind_int64(q, 1, o->run_id);
+	store_bind_int64(q, 2, isnan(o->from_s) ? INT64_MIN
+						: t.first_ns + llround(o->from_s * 1e9));
+	store_bind_int64(q, 3, isnan(o->to_s) ? INT64_MAX : t.first_ns + llround(o->to_s * 1e9));
+	if (o->nid >= 0)
+		store_bind_int(q, 4, o->nid);
+	store_bind_int64(q, 5, llround(o->min_stall_ms * 1e6));
+	fprintf(out, "%14s  %-4s  %s\n", "seconds", "node", "event");
+	ret = store_stmt_each(q, print_line, &t);
+	store_stmt_free(q);
+	return ret;
+}
