@@ -23,6 +23,7 @@ struct compare_kernel {
 struct compare_values {
 	double *v;	/* owned */
 	size_t n;
+	size_t nruns;	/* runs of the kernel the values come from */
 };
 
 /**

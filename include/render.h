@@ -26,10 +26,15 @@ enum render_format {
 int render_format_parse(const char *name, enum render_format *out);
 
 struct render_cell {
-	double value;		/* NAN: no value; text prints "-" */
+	double value;		/* NAN: no value (2017 layout "-", mmtests layout 0.00) */
 	double gain_pct;	/* positive is better; NAN: none printed */
 	double p;		/* t-test p-value against the baseline, or NAN */
 	bool significant;	/* text prints *gain%* instead of (gain%) */
+	const char *data;	/* what the value stands on, for CSV/JSON: "values",
+				 * "zero", "not recorded" (metric_data_name()); NULL:
+				 * not given (counters), nvalues and nruns unused */
+	int nvalues;		/* values the statistic is over */
+	int nruns;		/* runs of the kernel */
 };
 
 struct render_row {
@@ -37,7 +42,31 @@ struct render_row {
 	const char *op;		/* second label, e.g. "p95-DirectReclaim" */
 	int precision;		/* digits after the decimal point */
 	struct render_cell *cells;	/* one per column; borrowed */
+	const char *unit;	/* unit of the row's values, e.g. "us"; NULL: not
+				 * known (imported "as reported") or in the label */
 };
+
+/*
+ * The text layout.  RENDER_LAYOUT_2017 is the one of the 2017 seed mails
+ * ("[PATCH 0/3] Reduce amount of time kswapd sleeps prematurely v2",
+ * Mel Gorman, March 2017): %-8s %-20s, %12.2f (%6.2f%%), BAmean-95, "-" for
+ * a missing value.  RENDER_LAYOUT_MMTESTS is today's compare-mmtests.pl
+ * (mmtests bin/lib/MMTests/Compare.pm _generateRenderTable, _CompareLength
+ * 7, the 18-wide _FieldLength of its shellpack benchmarks): label columns as
+ * wide as the longest label, %18.2f (%7.2f%%), BAmean.95 / Pctile.95, and a
+ * missing value printed as 0.00 with a 0.00% gain as _generateComparisonTable
+ * does.
+ */
+enum render_layout {
+	RENDER_LAYOUT_2017 = 0,
+	RENDER_LAYOUT_MMTESTS,
+};
+
+/**
+ * render_layout_parse - "2017" or "mmtests" into *@out (OUT).  Returns 0, or
+ * -1 (no message) for another name.
+ */
+int render_layout_parse(const char *name, enum render_layout *out);
 
 struct render_table {
 	const char *name;		/* identifies the table in CSV/JSON, e.g. "latency" */
@@ -46,26 +75,44 @@ struct render_table {
 	const struct render_row *rows;	/* borrowed */
 	size_t nrows;
 	bool show_gain;			/* print the gain cells (not for counters) */
-	/* Minimum widths of the text layout; a longer label widens its column,
-	 * a wider number pushes the row right as printf does.  Zero means the
-	 * defaults of the 2017 seed tables: 8, 20, 12, 6. */
+	/* Minimum widths of the text layout; a longer label, value or header
+	 * line widens its column (render_tables()).  Zero means the defaults of the
+	 * layout: 8, 20, 12, 6 (2017) or 1, 1, 18, 7 (mmtests). */
 	int stat_width, op_width, value_width, gain_width;
+	enum render_layout layout;
+	const char *const *notes;	/* lines printed under the table (units,
+					 * the test used, what is missing); borrowed */
+	size_t nnotes;
 };
 
 /**
- * render_kernel_split - mmtests' two header lines of kernel name @name:
- * cut at the first '-', moved past "-rcN" when the cut is followed by "rc"
- * and a digit (Compare.pm _generateHeaderTable), so "4.11.0-rc1-vanilla"
- * gives "4.11.0-rc1" and "vanilla".  A name without '-' gives (@name, "").
+ * render_kernel_split - the two header lines of kernel name @name, cut as
+ * mmtests cuts them (Compare.pm _generateHeaderTable): at the first '-',
+ * moved past "-rcN" when the cut is followed by "rc" and digits (any number
+ * of them: mmtests' "bodge" stops at one), so "4.11.0-rc1-vanilla" gives
+ * "4.11.0-rc1" and "vanilla".  Where mmtests would leave a line empty or
+ * print part of the name twice (a name without '-' gives substr(name, 0,
+ * -1) and the whole name: "wsf10" as "wsf1" over "wsf10"), the whole name
+ * is the second line, the one above the numbers, and the first is "": so
+ * "wsf10" gives ("", "wsf10"), "4.11.0-rc1" ("", "4.11.0-rc1"), "base-"
+ * ("", "base-").
  * @first, @second: OUT: malloc'ed strings the caller frees.
  */
 void render_kernel_split(const char *name, char **first, char **second);
 
 /**
  * render_tables - append tables @t[0..@n-1] to @out in format @fmt: text
- * and Markdown separate tables by a blank line; CSV writes one header and
- * a "table" column; JSON one object {"tables": [...]} with null for NAN.
- * Returns 0 (rendering cannot fail; the caller writes @out).
+ * and Markdown separate tables by a blank line and print each table's notes
+ * under it (Markdown after a blank line, so they are not read as rows);
+ * CSV writes one header and a "table" column, one line per cell, with the
+ * row's unit and the cell's data, nvalues and nruns; JSON one object
+ * {"tables": [...]} with null for NAN, a "unit" per row and "notes" per
+ * table.  Text: every header cell is right-aligned over its column with at
+ * least one space before it, and a header line or value wider than the
+ * layout's width widens its column (for every row), so cells never touch;
+ * a gain wider than the layout's pushes the rest of its row right, as
+ * printf does in mmtests (the -2447.00% of the 2017 seed table).  The first
+ * header line is left out when it is empty for every column.  Returns 0 (rendering cannot fail; the caller writes @out).
  */
 int render_tables(const struct render_table *t, size_t n, enum render_format fmt,
 		  struct vr_buf *out);

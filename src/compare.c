@@ -168,6 +168,7 @@ static int op_values(struct store *s, const struct metric_op *op, struct sample_
 	if (op->spec && cache_load(s, cache, op->spec, k, nk))
 		return -1;
 	for (size_t i = 0; i < nk; i++) {
+		out[i].nruns = k[i].nruns;
 		for (size_t j = 0; j < k[i].nruns; j++, r++) {
 			if (op->spec) {
 				const struct compare_values *s = &cache->runs[r];
@@ -202,6 +203,9 @@ static void fill_cell(const struct compare_stat *st, const struct metric_op *op,
 			 : stats_gain_pct(cell->value, base, stat_higher_better(st, hb));
 	cell->p = NAN;
 	cell->significant = false;
+	cell->data = vals[c].n ? "values" : "none";
+	cell->nvalues = (int)vals[c].n;
+	cell->nruns = (int)vals[c].nruns;
 	if (c == 0 || !stat_is_mean(st) || isnan(cell->gain_pct))
 		return;
 	if (stats_welch_ttest(vals[0].v, vals[0].n, vals[c].v, vals[c].n, &t) == 0) {
@@ -236,6 +240,7 @@ static void add_op_rows(struct render_table *t, const struct compare_stat *stats
 		row->stat = vr_strdup(hmean ? "Hmean" : stats[s].label);
 		row->op = vr_strdup(op->name);
 		row->precision = 2;
+		row->unit = op->spec ? op->spec->unit : NULL;
 		row->cells = vr_calloc(nk, sizeof(*row->cells));
 		base = stat_value(&stats[s], vals[0].v, vals[0].n,
 				  op->better == METRIC_HIGHER_IS_BETTER);

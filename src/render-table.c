@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * render-table.c - render a struct render_table as text (mmtests compare
- * layout, DESIGN.md "Metrics and the comparison table"), Markdown, CSV or
- * JSON.  Every output format walks the same rows and cells.
+ * render-table.c - render a struct render_table as text (the mmtests
+ * compare layout of 2017 or of today, see enum render_layout), Markdown,
+ * CSV or JSON.  Every output format walks the same rows and cells.
  */
 #include "render.h"
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,27 +29,37 @@ int render_format_parse(const char *name, enum render_format *out)
 	return -1;
 }
 
+int render_layout_parse(const char *name, enum render_layout *out)
+{
+	if (!strcmp(name, "2017"))
+		*out = RENDER_LAYOUT_2017;
+	else if (!strcmp(name, "mmtests"))
+		*out = RENDER_LAYOUT_MMTESTS;
+	else
+		return -1;
+	return 0;
+}
+
 void render_kernel_split(const char *name, char **first, char **second)
 {
 	const char *dash = strchr(name, '-');
 	const char *p;
 
-	if (!dash) {
-		*first = vr_strdup(name);
-		*second = vr_strdup("");
-		return;
-	}
-	/* mmtests keeps "-rcN" in the first line; we accept any number of digits */
-	if (dash[1] == 'r' && dash[2] == 'c' && isdigit((unsigned char)dash[3])) {
+	if (dash && dash[1] == 'r' && dash[2] == 'c' && isdigit((unsigned char)dash[3])) {
 		for (p = dash + 3; isdigit((unsigned char)*p); p++)
 			;
 		if (*p == '-' || !*p)
 			dash = p;
 	}
+	if (!dash || dash == name || !*dash || !dash[1]) {
+		*first = vr_strdup("");
+		*second = vr_strdup(name);
+		return;
+	}
 	*first = vr_malloc((size_t)(dash - name) + 1);
 	memcpy(*first, name, (size_t)(dash - name));
 	(*first)[dash - name] = '\0';
-	*second = vr_strdup(*dash ? dash + 1 : "");
+	*second = vr_strdup(dash + 1);
 }
 
 static int def(int w, int d)
@@ -56,21 +67,25 @@ static int def(int w, int d)
 	return w > 0 ? w : d;
 }
 
-/* Label widths: the minimum, widened to the longest label; 0 if no stats. */
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* Label widths: the minimum, widened to the longest label; -1 if no stats. */
 static void label_widths(const struct render_table *t, int *stat_w, int *op_w)
 {
+	bool mm = t->layout == RENDER_LAYOUT_MMTESTS;
 	bool have_stat = false;
 
-	*stat_w = def(t->stat_width, DEF_STAT_WIDTH);
-	*op_w = def(t->op_width, DEF_OP_WIDTH);
+	*stat_w = def(t->stat_width, mm ? 1 : DEF_STAT_WIDTH);
+	*op_w = def(t->op_width, mm ? 1 : DEF_OP_WIDTH);
 	for (size_t r = 0; r < t->nrows; r++) {
 		if (t->rows[r].stat) {
 			have_stat = true;
-			if ((int)strlen(t->rows[r].stat) > *stat_w)
-				*stat_w = (int)strlen(t->rows[r].stat);
+			*stat_w = max_int(*stat_w, (int)strlen(t->rows[r].stat));
 		}
-		if ((int)strlen(t->rows[r].op) > *op_w)
-			*op_w = (int)strlen(t->rows[r].op);
+		*op_w = max_int(*op_w, (int)strlen(t->rows[r].op));
 	}
 	if (!have_stat)
 		*stat_w = -1;	/* no stat column and no separator */
@@ -83,57 +98,112 @@ static void rstrip_line(struct vr_buf *out, size_t line_start)
 	vr_buf_addstr(out, "\n");
 }
 
-static void text_header(const struct render_table *t, int label_w, int cell_w,
-			struct vr_buf *out)
+/* Widths of one kernel column of the text layout. */
+struct text_col {
+	char *first, *second;	/* header lines (render_kernel_split()) */
+	int value_w;		/* value field, at least one space before the value */
+	int gain_w;		/* the number inside (gain%), the layout's */
+	int width;		/* the whole cell; header lines right-aligned in it */
+};
+
+static bool cell_missing(const struct render_cell *cell)
 {
-	char **first = vr_calloc(t->ncols + 1, sizeof(*first));
-	char **second = vr_calloc(t->ncols + 1, sizeof(*second));
+	return isnan(cell->value);
+}
+
+/* The value and gain a cell prints: mmtests prints a missing one as 0, 0%. */
+static void cell_shown(const struct render_table *t, const struct render_cell *cell,
+		       double *value, double *gain)
+{
+	*value = cell->value;
+	*gain = cell->gain_pct;
+	if (t->layout == RENDER_LAYOUT_MMTESTS && cell_missing(cell)) {
+		*value = 0;
+		*gain = 0;
+	}
+}
+
+static int fmt_len(const char *fmt, int precision, double v)
+{
+	char tmp[64];
+
+	return snprintf(tmp, sizeof(tmp), fmt, precision, v);
+}
+
+/* Column @c's widths: the layout's, widened by its header and cells. */
+static void measure_col(const struct render_table *t, size_t c, struct text_col *col)
+{
+	bool mm = t->layout == RENDER_LAYOUT_MMTESTS;
+
+	render_kernel_split(t->columns[c], &col->first, &col->second);
+	col->value_w = def(t->value_width, mm ? 18 : DEF_VALUE_WIDTH);
+	col->gain_w = def(t->gain_width, mm ? 7 : DEF_GAIN_WIDTH);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct render_row *row = &t->rows[r];
+		double v, g;
+
+		cell_shown(t, &row->cells[c], &v, &g);
+		(void)g;	/* a wider gain pushes its row right, as printf does in
+				 * mmtests (the 2017 seed table's -2447.00%) */
+		if (!isnan(v))
+			col->value_w = max_int(col->value_w, fmt_len("%.*f", row->precision, v) + 1);
+	}
+	col->width = col->value_w + (t->show_gain ? col->gain_w + 4 : 0);
+	col->width = max_int(col->width, (int)strlen(col->first) + 1);
+	col->width = max_int(col->width, (int)strlen(col->second) + 1);
+}
+
+static void text_header(const struct render_table *t, const struct text_col *cols,
+			int label_w, struct vr_buf *out)
+{
+	bool first_line = false;
 
 	for (size_t c = 0; c < t->ncols; c++)
-		render_kernel_split(t->columns[c], &first[c], &second[c]);
-	for (int line = 0; line < 2; line++) {
+		first_line |= cols[c].first[0] != '\0';
+	for (int line = first_line ? 0 : 1; line < 2; line++) {
 		size_t start = out->len;
 
 		vr_buf_addf(out, "%*s", label_w, "");
 		for (size_t c = 0; c < t->ncols; c++)
-			vr_buf_addf(out, "%*s", cell_w, line ? second[c] : first[c]);
+			vr_buf_addf(out, "%*s", cols[c].width,
+				    line ? cols[c].second : cols[c].first);
 		rstrip_line(out, start);
 	}
-	for (size_t c = 0; c < t->ncols; c++) {
-		free(first[c]);
-		free(second[c]);
-	}
-	free(first);
-	free(second);
 }
 
 static void text_cell(const struct render_table *t, const struct render_row *row,
-		      const struct render_cell *cell, int value_w, int gain_w, struct vr_buf *out)
+		      const struct render_cell *cell, const struct text_col *col,
+		      struct vr_buf *out)
 {
-	if (isnan(cell->value))
-		vr_buf_addf(out, "%*s", value_w, "-");
+	int pad = col->width - col->value_w - (t->show_gain ? col->gain_w + 4 : 0);
+	double v, g;
+
+	cell_shown(t, cell, &v, &g);
+	vr_buf_addf(out, "%*s", pad, "");
+	if (isnan(v))
+		vr_buf_addf(out, "%*s", col->value_w, "-");
 	else
-		vr_buf_addf(out, "%*.*f", value_w, row->precision, cell->value);
+		vr_buf_addf(out, "%*.*f", col->value_w, row->precision, v);
 	if (!t->show_gain)
 		return;
-	if (isnan(cell->gain_pct) || isnan(cell->value))
-		vr_buf_addf(out, "%*s", gain_w + 4, "");
+	if (isnan(g) || isnan(v))
+		vr_buf_addf(out, "%*s", col->gain_w + 4, "");
 	else if (cell->significant)
-		vr_buf_addf(out, " *%*.2f%%*", gain_w, cell->gain_pct);
+		vr_buf_addf(out, " *%*.2f%%*", col->gain_w, g);
 	else
-		vr_buf_addf(out, " (%*.2f%%)", gain_w, cell->gain_pct);
+		vr_buf_addf(out, " (%*.2f%%)", col->gain_w, g);
 }
 
 static void render_text(const struct render_table *t, struct vr_buf *out)
 {
+	struct text_col *cols = vr_calloc(t->ncols + 1, sizeof(*cols));
 	int stat_w, op_w, label_w;
-	int value_w = def(t->value_width, DEF_VALUE_WIDTH);
-	int gain_w = def(t->gain_width, DEF_GAIN_WIDTH);
-	int cell_w = value_w + (t->show_gain ? gain_w + 4 : 0);
 
 	label_widths(t, &stat_w, &op_w);
 	label_w = stat_w < 0 ? op_w : stat_w + 1 + op_w;
-	text_header(t, label_w, cell_w, out);
+	for (size_t c = 0; c < t->ncols; c++)
+		measure_col(t, c, &cols[c]);
+	text_header(t, cols, label_w, out);
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct render_row *row = &t->rows[r];
 		size_t start = out->len;
@@ -142,9 +212,16 @@ static void render_text(const struct render_table *t, struct vr_buf *out)
 			vr_buf_addf(out, "%-*s ", stat_w, row->stat ? row->stat : "");
 		vr_buf_addf(out, "%-*s", op_w, row->op);
 		for (size_t c = 0; c < t->ncols; c++)
-			text_cell(t, row, &row->cells[c], value_w, gain_w, out);
+			text_cell(t, row, &row->cells[c], &cols[c], out);
 		rstrip_line(out, start);
 	}
+	for (size_t i = 0; i < t->nnotes; i++)
+		vr_buf_addf(out, "%s\n", t->notes[i]);
+	for (size_t c = 0; c < t->ncols; c++) {
+		free(cols[c].first);
+		free(cols[c].second);
+	}
+	free(cols);
 }
 
 static void md_escape(struct vr_buf *out, const char *s)
@@ -195,6 +272,12 @@ static void render_markdown(const struct render_table *t, struct vr_buf *out)
 		}
 		vr_buf_addstr(out, "\n");
 	}
+	if (t->nnotes)
+		vr_buf_addstr(out, "\n");
+	for (size_t i = 0; i < t->nnotes; i++) {
+		md_escape(out, t->notes[i]);
+		vr_buf_addstr(out, "\n");
+	}
 }
 
 static void csv_field(struct vr_buf *out, const char *s)
@@ -221,6 +304,16 @@ static void add_number(struct vr_buf *out, double v, const char *nan_text)
 		vr_buf_addf(out, "%.17g", v);
 }
 
+/* @sep, then @n, or @none when @n < 0 (not given). */
+static void add_count(struct vr_buf *out, const char *sep, int n, const char *none)
+{
+	vr_buf_addstr(out, sep);
+	if (n < 0)
+		vr_buf_addstr(out, none);
+	else
+		vr_buf_addf(out, "%d", n);
+}
+
 static void render_csv(const struct render_table *t, struct vr_buf *out)
 {
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -242,7 +335,13 @@ static void render_csv(const struct render_table *t, struct vr_buf *out)
 			add_number(out, t->show_gain ? cell->gain_pct : NAN, "");
 			vr_buf_addstr(out, ",");
 			add_number(out, cell->p, "");
-			vr_buf_addstr(out, cell->significant ? ",1\n" : ",0\n");
+			vr_buf_addstr(out, cell->significant ? ",1," : ",0,");
+			csv_field(out, row->unit ? row->unit : "");
+			vr_buf_addstr(out, ",");
+			csv_field(out, cell->data ? cell->data : "");
+			add_count(out, ",", cell->data ? cell->nvalues : -1, "");
+			add_count(out, ",", cell->data ? cell->nruns : -1, "");
+			vr_buf_addstr(out, "\n");
 		}
 	}
 }
@@ -272,6 +371,8 @@ static void render_json(const struct render_table *t, struct vr_buf *out)
 		json_str(out, row->stat);
 		vr_buf_addstr(out, ",\"operation\":");
 		json_str(out, row->op);
+		vr_buf_addstr(out, ",\"unit\":");
+		json_str(out, row->unit);
 		vr_buf_addstr(out, ",\"cells\":[");
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct render_cell *cell = &row->cells[c];
@@ -283,13 +384,23 @@ static void render_json(const struct render_table *t, struct vr_buf *out)
 				add_number(out, cell->gain_pct, "null");
 				vr_buf_addstr(out, ",\"p\":");
 				add_number(out, cell->p, "null");
-				vr_buf_addstr(out, cell->significant ? ",\"significant\":true}"
-								     : ",\"significant\":false}");
-			} else {
-				vr_buf_addstr(out, "}");
+				vr_buf_addstr(out, cell->significant ? ",\"significant\":true"
+								     : ",\"significant\":false");
 			}
+			if (cell->data) {
+				vr_buf_addstr(out, ",\"data\":");
+				json_str(out, cell->data);
+				add_count(out, ",\"nvalues\":", cell->nvalues, "null");
+				add_count(out, ",\"nruns\":", cell->nruns, "null");
+			}
+			vr_buf_addstr(out, "}");
 		}
 		vr_buf_addstr(out, "]}");
+	}
+	vr_buf_addstr(out, "],\"notes\":[");
+	for (size_t i = 0; i < t->nnotes; i++) {
+		vr_buf_addstr(out, i ? "," : "");
+		json_str(out, t->notes[i]);
 	}
 	vr_buf_addstr(out, "]}");
 }
@@ -298,7 +409,8 @@ int render_tables(const struct render_table *t, size_t n, enum render_format fmt
 		  struct vr_buf *out)
 {
 	if (fmt == RENDER_CSV)
-		vr_buf_addstr(out, "table,stat,operation,kernel,value,gain_pct,p,significant\n");
+		vr_buf_addstr(out, "table,stat,operation,kernel,value,gain_pct,p,significant,unit,data,"
+				    "nvalues,nruns\n");
 	if (fmt == RENDER_JSON)
 		vr_buf_addstr(out, "{\"tables\":[");
 	for (size_t i = 0; i < n; i++) {

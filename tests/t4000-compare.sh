@@ -58,9 +58,10 @@ test_expect_success 'csv and json carry values, gains and p-values' '
 		import s.db 4.11.0-rc1-$k "$D/$k.latency.txt" || exit 1
 	done &&
 	"$VR" compare -d s.db --stats Amean --format csv >out.csv &&
-	head -1 out.csv >h && echo "table,stat,operation,kernel,value,gain_pct,p,significant" >w &&
+	head -1 out.csv >h &&
+	echo "table,stat,operation,kernel,value,gain_pct,p,significant,unit,data,nvalues,nruns" >w &&
 	test_cmp w h &&
-	grep -q "^latency,Amean,p95-Write,4.11.0-rc1-similar,13.125,-14.130434782608[0-9]*,0.231438759[0-9]*,0$" out.csv &&
+	grep -q "^latency,Amean,p95-Write,4.11.0-rc1-similar,13.125,-14.130434782608[0-9]*,0.231438759[0-9]*,0,,values,4,1$" out.csv &&
 	"$VR" compare -d s.db --stats Amean --format json >out.json &&
 	python3 -c "
 import json, sys
@@ -135,7 +136,7 @@ test_expect_success 'known --metrics names without samples (NodeReclaim) are acc
 	import u.db k1 "$D/base.latency.txt" &&
 	"$VR" compare -d u.db --metrics Write,NodeReclaim,counters --stats Amean >out &&
 	grep -q "^Amean    p95-Write                  11.50 (  0.00%)$" out &&
-	test $(wc -l <out) = 3
+	test $(wc -l <out) = 2	# k1 has no "-": one header line, one row
 '
 test_expect_success 'a kernel repeated in --kernels or NAME=FILE exits 2' '
 	import u.db k1 "$D/base.latency.txt" &&
@@ -148,5 +149,36 @@ test_expect_success 'a kernel repeated in --kernels or NAME=FILE exits 2' '
 test_expect_success 'shortcut: one latency report for two kernels (A/A)' '
 	"$VR" compare --stats Amean x="$D/base.latency.txt" y="$D/base.latency.txt" >out &&
 	grep -q "^Amean    p95-Write                  11.50 (  0.00%)       11.50 (  0.00%)$" out
+'
+# The header lines of long, short and hyphen-free names, split by hand as
+# mmtests cuts them (first "-", kept past "-rcN"; a name without "-" whole on
+# the second line).  Every line is the expected parts with at least one
+# space before each, and each part ends where its column's "%)" ends.
+test_expect_success 'header cells never touch and sit over their columns' '
+	names="mm-unstable-20251201 mm-unstable-20251201-lru-fix 6.18.0-rc3-mm-unstable-base" &&
+	names="$names 6.18.0-rc3-mm-unstable-patched-v2 wsf10 a" &&
+	args="" && for n in $names; do args="$args $n=$D/base.latency.txt"; done &&
+	"$VR" compare --stats Amean $args >out &&
+	python3 - out <<-\EOF
+	import re, sys
+	lines = open(sys.argv[1]).read().split("\n")
+	first = ["mm", "mm", "6.18.0-rc3", "6.18.0-rc3"]
+	second = ["unstable-20251201", "unstable-20251201-lru-fix", "mm-unstable-base",
+	          "mm-unstable-patched-v2", "wsf10", "a"]
+	for line, parts in ((lines[0], first), (lines[1], second)):
+	    assert re.fullmatch(" +" + " +".join(map(re.escape, parts)), line), line
+	row = lines[2]
+	assert row.startswith("Amean    p95-Write "), row
+	ends = [m.end() for m in re.finditer(r"%\)", row)]
+	assert len(ends) == 6, row
+	assert [m.end() for m in re.finditer(r"\S+", lines[1])] == ends, (lines[1], row)
+	assert [m.end() for m in re.finditer(r"\S+", lines[0])] == ends[:4], (lines[0], row)
+	EOF
+'
+# All names without "-": no first header line at all (not an empty one).
+test_expect_success 'hyphen-free names give one header line' '
+	"$VR" compare --stats Amean wsf10="$D/base.latency.txt" wsf30="$D/worse.latency.txt" >out &&
+	head -1 out | grep -q "^  *wsf10  *wsf30$" &&
+	sed -n 2p out | grep -q "^Amean    p95-Write "
 '
 test_done

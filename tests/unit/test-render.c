@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of src/render-table.c: mmtests header split, text cells,
- * CSV quoting.  Expected strings written by hand from the 2017 seed tables
- * (/work/shared/seeds) and RFC 4180.
+ * column widths, the mmtests layout, CSV quoting.  Expected strings written
+ * by hand from the table of "[PATCH 0/3] Reduce amount of time kswapd sleeps
+ * prematurely v2" (Mel Gorman, linux-mm, 2017-03-09), mmtests' Compare.pm
+ * formats (%-S %-O, %18.2f (%7.2f%%)) and RFC 4180.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,20 +34,121 @@ static void test_split(void **state)
 	check_split("4.11.0-rc1-vanilla", "4.11.0-rc1", "vanilla");
 	check_split("4.11.0-rc1-keepawake-v2", "4.11.0-rc1", "keepawake-v2");
 	check_split("4.11.0-rc10-vanilla", "4.11.0-rc10", "vanilla");	/* mmtests' bodge fails here */
-	check_split("4.11.0-rc1", "4.11.0-rc1", "");
 	check_split("6.1.0-base", "6.1.0", "base");
 	check_split("6.1.0-rcu-fix", "6.1.0", "rcu-fix");
-	check_split("vanilla", "vanilla", "");
+	check_split("mm-unstable-20251201-lru-fix", "mm", "unstable-20251201-lru-fix");
+	/* where mmtests leaves a line empty or repeats the name: whole name below */
+	check_split("4.11.0-rc1", "", "4.11.0-rc1");
+	check_split("vanilla", "", "vanilla");
+	check_split("wsf10", "", "wsf10");	/* mmtests: "wsf1" over "wsf10" */
+	check_split("base-", "", "base-");
+	check_split("-base", "", "-base");
+}
+
+/* Long second parts widen their columns: one space at least between cells. */
+static void test_text_long_names(void **state)
+{
+	const char *cols[] = { "mm-unstable-20251201", "mm-unstable-20251201-lru-fix" };
+	struct render_cell cells[] = {
+		{ .value = 10, .gain_pct = 0, .p = NAN },
+		{ .value = 12.5, .gain_pct = -25, .p = NAN },
+	};
+	struct render_row row = { .stat = "Amean", .op = "p95-Write", .precision = 2,
+				  .cells = cells };
+	struct render_table t = { .name = "latency", .columns = cols, .ncols = 2,
+				  .rows = &row, .nrows = 1, .show_gain = true };
+	struct vr_buf out;
+
+	(void)state;
+	vr_buf_init(&out);
+	render_tables(&t, 1, RENDER_TEXT, &out);
+	/* 29 label + 22 + 26 (25 characters and a space) */
+	assert_string_equal(out.buf,
+		"                                                 mm"
+		"                        mm\n"
+		"                                  unstable-20251201"
+		" unstable-20251201-lru-fix\n"
+		"Amean    p95-Write                  10.00 (  0.00%)"
+		"           12.50 (-25.00%)\n");
+	vr_buf_release(&out);
+}
+
+/* Names without '-': one header line; wide values widen the column. */
+static void test_text_one_header_line(void **state)
+{
+	const char *cols[] = { "base", "wsf10" };
+	struct render_cell c1[] = { { .value = 4, .p = NAN }, { .value = 8.5, .gain_pct = -112.5,
+								 .p = NAN } };
+	struct render_cell c2[] = { { .value = 2, .p = NAN }, { .value = 1, .gain_pct = 50,
+								 .p = NAN, .significant = true } };
+	struct render_row rows[] = {
+		{ .stat = "Max", .op = "p95-Write", .precision = 2, .cells = c1 },
+		{ .stat = "Min", .op = "p95-Write", .precision = 2, .cells = c2 },
+	};
+	struct render_table t = { .name = "latency", .columns = cols, .ncols = 2,
+				  .rows = rows, .nrows = 2, .show_gain = true };
+	struct vr_buf out;
+
+	(void)state;
+	vr_buf_init(&out);
+	render_tables(&t, 1, RENDER_TEXT, &out);
+	/* a 7-character gain pushes its row by one, as printf does in mmtests */
+	assert_string_equal(out.buf,
+		"                                               base                 wsf10\n"
+		"Max      p95-Write                   4.00 (  0.00%)        8.50 (-112.50%)\n"
+		"Min      p95-Write                   2.00 (  0.00%)        1.00 * 50.00%*\n");
+	vr_buf_release(&out);
+	/* a 13-character value widens its column for every row */
+	c1[1].value = 1234567890.25;
+	vr_buf_init(&out);
+	render_tables(&t, 1, RENDER_TEXT, &out);
+	assert_string_equal(out.buf,
+		"                                               base                   wsf10\n"
+		"Max      p95-Write                   4.00 (  0.00%) 1234567890.25 (-112.50%)\n"
+		"Min      p95-Write                   2.00 (  0.00%)          1.00 * 50.00%*\n");
+	vr_buf_release(&out);
+}
+
+/* --layout mmtests: labels as wide as the longest, %18.2f (%7.2f%%), a
+ * missing value as 0.00 (0.00%), notes under the table. */
+static void test_text_mmtests_layout(void **state)
+{
+	const char *cols[] = { "4.11.0-rc1-vanilla", "4.11.0-rc1-keepawake-v2" };
+	const char *notes[] = { "Unit: us" };
+	struct render_cell cells[] = {
+		{ .value = 412901.57, .gain_pct = 0, .p = NAN },
+		{ .value = NAN, .gain_pct = NAN, .p = NAN },
+	};
+	struct render_row row = { .stat = "Amean", .op = "p95-Write", .precision = 2,
+				  .cells = cells };
+	struct render_table t = { .name = "latency", .columns = cols, .ncols = 2,
+				  .rows = &row, .nrows = 1, .show_gain = true,
+				  .layout = RENDER_LAYOUT_MMTESTS, .notes = notes, .nnotes = 1 };
+	struct vr_buf out;
+
+	(void)state;
+	vr_buf_init(&out);
+	render_tables(&t, 1, RENDER_TEXT, &out);
+	/* label 5 + 1 + 9 = 15, then 18 + 4 + 7 = 29 per kernel */
+	assert_string_equal(out.buf,
+		"                                  4.11.0-rc1                   4.11.0-rc1\n"
+		"                                     vanilla                 keepawake-v2\n"
+		"Amean p95-Write         412901.57 (   0.00%)              0.00 (   0.00%)\n"
+		"Unit: us\n");
+	vr_buf_release(&out);
 }
 
 static void test_text_layout(void **state)
 {
 	const char *cols[] = { "4.11.0-rc1-vanilla", "4.11.0-rc1-keepawake-v2" };
 	struct render_cell cells[] = {
-		{ 412901.57, 0, NAN, false }, { 1362.62, 99.67, 0.001, true },
+		{ .value = 412901.57, .gain_pct = 0, .p = NAN },
+		{ .value = 1362.62, .gain_pct = 99.67, .p = 0.001, .significant = true },
 	};
-	struct render_row row = { "Amean", "p95-Write", 2, cells };
-	struct render_table t = { "latency", cols, 2, &row, 1, true, 0, 0, 0, 0 };
+	struct render_row row = { .stat = "Amean", .op = "p95-Write", .precision = 2,
+				  .cells = cells };
+	struct render_table t = { .name = "latency", .columns = cols, .ncols = 2,
+				  .rows = &row, .nrows = 1, .show_gain = true };
 	struct vr_buf out;
 
 	(void)state;
@@ -61,17 +164,18 @@ static void test_text_layout(void **state)
 static void test_csv_quoting(void **state)
 {
 	const char *cols[] = { "a,b" };
-	struct render_cell cells[] = { { 1.5, NAN, NAN, false } };
-	struct render_row row = { NULL, "say \"hi\"", 2, cells };
-	struct render_table t = { "counters", cols, 1, &row, 1, false, 0, 0, 0, 0 };
+	struct render_cell cells[] = { { .value = 1.5, .gain_pct = NAN, .p = NAN } };
+	struct render_row row = { .op = "say \"hi\"", .precision = 2, .cells = cells };
+	struct render_table t = { .name = "counters", .columns = cols, .ncols = 1,
+				  .rows = &row, .nrows = 1 };
 	struct vr_buf out;
 
 	(void)state;
 	vr_buf_init(&out);
 	render_tables(&t, 1, RENDER_CSV, &out);
 	assert_string_equal(out.buf,
-		"table,stat,operation,kernel,value,gain_pct,p,significant\n"
-		"counters,,\"say \"\"hi\"\"\",\"a,b\",1.5,,,0\n");
+		"table,stat,operation,kernel,value,gain_pct,p,significant,unit,data,nvalues,nruns\n"
+		"counters,,\"say \"\"hi\"\"\",\"a,b\",1.5,,,0,,,,\n");
 	vr_buf_release(&out);
 }
 
@@ -80,6 +184,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_text_layout),
+		cmocka_unit_test(test_text_long_names),
+		cmocka_unit_test(test_text_one_header_line),
+		cmocka_unit_test(test_text_mmtests_layout),
 		cmocka_unit_test(test_csv_quoting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
