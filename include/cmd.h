@@ -8,6 +8,8 @@
 #ifndef VR_CMD_H
 #define VR_CMD_H
 
+#include <stdbool.h>
+
 int cmd_load(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
@@ -20,11 +22,11 @@ struct store;
 /**
  * cmd_import_latency_file - import latency report @path as the application
  * latencies of run (@kernel, @iteration; 0: see store_import_app_latency())
- * into @st, as `import-latency` does.  Returns 0 or -1 (message printed,
- * the database unchanged).
+ * into @st, as `import-latency` does (@replace: its --replace).  Returns 0
+ * or -1 (message printed, the database unchanged).
  */
 int cmd_import_latency_file(struct store *st, const char *path, const char *kernel,
-			    int iteration, int quiet);
+			    int iteration, int quiet, bool replace);
 int cmd_chart(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_record(int argc, char **argv);

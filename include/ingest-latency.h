@@ -12,6 +12,8 @@ struct ingest_latency_sample {
 	char *operation;	/* e.g. "p95-Write"; owned */
 	int sample;		/* 0, 1, ... per operation, in file order */
 	double value;		/* as given in the file, no unit conversion */
+	const char *unit;	/* "us" when the report names it (simoop "usec");
+				 * NULL: not named, "as reported"; static */
 };
 
 struct ingest_latency {
@@ -25,12 +27,13 @@ struct ingest_latency {
  *  - simoop's report lines "Read latency usec: (p50: 1,234) (p95: 5,678)
  *    (p99: 9,012) (max: 12,345)" (the "usec" and ':' optional, digits may
  *    carry thousands commas): each "(KEY: N)" is one sample of operation
- *    "KEY-Name" (p50-Read, ...); after a "Final stats:" line the operations
- *    are named "final-KEY-Name" as mmtests does;
+ *    "KEY-Name" (p50-Read, ...), with unit "us" when the line says "usec";
+ *    after a "Final stats:" line the operations are named "final-KEY-Name"
+ *    as mmtests does;
  *  - "Run time: ...", "Warmup complete ...", blank lines and lines starting
  *    with '#' are skipped;
  *  - anything else must be "OPERATION VALUE" (one sample of OPERATION; the
- *    value a finite decimal number).
+ *    value a finite decimal number; no unit).
  * @out: OUT: the samples; release with ingest_latency_release().
  * Returns 0, or -1 after "vmscan-report: PATH:LINE: what is wrong" (@out
  * empty then).  A file with no sample at all is an error too.

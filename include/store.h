@@ -134,13 +134,19 @@ struct ingest_latency;
  * the run's earlier app_latency rows are replaced; when no run exists it is
  * created with source_format 'latency', source_path @path and content hash
  * @sha256 (no events).  @iteration 0 picks the kernel's lowest iteration
- * without app_latency rows, else the next free one.
+ * without app_latency rows, else the next free one.  Each row keeps the
+ * sample's unit and @sha256 (source_sha256).  Contents @sha256 already
+ * imported for @kernel (a row's source_sha256, or the latency-only run made
+ * from them) are refused, naming that run, unless @replace: then they go to
+ * that run again, or to (@kernel, @iteration) when @iteration names another
+ * run, leaving the old one (deleted if it held nothing else), as `load
+ * --replace` does for a trace.
  * @run_id, @iteration_out: OUT.  @created: OUT: 1 if the run row was new.
  * Returns 0, or -1 (message printed; the database is unchanged).
  */
 int store_import_app_latency(struct store *s, const char *kernel, int iteration,
 			     const char *path, const char *sha256,
-			     const struct ingest_latency *lat, int64_t *run_id,
+			     const struct ingest_latency *lat, bool replace, int64_t *run_id,
 			     int *iteration_out, int *created);
 
 /*

@@ -261,7 +261,7 @@ static int load_args(struct store *st, int argc, char **argv, struct compare_cli
 		failed = check_files(files, nfiles, arg) * 2;
 		for (size_t f = 0; f < nfiles && !failed; f++)
 			failed = ends_with(files[f], ".txt")
-				 ? cmd_import_latency_file(st, files[f], arg, 0, 1)
+				 ? cmd_import_latency_file(st, files[f], arg, 0, 1, false)
 				 : load_trace(st, files[f], arg);
 		free(files);
 		names[nnames++] = arg;

@@ -51,8 +51,9 @@ static const char *const record_usage[] = {
 	"  -q, --quiet            print nothing but errors and warnings",
 	"  -h, --help             show this help",
 	"",
-	"At the end, the events read and lost per CPU are printed (lost: overwritten",
-	"before they could be read; raise --buffer-kb).  Exit status 0, or 1 when",
+	"At the end, the events read and lost per CPU are printed on stderr (lost:",
+	"overwritten before they could be read; raise --buffer-kb); stdout is",
+	"COMMAND's alone.  Exit status 0, or 1 when",
 	"recording failed or COMMAND did not exit with status 0.",
 	NULL
 };
@@ -148,7 +149,9 @@ static int parse_record_opts(int argc, char **argv, struct record_cli *c)
 	return 0;
 }
 
-/* Lost events per CPU; returns the total. */
+/* Events read and lost per CPU, on stderr: stdout is the command's (perf's
+ * convention; `record -- workload > latency.txt` keeps the report clean).
+ * Returns the number lost. */
 static uint64_t print_stats(const struct record_cli *c, const struct record_result *res)
 {
 	uint64_t total = 0, bytes = 0;
@@ -160,15 +163,15 @@ static uint64_t print_stats(const struct record_cli *c, const struct record_resu
 		total += lost;
 		bytes += s->bytes;
 		if (!c->o.quiet)
-			printf("cpu%d: %llu events read, %llu lost (overrun %llu, commit overrun "
-			       "%llu, dropped %llu), %llu bytes\n", cpu,
+			fprintf(stderr, "cpu%d: %llu events read, %llu lost (overrun %llu, commit"
+			       " overrun %llu, dropped %llu), %llu bytes\n", cpu,
 			       (unsigned long long)s->read, (unsigned long long)lost,
 			       (unsigned long long)s->overrun,
 			       (unsigned long long)s->commit_overrun,
 			       (unsigned long long)s->dropped, (unsigned long long)s->bytes);
 	}
 	if (!c->o.quiet)
-		printf("wrote %s: %d CPUs, clock %s, %llu bytes of ring-buffer pages\n",
+		fprintf(stderr, "wrote %s: %d CPUs, clock %s, %llu bytes of ring-buffer pages\n",
 		       c->o.output, res->ncpus, c->o.clock, (unsigned long long)bytes);
 	return total;
 }

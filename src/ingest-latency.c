@@ -22,7 +22,8 @@ struct parser {
 	struct ingest_latency *out;
 };
 
-static int add_sample(struct parser *p, const char *op, size_t oplen, double value)
+static int add_sample(struct parser *p, const char *op, size_t oplen, double value,
+		      const char *unit)
 {
 	struct ingest_latency *l = p->out;
 	int sample = 0;
@@ -34,7 +35,7 @@ static int add_sample(struct parser *p, const char *op, size_t oplen, double val
 		if (!strcmp(l->s[i].operation, name))
 			sample++;
 	l->s = vr_realloc(l->s, (l->n + 1) * sizeof(*l->s));
-	l->s[l->n++] = (struct ingest_latency_sample){ name, sample, value };
+	l->s[l->n++] = (struct ingest_latency_sample){ name, sample, value, unit };
 	return 0;
 }
 
@@ -72,9 +73,12 @@ static int parse_simoop(struct parser *p, const char *line, const char *lat)
 {
 	const char *name = line, *s = lat + strlen(" latency");
 	size_t name_len = (size_t)(lat - line);
+	const char *unit = NULL;
 
-	if (starts_with(s, " usec"))
+	if (starts_with(s, " usec")) {
 		s += 5;
+		unit = "us";
+	}
 	if (*s == ':')
 		s++;
 	while (*s == ' ')
@@ -108,7 +112,7 @@ static int parse_simoop(struct parser *p, const char *line, const char *lat)
 		vr_buf_init(&op);
 		vr_buf_addf(&op, "%s%.*s-%.*s", p->final ? "final-" : "", (int)key_len, key,
 			    (int)name_len, name);
-		add_sample(p, op.buf, op.len, v);
+		add_sample(p, op.buf, op.len, v, unit);
 		vr_buf_release(&op);
 	}
 	return 0;
@@ -131,7 +135,7 @@ static int parse_plain(struct parser *p, const char *line)
 				p->path, p->lineno);
 	if (parse_number(s, &end, &v) || *end)
 		return vr_error("%s:%zu: '%s' is not a number", p->path, p->lineno, s);
-	return add_sample(p, op, op_len, v);
+	return add_sample(p, op, op_len, v, NULL);
 }
 
 static int parse_line(struct parser *p, char *line)

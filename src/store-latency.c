@@ -7,6 +7,7 @@
 #include "store.h"
 #include "vr.h"
 
+#include <stdbool.h>
 #include <time.h>
 
 static int fail(struct store *s, const char *what)
@@ -93,7 +94,87 @@ static int find_or_create_run(struct store *s, const char *kernel, int iteration
 	return 0;
 }
 
-static int insert_samples(struct store *s, int64_t run_id, const struct ingest_latency *lat)
+/*
+ * The run of @kernel that already holds the latencies of a file with
+ * contents @sha256 (its app_latency rows name it, or it is the latency-only
+ * run made from it), or 0.
+ */
+static int find_imported(struct store *s, const char *kernel, const char *sha256,
+			 int64_t *run_id, int *iteration)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*run_id = 0;
+	if (sqlite3_prepare_v2(store_db(s), "SELECT r.id, r.iteration FROM run r"
+			       " WHERE r.kernel = ?1 AND ((r.source_format = 'latency'"
+			       " AND r.content_sha256 = ?2) OR EXISTS (SELECT 1 FROM app_latency a"
+			       " WHERE a.run_id = r.id AND a.source_sha256 = ?2)) ORDER BY r.id",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(s, "cannot prepare query");
+	sqlite3_bind_text(st, 1, kernel, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, sha256, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*run_id = sqlite3_column_int64(st, 0);
+		*iteration = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "query failed");
+}
+
+/* Run @sql with ?1 = @run_id (a DELETE); 0 or -1. */
+static int exec_run(struct store *s, const char *sql, int64_t run_id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(s, "cannot prepare delete");
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : fail(s, "cannot delete");
+}
+
+/*
+ * --replace of contents already in run @old moving to another run: @old
+ * loses them, and goes altogether when it was only these latencies.
+ */
+static int move_away(struct store *s, int64_t old)
+{
+	return exec_run(s, "DELETE FROM app_latency WHERE run_id = ?1", old) ||
+	       exec_run(s, "DELETE FROM run WHERE id = ?1 AND source_format = 'latency'", old);
+}
+
+/*
+ * Refuse contents already imported for @kernel unless @replace; with it,
+ * the import goes to the run that has them unless *@iteration names
+ * another, which they then leave.
+ */
+static int check_imported(struct store *s, const char *kernel, int *iteration,
+			  const char *path, const char *sha256, bool replace)
+{
+	int64_t old;
+	int old_iter;
+
+	if (find_imported(s, kernel, sha256, &old, &old_iter))
+		return -1;
+	if (!old)
+		return 0;
+	if (!replace)
+		return vr_error("%s: already imported as the latencies of run %lld (kernel %s"
+				" iteration %d, same contents); use --replace to import it again",
+				path, (long long)old, kernel, old_iter);
+	if (!*iteration)
+		*iteration = old_iter;
+	if (*iteration != old_iter)
+		return move_away(s, old);
+	return 0;
+}
+
+static int insert_samples(struct store *s, int64_t run_id, const struct ingest_latency *lat,
+			  const char *sha256)
 {
 	sqlite3 *db = store_db(s);
 	sqlite3_stmt *st;
@@ -107,8 +188,9 @@ static int insert_samples(struct store *s, int64_t run_id, const struct ingest_l
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return fail(s, "cannot replace latencies");
-	if (sqlite3_prepare_v2(db, "INSERT INTO app_latency (run_id, operation, sample, value)"
-			       " VALUES (?1, ?2, ?3, ?4)", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "INSERT INTO app_latency (run_id, operation, sample, value,"
+			       " unit, source_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &st,
+			       NULL) != SQLITE_OK)
 		return fail(s, "cannot prepare insert");
 	rc = SQLITE_DONE;
 	for (size_t i = 0; i < lat->n && rc == SQLITE_DONE; i++) {
@@ -116,6 +198,11 @@ static int insert_samples(struct store *s, int64_t run_id, const struct ingest_l
 		sqlite3_bind_text(st, 2, lat->s[i].operation, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 3, lat->s[i].sample);
 		sqlite3_bind_double(st, 4, lat->s[i].value);
+		if (lat->s[i].unit)
+			sqlite3_bind_text(st, 5, lat->s[i].unit, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 5);
+		sqlite3_bind_text(st, 6, sha256, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
 	}
@@ -125,15 +212,17 @@ static int insert_samples(struct store *s, int64_t run_id, const struct ingest_l
 
 int store_import_app_latency(struct store *s, const char *kernel, int iteration,
 			     const char *path, const char *sha256,
-			     const struct ingest_latency *lat, int64_t *run_id,
+			     const struct ingest_latency *lat, bool replace, int64_t *run_id,
 			     int *iteration_out, int *created)
 {
 	if (store_write_begin(s))
 		return -1;
+	if (check_imported(s, kernel, &iteration, path, sha256, replace))
+		goto rollback;
 	if (!iteration && pick_iteration(s, kernel, &iteration))
 		goto rollback;
 	if (find_or_create_run(s, kernel, iteration, path, sha256, run_id, created) ||
-	    insert_samples(s, *run_id, lat) ||
+	    insert_samples(s, *run_id, lat, sha256) ||
 	    store_exec(s, "COMMIT", "cannot commit"))
 		goto rollback;
 	*iteration_out = iteration;

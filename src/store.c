@@ -140,7 +140,49 @@ static const char fixed_schema[] =
 	" run_id INTEGER NOT NULL REFERENCES run(id),"
 	" operation TEXT NOT NULL," /* e.g. p95-Write */
 	" sample INTEGER NOT NULL," /* 0, 1, ... in file order */
-	" value REAL NOT NULL);";
+	" value REAL NOT NULL,"
+	" unit TEXT," /* "us" when the report names it; NULL: as reported */
+	" source_sha256 TEXT);"; /* the imported file; NULL before these columns */
+
+/*
+ * Columns added to a table of schema version 2 after its first release,
+ * without a version change: added by the first write transaction (as
+ * version 1's upgrade is), read as NULL meanwhile (metric_app_unit() and
+ * store_import_app_latency() check for them).
+ */
+static const struct {
+	const char *table, *column, *type;
+} added_columns[] = {
+	{ "app_latency", "unit", "TEXT" },
+	{ "app_latency", "source_sha256", "TEXT" },
+};
+
+static int query_int(struct store *s, const char *sql, int64_t *out);
+
+static int add_missing_columns(struct store *s)
+{
+	for (size_t i = 0; i < VR_ARRAY_SIZE(added_columns); i++) {
+		char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info('%q')"
+					    " WHERE name = '%q'", added_columns[i].table,
+					    added_columns[i].column);
+		int64_t have;
+		int r = query_int(s, sql, &have);
+
+		sqlite3_free(sql);
+		if (r)
+			return -1;
+		if (have)
+			continue;
+		sql = sqlite3_mprintf("ALTER TABLE \"%w\" ADD COLUMN \"%w\" %s",
+				      added_columns[i].table, added_columns[i].column,
+				      added_columns[i].type);
+		r = store_exec(s, sql, "cannot add a column");
+		sqlite3_free(sql);
+		if (r)
+			return -1;
+	}
+	return 0;
+}
 
 int store_exec(struct store *s, const char *sql, const char *what)
 {
@@ -255,7 +297,7 @@ static int schema_in_transaction(struct store *s)
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
 	}
-	if (store_exec(s, fixed_schema, "cannot create schema"))
+	if (store_exec(s, fixed_schema, "cannot create schema") || add_missing_columns(s))
 		return -1;
 	for (size_t i = 0; i < vr_event_specs_count; i++) {
 		char *sql = spec_table_sql((int)i);

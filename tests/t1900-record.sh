@@ -65,8 +65,9 @@ test_expect_success 'a short command: the file loads and holds its exec events' 
 	run_fg record -o rec.dat --events reclaim,sched:sched_process_exec \
 		-- sh -c "$PWD/marker-true; $PWD/marker-true; $PWD/marker-true; exit 0" \
 		>out 2>err; test $rc = 0 &&
-	grep -q "^cpu0: [0-9]* events read, 0 lost" out &&
-	grep -q "^wrote rec.dat: [0-9]* CPUs, clock mono" out &&
+	grep -q "^cpu0: [0-9]* events read, 0 lost" err &&
+	grep -q "^wrote rec.dat: [0-9]* CPUs, clock mono" err &&
+	test ! -s out &&
 	no_instance &&
 	ls rec.dat* >files && echo rec.dat >expect && test_cmp expect files &&
 	trace-cmd report -i rec.dat >report 2>/dev/null &&
@@ -75,6 +76,12 @@ test_expect_success 'a short command: the file loads and holds its exec events' 
 	test "$(sqlite3 db "SELECT clock FROM run")" = mono &&
 	test $(sqlite3 db "SELECT count(*) FROM other_event WHERE name = '\''sched_process_exec'\''
 			   AND json_extract(fields, '\''\$.filename'\'') = '\''$PWD/marker-true'\''") = 3
+'
+# the workload's stdout is the latency report import-latency reads
+test_expect_success 'stdout is the command'\''s alone, the statistics go to stderr' '
+	run_fg record -o hi.dat --events sched:sched_process_exec -- sh -c "echo hi" >f 2>err &&
+	test $rc = 0 && echo hi >expect && test_cmp expect f &&
+	grep -q "^wrote hi.dat: " err
 '
 test_expect_success 'per event name, the database counts what trace-cmd report shows' '
 	cp /bin/true marker-true &&

@@ -181,4 +181,52 @@ test_expect_success 'hyphen-free names give one header line' '
 	head -1 out | grep -q "^  *wsf10  *wsf30$" &&
 	sed -n 2p out | grep -q "^Amean    p95-Write "
 '
+# Two text-trace runs of kernel k (t1.txt, t2.txt differ by a timestamp):
+# the same report imported twice would go to run 2 as well (before: exit
+# 0, twice the samples); it is refused, the database unchanged.
+two_trace_runs() {
+	for i in 1 2; do
+		printf "bash-1234  [000]  100.00000$i: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL\n" >t$i.txt &&
+		printf "bash-1234  [000]  100.00100$i: mm_vmscan_direct_reclaim_end: nr_reclaimed=3\n" >>t$i.txt &&
+		"$VR" load -q -d $1 --kernel k t$i.txt || return 1
+	done
+}
+test_expect_success 're-importing the same report is refused, naming its run' '
+	two_trace_runs d.db &&
+	printf "p95-Write 1\np95-Write 2\n" >a.txt &&
+	"$VR" import-latency -q -d d.db --kernel k a.txt &&
+	sqlite3 d.db .dump >before &&
+	test_expect_code 1 "$VR" import-latency -d d.db --kernel k a.txt 2>err &&
+	grep -q "^vmscan-report: a.txt: already imported as the latencies of run 1 (kernel k iteration 1, same contents); use --replace" err &&
+	test_expect_code 1 "$VR" import-latency -d d.db --kernel k --iteration 2 a.txt 2>err &&
+	grep -q "already imported as the latencies of run 1 " err &&
+	sqlite3 d.db .dump >after && test_cmp before after &&
+	test "$(sqlite3 d.db "SELECT count(*) FROM app_latency")" = 2
+'
+test_expect_success 'import-latency --replace: same run, or the run --iteration names' '
+	two_trace_runs d.db &&
+	printf "p95-Write 1\np95-Write 2\n" >a.txt &&
+	"$VR" import-latency -q -d d.db --kernel k a.txt &&
+	"$VR" import-latency -d d.db --kernel k --replace a.txt >out &&
+	grep -q "^run 1: k iteration 1 <- a.txt (2 latency samples)$" out &&
+	"$VR" import-latency -q -d d.db --kernel k --replace --iteration 2 a.txt &&
+	sqlite3 d.db "SELECT run_id, sample, value FROM app_latency ORDER BY rowid" >out &&
+	printf "2|0|1.0\n2|1|2.0\n" >want && test_cmp want out &&
+	"$VR" import-latency -q -d d.db --kernel other a.txt &&
+	test "$(sqlite3 d.db "SELECT count(*) FROM app_latency")" = 4
+'
+# A simoop line saying usec: unit us; its second Read line does not say it,
+# and OPERATION VALUE lines never do (NULL: as reported).
+test_expect_success 'import-latency stores the unit the report names' '
+	import i.db k1 "$D/simoop-report.txt" &&
+	import i.db k2 "$D/base.latency.txt" &&
+	sqlite3 i.db "SELECT r.kernel, a.operation, a.sample, coalesce(a.unit, '\''NULL'\'')
+		      FROM app_latency a JOIN run r ON r.id = a.run_id
+		      WHERE a.operation IN ('\''p50-Read'\'', '\''p50-Write'\'', '\''p95-Write'\'')
+		      ORDER BY a.rowid" >out &&
+	printf "k1|p50-Read|0|us\nk1|p50-Write|0|us\nk1|p95-Write|0|us\n" >want &&
+	printf "k1|p50-Read|1|NULL\nk1|p50-Write|1|us\nk1|p95-Write|1|us\n" >>want &&
+	printf "k2|p95-Write|0|NULL\nk2|p95-Write|1|NULL\nk2|p95-Write|2|NULL\nk2|p95-Write|3|NULL\n" >>want &&
+	test_cmp want out
+'
 test_done
