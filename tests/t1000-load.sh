@@ -28,7 +28,7 @@ test_expect_success 'loading the same file twice is refused and changes nothing'
 '
 test_expect_success '--replace loads it again as one run, keeping id, label and latencies' '
 	"$VR" load -q -d db --kernel base --iteration 4 "$first" &&
-	sqlite3 db "INSERT INTO app_latency VALUES (1, '\''p95-Read'\'', 0, 5.5)" &&
+	sqlite3 db "INSERT INTO app_latency (run_id, operation, sample, value) VALUES (1, '\''p95-Read'\'', 0, 5.5)" &&
 	"$VR" load -d db --replace "$first" >out &&
 	echo "run 1: base iteration 4 <- $first (replaced)" >expect && test_cmp expect out &&
 	test "$(sqlite3 db "SELECT id, kernel, iteration FROM run")" = "1|base|4" &&

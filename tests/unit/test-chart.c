@@ -51,7 +51,7 @@ static const char fixture_sql[] =
 	"INSERT INTO run_quality VALUES (3, 'pgdat_flag_not_inferred', 1, 'MGLRU'),"
 	" (1, 'pgdat_flag_rule', 1, '4.12-4.16 per-call');"
 	/* imported simoop-style latencies of run 1: two reports and final stats */
-	"INSERT INTO app_latency VALUES (1, 'p95-Write', 0, 100), (1, 'p95-Write', 1, 200),"
+	"INSERT INTO app_latency (run_id, operation, sample, value) VALUES (1, 'p95-Write', 0, 100), (1, 'p95-Write', 1, 200),"
 	" (1, 'max-Write', 0, 900), (1, 'final-p95-Write', 0, 150);"
 	"INSERT INTO pgdat_flag (run_id, nid, flag, set_ns, clear_ns, rule, evidence) VALUES"
 	" (1, 0, 'PGDAT_WRITEBACK', 3000000000, 4000000000, '4.12-4.16 per-call', 'x'),"
