@@ -9,15 +9,17 @@
 
 #include <stdio.h>
 
+struct outfile;
 struct store;
 
 struct chart_draw_req {
 	const char *kind;	/* "timeline", "latency", "cdf", "counters" */
 	const char *out;	/* file to draw (.png/.svg/.pdf), or NULL: no drawing */
 	const char *also_out;	/* NULL, or a second file drawn from the same data
-				 * (report: .png and .svg; the queries run once) */
-	unsigned *drawn;	/* NULL, or set to the files written: bit 0 out,
-				 * bit 1 also_out */
+				 * (the queries run once) */
+	struct outfile *out_file, *also_file;	/* instead of out and also_out: draw into
+				 * these (borrowed; finished, not committed: report's
+				 * files of one directory, outfile.h) */
 	int width, height;	/* 0: 800 wide, 600 high (timelines of more than
 				 * two nodes: 230 more per node) */
 	long long run_id;	/* timeline */
@@ -31,9 +33,9 @@ struct chart_draw_req {
 /**
  * chart_draw - build and draw the chart @r asks for.
  * Returns 0, or -1 after an error message (unknown kind or metric, no such
- * run, SQLite or cairo error); a file already there may then be replaced
- * by a partial one only if cairo failed while writing it.  When one of
- * two files fails the other is still drawn (*r->drawn says which).
+ * run, SQLite or cairo error, a write failed).  A file named by out or
+ * also_out is replaced only once it is wholly written (render-cairo.h);
+ * when one of two files fails the other is still drawn.
  */
 int chart_draw(struct store *st, const struct chart_draw_req *r);
 

@@ -11,11 +11,17 @@
 
 #include "chart.h"
 
+struct outfile;
+
 /* Where and how big. */
 struct render_chart_opts {
 	const char *path;	/* output file; extension .png, .svg or .pdf */
 	int width, height;	/* pixels (PNG) or points (SVG, PDF); 0: 800x600 */
 	const char *subtitle;	/* optional line under the title (borrowed) */
+	struct outfile *file;	/* NULL: write @path through a temporary renamed over it
+				 * (outfile_create()); else draw into this file, borrowed,
+				 * finished (outfile_finish()) but not committed, its name
+				 * (outfile_path()) giving the format */
 };
 
 /**
@@ -29,12 +35,23 @@ const char *render_chart_format(const char *path);
 #define RENDER_CHART_MAX_SIDE 8000
 
 /*
- * render_chart_timeline / _latency / _cdf / _counters - draw one chart
- * (layouts in DESIGN.md "Charts") to o->path, replacing the file.
+ * render_chart_timeline / _latency / _cdf / _counters - draw one chart to
+ * o->path (replacing a regular file there only once the whole chart is
+ * written; a symbolic link there is an error, never followed) or into
+ * o->file.  The layouts: timeline - per node a kswapd state band, one band
+ * per pgdat flag, then the direct reclaim stalls (log ms, left axis) over
+ * the reclaim rate (pages/s, right axis) against seconds from the run's
+ * start; latency - per percentile one candlestick per kernel as mmtests'
+ * "candlesticks" graphs (bin/graph-mmtests.sh, data from
+ * Extract::_printCandlePlotData: box mean +- stddev clipped to min..max,
+ * whiskers min..max); cdf - share of samples <= x per kernel, log x;
+ * counters - one panel of bars per counter, each with its own scale.
  * Colours: kernel k is drawn in palette colour k (the colour index given in
  * the struct), the same in every chart.
  * Return 0, or -1 after "vmscan-report: PATH: reason" (unknown extension,
- * size out of range, cairo cannot create or write the file).
+ * size out of range, a symbolic link or directory at the name, cairo
+ * cannot draw, or a write, fsync or close failed: "No space left on
+ * device"); the name then holds what it held before.
  */
 int render_chart_timeline(const struct chart_timeline *t, const struct render_chart_opts *o);
 int render_chart_latency(const struct chart_latency *l, const struct render_chart_opts *o);

@@ -13,27 +13,27 @@
 
 /*
  * Draw @data with @render into each file @r asks for, the second even when
- * the first failed; bit 0 (out) and bit 1 (also_out) of *@drawn say which
- * were written.  0 when all were.
+ * the first failed (so that both errors are named).  0 when all were drawn.
  */
-#define DRAW_FILES(render, data, r, ro, drawn)				\
+#define DRAW_FILES(render, data, r, ro)					\
 	({								\
+		int failed_ = 0;					\
 		(ro)->path = (r)->out;					\
-		if ((r)->out && !render((data), (ro)))			\
-			*(drawn) |= 1;					\
+		(ro)->file = (r)->out_file;				\
+		if (((r)->out || (r)->out_file) && render((data), (ro)))	\
+			failed_ = 1;					\
 		(ro)->path = (r)->also_out;				\
-		if ((r)->also_out && !render((data), (ro)))		\
-			*(drawn) |= 2;					\
-		*(drawn) == (((r)->out ? 1u : 0) | ((r)->also_out ? 2u : 0)) ? 0 : -1; \
+		(ro)->file = (r)->also_file;				\
+		if (((r)->also_out || (r)->also_file) && render((data), (ro))) \
+			failed_ = 1;					\
+		failed_ ? -1 : 0;					\
 	})
 
 int chart_draw(struct store *st, const struct chart_draw_req *r)
 {
-	struct render_chart_opts ro = { r->out, r->width, r->height, NULL };
-	unsigned drawn_here = 0, *drawn = r->drawn ? r->drawn : &drawn_here;
+	struct render_chart_opts ro = { .width = r->width, .height = r->height };
 	int ret = -1;
 
-	*drawn = 0;
 	if (!strcmp(r->kind, "timeline")) {
 		struct chart_timeline_opts to = { r->run_id, r->nid, r->from_s, r->to_s, r->bin_s };
 		struct chart_timeline t;
@@ -45,7 +45,7 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 		if (!ro.height)	/* room for every node's bands and plot */
 			ro.height = t.nnodes > 2 ? (int)fmin(600 + 230 * (t.nnodes - 2),
 							     RENDER_CHART_MAX_SIDE) : 600;
-		ret = DRAW_FILES(render_chart_timeline, &t, r, &ro, drawn);
+		ret = DRAW_FILES(render_chart_timeline, &t, r, &ro);
 		chart_timeline_release(&t);
 	} else if (!strcmp(r->kind, "latency")) {
 		struct chart_latency l;
@@ -54,7 +54,7 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 			return -1;
 		if (r->dump)
 			chart_latency_dump(&l, r->dump);
-		ret = DRAW_FILES(render_chart_latency, &l, r, &ro, drawn);
+		ret = DRAW_FILES(render_chart_latency, &l, r, &ro);
 		chart_latency_release(&l);
 	} else if (!strcmp(r->kind, "cdf")) {
 		struct chart_cdf c;
@@ -63,7 +63,7 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 			return -1;
 		if (r->dump)
 			chart_cdf_dump(&c, r->dump);
-		ret = DRAW_FILES(render_chart_cdf, &c, r, &ro, drawn);
+		ret = DRAW_FILES(render_chart_cdf, &c, r, &ro);
 		chart_cdf_release(&c);
 	} else if (!strcmp(r->kind, "counters")) {
 		struct chart_counters c;
@@ -72,7 +72,7 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 			return -1;
 		if (r->dump)
 			chart_counters_dump(&c, r->dump);
-		ret = DRAW_FILES(render_chart_counters, &c, r, &ro, drawn);
+		ret = DRAW_FILES(render_chart_counters, &c, r, &ro);
 		chart_counters_release(&c);
 	} else {
 		ret = vr_error("unknown chart kind '%s'", r->kind);

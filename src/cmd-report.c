@@ -5,13 +5,15 @@
  * per-run summary (summary.txt), the run list (runs.txt), every chart as
  * PNG and SVG, and index.md linking them.  The text files are what the
  * `compare`, `summary` and `runs` commands print; the charts what `chart`
- * draws.  The names written are kept in DIR/MANIFEST, and a re-run first
- * removes the files of the previous manifest, so nothing stale is left.
+ * draws.  The files are written as one whole through outfile.h's outdir:
+ * DIR/MANIFEST records each with its SHA-256, a re-run replaces or removes
+ * only files still as recorded, and on any error nothing in DIR changes.
  */
 #include "chart-data.h"
 #include "chart-draw.h"
 #include "cmd.h"
 #include "compare.h"
+#include "outfile.h"
 #include "render.h"
 #include "render-cairo.h"
 #include "store.h"
@@ -19,12 +21,10 @@
 #include "vr.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const report_usage[] = {
@@ -39,8 +39,10 @@ static const char *const report_usage[] = {
 	"  counters.png/.svg         the counters per kernel",
 	"  timeline-run-N.png/.svg   the timeline of every run",
 	"  index.md                  links to all of them",
-	"Files written by an earlier report into DIR (listed in DIR/MANIFEST) are",
-	"removed first; nothing else in DIR is touched.",
+	"DIR/MANIFEST lists the files written with their SHA-256.  A file is",
+	"replaced or removed only when MANIFEST says report wrote it and it is",
+	"unchanged since; any other file at one of these names (or a symbolic",
+	"link) is an error.  On any error nothing in DIR changes (exit 1).",
 	"",
 	"  -d, --database DB   SQLite database written by 'load'",
 	"  -o, --output DIR    directory to write",
@@ -56,108 +58,54 @@ struct report {
 	int width, height;
 	struct vr_buf index;	/* index.md being written */
 	struct vr_buf table;	/* the changelog table section of index.md */
-	char **files;		/* names written, for MANIFEST */
-	size_t nfiles;
-	int failed;		/* a part could not be written */
+	struct outdir *out;	/* the files of DIR, committed at the end */
+	int failed;		/* a part could not be made: nothing is replaced */
 };
 
-static char *path_of(const struct report *r, const char *name)
+/*
+ * The names report writes, for a DIR/MANIFEST of a vmscan-report that did
+ * not record hashes yet (outdir_open()): a file it lists is trusted as
+ * report's own only under one of these names.
+ */
+static const char *const report_names[] = {
+	"compare.txt", "compare.md", "runs.txt", "summary.txt", "index.md",
+	"counters.png", "counters.svg", "latency-*.png", "latency-*.svg", "cdf-*.png",
+	"cdf-*.svg", "timeline-run-[0-9]*.png", "timeline-run-[0-9]*.svg", NULL
+};
+
+static void write_file(struct report *r, const char *name, const char *text, size_t len)
 {
-	struct vr_buf b;
+	struct outfile *of = outdir_create(r->out, name);
 
-	vr_buf_init(&b);
-	vr_buf_addf(&b, "%s/%s", r->dir, name);
-	return vr_buf_detach(&b);
-}
-
-static void note_file(struct report *r, const char *name)
-{
-	r->files = vr_realloc(r->files, (r->nfiles + 1) * sizeof(*r->files));
-	r->files[r->nfiles++] = vr_strdup(name);
-}
-
-static int write_file(struct report *r, const char *name, const char *text, size_t len)
-{
-	char *path = path_of(r, name);
-	FILE *f = fopen(path, "w");
-	int ret = 0;
-
-	if (!f || fwrite(text, 1, len, f) != len || fclose(f)) {
-		ret = vr_error("%s: cannot write: %s", path, strerror(errno));
-		if (f)
-			fclose(f);
-	}
-	free(path);
-	if (!ret)
-		note_file(r, name);
-	return ret;
+	if (of)
+		outfile_write(of, text, len);	/* its failure is outfile_finish()'s */
+	if (!of || outfile_finish(of))
+		r->failed = 1;
 }
 
 /* Run a command's cmd_* function with its stdout going to DIR/@name. */
 static int capture(struct report *r, const char *name, int (*fn)(int, char **), int argc,
 		   char **argv)
 {
-	char *path = path_of(r, name);
-	int fd, saved, status;
+	struct outfile *of = outdir_create(r->out, name);
+	int saved, status;
 
-	fflush(stdout);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		vr_error("%s: cannot write: %s", path, strerror(errno));
-		free(path);
+	if (!of)
 		return -1;
-	}
+	fflush(stdout);
 	saved = dup(STDOUT_FILENO);
-	dup2(fd, STDOUT_FILENO);
-	close(fd);
+	dup2(outfile_fd(of), STDOUT_FILENO);
 	status = fn(argc, argv);
 	if (fflush(stdout) || ferror(stdout)) {
-		vr_error("%s: cannot write: %s", path, strerror(errno));
+		outfile_fail(of, errno);
 		clearerr(stdout);
 		status = VR_EXIT_FAIL;
 	}
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
-	free(path);
-	note_file(r, name);
-	return status ? -1 : 0;
-}
-
-/* Remove the files listed in DIR/MANIFEST by an earlier report. */
-static void remove_previous(struct report *r)
-{
-	char *mpath = path_of(r, "MANIFEST");
-	FILE *f = fopen(mpath, "r");
-	char line[512];
-
-	while (f && fgets(line, sizeof(line), f)) {
-		char *p;
-
-		line[strcspn(line, "\n")] = '\0';
-		if (!*line || strchr(line, '/') || !strcmp(line, ".") || !strcmp(line, ".."))
-			continue;	/* only plain names inside DIR */
-		p = path_of(r, line);
-		unlink(p);
-		free(p);
-	}
-	if (f)
-		fclose(f);
-	unlink(mpath);
-	free(mpath);
-}
-
-static int write_manifest(struct report *r)
-{
-	struct vr_buf b;
-	int ret;
-
-	vr_buf_init(&b);
-	for (size_t i = 0; i < r->nfiles; i++)
-		vr_buf_addf(&b, "%s\n", r->files[i]);
-	vr_buf_addstr(&b, "MANIFEST\n");
-	ret = write_file(r, "MANIFEST", b.buf, b.len);
-	vr_buf_release(&b);
-	return ret;
+	if (status)
+		outfile_fail(of, 0);
+	return status || outfile_finish(of) ? -1 : 0;
 }
 
 /* compare.txt and compare.md from the comparison library. */
@@ -186,8 +134,7 @@ static void report_compare(struct report *r)
 
 		vr_buf_init(&b);
 		render_tables(res.tables, res.ntables, out[i].fmt, &b);
-		if (write_file(r, out[i].name, b.buf, b.len))
-			r->failed = 1;
+		write_file(r, out[i].name, b.buf, b.len);
 		if (out[i].fmt == RENDER_TEXT)	/* shown in index.md too */
 			vr_buf_addf(&r->table, "## Changelog table\n\n```\n%s```\n\n", b.buf);
 		vr_buf_release(&b);
@@ -212,42 +159,21 @@ static void report_text(struct report *r)
 		      " per process, per kswapd with its sleep decisions, data quality\n");
 }
 
-/*
- * One chart as NAME.png and NAME.svg (one query of the data), with an
- * index entry that links only the files written.
- */
+/* One chart as NAME.png and NAME.svg (one query of the data), with its index entry. */
 static void report_chart(struct report *r, struct chart_draw_req *q, const char *name,
 			 const char *caption)
 {
 	char png[200], svg[200];
-	char *png_path, *svg_path;
-	unsigned drawn = 0;
 
 	snprintf(png, sizeof(png), "%s.png", name);
 	snprintf(svg, sizeof(svg), "%s.svg", name);
-	png_path = path_of(r, png);
-	svg_path = path_of(r, svg);
-	q->out = png_path;
-	q->also_out = svg_path;
-	q->drawn = &drawn;
-	if (chart_draw(r->st, q))
+	q->out_file = outdir_create(r->out, png);
+	q->also_file = outdir_create(r->out, svg);
+	if (!q->out_file || !q->also_file || chart_draw(r->st, q))
 		r->failed = 1;
-	q->out = q->also_out = NULL;
-	q->drawn = NULL;
-	free(png_path);
-	free(svg_path);
-	vr_buf_addf(&r->index, "### %s\n\n", caption);
-	if (drawn & 1) {
-		note_file(r, png);
-		vr_buf_addf(&r->index, "![%s](%s)\n\n", caption, png);
-	}
-	if (drawn & 2) {
-		note_file(r, svg);
-		vr_buf_addf(&r->index, "[SVG](%s)\n\n", svg);
-	}
-	if (drawn != 3)
-		vr_buf_addf(&r->index, "(%s not written: see the errors vmscan-report report"
-			    " printed)\n\n", drawn == 1 ? "SVG" : drawn == 2 ? "PNG" : "PNG and SVG");
+	q->out_file = q->also_file = NULL;
+	vr_buf_addf(&r->index, "### %s\n\n![%s](%s)\n\n[SVG](%s)\n\n", caption, caption, png,
+		    svg);
 }
 
 static int report_timelines(struct report *r)
@@ -358,15 +284,11 @@ int cmd_report(int argc, char **argv)
 	r.st = store_open(r.db_path, STORE_RDONLY);
 	if (!r.st)
 		return VR_EXIT_FAIL;
-	struct stat dst;
-
-	if ((mkdir(r.dir, 0755) && errno != EEXIST) || stat(r.dir, &dst) || !S_ISDIR(dst.st_mode)) {
-		vr_error("%s: cannot write the bundle there: %s", r.dir,
-			 errno == EEXIST ? "not a directory" : strerror(errno));
+	r.out = outdir_open(r.dir, report_names);
+	if (!r.out) {
 		store_close(r.st);
 		return VR_EXIT_FAIL;
 	}
-	remove_previous(&r);
 	vr_buf_init(&r.index);
 	vr_buf_addf(&r.index, "# vmscan-report evidence bundle\n\n"
 		    "Written by `vmscan-report report -d %s -o %s`; every file is regenerated"
@@ -377,12 +299,14 @@ int cmd_report(int argc, char **argv)
 	vr_buf_release(&r.table);
 	if (report_charts(&r))
 		r.failed = 1;
-	if (write_file(&r, "index.md", r.index.buf, r.index.len) || write_manifest(&r))
+	write_file(&r, "index.md", r.index.buf, r.index.len);
+	if (r.failed) {
+		vr_error("%s: nothing replaced, the directory is as it was", r.dir);
+		outdir_abort(r.out);
+	} else if (outdir_commit(r.out)) {
 		r.failed = 1;
+	}
 	vr_buf_release(&r.index);
-	for (size_t i = 0; i < r.nfiles; i++)
-		free(r.files[i]);
-	free(r.files);
 	store_close(r.st);
 	return r.failed ? VR_EXIT_FAIL : VR_EXIT_OK;
 }

@@ -20,13 +20,19 @@ struct rk {
 	cairo_surface_t *surface;
 	cairo_t *cr;
 	double w, h;
-	const char *path;
+	const char *path;	/* for messages; borrowed */
 	const char *format;	/* "png", "svg", "pdf" */
+	struct outfile *file;	/* where cairo's bytes go */
+	bool own_file;		/* made by rk_open() from o->path: committed by rk_close() */
 };
 
-/* rk_open - create the surface for o->path; 0 or -1 (message printed). */
+/* rk_open - check the format and size, start the file (o->file, or a
+ * temporary for o->path: outfile.h) and create the surface writing into
+ * it; 0 or -1 (message printed, nothing left behind). */
 int rk_open(struct rk *k, const struct render_chart_opts *o);
-/* rk_close - write (PNG), finish and free; 0 or -1 (message printed).
+/* rk_close - write (PNG), finish the surface, check cairo's status and
+ * every write, then finish o->file or commit the temporary over o->path;
+ * 0 or -1 (message printed, the temporary removed, o->file failed).
  * Always frees, even after an error. */
 int rk_close(struct rk *k);
 

@@ -5,6 +5,7 @@
  * DejaVu Sans, axes with 1-2-5 ticks (linear) or decades (log), legends and
  * the kernel palette.  The charts themselves are in render-charts.c.
  */
+#include "outfile.h"
 #include "render-cairo-kit.h"
 #include "vr.h"
 
@@ -31,32 +32,54 @@ const char *render_chart_format(const char *path)
 	return NULL;
 }
 
+/* cairo's write callback: into the outfile, which keeps the errno. */
+static cairo_status_t write_out(void *closure, const unsigned char *data, unsigned int len)
+{
+	return outfile_write(closure, data, len) ? CAIRO_STATUS_WRITE_ERROR :
+		CAIRO_STATUS_SUCCESS;
+}
+
+/* Give up on the file of @k after a failure (message printed). */
+static void drop_file(struct rk *k)
+{
+	if (k->own_file)
+		outfile_abort(k->file);
+	else
+		outfile_fail(k->file, 0);
+	k->file = NULL;
+}
+
 int rk_open(struct rk *k, const struct render_chart_opts *o)
 {
 	memset(k, 0, sizeof(*k));
-	k->path = o->path;
+	k->path = o->file ? outfile_path(o->file) : o->path;
 	k->w = o->width ? o->width : 800;
 	k->h = o->height ? o->height : 600;
-	k->format = render_chart_format(o->path);
+	k->format = render_chart_format(k->path);
 	if (!k->format)
 		return vr_error("%s: unknown chart format, use a .png, .svg or .pdf file name",
-				o->path);
+				k->path);
 	if (k->w < RENDER_CHART_MIN_SIDE || k->h < RENDER_CHART_MIN_SIDE ||
 	    k->w > RENDER_CHART_MAX_SIDE || k->h > RENDER_CHART_MAX_SIDE)
-		return vr_error("%s: chart size %gx%g out of range %dx%d..%dx%d", o->path, k->w,
+		return vr_error("%s: chart size %gx%g out of range %dx%d..%dx%d", k->path, k->w,
 				k->h, RENDER_CHART_MIN_SIDE, RENDER_CHART_MIN_SIDE,
 				RENDER_CHART_MAX_SIDE, RENDER_CHART_MAX_SIDE);
+	k->own_file = !o->file;
+	k->file = o->file ? o->file : outfile_create(o->path);
+	if (!k->file)
+		return -1;
 	if (!strcmp(k->format, "png"))
 		k->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)k->w, (int)k->h);
 	else if (!strcmp(k->format, "svg"))
-		k->surface = cairo_svg_surface_create(o->path, k->w, k->h);
+		k->surface = cairo_svg_surface_create_for_stream(write_out, k->file, k->w, k->h);
 	else
-		k->surface = cairo_pdf_surface_create(o->path, k->w, k->h);
+		k->surface = cairo_pdf_surface_create_for_stream(write_out, k->file, k->w, k->h);
 	if (cairo_surface_status(k->surface) != CAIRO_STATUS_SUCCESS) {
-		vr_error("%s: cannot create %s chart: %s", o->path, k->format,
+		vr_error("%s: cannot create %s chart: %s", k->path, k->format,
 			 cairo_status_to_string(cairo_surface_status(k->surface)));
 		cairo_surface_destroy(k->surface);
 		k->surface = NULL;
+		drop_file(k);
 		return -1;
 	}
 	k->cr = cairo_create(k->surface);
@@ -69,24 +92,29 @@ int rk_open(struct rk *k, const struct render_chart_opts *o)
 int rk_close(struct rk *k)
 {
 	cairo_status_t st;
-	int ret = 0;
 
 	if (!k->surface)
 		return -1;
 	st = cairo_status(k->cr);
 	cairo_destroy(k->cr);
 	if (st == CAIRO_STATUS_SUCCESS && !strcmp(k->format, "png"))
-		st = cairo_surface_write_to_png(k->surface, k->path);
-	cairo_surface_finish(k->surface);
+		st = cairo_surface_write_to_png_stream(k->surface, write_out, k->file);
+	cairo_surface_finish(k->surface);	/* SVG and PDF are written now */
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(k->surface);
-	if (st != CAIRO_STATUS_SUCCESS)
-		ret = vr_error("%s: cannot write %s chart: %s", k->path, k->format,
-			       cairo_status_to_string(st));
 	cairo_surface_destroy(k->surface);
 	k->surface = NULL;
 	k->cr = NULL;
-	return ret;
+	if (st != CAIRO_STATUS_SUCCESS && !outfile_error(k->file)) {
+		vr_error("%s: cannot draw the %s chart: %s", k->path, k->format,
+			 cairo_status_to_string(st));
+		drop_file(k);
+		return -1;
+	}
+	/* a failed write: outfile_finish() names its reason (ENOSPC, EIO...) */
+	if (k->own_file)
+		return outfile_commit(k->file);
+	return outfile_finish(k->file);
 }
 
 /* Okabe-Ito colour-blind safe palette, yellow left out (unreadable on white). */

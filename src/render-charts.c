@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * render-charts.c - the four charts of DESIGN.md "Charts", drawn from the
- * structs of chart.h with the kit of render-cairo.c: timeline of one run,
- * latency candlesticks (mmtests layout), latency distribution (CDF, log x)
- * and counters (grouped bars, one small panel per counter).
+ * render-charts.c - the four charts (layouts in render-cairo.h), drawn from
+ * the structs of chart.h with the kit of render-cairo.c: timeline of one run,
+ * latency candlesticks (mmtests' bin/graph-mmtests.sh "candlesticks"
+ * layout), latency distribution (CDF, log x) and counters (grouped bars,
+ * one small panel per counter).
  */
 #include "render-cairo-kit.h"
 #include "vr.h"

@@ -525,7 +525,7 @@ static void test_render_all(void **state)
 	assert_int_equal(chart_latency_build(s, "DirectReclaim", &l), 0);
 	assert_int_equal(chart_cdf_build(s, "DirectReclaim", &c), 0);
 	for (size_t i = 0; i < 3; i++) {
-		struct render_chart_opts o = { path, 640, 480, NULL };
+		struct render_chart_opts o = { .path = path, .width = 640, .height = 480 };
 
 		snprintf(path, sizeof(path), "%s/t.%s", dir, fmts[i]);
 		assert_int_equal(render_chart_timeline(&t, &o), 0);
@@ -546,7 +546,7 @@ static void test_render_all(void **state)
 static void test_render_errors(void **state)
 {
 	struct chart_cdf c = { 0 };
-	struct render_chart_opts o = { "/tmp/x.gif", 800, 600, NULL };
+	struct render_chart_opts o = { .path = "/tmp/x.gif", .width = 800, .height = 600 };
 
 	(void)state;
 	assert_null(render_chart_format("a.gif"));
