@@ -152,9 +152,53 @@ int store_import_app_latency(struct store *s, const char *kernel, int iteration,
 /*
  * Derived rows of the run being loaded (src/store-derived.c), written by
  * the model through a struct model_sink inside the run's transaction.
+ *
+ * Each derived table is described once, by a column table: a column is a
+ * field of the model's row struct (include/model.h), named as the field,
+ * its C type read from the struct (so its SQL type follows), where it is
+ * (offsetof) and whether SQL may hold NULL there.  The CREATE TABLE text,
+ * the INSERT with its binds, and the deferred queue's copy are all made
+ * from it; README.md "Derived columns" lists the same columns (checked by
+ * tests/unit/test-store-derived.c).
  */
 struct model_sink;
 struct store_derived;
+
+/* C type of a derived column, and how it is bound. */
+enum store_ctype {
+	STORE_C_INT,	/* int: INTEGER, always a value */
+	STORE_C_I64,	/* int64_t: INTEGER, MODEL_NULL is stored as NULL */
+	STORE_C_BOOL,	/* bool: INTEGER 0 or 1 */
+	STORE_C_TEXT,	/* const char *: TEXT, a NULL pointer is stored as NULL */
+};
+
+struct store_column {
+	const char *name;	/* SQL column = field of the row struct */
+	enum store_ctype ctype;
+	size_t offset;		/* offsetof(row struct, field) */
+	bool nullable;		/* false: NOT NULL in the schema */
+	const char *dflt;	/* DEFAULT value in the schema, or NULL */
+};
+
+struct store_derived_table {
+	const char *name;
+	size_t row_size;		/* sizeof(row struct) */
+	const struct store_column *cols;	/* in schema order, after run_id */
+	int ncols;
+	const char *constraint;		/* table constraint ("PRIMARY KEY (...)") or NULL */
+	bool replace;			/* INSERT OR REPLACE (a keyed table) */
+};
+
+/*
+ * The derived tables, in creation order: reclaim_stall, kswapd_cycle,
+ * kswapd_wakeup, pgdat_flag, reclaim_throttle, slab_shrink_stored,
+ * reclaim_write, run_quality.  Every table starts with run_id (not in cols).
+ */
+extern const struct store_derived_table store_derived_tables[];
+extern const int store_derived_tables_count;
+
+/** store_sql_type - "INTEGER" or "TEXT" for @ctype. */
+const char *store_sql_type(enum store_ctype ctype);
 
 /**
  * store_derived_open - inserter of derived rows for run @run_id of @s (the

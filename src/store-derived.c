@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * store-derived.c - insert the model's finished rows into the derived
- * tables (reclaim_stall, kswapd_cycle, kswapd_wakeup, pgdat_flag,
- * reclaim_throttle, slab_shrink_stored, reclaim_write, run_quality) of
- * the run being loaded, inside its open transaction, with prepared
- * statements and bound values.  MODEL_NULL values are stored as NULL.
- * (Shrinker calls that have an end are no rows here: the model pairs them
- * in the mm_shrink_slab_end events, which the slab_shrink view reads.)
+ * store-derived.c - the derived tables (reclaim_stall, kswapd_cycle,
+ * kswapd_wakeup, pgdat_flag, reclaim_throttle, slab_shrink_stored,
+ * reclaim_write, run_quality): their column tables, the schema made from
+ * them, and the insertion of the model's finished rows into the run being
+ * loaded, inside its open transaction, with prepared statements and bound
+ * values.  MODEL_NULL values are stored as NULL.  (Shrinker calls that have
+ * an end are no rows here: the model pairs them in the mm_shrink_slab_end
+ * events, which the slab_shrink view reads.)
  *
  * Deferred mode (store_derived_defer()): the model may run on another
  * thread than the connection's; rows are then queued (strings interned)
@@ -20,55 +21,191 @@
 
 #include <glib.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { SD_STALL, SD_CYCLE, SD_WAKEUP, SD_FLAG, SD_THROTTLE, SD_SLAB, SD_WRITE, SD_QUALITY,
        SD_COUNT };
 
-static const char *const sd_sql[SD_COUNT] = {
-	[SD_STALL] = "INSERT INTO reclaim_stall (run_id, kind, pid, nid, begin_ns, end_ns,"
-		" duration_ns, \"order\", gfp_flags, nr_reclaimed, kswapd_state, complete,"
-		" incomplete_reason) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	[SD_CYCLE] = "INSERT INTO kswapd_cycle (run_id, nid, pid, wake_ns, \"order\","
-		" highest_zoneidx, last_activity_ns, sleep_ns, next_wake_ns, decision,"
-		" decision_exact, premature, nr_scanned, nr_reclaimed, complete, nap_ns)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	[SD_WAKEUP] = "INSERT INTO kswapd_wakeup (run_id, ts_ns, pid, nid, zid, \"order\","
-		" gfp_flags, kswapd_state, served_ns, delay_ns) VALUES (?,?,?,?,?,?,?,?,?,?)",
-	[SD_FLAG] = "INSERT INTO pgdat_flag (run_id, nid, flag, set_ns, clear_ns, rule,"
-		" evidence, inferred) VALUES (?,?,?,?,?,?,?,?)",
-	[SD_THROTTLE] = "INSERT INTO reclaim_throttle (run_id, kind, pid, nid, reason,"
-		" begin_ns, end_ns, usec_timeout, usec_delayed) VALUES (?,?,?,?,?,?,?,?,?)",
-	[SD_SLAB] = "INSERT INTO slab_shrink_stored (run_id, pid, nid, shrinker, begin_ns, end_ns,"
-		" duration_ns, nr_objects_to_shrink, total_scan, retval, complete)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-	[SD_WRITE] = "INSERT INTO reclaim_write (run_id, ts_ns, pid, by_kswapd, pfn, file,"
-		" sync) VALUES (?,?,?,?,?,?,?)",
-	[SD_QUALITY] = "INSERT OR REPLACE INTO run_quality (run_id, item, count, detail)"
-		" VALUES (?,?,?,?)",
+/* A run_quality row (the sink passes its three values as arguments). */
+struct quality_row {
+	const char *item;
+	int64_t count;
+	const char *detail;
 };
 
-/* A queued derived row (deferred mode). */
-struct pending_row {
-	int kind;	/* SD_* */
-	union {
-		struct model_stall stall;
-		struct model_kswapd_cycle cycle;
-		struct model_wakeup wakeup;
-		struct model_flag flag;
-		struct model_throttle throttle;
-		struct model_slab slab;
-		struct model_write write;
-		struct { const char *item; int64_t count; const char *detail; } quality;
-	} u;
-};
+/* ---- the column tables -------------------------------------------------- */
 
-/* Rows queued, in order. */
+/* The column's C type, from the row struct itself (no default: another
+ * type does not compile). */
+#define CTYPE(st, f) _Generic(((st *)0)->f, int: STORE_C_INT, int64_t: STORE_C_I64,	\
+			      bool: STORE_C_BOOL, const char *: STORE_C_TEXT)
+#define COLUMN(st, f, null, dflt) { #f, CTYPE(st, f), offsetof(st, f), null, dflt }
+enum { NOT_NULL = false, NULLABLE = true };
+
+#define S(f, null) COLUMN(struct model_stall, f, null, NULL)
+static const struct store_column stall_cols[] = {
+	S(kind, NOT_NULL), S(pid, NOT_NULL), S(nid, NULLABLE), S(begin_ns, NULLABLE),
+	S(end_ns, NULLABLE), S(duration_ns, NULLABLE), S(order, NULLABLE),
+	S(gfp_flags, NULLABLE), S(nr_reclaimed, NULLABLE), S(kswapd_state, NULLABLE),
+	S(complete, NOT_NULL), S(incomplete_reason, NULLABLE),
+};
+#undef S
+
+#define C(f, null) COLUMN(struct model_kswapd_cycle, f, null, NULL)
+static const struct store_column cycle_cols[] = {
+	C(nid, NOT_NULL), C(pid, NULLABLE), C(wake_ns, NULLABLE), C(order, NULLABLE),
+	C(highest_zoneidx, NULLABLE), C(last_activity_ns, NULLABLE), C(sleep_ns, NULLABLE),
+	C(next_wake_ns, NULLABLE), C(nap_ns, NULLABLE), C(decision, NOT_NULL),
+	COLUMN(struct model_kswapd_cycle, decision_exact, NOT_NULL, "0"),
+	COLUMN(struct model_kswapd_cycle, premature, NOT_NULL, "0"),
+	C(nr_scanned, NULLABLE), C(nr_reclaimed, NULLABLE), C(complete, NOT_NULL),
+};
+#undef C
+
+#define W(f, null) COLUMN(struct model_wakeup, f, null, NULL)
+static const struct store_column wakeup_cols[] = {
+	W(ts_ns, NOT_NULL), W(pid, NOT_NULL), W(nid, NOT_NULL), W(zid, NULLABLE),
+	W(order, NULLABLE), W(gfp_flags, NULLABLE), W(kswapd_state, NULLABLE),
+	W(served_ns, NULLABLE), W(delay_ns, NULLABLE),
+};
+#undef W
+
+#define F(f, null) COLUMN(struct model_flag, f, null, NULL)
+static const struct store_column flag_cols[] = {
+	F(nid, NOT_NULL), F(flag, NOT_NULL), F(set_ns, NULLABLE), F(clear_ns, NULLABLE),
+	F(rule, NOT_NULL), F(evidence, NOT_NULL),
+	COLUMN(struct model_flag, inferred, NOT_NULL, "1"),
+};
+#undef F
+
+#define T(f, null) COLUMN(struct model_throttle, f, null, NULL)
+static const struct store_column throttle_cols[] = {
+	T(kind, NOT_NULL), T(pid, NOT_NULL), T(nid, NULLABLE), T(reason, NULLABLE),
+	T(begin_ns, NULLABLE), T(end_ns, NOT_NULL), T(usec_timeout, NULLABLE),
+	T(usec_delayed, NULLABLE),
+};
+#undef T
+
+#define L(f, null) COLUMN(struct model_slab, f, null, NULL)
+static const struct store_column slab_cols[] = {
+	L(pid, NOT_NULL), L(nid, NULLABLE), L(shrinker, NULLABLE), L(begin_ns, NULLABLE),
+	L(end_ns, NULLABLE), L(duration_ns, NULLABLE), L(nr_objects_to_shrink, NULLABLE),
+	L(total_scan, NULLABLE), L(retval, NULLABLE), L(complete, NOT_NULL),
+};
+#undef L
+
+#define R(f, null) COLUMN(struct model_write, f, null, NULL)
+static const struct store_column write_cols[] = {
+	R(ts_ns, NOT_NULL), R(pid, NOT_NULL), R(by_kswapd, NOT_NULL), R(pfn, NULLABLE),
+	R(file, NOT_NULL), R(sync, NOT_NULL),
+};
+#undef R
+
+#define Q(f, null) COLUMN(struct quality_row, f, null, NULL)
+static const struct store_column quality_cols[] = {
+	Q(item, NOT_NULL), Q(count, NOT_NULL), Q(detail, NULLABLE),
+};
+#undef Q
+
+#define TABLE(name, st, cols) { name, sizeof(st), cols, (int)VR_ARRAY_SIZE(cols), NULL, false }
+const struct store_derived_table store_derived_tables[SD_COUNT] = {
+	[SD_STALL] = TABLE("reclaim_stall", struct model_stall, stall_cols),
+	[SD_CYCLE] = TABLE("kswapd_cycle", struct model_kswapd_cycle, cycle_cols),
+	[SD_WAKEUP] = TABLE("kswapd_wakeup", struct model_wakeup, wakeup_cols),
+	[SD_FLAG] = TABLE("pgdat_flag", struct model_flag, flag_cols),
+	[SD_THROTTLE] = TABLE("reclaim_throttle", struct model_throttle, throttle_cols),
+	[SD_SLAB] = TABLE("slab_shrink_stored", struct model_slab, slab_cols),
+	[SD_WRITE] = TABLE("reclaim_write", struct model_write, write_cols),
+	/* one row per item and run: a later value of an item replaces it */
+	[SD_QUALITY] = { "run_quality", sizeof(struct quality_row), quality_cols,
+			 (int)VR_ARRAY_SIZE(quality_cols), "PRIMARY KEY (run_id, item)", true },
+};
+#undef TABLE
+const int store_derived_tables_count = SD_COUNT;
+
+const char *store_sql_type(enum store_ctype ctype)
+{
+	return ctype == STORE_C_TEXT ? "TEXT" : "INTEGER";
+}
+
+/* ---- SQL made from the column tables ------------------------------------ */
+
+/* Column name @name, in double quotes if it is an SQL keyword ("order"). */
+static void add_name(struct vr_buf *b, const char *name)
+{
+	if (sqlite3_keyword_check(name, (int)strlen(name)))
+		vr_buf_addf(b, "\"%s\"", name);
+	else
+		vr_buf_addstr(b, name);
+}
+
+/* CREATE TABLE text of @t, appended to @b. */
+static void table_sql(struct vr_buf *b, const struct store_derived_table *t)
+{
+	vr_buf_addf(b, "CREATE TABLE IF NOT EXISTS %s ( run_id INTEGER NOT NULL REFERENCES run(id)",
+		    t->name);
+	for (int i = 0; i < t->ncols; i++) {
+		const struct store_column *c = &t->cols[i];
+
+		vr_buf_addstr(b, ", ");
+		add_name(b, c->name);
+		vr_buf_addf(b, " %s%s", store_sql_type(c->ctype), c->nullable ? "" : " NOT NULL");
+		if (c->dflt)
+			vr_buf_addf(b, " DEFAULT %s", c->dflt);
+	}
+	if (t->constraint)
+		vr_buf_addf(b, ", %s", t->constraint);
+	vr_buf_addstr(b, ");");
+}
+
+int store_derived_create(struct store *s)
+{
+	struct vr_buf b;
+	int ret;
+
+	vr_buf_init(&b);
+	for (int t = 0; t < SD_COUNT; t++)
+		table_sql(&b, &store_derived_tables[t]);
+	ret = store_exec(s, b.buf, "cannot create schema");
+	vr_buf_release(&b);
+	return ret;
+}
+
+/* INSERT of one row of @t, run_id first (caller frees). */
+static char *insert_sql(const struct store_derived_table *t)
+{
+	struct vr_buf b;
+
+	vr_buf_init(&b);
+	vr_buf_addf(&b, "INSERT%s INTO %s (run_id", t->replace ? " OR REPLACE" : "", t->name);
+	for (int i = 0; i < t->ncols; i++) {
+		vr_buf_addstr(&b, ", ");
+		add_name(&b, t->cols[i].name);
+	}
+	vr_buf_addstr(&b, ") VALUES (?");
+	for (int i = 0; i < t->ncols; i++)
+		vr_buf_addstr(&b, ",?");
+	vr_buf_addstr(&b, ")");
+	return vr_buf_detach(&b);
+}
+
+/* ---- inserting ---------------------------------------------------------- */
+
+/*
+ * Rows queued in deferred mode, in order: each entry is the table's index
+ * (a size_t) followed by a copy of the row, padded to 8 bytes, so any row
+ * struct (alignment at most 8) sits aligned in the buffer.
+ */
 struct row_queue {
-	struct pending_row *rows;
-	size_t nrows, rows_cap;
+	unsigned char *buf;
+	size_t len, cap;
 };
+
+#define QUEUE_ALIGN 8
+#define QUEUE_PAD(n) (((n) + QUEUE_ALIGN - 1) & ~(size_t)(QUEUE_ALIGN - 1))
+#define QUEUE_HEAD QUEUE_PAD(sizeof(size_t))
 
 struct store_derived {
 	struct store *store;
@@ -81,168 +218,77 @@ struct store_derived {
 	struct row_queue out;		/* being inserted by store_derived_flush() */
 };
 
-/* Prepare statement @i if needed and bind run_id; NULL after an error. */
-static sqlite3_stmt *stmt(struct store_derived *d, int i)
+/* Prepare the INSERT of table @t if needed and bind run_id; NULL after an
+ * error. */
+static sqlite3_stmt *stmt(struct store_derived *d, int t)
 {
 	sqlite3 *db = store_db(d->store);
 
-	if (!d->st[i] && sqlite3_prepare_v3(db, sd_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
-					    &d->st[i], NULL) != SQLITE_OK) {
-		vr_error("%s: cannot prepare derived-row insert: %s", store_path(d->store),
-			 sqlite3_errmsg(db));
-		return NULL;
+	if (!d->st[t]) {
+		char *sql = insert_sql(&store_derived_tables[t]);
+		int rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &d->st[t], NULL);
+
+		free(sql);
+		if (rc != SQLITE_OK) {
+			vr_error("%s: cannot prepare derived-row insert: %s",
+				 store_path(d->store), sqlite3_errmsg(db));
+			return NULL;
+		}
 	}
-	sqlite3_bind_int64(d->st[i], 1, d->run_id);
-	return d->st[i];
+	sqlite3_bind_int64(d->st[t], 1, d->run_id);
+	return d->st[t];
 }
 
-static void bind_i64(sqlite3_stmt *st, int col, int64_t v)
+/* Bind column @c of @row as parameter @idx.  A string stays valid until
+ * the statement is stepped: no copy (SQLITE_STATIC). */
+static void bind_column(sqlite3_stmt *st, int idx, const struct store_column *c,
+			const void *row)
 {
-	if (v == MODEL_NULL)
-		sqlite3_bind_null(st, col);
-	else
-		sqlite3_bind_int64(st, col, v);
+	const char *p = (const char *)row + c->offset;
+	int64_t v;
+	const char *s;
+
+	switch (c->ctype) {
+	case STORE_C_INT:
+		sqlite3_bind_int(st, idx, *(const int *)p);
+		break;
+	case STORE_C_I64:
+		v = *(const int64_t *)p;
+		if (v == MODEL_NULL)
+			sqlite3_bind_null(st, idx);
+		else
+			sqlite3_bind_int64(st, idx, v);
+		break;
+	case STORE_C_BOOL:
+		sqlite3_bind_int(st, idx, *(const bool *)p);
+		break;
+	case STORE_C_TEXT:
+		s = *(const char *const *)p;
+		if (s)
+			sqlite3_bind_text(st, idx, s, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, idx);
+		break;
+	}
 }
 
-/* @s stays valid until step() below returns: no copy (SQLITE_STATIC). */
-static void bind_text(sqlite3_stmt *st, int col, const char *s)
+/* Insert @row (a struct of table @t's row type) now. */
+static int insert_row(struct store_derived *d, int t, const void *row)
 {
-	if (s)
-		sqlite3_bind_text(st, col, s, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, col);
-}
+	const struct store_derived_table *tab = &store_derived_tables[t];
+	sqlite3_stmt *st = stmt(d, t);
+	int rc;
 
-static int step(struct store_derived *d, sqlite3_stmt *st, const char *table)
-{
-	int rc = sqlite3_step(st);
-
+	if (!st)
+		return -1;
+	for (int i = 0; i < tab->ncols; i++)
+		bind_column(st, i + 2, &tab->cols[i], row);
+	rc = sqlite3_step(st);
 	sqlite3_reset(st);	/* every column is bound again for the next row */
 	if (rc != SQLITE_DONE)
-		return vr_error("%s: cannot insert into %s: %s", store_path(d->store), table,
+		return vr_error("%s: cannot insert into %s: %s", store_path(d->store), tab->name,
 				sqlite3_errmsg(store_db(d->store)));
 	return 0;
-}
-
-static int put_stall(void *arg, const struct model_stall *r)
-{
-	struct store_derived *d = arg;
-	sqlite3_stmt *st = stmt(d, SD_STALL);
-
-	if (!st)
-		return -1;
-	bind_text(st, 2, r->kind);
-	sqlite3_bind_int(st, 3, r->pid);
-	bind_i64(st, 4, r->nid);
-	bind_i64(st, 5, r->begin_ns);
-	bind_i64(st, 6, r->end_ns);
-	bind_i64(st, 7, r->duration_ns);
-	bind_i64(st, 8, r->order);
-	bind_i64(st, 9, r->gfp_flags);
-	bind_i64(st, 10, r->nr_reclaimed);
-	bind_text(st, 11, r->kswapd_state);
-	sqlite3_bind_int(st, 12, r->complete);
-	bind_text(st, 13, r->incomplete_reason);
-	return step(d, st, "reclaim_stall");
-}
-
-static int put_cycle(void *arg, const struct model_kswapd_cycle *r)
-{
-	struct store_derived *d = arg;
-	sqlite3_stmt *st = stmt(d, SD_CYCLE);
-
-	if (!st)
-		return -1;
-	sqlite3_bind_int(st, 2, r->nid);
-	bind_i64(st, 3, r->pid);
-	bind_i64(st, 4, r->wake_ns);
-	bind_i64(st, 5, r->order);
-	bind_i64(st, 6, r->highest_zoneidx);
-	bind_i64(st, 7, r->last_activity_ns);
-	bind_i64(st, 8, r->sleep_ns);
-	bind_i64(st, 9, r->next_wake_ns);
-	bind_text(st, 10, r->decision);
-	sqlite3_bind_int(st, 11, r->decision_exact);
-	sqlite3_bind_int(st, 12, r->premature);
-	bind_i64(st, 13, r->nr_scanned);
-	bind_i64(st, 14, r->nr_reclaimed);
-	sqlite3_bind_int(st, 15, r->complete);
-	bind_i64(st, 16, r->nap_ns);
-	return step(d, st, "kswapd_cycle");
-}
-
-static int put_wakeup(void *arg, const struct model_wakeup *r)
-{
-	struct store_derived *d = arg;
-	sqlite3_stmt *st = stmt(d, SD_WAKEUP);
-
-	if (!st)
-		return -1;
-	bind_i64(st, 2, r->ts_ns);
-	sqlite3_bind_int(st, 3, r->pid);
-	sqlite3_bind_int(st, 4, r->nid);
-	bind_i64(st, 5, r->zid);
-	bind_i64(st, 6, r->order);
-	bind_i64(st, 7, r->gfp_flags);
-	bind_text(st, 8, r->kswapd_state);
-	bind_i64(st, 9, r->served_ns);
-	bind_i64(st, 10, r->delay_ns);
-	return step(d, st, "kswapd_wakeup");
-}
-
-static int put_flag(void *arg, const struct model_flag *r)
-{
-	struct store_derived *d = arg;
-	sqlite3_stmt *st = stmt(d, SD_FLAG);
-
-	if (!st)
-		return -1;
-	sqlite3_bind_int(st, 2, r->nid);
-	bind_text(st, 3, r->flag);
-	bind_i64(st, 4, r->set_ns);
-	bind_i64(st, 5, r->clear_ns);
-	bind_text(st, 6, r->rule);
-	bind_text(st, 7, r->evidence);
-	sqlite3_bind_int(st, 8, r->inferred);
-	return step(d, st, "pgdat_flag");
-}
-
-static int put_throttle(void *arg, const struct model_throttle *r)
-{
-	struct store_derived *d = arg;
-	sqlite3_stmt *st = stmt(d, SD_THROTTLE);
-
-	if (!st)
-		return -1;
-	bind_text(st, 2, r->kind);
-	sqlite3_bind_int(st, 3, r->pid);
-	bind_i64(st, 4, r->nid);
-	bind_text(st, 5, r->reason);
-	bind_i64(st, 6, r->begin_ns);
-	bind_i64(st, 7, r->end_ns);
-	bind_i64(st, 8, r->usec_timeout);
-	bind_i64(st, 9, r->usec_delayed);
-	return step(d, st, "reclaim_throttle");
-}
-
-static int put_slab(void *arg, const struct model_slab *r)
-{
-	struct store_derived *d = arg;
-	sqlite3_stmt *st = stmt(d, SD_SLAB);
-
-	if (!st)
-		return -1;
-	sqlite3_bind_int(st, 2, r->pid);
-	bind_i64(st, 3, r->nid);
-	bind_text(st, 4, r->shrinker);
-	bind_i64(st, 5, r->begin_ns);
-	bind_i64(st, 6, r->end_ns);
-	bind_i64(st, 7, r->duration_ns);
-	bind_i64(st, 8, r->nr_objects_to_shrink);
-	bind_i64(st, 9, r->total_scan);
-	bind_i64(st, 10, r->retval);
-	sqlite3_bind_int(st, 11, r->complete);
-	return step(d, st, "slab_shrink_stored");
 }
 
 /* A copy of @name that lives as long as @d (the strings of derived rows
@@ -261,29 +307,45 @@ static const char *intern(struct store_derived *d, const char *name)
 	return s;
 }
 
-static struct pending_row *queue_row(struct store_derived *d, int kind)
+/* Queue a copy of @row of table @t, its strings interned (d->lock held). */
+static void queue_row(struct store_derived *d, int t, const void *row)
 {
+	const struct store_derived_table *tab = &store_derived_tables[t];
 	struct row_queue *q = &d->in;
+	size_t need = QUEUE_HEAD + QUEUE_PAD(tab->row_size);
+	unsigned char *copy;
 
-	if (q->nrows == q->rows_cap) {
-		q->rows_cap = q->rows_cap ? 2 * q->rows_cap : 256;
-		q->rows = vr_realloc(q->rows, q->rows_cap * sizeof(*q->rows));
+	if (q->len + need > q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 16384;
+		while (q->len + need > q->cap)
+			q->cap *= 2;
+		q->buf = vr_realloc(q->buf, q->cap);
 	}
-	q->rows[q->nrows].kind = kind;
-	return &q->rows[q->nrows++];
+	*(size_t *)(q->buf + q->len) = (size_t)t;
+	copy = q->buf + q->len + QUEUE_HEAD;
+	memcpy(copy, row, tab->row_size);
+	for (int i = 0; i < tab->ncols; i++) {
+		const char **s = (const char **)(copy + tab->cols[i].offset);
+
+		if (tab->cols[i].ctype == STORE_C_TEXT)
+			*s = intern(d, *s);
+	}
+	q->len += need;
 }
 
-/* Insert one queued row. */
-static int put_row(struct store_derived *d, const struct pending_row *p);
-
-/* Insert what is in @d->out, then empty it. */
+/* Insert what is in @d->out, in order, then empty it. */
 static int insert_out(struct store_derived *d)
 {
+	struct row_queue *q = &d->out;
 	int ret = 0;
 
-	for (size_t i = 0; !ret && i < d->out.nrows; i++)
-		ret = put_row(d, &d->out.rows[i]);
-	d->out.nrows = 0;
+	for (size_t off = 0; !ret && off < q->len;) {
+		size_t t = *(const size_t *)(q->buf + off);
+
+		ret = insert_row(d, (int)t, q->buf + off + QUEUE_HEAD);
+		off += QUEUE_HEAD + QUEUE_PAD(store_derived_tables[t].row_size);
+	}
+	q->len = 0;
 	return ret;
 }
 
@@ -301,162 +363,40 @@ int store_derived_flush(struct store_derived *d)
 	return insert_out(d);
 }
 
-static int put_write(void *arg, const struct model_write *r)
-{
-	struct store_derived *d = arg;
-	sqlite3_stmt *st = stmt(d, SD_WRITE);
-
-	if (!st)
-		return -1;
-	bind_i64(st, 2, r->ts_ns);
-	sqlite3_bind_int(st, 3, r->pid);
-	sqlite3_bind_int(st, 4, r->by_kswapd);
-	bind_i64(st, 5, r->pfn);
-	sqlite3_bind_int(st, 6, r->file);
-	sqlite3_bind_int(st, 7, r->sync);
-	return step(d, st, "reclaim_write");
-}
-
-static int put_quality(void *arg, const char *item, int64_t count, const char *detail)
-{
-	struct store_derived *d = arg;
-	sqlite3_stmt *st = stmt(d, SD_QUALITY);
-
-	if (!st)
-		return -1;
-	bind_text(st, 2, item);
-	sqlite3_bind_int64(st, 3, count);
-	bind_text(st, 4, detail);
-	return step(d, st, "run_quality");
-}
-
-static int put_row(struct store_derived *d, const struct pending_row *p)
-{
-	switch (p->kind) {
-	case SD_STALL: return put_stall(d, &p->u.stall);
-	case SD_CYCLE: return put_cycle(d, &p->u.cycle);
-	case SD_WAKEUP: return put_wakeup(d, &p->u.wakeup);
-	case SD_FLAG: return put_flag(d, &p->u.flag);
-	case SD_THROTTLE: return put_throttle(d, &p->u.throttle);
-	case SD_SLAB: return put_slab(d, &p->u.slab);
-	case SD_WRITE: return put_write(d, &p->u.write);
-	default:
-		return put_quality(d, p->u.quality.item, p->u.quality.count,
-				   p->u.quality.detail);
-	}
-}
-
 /*
- * The model's sink callbacks: straight to SQLite, or in deferred mode into
- * the queue with their strings interned (a row's strings live only during
- * the call).
+ * A row from the model's sink: straight to SQLite, or in deferred mode
+ * into the queue with its strings interned (a row's strings live only
+ * during the call).
  */
-#define DEFER(d, direct, fill)						\
-	do {								\
-		struct pending_row *p;					\
-									\
-		if (!(d)->deferred)					\
-			return (direct);				\
-		pthread_mutex_lock(&(d)->lock);				\
-		fill;							\
-		pthread_mutex_unlock(&(d)->lock);			\
-		return 0;						\
-	} while (0)
-
-static int ins_stall(void *arg, const struct model_stall *r)
+static int put(void *arg, int t, const void *row)
 {
 	struct store_derived *d = arg;
 
-	DEFER(d, put_stall(d, r), {
-		p = queue_row(d, SD_STALL);
-		p->u.stall = *r;
-		p->u.stall.kind = intern(d, r->kind);
-		p->u.stall.kswapd_state = intern(d, r->kswapd_state);
-		p->u.stall.incomplete_reason = intern(d, r->incomplete_reason);
-	});
+	if (!d->deferred)
+		return insert_row(d, t, row);
+	pthread_mutex_lock(&d->lock);
+	queue_row(d, t, row);
+	pthread_mutex_unlock(&d->lock);
+	return 0;
 }
 
-static int ins_cycle(void *arg, const struct model_kswapd_cycle *r)
-{
-	struct store_derived *d = arg;
-
-	DEFER(d, put_cycle(d, r), {
-		p = queue_row(d, SD_CYCLE);
-		p->u.cycle = *r;
-		p->u.cycle.decision = intern(d, r->decision);
-	});
-}
-
-static int ins_wakeup(void *arg, const struct model_wakeup *r)
-{
-	struct store_derived *d = arg;
-
-	DEFER(d, put_wakeup(d, r), {
-		p = queue_row(d, SD_WAKEUP);
-		p->u.wakeup = *r;
-		p->u.wakeup.kswapd_state = intern(d, r->kswapd_state);
-	});
-}
-
-static int ins_flag(void *arg, const struct model_flag *r)
-{
-	struct store_derived *d = arg;
-
-	DEFER(d, put_flag(d, r), {
-		p = queue_row(d, SD_FLAG);
-		p->u.flag = *r;
-		p->u.flag.flag = intern(d, r->flag);
-		p->u.flag.rule = intern(d, r->rule);
-		p->u.flag.evidence = intern(d, r->evidence);
-	});
-}
-
-static int ins_throttle(void *arg, const struct model_throttle *r)
-{
-	struct store_derived *d = arg;
-
-	DEFER(d, put_throttle(d, r), {
-		p = queue_row(d, SD_THROTTLE);
-		p->u.throttle = *r;
-		p->u.throttle.kind = intern(d, r->kind);
-		p->u.throttle.reason = intern(d, r->reason);
-	});
-}
-
-static int ins_slab(void *arg, const struct model_slab *r)
-{
-	struct store_derived *d = arg;
-
-	DEFER(d, put_slab(d, r), {
-		p = queue_row(d, SD_SLAB);
-		p->u.slab = *r;
-		p->u.slab.shrinker = intern(d, r->shrinker);
-	});
-}
-
-static int ins_write(void *arg, const struct model_write *r)
-{
-	struct store_derived *d = arg;
-
-	DEFER(d, put_write(d, r), {
-		p = queue_row(d, SD_WRITE);
-		p->u.write = *r;
-	});
-}
+#define SINK(fn, type, t) \
+	static int fn(void *arg, const type *r) { return put(arg, t, r); }
+SINK(ins_stall, struct model_stall, SD_STALL)
+SINK(ins_cycle, struct model_kswapd_cycle, SD_CYCLE)
+SINK(ins_wakeup, struct model_wakeup, SD_WAKEUP)
+SINK(ins_flag, struct model_flag, SD_FLAG)
+SINK(ins_throttle, struct model_throttle, SD_THROTTLE)
+SINK(ins_slab, struct model_slab, SD_SLAB)
+SINK(ins_write, struct model_write, SD_WRITE)
+#undef SINK
 
 static int ins_quality(void *arg, const char *item, int64_t count, const char *detail)
 {
-	struct store_derived *d = arg;
+	struct quality_row r = { .item = item, .count = count, .detail = detail };
 
-	DEFER(d, put_quality(d, item, count, detail), {
-		p = queue_row(d, SD_QUALITY);
-		p->u.quality.item = intern(d, item);
-		p->u.quality.count = count;
-		p->u.quality.detail = intern(d, detail);
-	});
+	return put(arg, SD_QUALITY, &r);
 }
-
-#undef DEFER
 
 void store_derived_defer(struct store_derived *d)
 {
@@ -496,7 +436,7 @@ void store_derived_close(struct store_derived *d)
 		sqlite3_finalize(d->st[i]);
 	g_hash_table_destroy(d->names);
 	pthread_mutex_destroy(&d->lock);
-	free(d->in.rows);
-	free(d->out.rows);
+	free(d->in.buf);
+	free(d->out.buf);
 	free(d);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * store-priv.h - inside the store module: bulk inserts of events through
- * the vr_rows virtual table (store-bulk.c), used by store.c.
+ * the vr_rows virtual table (store-bulk.c) and the derived tables' schema
+ * (store-derived.c), used by store.c.
  */
 #ifndef VR_STORE_PRIV_H
 #define VR_STORE_PRIV_H
@@ -34,5 +35,12 @@ void store_bulk_free(struct store_bulk *b);
  */
 int store_bulk_insert(struct store_bulk *b, int spec, int64_t run_id,
 		      const struct ingest_event *evs, const uint32_t *idx, int n);
+
+/*
+ * store_derived_create - create the derived tables that are missing, from
+ * their column tables (store-derived.c), inside the open transaction.
+ * Returns 0, or -1 after "vmscan-report: DB: cannot create schema: why".
+ */
+int store_derived_create(struct store *s);
 
 #endif

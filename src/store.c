@@ -82,60 +82,10 @@ static const char fixed_schema[] =
 	"CREATE TABLE IF NOT EXISTS other_event ("
 	" run_id INTEGER NOT NULL REFERENCES run(id),"
 	" ts_ns INTEGER NOT NULL, cpu INTEGER NOT NULL, pid INTEGER NOT NULL,"
-	" system TEXT NOT NULL, name TEXT NOT NULL, fields TEXT);"
-	/* derived tables, written by the model during load (README "Schema") */
-	"CREATE TABLE IF NOT EXISTS reclaim_stall ("
-	" run_id INTEGER NOT NULL REFERENCES run(id),"
-	" kind TEXT NOT NULL," /* direct, memcg, memcg_softlimit, node */
-	" pid INTEGER NOT NULL, nid INTEGER,"
-	" begin_ns INTEGER, end_ns INTEGER, duration_ns INTEGER,"
-	" \"order\" INTEGER, gfp_flags INTEGER, nr_reclaimed INTEGER,"
-	" kswapd_state TEXT," /* of the node (or of node 0) at the start */
-	" complete INTEGER NOT NULL, incomplete_reason TEXT);"
-	"CREATE TABLE IF NOT EXISTS kswapd_cycle ("
-	" run_id INTEGER NOT NULL REFERENCES run(id),"
-	" nid INTEGER NOT NULL, pid INTEGER,"
-	" wake_ns INTEGER," /* NULL: activity before the first wake of the trace */
-	" \"order\" INTEGER, highest_zoneidx INTEGER,"
-	" last_activity_ns INTEGER, sleep_ns INTEGER, next_wake_ns INTEGER,"
-	" nap_ns INTEGER," /* nap start from sched_switch, NULL if not recorded */
-	" decision TEXT NOT NULL," /* full_sleep nap_woken_early nap_timed_out no_nap unknown */
-	" decision_exact INTEGER NOT NULL DEFAULT 0," /* 1: decided from sched events */
-	" premature INTEGER NOT NULL DEFAULT 0,"
-	" nr_scanned INTEGER, nr_reclaimed INTEGER,"
-	" complete INTEGER NOT NULL);"
-	"CREATE TABLE IF NOT EXISTS kswapd_wakeup ("
-	" run_id INTEGER NOT NULL REFERENCES run(id),"
-	" ts_ns INTEGER NOT NULL, pid INTEGER NOT NULL, nid INTEGER NOT NULL,"
-	" zid INTEGER, \"order\" INTEGER, gfp_flags INTEGER,"
-	" kswapd_state TEXT," /* asleep, napping, awake, unknown */
-	" served_ns INTEGER, delay_ns INTEGER);" /* next kswapd_wake of the node */
-	"CREATE TABLE IF NOT EXISTS pgdat_flag ("
-	" run_id INTEGER NOT NULL REFERENCES run(id),"
-	" nid INTEGER NOT NULL, flag TEXT NOT NULL,"
-	" set_ns INTEGER, clear_ns INTEGER," /* NULL: before start / after end */
-	" rule TEXT NOT NULL," /* e.g. '4.17-5.4 per-pass' */
-	" evidence TEXT NOT NULL, inferred INTEGER NOT NULL DEFAULT 1);"
-	"CREATE TABLE IF NOT EXISTS reclaim_throttle ("
-	" run_id INTEGER NOT NULL REFERENCES run(id),"
-	" kind TEXT NOT NULL," /* throttled, congestion_wait, wait_iff_congested */
-	" pid INTEGER NOT NULL, nid INTEGER, reason TEXT,"
-	" begin_ns INTEGER, end_ns INTEGER NOT NULL,"
-	" usec_timeout INTEGER, usec_delayed INTEGER);"
-	"CREATE TABLE IF NOT EXISTS slab_shrink_stored ("
-	" run_id INTEGER NOT NULL REFERENCES run(id),"
-	" pid INTEGER NOT NULL, nid INTEGER, shrinker TEXT,"
-	" begin_ns INTEGER, end_ns INTEGER, duration_ns INTEGER,"
-	" nr_objects_to_shrink INTEGER, total_scan INTEGER, retval INTEGER,"
-	" complete INTEGER NOT NULL);"
-	"CREATE TABLE IF NOT EXISTS reclaim_write ("
-	" run_id INTEGER NOT NULL REFERENCES run(id),"
-	" ts_ns INTEGER NOT NULL, pid INTEGER NOT NULL, by_kswapd INTEGER NOT NULL,"
-	" pfn INTEGER, file INTEGER NOT NULL, sync INTEGER NOT NULL);"
-	"CREATE TABLE IF NOT EXISTS run_quality ("
-	" run_id INTEGER NOT NULL REFERENCES run(id),"
-	" item TEXT NOT NULL, count INTEGER NOT NULL, detail TEXT,"
-	" PRIMARY KEY (run_id, item));"
+	" system TEXT NOT NULL, name TEXT NOT NULL, fields TEXT);";
+
+/* After the derived tables (store-derived.c), which follow the fixed ones. */
+static const char app_latency_schema[] =
 	"CREATE TABLE IF NOT EXISTS app_latency ("
 	" run_id INTEGER NOT NULL REFERENCES run(id),"
 	" operation TEXT NOT NULL," /* e.g. p95-Write */
@@ -297,7 +247,8 @@ static int schema_in_transaction(struct store *s)
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
 	}
-	if (store_exec(s, fixed_schema, "cannot create schema") || add_missing_columns(s))
+	if (store_exec(s, fixed_schema, "cannot create schema") || store_derived_create(s) ||
+	    store_exec(s, app_latency_schema, "cannot create schema") || add_missing_columns(s))
 		return -1;
 	for (size_t i = 0; i < vr_event_specs_count; i++) {
 		char *sql = spec_table_sql((int)i);
