@@ -223,13 +223,23 @@ void ingest_scratch_snapshot_free(struct ingest_scratch_snapshot *snap);
 
 /*
  * ingest_scratch_sweep - after a convert died without deleting its scratch
- * files (killed by someone else, or with a worker that crashed): delete
- * those that appeared since @snap (not there then, modified since), that
- * are regular files of this user, not one of its inputs, and that no
+ * files (killed by someone else, with a worker that crashed, or failed):
+ * delete those that appeared since @snap (not there then, modified since),
+ * that are regular files of this user, not one of its inputs, and that no
  * process this user can see has open; waits up to 1 s for a dying convert
- * to close them.  Each removal is reported (vr_warn()).
+ * to close them.  Each removal is reported (vr_warn(): "left by a
+ * trace-cmd convert that @how", e.g. "was killed").
  */
-void ingest_scratch_sweep(const struct ingest_scratch_snapshot *snap);
+void ingest_scratch_sweep(const struct ingest_scratch_snapshot *snap, const char *how);
+
+/*
+ * ingest_scratch_remove_stale - at the start of a load of the @n @inputs:
+ * delete every scratch file that is a regular file of this user, not one
+ * of @inputs, and that no process this user can see has open (left by a
+ * convert that was killed with its load, SIGKILL or the OOM killer, or
+ * that failed), each removal reported.
+ */
+void ingest_scratch_remove_stale(char *const *inputs, int n);
 
 /** ingest_dat_spill_dir - where copies go: $TMPDIR, or /var/tmp (borrowed). */
 const char *ingest_dat_spill_dir(void);

@@ -63,7 +63,13 @@ struct load_result {
  * opened and decoded ahead of the one being stored.  SIGINT, SIGTERM and
  * SIGHUP are handled during the call (the handlers before it are put
  * back): the run being stored rolls back and no other starts.  A database
- * the call created and into which nothing loaded is removed.
+ * file the call created (O_EXCL) into which nothing loaded is removed, if
+ * it still holds no run under its write lock (another load may have
+ * stored one).  A worker that died or ended before its files were done
+ * fails the files it did not finish (one that died after committing its
+ * last run has that run removed again).  Scratch files and copies that
+ * loads killed earlier left are removed first (ingest-dat-scratch.c,
+ * ingest-dat-spill.c).
  * @r: OUT.  Returns 0 if every file loaded, else -1.
  */
 int load_files(const struct load_opts *o, char *const *files, int n, struct load_result *r);

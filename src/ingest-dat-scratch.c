@@ -11,7 +11,10 @@
  * writing (ingest_scratch_open_by()); when the convert died without that
  * (killed by someone else, or with a worker that crashed), the files that
  * appeared since it started and that nobody has open any more are deleted
- * (ingest_scratch_sweep()).  A file is never taken for one unless its name
+ * (ingest_scratch_sweep()); so are those of a convert that failed, and the
+ * start of every load removes any that no process has open, left by loads
+ * that were killed (ingest_scratch_remove_stale()).  A file is never taken
+ * for one unless its name
  * is exactly that pattern, it is a regular file of this user, and it is
  * not one of the load's inputs.
  */
@@ -213,10 +216,20 @@ static GArray *open_ids(void)
 	return ids;
 }
 
-/* One pass of ingest_scratch_sweep(); true if a candidate is still open. */
-static bool sweep_once(const struct ingest_scratch_snapshot *snap)
+/* Is the scratch file @st (named @name) one @snap may take: ours, not an
+ * input, and new since @snap was taken? */
+static bool candidate(const struct ingest_scratch_snapshot *snap, const struct stat *st)
 {
-	GArray *open = open_ids();
+	return ours(st, snap->inputs) && !has_id(snap->before, st) &&
+	       st->st_mtime >= snap->taken - 1;
+}
+
+/* One pass of ingest_scratch_sweep(): remove the candidate() files that no
+ * process has open, saying they were left by a convert that @how (was
+ * killed, failed, ...); true if a candidate is still open. */
+static bool sweep_once(const struct ingest_scratch_snapshot *snap, const char *how)
+{
+	GArray *open = NULL;	/* looked up once a candidate is found */
 	DIR *dir = opendir(SCRATCH_DIR);
 	bool busy = false;
 	struct dirent *de;
@@ -226,25 +239,39 @@ static bool sweep_once(const struct ingest_scratch_snapshot *snap)
 
 		if (!scratch_name(de->d_name) ||
 		    fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    !ours(&st, snap->inputs) || has_id(snap->before, &st) ||
-		    st.st_mtime < snap->taken - 1)
+		    !candidate(snap, &st))
 			continue;
+		if (!open)
+			open = open_ids();
 		if (has_id(open, &st))
 			busy = true;
 		else if (unlinkat(dirfd(dir), de->d_name, 0) == 0)
-			vr_warn("removed %s/%s, left by a trace-cmd convert that was killed",
-				SCRATCH_DIR, de->d_name);
+			vr_warn("removed %s/%s, left by a trace-cmd convert that %s", SCRATCH_DIR,
+				de->d_name, how);
 	}
 	if (dir)
 		closedir(dir);
-	g_array_free(open, TRUE);
+	if (open)
+		g_array_free(open, TRUE);
 	return busy;
 }
 
-void ingest_scratch_sweep(const struct ingest_scratch_snapshot *snap)
+void ingest_scratch_sweep(const struct ingest_scratch_snapshot *snap, const char *how)
 {
 	/* a convert killed with its load (PR_SET_PDEATHSIG) takes a moment
 	 * to let go of its files: up to a second */
-	for (int i = 0; i < 20 && sweep_once(snap); i++)
+	for (int i = 0; i < 20 && sweep_once(snap, how); i++)
 		nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
+}
+
+void ingest_scratch_remove_stale(char *const *inputs, int n)
+{
+	struct ingest_scratch_snapshot *snap = ingest_scratch_snapshot(inputs, n);
+
+	/* every scratch file, however old: one that no process has open is
+	 * no longer written or read by anyone */
+	g_array_set_size(snap->before, 0);
+	snap->taken = 0;
+	sweep_once(snap, "did not finish");
+	ingest_scratch_snapshot_free(snap);
 }

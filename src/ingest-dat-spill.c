@@ -250,8 +250,8 @@ int ingest_dat_spill_poll(struct ingest_spill *s)
 		if (r < 0)
 			s->status = -1;
 		s->pid = 0;
-		if (r > 0 && WIFSIGNALED(s->status))	/* killed: its scratch stays */
-			ingest_scratch_sweep(s->snap);
+		if (r > 0 && s->status)	/* killed or failed: its scratch stays */
+			ingest_scratch_sweep(s->snap, WIFSIGNALED(s->status) ? "was killed" : "failed");
 		if (s->status)
 			report_failure(s);
 	}

@@ -27,6 +27,8 @@ struct load_ctx {
 	int progress_fd;	/* a worker's end of the progress pipe, or -1 */
 	int progress_base;	/* index of the worker's first file among all */
 	int files_loaded;	/* runs committed by load_run_files() in this process */
+	long long last_run_id;	/* the run last committed in this process */
+	bool last_replaced;	/* it replaced a run loaded before */
 };
 
 /* load.c: the flag the handler sets, and installing that handler. */
@@ -39,6 +41,8 @@ struct load_report {
 	int loaded;		/* files loaded */
 	int current;		/* the file being stored when the worker ended, or -1 */
 	int last_done;		/* the last file finished, or first - 1 */
+	long long last_run_id;	/* its run, if it loaded */
+	bool last_replaced;	/* that run replaced one loaded before */
 };
 
 /*
@@ -51,8 +55,8 @@ int load_run_worker(struct load_ctx *c, char *const *files, int n, int first,
 		    bool one_at_a_time, struct load_report *r, int *status);
 
 /* load-worker.c: a worker's progress line (no-op outside a worker):
- * 's' before file @i is stored, 'd' after (@failed 1: it failed), 'x' when
- * none of @failed files can load. */
+ * 's' before file @i is stored, 'd' after (@failed 1: it failed, else the
+ * run is c->last_run_id), 'x' when none of @failed files can load. */
 void load_progress(const struct load_ctx *c, char what, int i, int failed);
 
 /*

@@ -128,7 +128,7 @@ static void say_loaded(const struct load_ctx *c, struct store *st, const struct 
 }
 
 /* Load one opened input as one run.  Returns 0 or -1 (message printed). */
-static int load_one(const struct load_ctx *c, struct store *st, struct load_input *in,
+static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		    int iteration)
 {
 	struct sink_ctx ctx = { st, NULL, NULL, c->interrupted };
@@ -159,6 +159,8 @@ static int load_one(const struct load_ctx *c, struct store *st, struct load_inpu
 		vr_error("%s: %s; the database is unchanged", in->path,
 			 *c->interrupted ? "interrupted" : "not loaded");
 	} else if (!store_run_commit(st)) {
+		c->last_run_id = run_id;
+		c->last_replaced = old_id != 0;
 		say_loaded(c, st, in, run_id, iter_used, old_id != 0);
 		ret = 0;
 	}

@@ -2,9 +2,9 @@
 /*
  * load-worker.c - the worker process of a load and its progress pipe.
  * A worker's progress is one line per event on a pipe to its supervisor:
- * "s I 0" before file I (of the command line) is stored, "d I F" after
- * (F 1: it failed), "x 0 N" when the database cannot be opened for its N
- * files.
+ * "s I 0" before file I (of the command line) is stored, "d I F ID R"
+ * after (F 1: it failed; else ID: its run, R 1: the run replaced one),
+ * "x 0 N" when the database cannot be opened for its N files.
  */
 #define _GNU_SOURCE	/* pipe2 */
 #include "load-priv.h"
@@ -23,7 +23,8 @@
 void load_progress(const struct load_ctx *c, char what, int i, int failed)
 {
 	if (c->progress_fd >= 0)
-		dprintf(c->progress_fd, "%c %d %d\n", what, c->progress_base + i, failed);
+		dprintf(c->progress_fd, "%c %d %d %lld %d\n", what, c->progress_base + i, failed,
+			failed ? 0 : c->last_run_id, !failed && c->last_replaced);
 }
 
 /* Pass on to worker @pid a SIGINT/SIGTERM/SIGHUP this process alone was sent. */
@@ -38,10 +39,11 @@ static void forward_interrupt(const struct load_ctx *c, pid_t pid, bool *forward
 /* Take one progress line into @r. */
 static void take_line(const char *line, struct load_report *r)
 {
+	long long id = 0;
 	char what;
-	int i, f;
+	int i, f, replaced = 0;
 
-	if (sscanf(line, "%c %d %d", &what, &i, &f) != 3)
+	if (sscanf(line, "%c %d %d %lld %d", &what, &i, &f, &id, &replaced) < 3)
 		return;
 	if (what == 'x') {
 		r->failed += f;
@@ -52,6 +54,8 @@ static void take_line(const char *line, struct load_report *r)
 		r->loaded += !f;
 		r->last_done = i;
 		r->current = -1;
+		r->last_run_id = id;
+		r->last_replaced = replaced;
 	}
 }
 
@@ -69,7 +73,7 @@ static void read_progress(const struct load_ctx *c, int fd, pid_t pid, int first
 	size_t len = 0;
 	ssize_t got;
 
-	*r = (struct load_report){ 0, 0, -1, first - 1 };
+	*r = (struct load_report){ .current = -1, .last_done = first - 1 };
 	for (;;) {
 		if (ppoll(&pfd, 1, NULL, waitmask) < 0) {
 			if (errno != EINTR)
@@ -164,7 +168,7 @@ int load_run_worker(struct load_ctx *c, char *const *files, int n, int first,
 	*status = reap(pid);
 	if (WIFSIGNALED(*status)) {	/* its uncompressed copies, at once */
 		ingest_dat_spill_remove_stale();
-		ingest_scratch_sweep(snap);	/* its converts died with it */
+		ingest_scratch_sweep(snap, "was killed");	/* its converts died with it */
 	}
 	ingest_scratch_snapshot_free(snap);
 	sigprocmask(SIG_SETMASK, &waitmask, NULL);

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * load.c - load_files(): the supervisor of the load's worker processes,
- * which reports a file that crashed one and goes on with the next, and
+ * which reports a file whose worker died and goes on with the next, and
  * what is left of the database when nothing loaded.
  */
+#define _GNU_SOURCE	/* sigabbrev_np */
 #include "load-priv.h"
 #include "store.h"
 #include "vr.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,6 +49,110 @@ static bool ended_by_interrupt(int status)
 	       WTERMSIG(status) == SIGHUP;
 }
 
+/* The kernel's count of processes killed by the OOM killer (/proc/vmstat
+ * oom_kill, Linux 4.13+), or -1 if unknown. */
+static long long oom_kills(void)
+{
+	FILE *f = fopen("/proc/vmstat", "re");
+	long long n = -1;
+	char line[128];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "oom_kill %lld", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* The address-space limit (ulimit -v) in MiB, or 0 if there is none. */
+static unsigned long long as_limit_mib(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_AS, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	return (unsigned long long)rl.rlim_cur >> 20;
+}
+
+/*
+ * Say why the worker ended, with wait @status, while loading @path: by
+ * itself before it was done (an exit status), by the OOM killer (SIGKILL
+ * while the kernel's oom_kill count rose: @oom), by another SIGKILL or
+ * signal sent to it, or by a crash (SIGSEGV and the like, which
+ * libtracecmd 3.1.6 does on some corrupt files, and which allocations
+ * failing under an address-space limit can cause).
+ */
+static void say_worker_died(const char *path, int status, bool oom)
+{
+	unsigned long long limit = as_limit_mib();
+	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	char hint[128] = "";
+
+	if (!sig) {
+		vr_error("%s: not loaded: the load's worker ended (exit status %d) while loading it;"
+			 " the database is unchanged", path, WEXITSTATUS(status));
+	} else if (oom) {
+		vr_error("%s: loading it ran out of memory: the worker was killed by the kernel's OOM"
+			 " killer (signal %d); not loaded, the database is unchanged", path, sig);
+	} else if (sig == SIGKILL || sig == SIGUSR1 || sig == SIGUSR2 || sig == SIGPIPE ||
+		   sig == SIGALRM || sig == SIGQUIT) {
+		vr_error("%s: loading it was stopped: the worker was killed by signal %d (SIG%s);"
+			 " not loaded, the database is unchanged", path, sig, sigabbrev_np(sig));
+	} else {
+		if (limit)
+			snprintf(hint, sizeof(hint), ", or by memory running out under the address-space"
+				 " limit of %llu MiB (ulimit -v)", limit);
+		vr_error("%s: loading it crashed (signal %d), most likely inside libtracecmd on a"
+			 " corrupt or truncated trace.dat%s; not loaded, the database is unchanged",
+			 path, sig, hint);
+	}
+}
+
+/*
+ * The worker died by signal @sig after it stored the run of its last file
+ * @path (@r): the run may lack what the failure cut short, so it is a
+ * failure and a new run is removed again; a run that replaced an earlier
+ * one cannot be put back and is kept, said so.
+ */
+static void undo_last_run(const struct load_ctx *c, const char *path,
+			  const struct load_report *r, int sig)
+{
+	struct store *st;
+
+	if (r->last_replaced) {
+		vr_error("%s: the load's worker died (signal %d) after storing it as run %lld in"
+			 " place of the run loaded before, which cannot be put back: check the run or"
+			 " load it again with --replace", path, sig, r->last_run_id);
+		return;
+	}
+	st = store_open(c->o.db, STORE_RW);
+	if (st && !store_write_begin(st)) {
+		if (!store_delete_run(st, r->last_run_id) &&
+		    !store_exec(st, "COMMIT", "cannot commit")) {
+			vr_error("%s: the load's worker died (signal %d) after storing it as run %lld:"
+				 " not loaded, the run is removed again; the database content is"
+				 " unchanged", path, sig, r->last_run_id);
+			store_close(st);
+			return;
+		}
+		store_exec(st, "ROLLBACK", "cannot roll back");
+	}
+	vr_error("%s: the load's worker died (signal %d) after storing it as run %lld, which"
+		 " could not be removed again", path, sig, r->last_run_id);
+	store_close(st);
+}
+
+/* Did the worker of files[first..n) that said @r finish (or stop for an
+ * interruption, which its own messages name)? */
+static bool worker_done(const struct load_ctx *c, int n, int first, const struct load_report *r,
+			int status)
+{
+	if (WIFSIGNALED(status))
+		return ended_by_interrupt(status);
+	return *c->interrupted || r->loaded + r->failed >= n - first;
+}
+
 /*
  * Load the files in worker processes, so that a crash (libtracecmd 3.1.6
  * crashes on some corrupt files, when opening or reading them) costs only
@@ -50,9 +160,10 @@ static bool ended_by_interrupt(int status)
  * transaction never committed), it is reported, and a new worker goes on
  * with the next file.  When several files were being decoded at once, the
  * one that crashed is found by loading again from the file being stored,
- * one at a time.  This replaces a probe of every file in a child process,
- * which cost a second open of each file.  Returns the files that failed;
- * *@crashed: a worker crashed.
+ * one at a time.  A worker that died or finished fewer files than it was
+ * given fails the files it did not finish.  This replaces a probe of every
+ * file in a child process, which cost a second open of each file.
+ * Returns the files that failed; *@crashed: a worker died.
  */
 static int load_supervised(struct load_ctx *c, char *const *files, int n, int *loaded,
 			   bool *crashed)
@@ -62,6 +173,8 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 	struct load_report r;
 
 	while (first < n && !*c->interrupted) {
+		long long oom_before = oom_kills();
+
 		if (load_run_worker(c, files, n, first, isolate, &r, &status)) {
 			/* no worker: load here, each trace.dat probed first */
 			failed += load_run_here(c, files + first, n - first);
@@ -70,15 +183,20 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 		}
 		failed += r.failed;
 		*loaded += r.loaded;
-		if (WIFEXITED(status) && WEXITSTATUS(status) != VR_EXIT_OK && !r.failed)
-			failed++;	/* it failed, but not on a file: interrupted */
-		if (!WIFSIGNALED(status) || ended_by_interrupt(status))
+		if (worker_done(c, n, first, &r, status)) {
+			if (WIFEXITED(status) && WEXITSTATUS(status) != VR_EXIT_OK && !r.failed)
+				failed++;	/* it failed, but not on a file: interrupted */
 			break;
+		}
 		int k = r.current >= 0 ? r.current : r.last_done + 1;
+		bool oom = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && oom_before >= 0 &&
+			   oom_kills() > oom_before;
 
 		*crashed = true;
-		if (k >= n) {	/* every file was done: its run committed */
-			vr_warn("the load crashed after its last file (signal %d)", WTERMSIG(status));
+		if (k >= n) {	/* every file was done: the last one's run committed */
+			undo_last_run(c, files[n - 1], &r, WTERMSIG(status));
+			*loaded -= !r.last_replaced;
+			failed++;
 			break;
 		}
 		if (!isolate && (c->o.jobs != 1) && k + 1 < n) {
@@ -86,9 +204,7 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 			first = k;
 			continue;
 		}
-		vr_error("%s: loading it crashed (signal %d), most likely inside libtracecmd on a"
-			 " corrupt or truncated trace.dat; not loaded, the database is unchanged",
-			 files[k], WTERMSIG(status));
+		say_worker_died(files[k], status, oom);
 		failed++;
 		first = k + 1;
 		isolate = false;
@@ -96,14 +212,58 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 	return failed;
 }
 
+/* Make the database file @db if there is none: true if this call made it. */
+static bool create_db(const char *db)
+{
+	int fd = open(db, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/*
+ * The database @db that this call created holds nothing of its loads:
+ * remove it, unless another load has stored a run in it meanwhile.  That
+ * is decided under the database's write lock (BEGIN IMMEDIATE waits for a
+ * load that is storing); a load that opened the file before and writes
+ * after the unlink gets SQLITE_READONLY_DBMOVED from SQLite (3.8.3+)
+ * and fails, instead of storing into a file no one can open.
+ */
+static void remove_if_unused(const char *db)
+{
+	struct store *st = store_open(db, STORE_RW);
+	sqlite3_stmt *s = NULL;
+	struct stat sb;
+
+	if (!st) {	/* not even a database: only if it is still empty */
+		if (!stat(db, &sb) && S_ISREG(sb.st_mode) && !sb.st_size)
+			unlink(db);
+		return;
+	}
+	if (!store_write_begin(st)) {
+		if (sqlite3_prepare_v2(store_db(st), "SELECT count(*) FROM run", -1, &s,
+				       NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW &&
+		    sqlite3_column_int64(s, 0) == 0)
+			unlink(db);
+		sqlite3_finalize(s);
+		store_exec(st, "ROLLBACK", "cannot roll back");
+	}
+	store_close(st);
+}
+
 int load_files(const struct load_opts *o, char *const *files, int n, struct load_result *r)
 {
 	struct load_ctx c = { .o = *o, .progress_fd = -1, .interrupted = load_interrupt_flag() };
-	bool existed = access(o->db, F_OK) == 0, crashed = false;
+	bool created = create_db(o->db), crashed = false;
 	struct vr_interrupts saved;
 
 	memset(r, 0, sizeof(*r));
 	load_interrupted = 0;
+	/* what loads that were killed left: convert's scratch files, copies */
+	ingest_scratch_remove_stale(files, n);
+	ingest_dat_spill_remove_stale();
 	load_catch_interrupts(&saved);
 	r->failed = load_supervised(&c, files, n, &r->loaded, &crashed);
 	vr_restore_interrupts(&saved);
@@ -112,8 +272,7 @@ int load_files(const struct load_opts *o, char *const *files, int n, struct load
 	r->interrupted = load_interrupted;
 	if (r->interrupted && !r->failed)
 		r->failed = 1;
-	/* a database this call created and filled with nothing goes away */
-	if (!existed && !r->loaded)
-		unlink(o->db);
+	if (created && !r->loaded)
+		remove_if_unused(o->db);
 	return r->failed ? -1 : 0;
 }

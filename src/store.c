@@ -584,6 +584,23 @@ static int insert_run_row(struct store *s, const struct store_run *r, const char
 	return ret;
 }
 
+/* Is a run of @m's contents there, now that the write lock is held (a load
+ * running at the same time may have stored it since the caller looked)?
+ * -1 after "FILE: already loaded as run N (same contents) ...", else 0. */
+static int already_loaded(struct store *s, const struct ingest_meta *m)
+{
+	int64_t id = 0;
+
+	if (!m->content_sha256)
+		return 0;
+	if (store_find_run_by_hash(s, m->content_sha256, &id))
+		return -1;
+	if (id)
+		return vr_error("%s: already loaded as run %lld (same contents); use --replace to"
+				" load it again", m->path, (long long)id);
+	return 0;
+}
+
 int store_run_begin(struct store *s, const struct store_run *r, int64_t replace_run_id,
 		    int64_t *run_id, int *iteration_out)
 {
@@ -594,6 +611,8 @@ int store_run_begin(struct store *s, const struct store_run *r, int64_t replace_
 	reset_run_state(s);
 	if (store_write_begin(s))
 		return -1;
+	if (!replace_run_id && already_loaded(s, r->meta))
+		goto fail;
 	if (replace_run_id) {
 		/* the run keeps its id, label, iteration and imported latencies
 		 * unless the command line names others */

@@ -4,19 +4,38 @@
  * "crash" (SIGSEGV) on chosen files, as it does on some corrupt ones, so
  * that load's handling of a crash can be tested with good recordings.
  *   VR_CRASH_OPEN=S   tracecmd_open() of a path containing S crashes;
- *   VR_CRASH_READ=S   the 1000th tracecmd_read_data() on such a file does.
+ *   VR_CRASH_READ=S   the 1000th tracecmd_read_data() on such a file does;
+ *   VR_CRASH_SIGNAL=N raise signal N instead of SIGSEGV (9: as if killed);
+ *   VR_EXIT_READ=S    the 1000th read of such a file ends the process with
+ *                     exit status 0 instead, as if it had stopped reading;
+ *   VR_CRASH_EXIT=S   a process that opened such a file crashes as it exits.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct tracecmd_input;
 struct tep_record;
 
 static struct tracecmd_input *marked;	/* the file VR_CRASH_READ names */
-static int reads;
+static struct tracecmd_input *marked_exit;	/* the file VR_EXIT_READ names */
+static int reads, crash_at_exit;
+
+static void crash(void)
+{
+	const char *s = getenv("VR_CRASH_SIGNAL");
+
+	raise(s && *s ? atoi(s) : SIGSEGV);
+}
+
+__attribute__((destructor)) static void crash_on_exit(void)
+{
+	if (crash_at_exit)
+		crash();
+}
 
 static int matches(const char *var, const char *path)
 {
@@ -31,10 +50,14 @@ struct tracecmd_input *tracecmd_open(const char *file, int flags)
 	struct tracecmd_input *h;
 
 	if (matches("VR_CRASH_OPEN", file))
-		raise(SIGSEGV);
+		crash();
 	h = real(file, flags);
 	if (matches("VR_CRASH_READ", file))
 		marked = h;
+	if (matches("VR_EXIT_READ", file))
+		marked_exit = h;
+	if (matches("VR_CRASH_EXIT", file))
+		crash_at_exit = 1;
 	return h;
 }
 
@@ -44,6 +67,8 @@ struct tep_record *tracecmd_read_data(struct tracecmd_input *h, int cpu)
 		dlsym(RTLD_NEXT, "tracecmd_read_data");
 
 	if (h && h == marked && ++reads == 1000)
-		raise(SIGSEGV);
+		crash();
+	if (h && h == marked_exit && ++reads == 1000)
+		_exit(0);
 	return real(h, cpu);
 }

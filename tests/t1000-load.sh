@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # load: samples load and match trace-cmd; bad input fails cleanly and leaves
-# the database exactly as it was.
+# the database content unchanged.
 . "$(dirname "$0")/lib.sh"
 sdir=${VR_SAMPLES_DIR:-$TOP/samples}
 samples=$(ls "$sdir"/*.dat 2>/dev/null)
@@ -42,6 +42,37 @@ test_expect_success 'a taken kernel/iteration: exit 1, the database and the file
 	grep -q "^vmscan-report: db: run base iteration 1 already exists" err &&
 	grep -q "^vmscan-report: $second: not loaded" err &&
 	sqlite3 db .dump >after && test_cmp before after
+'
+# race LOAD-ARGS-1 -- LOAD-ARGS-2: two loads into new.db started together
+# (each spins until the file go appears); their exit statuses (sorted) in
+# rcs, their messages in err
+race() {
+	local a=() b=()
+	while [ "$1" != -- ]; do a+=("$1"); shift; done; shift; b=("$@")
+	rm -f new.db new.db-journal rc1 rc2 go
+	{ until [ -e go ]; do :; done; "$VR" load -q -d new.db "${a[@]}" 2>err1; echo $? >rc1; } &
+	{ until [ -e go ]; do :; done; "$VR" load -q -d new.db "${b[@]}" 2>err2; echo $? >rc2; } &
+	sleep 0.1; touch go; wait
+	cat rc1 rc2 | sort | tr "\n" " " >rcs
+	cat err1 err2 >err
+}
+test_expect_success 'two loads of one file into a new database at once: one run, kept, "already loaded"' '
+	for i in 1 2 3 4 5; do
+		race "$first" -- "$first" &&
+		test "$(cat rcs)" = "0 1 " &&
+		test "$(sqlite3 new.db "SELECT count(*) FROM run")" = 1 &&
+		grep -q "^vmscan-report: $first: already loaded as run 1 (same contents)" err &&
+		! grep -q "iteration .* already exists" err || exit 1
+	done
+'
+test_expect_success 'two loads of one kernel/iteration into a new database at once: one run, kept' '
+	second=$(echo $samples | cut -d" " -f2) &&
+	for i in 1 2 3 4 5; do
+		race -k k -i 1 "$first" -- -k k -i 1 "$second" &&
+		test "$(cat rcs)" = "0 1 " &&
+		test "$(sqlite3 new.db "SELECT count(*) FROM run")" = 1 &&
+		grep -q "^vmscan-report: new.db: run k iteration 1 already exists" err || exit 1
+	done
 '
 test_expect_success 'missing file: exit 1, message names it, no database left behind' '
 	test_expect_code 1 "$VR" load -d new.db no-such.dat 2>err &&

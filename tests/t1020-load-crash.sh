@@ -60,8 +60,7 @@ test_expect_success 'a crash while trace-cmd makes a copy: the scratch files it 
 	# with the worker, the file stays
 	printf "#!/bin/bash\ns=\$(mktemp /tmp/trace_cpu_dataXXXXXX)\necho \$s >%s/scratch.name\nexec 5<>\$s\nexec -a vr-t1020-$$ sleep 3600\n" \
 		"$PWD" >bin/trace-cmd && chmod +x bin/trace-cmd &&
-	# alike but older than the load, and alike but open: neither is touched
-	old=$(mktemp /tmp/trace_cpu_dataXXXXXX) && touch -d "1 hour ago" "$old" &&
+	# alike but open: not touched
 	busy=$(mktemp /tmp/trace_cpu_dataXXXXXX) &&
 	{ sleep 60 5<>"$busy" & } && holder=$! &&
 	# and the input itself named like one, written just before
@@ -72,9 +71,38 @@ test_expect_success 'a crash while trace-cmd makes a copy: the scratch files it 
 	scratch=$(cat scratch.name) && test -n "$scratch" && test ! -e "$scratch" &&
 	grep -q "removed $scratch, left by a trace-cmd convert that was killed" err &&
 	! pgrep -f "vr-t1020-$$ 3600" &&
-	test -e "$old" && test -e "$busy" && test -e "$input" &&
-	kill $holder && rm -f "$old" "$busy" "$input" &&
+	test -e "$busy" && test -e "$input" &&
+	kill $holder && rm -f "$busy" "$input" &&
 	test -z "$(ls -A tmp)"
+'
+test_expect_success 'a worker that ends while reading a file (exit 0): that file fails, exit 1, the next loads' '
+	setup &&
+	VR_EXIT_READ=crashme test_expect_code 1 crashing "$VR" load -q -j 1 -d db a.dat crashme.dat c.dat \
+		2>err &&
+	grep -q "^vmscan-report: crashme.dat: not loaded: the load.s worker ended (exit status 0) while loading it" err &&
+	test "$(runs)" = "a.dat:1 c.dat:2" && test ! -e db-journal
+'
+test_expect_success 'a worker that dies after storing its last file: exit 1, the database content unchanged' '
+	setup &&
+	"$VR" load -q -d db a.dat && dump_rows db >expect &&
+	VR_CRASH_EXIT=crashme test_expect_code 1 crashing "$VR" load -d db crashme.dat >out 2>err &&
+	grep -q "^vmscan-report: crashme.dat: the load.s worker died (signal 11) after storing it as run 2: not loaded, the run is removed again" err &&
+	dump_rows db >actual && test_cmp expect actual && test ! -e db-journal
+'
+test_expect_success 'a worker killed (SIGKILL) while reading: said so, not blamed on libtracecmd' '
+	setup &&
+	VR_CRASH_READ=crashme VR_CRASH_SIGNAL=9 test_expect_code 1 crashing "$VR" load -q -j 1 -d db \
+		a.dat crashme.dat 2>err &&
+	grep -q "^vmscan-report: crashme.dat: loading it was stopped: the worker was killed by signal 9 (SIGKILL)" err &&
+	! grep -q "libtracecmd" err &&
+	test "$(runs)" = "a.dat:1" && test ! -e db-journal
+'
+test_expect_success 'a crash under an address-space limit (ulimit -v) says memory may have run out' '
+	if ldd "$VR" | grep -q libasan; then echo "skipped: ASan needs the address space"; exit 0; fi
+	setup &&
+	(ulimit -v 16000000 && VR_CRASH_READ=crashme test_expect_code 1 crashing "$VR" load -q -d db \
+		crashme.dat 2>err) &&
+	grep -q "crashme.dat: loading it crashed (signal 11), .*, or by memory running out under the address-space limit of 15625 MiB (ulimit -v)" err
 '
 test_expect_success 'the only file of a new database crashes: no database is left' '
 	setup &&

@@ -140,10 +140,13 @@ test_expect_success 'interrupted while trace-cmd makes the copy: the scratch fil
 	# deletes them only when done.  This trace-cmd holds one open for
 	# writing, another of that shape for reading only, and its input,
 	# itself named like one (a trace may be called anything), then waits.
+	# (The files are held open until then: the start of a load removes scratch
+	# files that no process has open.)
 	scratch=$(mktemp /tmp/trace_cpu_dataXXXXXX) && other=$(mktemp /tmp/trace_cpu_dataXXXXXX) &&
+	{ sleep 60 5<"$scratch" 6<"$other" & } && holder=$! &&
 	input=$(mktemp /tmp/trace_cpu_dataXXXXXX) && cp "$sample" "$input" &&
-	printf "#!/bin/bash\nexec 5<>%s 6<%s 7<\"\$3\"\nexec -a vr-t1030-s$$ sleep 3600\n" \
-		"$scratch" "$other" >bin/trace-cmd &&
+	printf "#!/bin/bash\nexec 5<>%s 6<%s 7<\"\$3\"\nkill %s\nexec -a vr-t1030-s$$ sleep 3600\n" \
+		"$scratch" "$other" "$holder" >bin/trace-cmd &&
 	chmod +x bin/trace-cmd &&
 	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
 		env --default-signal=INT "$VR" load -q -d db "$input" 2>err & }
@@ -219,5 +222,31 @@ test_expect_success 'started with SIGHUP ignored (nohup): a hangup does not stop
 	sleep 0.5 && kill -HUP $pid &&
 	test_expect_code 0 wait $pid &&
 	test "$(sqlite3 db "SELECT count(*) FROM run")" = 1 && ! grep -q interrupted err
+'
+test_expect_success 'trace-cmd convert that fails: its scratch files go, read in memory' '
+	mkdir tmp bin &&
+	# as libtracecmd does when the disk fills: a scratch file written,
+	# then an error, the file left behind
+	printf "#!/bin/bash\ns=\$(mktemp /tmp/trace_cpu_dataXXXXXX)\necho \$s >%s/scratch.name\necho data >\$s\necho \"trace-cmd: No space left on device\" >&2\nexit 1\n" \
+		"$PWD" >bin/trace-cmd && chmod +x bin/trace-cmd &&
+	VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH "$VR" load -q -d db "$sample" 2>err &&
+	grep -q "trace-cmd convert failed making an uncompressed copy: trace-cmd: No space left on device" err &&
+	scratch=$(cat scratch.name) && test -n "$scratch" && test ! -e "$scratch" &&
+	grep -q "removed $scratch, left by a trace-cmd convert that failed" err &&
+	test "$(sqlite3 db "SELECT count(*) FROM run")" = 1 && test -z "$(ls -A tmp)"
+'
+test_expect_success 'what killed loads left (scratch files, copies) goes at the start of any load' '
+	mkdir tmp && dead=$(cat /proc/sys/kernel/pid_max) && ! kill -0 $dead 2>/dev/null &&
+	mkdir tmp/vmscan-report-$dead-abcdef && echo x >tmp/vmscan-report-$dead-abcdef/uncompressed.dat &&
+	left=$(mktemp /tmp/trace_cpu_dataXXXXXX) && touch -d "1 hour ago" "$left" &&
+	# alike but open, and the input itself named like one: kept
+	busy=$(mktemp /tmp/trace_cpu_dataXXXXXX) && { sleep 60 5<"$busy" & } && holder=$! &&
+	input=$(mktemp /tmp/trace_cpu_dataXXXXXX) && cp "$sample" "$input" &&
+	# a load under the cap: it makes no copy of its own
+	TMPDIR=$PWD/tmp "$VR" load -q -d db "$input" 2>err &&
+	test ! -e "$left" && test ! -e tmp/vmscan-report-$dead-abcdef &&
+	grep -q "removed $PWD/tmp/vmscan-report-$dead-abcdef, left by a load that was killed" err &&
+	test -e "$busy" && test -e "$input" &&
+	kill $holder && rm -f "$busy" "$input"
 '
 test_done
