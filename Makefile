@@ -1,5 +1,6 @@
 # vmscan-report - build, test, benchmark and reports.
 #   make            build ./vmscan-report (installs missing Debian packages first)
+#   make deps       only install the missing Debian packages (apt-get, as root)
 #   make test       build and run every test (unit, end-to-end, sample checks)
 #   make asan       the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      speed and memory of `load` against trace-cmd (see tests/bench)
@@ -12,35 +13,45 @@ VERSION   := 0.1
 PREFIX    ?= /usr/local
 CC        ?= gcc
 O         ?= build
-PKGS      := libtracecmd libtraceevent libtracefs sqlite3 cairo pangocairo gsl cmocka glib-2.0 \
-             libcrypto
+# pkg-config names: PKGS for the program, UNIT_PKGS also for the unit tests
+PKGS      := libtracecmd libtraceevent libtracefs sqlite3 cairo pangocairo gsl glib-2.0 libcrypto
+UNIT_PKGS := cmocka
 DEB_PKGS  := libtracecmd-dev libtraceevent-dev libtracefs-dev libsqlite3-dev libcairo2-dev \
              libpango1.0-dev libgsl-dev libcmocka-dev libglib2.0-dev libssl-dev pkg-config trace-cmd \
              fonts-dejavu-core sqlite3 python3 gcc make strace procps
 SANITIZE  ?=
+.DEFAULT_GOAL := all
 
-# Install what is missing (Debian 12); a no-op when everything is there.
-DEPS_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && command -v trace-cmd >/dev/null \
-	     && command -v sqlite3 >/dev/null && command -v strace >/dev/null \
-	     && command -v pgrep >/dev/null && echo yes)
-ifneq ($(DEPS_OK),yes)
-  $(info vmscan-report: installing missing Debian packages: $(DEB_PKGS))
-  $(shell (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	   $(DEB_PKGS)) >&2)
-endif
+# make deps: install what is missing (Debian 12); a no-op when everything is
+# there.  Every build rule waits for it (order-only), so `make`, `make test`
+# and `make reports` run it first; `make clean` does not.
+DEPS_CHECK := pkg-config --exists $(PKGS) $(UNIT_PKGS) 2>/dev/null && command -v trace-cmd \
+	      && command -v sqlite3 && command -v strace && command -v pgrep \
+	      && command -v python3
+deps:
+	@if ! { $(DEPS_CHECK); } >/dev/null; then \
+		echo "vmscan-report: installing missing Debian packages: $(DEB_PKGS)" >&2; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			$(DEB_PKGS) >&2; \
+	fi
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS)) -lm -lpthread
+# Expanded once, when a recipe first needs them: after `deps` has run.
+PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell pkg-config --cflags $(PKGS)))$(PKG_CFLAGS)
+PKG_LIBS   = $(eval PKG_LIBS := $$(shell pkg-config --libs $(PKGS)) -lm -lpthread)$(PKG_LIBS)
+UNIT_LIBS  = $(eval UNIT_LIBS := $$(shell pkg-config --cflags --libs $(UNIT_PKGS)))$(UNIT_LIBS)
 
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Iinclude $(PKG_CFLAGS) -DVR_VERSION='"$(VERSION)"' \
-	   -MMD -MP
+CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Iinclude -DVR_VERSION='"$(VERSION)"' -MMD -MP
 ifneq ($(SANITIZE),)
   CFLAGS  += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
   LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
-LIB_SRCS  := $(filter-out src/main.c,$(wildcard src/*.c))
+# libvr.a: the modules; libcmd.a: the commands (src/cmd-*.c), which use
+# libvr.a and are used only by main.c and the cmd-doc tool.
+CMD_SRCS  := $(filter-out src/cmd-doc.c,$(wildcard src/cmd-*.c))
+CMD_OBJS  := $(CMD_SRCS:src/%.c=$(O)/%.o)
+LIB_SRCS  := $(filter-out src/main.c src/cmd-doc.c $(CMD_SRCS),$(wildcard src/*.c))
 LIB_OBJS  := $(LIB_SRCS:src/%.c=$(O)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/unit/%)
@@ -49,21 +60,29 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/unit/%)
 # never stands in for the normal ./vmscan-report.
 BIN := $(if $(SANITIZE),$(O)/vmscan-report,vmscan-report)
 
-all: $(BIN)
+all: $(BIN) $(O)/cmd-doc
 
-$(O)/%.o: src/%.c
+$(O)/%.o: src/%.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 $(O)/libvr.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(O)/main.o $(O)/libvr.a
+$(O)/libcmd.a: $(CMD_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(O)/main.o $(O)/libcmd.a $(O)/libvr.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(O)/unit/%: tests/unit/%.c $(O)/libvr.a
+# prints the command tables (options of every command) for tests
+$(O)/cmd-doc: $(O)/cmd-doc.o $(O)/libcmd.a $(O)/libvr.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(O)/unit/%: tests/unit/%.c $(O)/libvr.a | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(O)/libvr.a $(PKG_LIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(O)/libvr.a $(PKG_LIBS) \
+		$(UNIT_LIBS)
 
 unit: $(UNIT_BINS)
 
@@ -72,16 +91,16 @@ unit: $(UNIT_BINS)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_REPLAY := $(FUZZ_SRCS:tests/fuzz/fuzz-%.c=$(O)/fuzz/replay-%)
 
-$(O)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-replay.h $(O)/libvr.a
+$(O)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-replay.h $(O)/libvr.a | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DVR_FUZZ_REPLAY $(LDFLAGS) -o $@ $< $(O)/libvr.a $(PKG_LIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -DVR_FUZZ_REPLAY $(LDFLAGS) -o $@ $< $(O)/libvr.a $(PKG_LIBS)
 
 # make fuzz [FUZZ_TIME=seconds per target]: libFuzzer with ASan+UBSan (clang
 # from Debian, installed if missing); new inputs go to build-fuzz/corpus-*,
 # crashes to build-fuzz/ (copy them to tests/fuzz/crashes/ with a test).
 FUZZ_TIME ?= 120
 FUZZ_O    := build-fuzz
-FUZZ_FLAGS := -g -O1 -std=gnu11 -Iinclude $(PKG_CFLAGS) -DVR_VERSION='"$(VERSION)"' \
+FUZZ_FLAGS = -g -O1 -std=gnu11 -Iinclude $(PKG_CFLAGS) -DVR_VERSION='"$(VERSION)"' \
 	      -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 # only the modules the targets reach (ingest and its utilities)
 FUZZ_LIB  := src/ingest-dat.c src/ingest-dat-check.c src/ingest-text.c src/ingest-text-body.c \
@@ -93,7 +112,7 @@ FUZZ_OBJS := $(FUZZ_LIB:src/%.c=$(FUZZ_O)/%.o)
 $(FUZZ_O)/libvr.a: $(FUZZ_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(FUZZ_O)/%.o: src/%.c
+$(FUZZ_O)/%.o: src/%.c | deps
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 # a header change rebuilds the objects (a stale layout of struct
@@ -128,7 +147,7 @@ fuzz: fuzz-clang
 			$(FUZZ_O)/corpus-$$t tests/fuzz/corpus-$$t || st=1; \
 	done; exit $$st
 
-test: $(BIN) unit $(FUZZ_REPLAY)
+test: $(BIN) $(O)/cmd-doc unit $(FUZZ_REPLAY)
 	VR=$(abspath $(BIN)) LC_ALL=C tests/run-tests.sh $(O)
 
 # tests/run-tests.sh points LeakSanitizer at tests/lsan.supp (leaks inside
@@ -154,5 +173,5 @@ install: vmscan-report
 clean:
 	rm -rf build build-asan build-fuzz vmscan-report
 
-.PHONY: all unit test asan bench reports install clean fuzz fuzz-clang
--include $(LIB_OBJS:.o=.d) $(O)/main.d
+.PHONY: all deps unit test asan bench reports install clean fuzz fuzz-clang
+-include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(O)/main.d $(O)/cmd-doc.d

@@ -1,23 +1,183 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cmd.h - the subcommands.  Each takes the arguments after its name
- * (argv[0] is the command name) and returns an exit status from enum
- * vr_exit: 0 success, 1 runtime failure, 2 usage error.  The command table
- * in src/main.c lists them; one src/cmd-NAME.c file each.
+ * cmd.h - the command layer: each command is a struct cmd (one per
+ * src/cmd-NAME.c, listed in src/cmd-table.c) that describes its options
+ * and text in tables and gives a few hooks; the shared work - the option
+ * parsing, -h, -d and opening the store, the exit status - is done once,
+ * by cmd_run() (src/cmd-run.c) with the tables of src/cmd-options.c.
+ * Only the command layer includes this header (`make check-layers`).
+ *
+ * The order cmd_run() follows for `vmscan-report NAME ARGS...`:
+ *   1. the options, in command-line order: -h prints the usage to stdout
+ *      and ends with VR_EXIT_OK; -d is kept in cmd_ctx.db; every other
+ *      option goes to ->option();
+ *   2. -d is required unless CMD_DB_OPTIONAL (or the command has none);
+ *   3. ->check() sees the operands (what follows the options);
+ *   4. the store is opened as the command's flags say (CMD_DB_RDONLY,
+ *      CMD_DB_RW; CMD_DB_PATH: the command opens it itself);
+ *   5. ->run() does the work and returns an enum vr_exit status;
+ *   6. the store is closed, ->release() frees the options.
+ * A usage error (unknown option, missing argument, a hook's CMD_USAGE*)
+ * ends with VR_EXIT_USAGE; after getopt's own message, a missing -d and
+ * CMD_USAGE_HELP the usage text follows on stderr.
  */
 #ifndef VR_CMD_H
 #define VR_CMD_H
 
 #include <stdbool.h>
-
-int cmd_load(int argc, char **argv);
-int cmd_runs(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_import_latency(int argc, char **argv);
-int cmd_summary(int argc, char **argv);
-int cmd_timeline(int argc, char **argv);
+#include <stddef.h>
+#include <stdio.h>
 
 struct store;
+
+/* Option keys from CMD_OPT_LONG up have no short letter (--from, --mount). */
+#define CMD_OPT_LONG 256
+
+/*
+ * struct cmd_option - one option of a command, one row of its table.
+ * The getopt_long() string, its struct option array and the -h lines are
+ * made from these rows (src/cmd-options.c); -h itself is added to every
+ * table.  A table ends with a row whose name is NULL.
+ */
+struct cmd_option {
+	int key;		/* short letter, or CMD_OPT_LONG + n: long only */
+	const char *name;	/* long name without "--" */
+	const char *arg;	/* argument name ("DB", "MS"), NULL: takes none */
+	const char *help;	/* text of the -h line; '\n' starts a line
+				 * indented to the help column */
+};
+
+/* enum cmd_db - what the command does with the database named by -d. */
+enum cmd_db {
+	CMD_DB_NONE,		/* no -d option (record) */
+	CMD_DB_RDONLY,		/* opened read-only before ->run() */
+	CMD_DB_RW,		/* opened for writing before ->run(); a database
+				 * that did not exist is removed again when ->run()
+				 * fails (no empty database left behind) */
+	CMD_DB_PATH,		/* required, but ->run() opens it (load opens it
+				 * in a worker process) */
+};
+
+/* Flags of struct cmd. */
+#define CMD_DB_OPTIONAL	0x1	/* -d may be left out (compare NAME=FILE) */
+#define CMD_STOP_AT_OPERAND 0x2	/* options end at the first operand
+				 * (record -- COMMAND ARGS: getopt's '+') */
+
+/* enum cmd_status - what ->option() and ->check() return to cmd_run(). */
+enum cmd_status {
+	CMD_OK,			/* go on */
+	CMD_USAGE,		/* usage error, message printed: VR_EXIT_USAGE */
+	CMD_USAGE_HELP,		/* the same, and the usage text follows on stderr */
+	CMD_FAIL,		/* runtime failure, message printed: VR_EXIT_FAIL */
+};
+
+/*
+ * struct cmd_ctx - one run of a command, as cmd_run() hands it to the
+ * hooks.  Everything here is owned by cmd_run(): the hooks read it, and
+ * write only *opts.
+ */
+struct cmd_ctx {
+	const struct cmd *cmd;
+	void *opts;		/* the command's options: a copy of ->defaults */
+	const char *db;		/* the -d argument, or NULL */
+	struct store *st;	/* open per ->db (NULL for CMD_DB_NONE,
+				 * CMD_DB_PATH, or no -d) */
+	int argc;		/* the operands: what follows the options */
+	char **argv;
+};
+
+/*
+ * struct cmd - a command: its text (for -h, the help list and, later,
+ * man pages), options and hooks.  Each src/cmd-NAME.c defines one, next
+ * to the code it describes.
+ */
+struct cmd {
+	const char *name;
+	const char *summary;	/* one line for `vmscan-report help` */
+	/* Synopsis forms, NULL-terminated: what follows "vmscan-report NAME "
+	 * on each "usage:" / "or:" line; '\n' continues a form on a line
+	 * indented under its first argument. */
+	const char *const *synopsis;
+	const char *description; /* between synopsis and options ('\n' lines) */
+	const char *notes;	/* after the options, or NULL */
+	const struct cmd_option *options;
+	int help_col;		/* column of the help text in the -h lines */
+	enum cmd_db db;
+	unsigned int flags;	/* CMD_DB_OPTIONAL, CMD_STOP_AT_OPERAND */
+	size_t opts_size;	/* sizeof the command's option struct */
+	const void *defaults;	/* its initial value (opts_size bytes) */
+	/* @key: the row's key; @arg: its argument (NULL for none).  Keeps the
+	 * value in ctx->opts; checks it (message naming the option). */
+	enum cmd_status (*option)(struct cmd_ctx *ctx, int key, const char *arg);
+	/* After all options: the operands, required options, combinations. */
+	enum cmd_status (*check)(struct cmd_ctx *ctx);
+	/* The work; returns an enum vr_exit status (messages printed). */
+	int (*run)(struct cmd_ctx *ctx);
+	/* Frees what ->option() allocated in ctx->opts; NULL: nothing. */
+	void (*release)(void *opts);
+	/* A command not converted to the table yet: it parses its own
+	 * arguments (prints its usage with cmd_usage()); nothing above but
+	 * ->name and ->summary is used. */
+	int (*legacy)(int argc, char **argv);
+};
+
+/* The commands, in the order `vmscan-report help` lists them
+ * (src/cmd-table.c). */
+extern const struct cmd *const cmd_table[];
+extern const size_t cmd_table_size;
+
+/** cmd_find - the command named @name, or NULL. */
+const struct cmd *cmd_find(const char *name);
+
+/**
+ * cmd_run - run command @c with the arguments after its name (@argv[0]
+ * is the name getopt's messages start with, "vmscan-report NAME").
+ * Returns the exit status (enum vr_exit); see the top of this file.
+ */
+int cmd_run(const struct cmd *c, int argc, char **argv);
+
+/**
+ * cmd_parse - parse the options of @argv (@argv[0]: the command's name for
+ * getopt's messages) by ctx->cmd's table: -d into ctx->db, -h sets *@help
+ * (OUT) and stops, the rest to ->option(); then ctx->argc/argv are the
+ * operands.  Returns CMD_OK or what ->option() returned; CMD_USAGE_HELP
+ * after getopt's message for an unknown option or a missing argument.
+ */
+enum cmd_status cmd_parse(struct cmd_ctx *ctx, int argc, char **argv, bool *help);
+
+/**
+ * cmd_print_usage - write @c's -h text to @out: synopsis, description,
+ * one line per option (and -h), notes.  Returns nothing; write errors
+ * show in ferror(@out).
+ */
+void cmd_print_usage(const struct cmd *c, FILE *out);
+
+/**
+ * cmd_option_label - the option part of @o's -h line ("  -d, --database DB",
+ * "      --from S") into @buf of @size bytes (truncated, always terminated).
+ * Returns @buf.
+ */
+char *cmd_option_label(const struct cmd_option *o, char *buf, size_t size);
+
+/** cmd_help_option - the -h row every command has after its own. */
+extern const struct cmd_option cmd_help_option;
+
+extern const struct cmd cmd_compare_desc, cmd_import_latency_desc, cmd_chart_desc,
+	cmd_record_desc;
+
+/* The commands not converted yet (struct cmd.legacy, src/cmd-table.c). */
+int cmd_load(int argc, char **argv);
+int cmd_runs(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/**
+ * cmd_usage - print @lines (NULL-terminated) to stdout for -h (status 0) or
+ * to stderr after a usage error; returns @status for `return cmd_usage(...)`.
+ * For the commands that still write their usage by hand.
+ */
+int cmd_usage(const char *const *lines, int status);
 
 /**
  * cmd_import_latency_file - import latency report @path as the application
@@ -27,14 +187,5 @@ struct store;
  */
 int cmd_import_latency_file(struct store *st, const char *path, const char *kernel,
 			    int iteration, int quiet, bool replace);
-int cmd_chart(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_record(int argc, char **argv);
-
-/**
- * cmd_usage - print @lines (NULL-terminated) to stdout for -h (status 0) or
- * to stderr after a usage error; returns @status for `return cmd_usage(...)`.
- */
-int cmd_usage(const char *const *lines, int status);
 
 #endif /* VR_CMD_H */

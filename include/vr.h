@@ -15,12 +15,28 @@
 
 #define VR_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Exit statuses of the binary (DESIGN.md "Command line"). */
+/* Exit statuses of the binary, as README.md ("Usage") and `vmscan-report
+ * help` give them; only main() returns one, the commands decide which. */
 enum vr_exit {
 	VR_EXIT_OK = 0,		/* success */
 	VR_EXIT_FAIL = 1,	/* runtime failure: bad trace, SQLite error, I/O */
 	VR_EXIT_USAGE = 2,	/* unknown command or option, bad argument */
 };
+
+/* What a module function returns on error (0 is success): VR_ERR after
+ * any message, VR_ERR_USAGE when the error is in what the user asked for
+ * (an unknown metric name), which the command turns into VR_EXIT_USAGE. */
+enum vr_err {
+	VR_ERR = -1,
+	VR_ERR_USAGE = -2,
+};
+
+/** vr_exit_of - the exit status for a module's return value @ret: 0
+ * VR_EXIT_OK, VR_ERR_USAGE VR_EXIT_USAGE, anything else VR_EXIT_FAIL. */
+static inline int vr_exit_of(int ret)
+{
+	return !ret ? VR_EXIT_OK : ret == VR_ERR_USAGE ? VR_EXIT_USAGE : VR_EXIT_FAIL;
+}
 
 /**
  * vr_error - print "vmscan-report: <message>" to stderr.

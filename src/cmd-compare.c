@@ -12,7 +12,6 @@
 #include "store-query.h"
 #include "vr.h"
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,47 +19,12 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const compare_usage[] = {
-	"usage: vmscan-report compare -d DB [--kernels K1,K2,...] [--metrics M,...]",
-	"                             [--stats S,...] [--format text|markdown|csv|json]",
-	"                             [--alpha A]",
-	"   or: vmscan-report compare [OPTIONS] NAME=FILE,FILE... NAME=FILE,...",
-	"",
-	"Print the comparison table a patch changelog carries, in the mmtests",
-	"compare layout: one column per kernel, the first is the baseline; for each",
-	"latency operation (p50/p95/p99/max of DirectReclaim, KswapdAwake, ..., and",
-	"imported application latencies such as p95-Write) statistics over the",
-	"kernel's per-run values, with the gain over the baseline in percent",
-	"(positive is better) and *gain%* where Welch's t-test finds the means",
-	"different at level A; then a block of counters (means over the runs).",
-	"Without -d, each NAME=FILE,... is loaded into a temporary database first:",
-	"trace.dat files as runs of kernel NAME, *.txt files as their latencies.",
-	"Each NAME (and each --kernels item) may be given once; one file may be",
-	"given for two NAMEs (A/A comparison).",
-	"",
-	"  -d, --database DB     database written by `load` / `import-latency`",
-	"  -k, --kernels LIST    kernels to compare, baseline first (default: all, in",
-	"                        load order)",
-	"  -m, --metrics LIST    show only these operations (p95-DirectReclaim,",
-	"                        p95-Write) or metrics (DirectReclaim, Write; names are",
-	"                        case-sensitive, an unknown one is an error); the",
-	"                        counters block is then left out unless the LIST",
-	"                        has 'counters' (default: everything)",
-	"  -s, --stats LIST      Min, Amean, Hmean, Stddev, CoeffVar, Max, BAmean-NN,",
-	"                        Pctile-NN (default: Min,Amean,Stddev,CoeffVar,Max,",
-	"                        BAmean-95)",
-	"  -f, --format FMT      text (default), markdown, csv or json",
-	"  -a, --alpha A         significance level of the t-test (default 0.10)",
-	"  -h, --help            show this help",
-	NULL
-};
-
 struct compare_cli {
-	const char *db;
 	char *kernels_arg, *metrics_arg;	/* owned copies, split in place */
 	struct compare_opts o;
 	struct compare_stat *stats;
 	enum render_format fmt;
+	bool own_kernels;	/* o.kernels[i] are the NAMEs of NAME=FILE (owned) */
 };
 
 /* Split @s at commas in place into a malloc'ed array; empty items skipped. */
@@ -112,79 +76,96 @@ static bool same_name(const char *a, const char *b)
 	return la == lb && !strncmp(a, b, la);
 }
 
-static int parse_opts(int argc, char **argv, struct compare_cli *c)
+static const struct cmd_option compare_options[] = {
+	{ 'd', "database", "DB", "database written by `load` / `import-latency`" },
+	{ 'k', "kernels", "LIST", "kernels to compare, baseline first (default: all, in\n"
+				  "load order)" },
+	{ 'm', "metrics", "LIST", "show only these operations (p95-DirectReclaim,\n"
+		"p95-Write) or metrics (DirectReclaim, Write; names are\n"
+		"case-sensitive, an unknown one is an error); the\n"
+		"counters block is then left out unless the LIST\n"
+		"has 'counters' (default: everything)" },
+	{ 's', "stats", "LIST", "Min, Amean, Hmean, Stddev, CoeffVar, Max, BAmean-NN,\n"
+		"Pctile-NN (default: Min,Amean,Stddev,CoeffVar,Max,\n"
+		"BAmean-95)" },
+	{ 'f', "format", "FMT", "text (default), markdown, csv or json" },
+	{ 'a', "alpha", "A", "significance level of the t-test (default 0.10)" },
+	{ 0 }
+};
+
+static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "database", required_argument, NULL, 'd' },
-		{ "kernels", required_argument, NULL, 'k' },
-		{ "metrics", required_argument, NULL, 'm' },
-		{ "stats", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int opt;
+	struct compare_cli *c = ctx->opts;
 	char *end;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:k:m:s:f:a:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'd': c->db = optarg; break;
-		case 'k':
-			free(c->kernels_arg);
-			c->kernels_arg = vr_strdup(optarg);
-			free(c->o.kernels);
-			c->o.kernels = split_list(c->kernels_arg, &c->o.nkernels);
-			break;
-		case 'm':
-			free(c->metrics_arg);
-			c->metrics_arg = vr_strdup(optarg);
-			free(c->o.metrics);
-			c->o.metrics = split_list(c->metrics_arg, &c->o.nmetrics);
-			break;
-		case 's':
-			free(c->stats);
-			if (parse_stats(c, optarg))
-				return VR_EXIT_USAGE;
-			break;
-		case 'f':
-			if (render_format_parse(optarg, &c->fmt))
-				return vr_error("compare: unknown format '%s'", optarg), VR_EXIT_USAGE;
-			break;
-		case 'a':
-			c->o.alpha = strtod(optarg, &end);
-			if (end == optarg || *end || !(c->o.alpha > 0 && c->o.alpha < 1))
-				return vr_error("--alpha wants a number between 0 and 1, not '%s'",
-						optarg), VR_EXIT_USAGE;
-			break;
-		case 'h': return cmd_usage(compare_usage, VR_EXIT_OK) - 1;
-		default: return cmd_usage(compare_usage, VR_EXIT_USAGE);
-		}
+	switch (key) {
+	case 'k':
+		free(c->kernels_arg);
+		c->kernels_arg = vr_strdup(arg);
+		free(c->o.kernels);
+		c->o.kernels = split_list(c->kernels_arg, &c->o.nkernels);
+		break;
+	case 'm':
+		free(c->metrics_arg);
+		c->metrics_arg = vr_strdup(arg);
+		free(c->o.metrics);
+		c->o.metrics = split_list(c->metrics_arg, &c->o.nmetrics);
+		break;
+	case 's':
+		free(c->stats);
+		if (parse_stats(c, arg))
+			return CMD_USAGE;
+		break;
+	case 'f':
+		if (render_format_parse(arg, &c->fmt))
+			return vr_error("compare: unknown format '%s'", arg), CMD_USAGE;
+		break;
+	case 'a':
+		c->o.alpha = strtod(arg, &end);
+		if (end == arg || *end || !(c->o.alpha > 0 && c->o.alpha < 1))
+			return vr_error("--alpha wants a number between 0 and 1, not '%s'", arg),
+			       CMD_USAGE;
+		break;
 	}
-	if (c->db && optind < argc)
-		return vr_error("compare: give -d DB or NAME=FILE,... arguments, not both"),
-		       cmd_usage(compare_usage, VR_EXIT_USAGE);
-	if (!c->db && optind >= argc)
-		return vr_error("compare: -d DB or NAME=FILE,... arguments are required"),
-		       cmd_usage(compare_usage, VR_EXIT_USAGE);
-	for (int i = optind; i < argc; i++) {
+	return CMD_OK;
+}
+
+/* The NAME=FILE,... operands: well formed, each NAME once. */
+static enum cmd_status check_operands(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
 		if (!strchr(argv[i], '=') || argv[i][0] == '=')
 			return vr_error("compare: '%s' is not NAME=FILE,...", argv[i]),
-			       cmd_usage(compare_usage, VR_EXIT_USAGE);
-		for (int j = optind; j < i; j++)
+			       CMD_USAGE_HELP;
+		for (int j = 0; j < i; j++)
 			if (same_name(argv[i], argv[j]))
 				return vr_error("compare: kernel '%.*s' is named twice; give its"
 						" files as one NAME=FILE1,FILE2,...",
-						(int)strcspn(argv[i], "="), argv[i]),
-				       VR_EXIT_USAGE;
+						(int)strcspn(argv[i], "="), argv[i]), CMD_USAGE;
 	}
+	return CMD_OK;
+}
+
+static enum cmd_status compare_check(struct cmd_ctx *ctx)
+{
+	const struct compare_cli *c = ctx->opts;
+	enum cmd_status st;
+
+	if (ctx->db && ctx->argc)
+		return vr_error("compare: give -d DB or NAME=FILE,... arguments, not both"),
+		       CMD_USAGE_HELP;
+	if (!ctx->db && !ctx->argc)
+		return vr_error("compare: -d DB or NAME=FILE,... arguments are required"),
+		       CMD_USAGE_HELP;
+	st = check_operands(ctx->argc, ctx->argv);
+	if (st != CMD_OK)
+		return st;
 	for (size_t i = 0; i < c->o.nkernels; i++)
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(c->o.kernels[i], c->o.kernels[j]))
 				return vr_error("compare: kernel '%s' is named twice in --kernels",
-						c->o.kernels[i]), VR_EXIT_USAGE;
-	return 0;
+						c->o.kernels[i]), CMD_USAGE;
+	return CMD_OK;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -245,7 +226,7 @@ static int load_trace(struct store *st, const char *path, const char *kernel)
 }
 
 /* Load NAME=FILE,... arguments into @st; kernels in argument order.
- * Returns 0, -1 (load failed) or -2 (a file named twice). */
+ * Returns 0, VR_ERR (load failed) or VR_ERR_USAGE (a file named twice). */
 static int load_args(struct store *st, int argc, char **argv, struct compare_cli *c)
 {
 	char **names = vr_calloc((size_t)argc + 1, sizeof(*names));
@@ -258,7 +239,7 @@ static int load_args(struct store *st, int argc, char **argv, struct compare_cli
 
 		*eq = '\0';
 		files = split_list(eq + 1, &nfiles);
-		failed = check_files(files, nfiles, arg) * 2;
+		failed = check_files(files, nfiles, arg) ? VR_ERR_USAGE : 0;
 		for (size_t f = 0; f < nfiles && !failed; f++)
 			failed = ends_with(files[f], ".txt")
 				 ? cmd_import_latency_file(st, files[f], arg, 0, 1, false)
@@ -271,12 +252,13 @@ static int load_args(struct store *st, int argc, char **argv, struct compare_cli
 			for (size_t j = 0; j < nnames; j++)
 				free(names[j]);
 			free(names);
-			return failed == -2 ? -2 : -1;
+			return failed == VR_ERR_USAGE ? VR_ERR_USAGE : VR_ERR;
 		}
 	}
 	if (!c->o.kernels) {
 		c->o.kernels = names;
 		c->o.nkernels = nnames;
+		c->own_kernels = true;
 		names = NULL;
 	} else {
 		for (size_t j = 0; j < nnames; j++)
@@ -293,7 +275,7 @@ static int run_compare(struct store *st, struct compare_cli *c)
 	int bad = compare_check_metrics(st, &c->o);
 
 	if (bad)
-		return bad == -2 ? VR_EXIT_USAGE : VR_EXIT_FAIL;
+		return vr_exit_of(bad);
 	if (compare_build(st, &c->o, &r))
 		return VR_EXIT_FAIL;
 	vr_buf_init(&out);
@@ -326,59 +308,85 @@ static void remove_tmp_db_on_signals(const char *path, struct vr_interrupts *sav
 	vr_catch_interrupts(remove_tmp_db, saved);
 }
 
-int cmd_compare(int argc, char **argv)
+/* compare NAME=FILE,...: the files loaded into a temporary database,
+ * removed at the end and by the signals that end the command. */
+static int compare_files(struct cmd_ctx *ctx, struct compare_cli *c)
 {
-	struct compare_cli c = { .o.alpha = 0.10, .fmt = RENDER_TEXT };
-	char tmpdb[4096] = "";
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char tmpdb[4096];
 	struct vr_interrupts saved;
-	struct store *st = NULL;
-	bool own_kernels = false;
-	int ret = parse_opts(argc, argv, &c);
+	struct store *st;
+	int fd, ret;
 
-	if (ret)
-		goto out;
-	if (!c.db) {
-		const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-		int fd;
-
-		snprintf(tmpdb, sizeof(tmpdb), "%s/vmscan-report-compare.XXXXXX", dir);
-		fd = mkstemp(tmpdb);
-		if (fd < 0) {
-			vr_error("cannot create a temporary database in %s", dir);
-			ret = VR_EXIT_FAIL;
-			tmpdb[0] = '\0';
-			goto out;
-		}
-		close(fd);
-		remove_tmp_db_on_signals(tmpdb, &saved);
-		st = store_open(tmpdb, STORE_RW);
-		own_kernels = !c.o.kernels;
-		ret = st ? load_args(st, argc - optind, argv + optind, &c) : -1;
-		if (ret) {
-			ret = ret == -2 ? VR_EXIT_USAGE : VR_EXIT_FAIL;
-			goto out;
-		}
-	} else {
-		st = store_open(c.db, STORE_RDONLY);
-		if (!st) {
-			ret = VR_EXIT_FAIL;
-			goto out;
-		}
-	}
-	ret = run_compare(st, &c);
-out:
+	snprintf(tmpdb, sizeof(tmpdb), "%s/vmscan-report-compare.XXXXXX", dir);
+	fd = mkstemp(tmpdb);
+	if (fd < 0)
+		return vr_error("cannot create a temporary database in %s", dir), VR_EXIT_FAIL;
+	close(fd);
+	remove_tmp_db_on_signals(tmpdb, &saved);
+	st = store_open(tmpdb, STORE_RW);
+	ret = st ? vr_exit_of(load_args(st, ctx->argc, ctx->argv, c)) : VR_EXIT_FAIL;
+	if (ret == VR_EXIT_OK)
+		ret = run_compare(st, c);
 	store_close(st);
-	if (tmpdb[0]) {
-		unlink(tmpdb);
-		vr_restore_interrupts(&saved);
-	}
-	if (own_kernels)
-		for (size_t i = 0; i < c.o.nkernels; i++)
-			free(c.o.kernels[i]);
-	free(c.o.kernels);
-	free(c.o.metrics);
-	free(c.kernels_arg);
-	free(c.metrics_arg);
-	free(c.stats);
-	return ret < 0 ? VR_EXIT_OK : ret;
+	unlink(tmpdb);
+	vr_restore_interrupts(&saved);
+	return ret;
 }
+
+static int compare_run(struct cmd_ctx *ctx)
+{
+	struct compare_cli *c = ctx->opts;
+
+	return ctx->st ? run_compare(ctx->st, c) : compare_files(ctx, c);
+}
+
+static void compare_release(void *opts)
+{
+	struct compare_cli *c = opts;
+
+	if (c->own_kernels)
+		for (size_t i = 0; i < c->o.nkernels; i++)
+			free(c->o.kernels[i]);
+	free(c->o.kernels);
+	free(c->o.metrics);
+	free(c->kernels_arg);
+	free(c->metrics_arg);
+	free(c->stats);
+}
+
+static const char *const compare_synopsis[] = {
+	"-d DB [--kernels K1,K2,...] [--metrics M,...]\n"
+	"[--stats S,...] [--format text|markdown|csv|json]\n"
+	"[--alpha A]",
+	"[OPTIONS] NAME=FILE,FILE... NAME=FILE,...",
+	NULL
+};
+
+const struct cmd cmd_compare_desc = {
+	.name = "compare",
+	.summary = "changelog comparison table across kernels (mmtests layout)",
+	.synopsis = compare_synopsis,
+	.description =
+		"Print the comparison table a patch changelog carries, in the mmtests\n"
+		"compare layout: one column per kernel, the first is the baseline; for each\n"
+		"latency operation (p50/p95/p99/max of DirectReclaim, KswapdAwake, ..., and\n"
+		"imported application latencies such as p95-Write) statistics over the\n"
+		"kernel's per-run values, with the gain over the baseline in percent\n"
+		"(positive is better) and *gain%* where Welch's t-test finds the means\n"
+		"different at level A; then a block of counters (means over the runs).\n"
+		"Without -d, each NAME=FILE,... is loaded into a temporary database first:\n"
+		"trace.dat files as runs of kernel NAME, *.txt files as their latencies.\n"
+		"Each NAME (and each --kernels item) may be given once; one file may be\n"
+		"given for two NAMEs (A/A comparison).",
+	.options = compare_options,
+	.help_col = 24,
+	.db = CMD_DB_RDONLY,
+	.flags = CMD_DB_OPTIONAL,
+	.opts_size = sizeof(struct compare_cli),
+	.defaults = &(const struct compare_cli){ .o.alpha = 0.10, .fmt = RENDER_TEXT },
+	.option = compare_option,
+	.check = compare_check,
+	.run = compare_run,
+	.release = compare_release,
+};

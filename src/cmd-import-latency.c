@@ -9,37 +9,9 @@
 #include "store.h"
 #include "vr.h"
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
-
-static const char *const import_usage[] = {
-	"usage: vmscan-report import-latency -d DB --kernel NAME [--iteration N] [--replace]",
-	"                                    FILE",
-	"",
-	"Store application latencies from FILE as run (NAME, N) of DB, so that",
-	"`compare` shows them next to the reclaim latencies (values kept as given).",
-	"FILE holds simoop reports (\"Read latency usec: (p50: 1,234) (p95: ...)",
-	"(p99: ...)\"; each report is one sample of p50-Read, p95-Read, ..., unit us)",
-	"or one \"OPERATION VALUE\" pair per line (e.g. \"p95-Write 1362.62\"; unit as",
-	"reported).  The run is created when no trace was loaded for it; earlier",
-	"imported latencies of the run are replaced.  The same contents are imported",
-	"once per kernel: again, they are refused (exit 1) naming the run they are",
-	"in, unless --replace.  A bad line leaves the database unchanged.",
-	"",
-	"  -d, --database DB   SQLite database to create or extend",
-	"  -k, --kernel NAME   kernel label of the run",
-	"  -i, --iteration N   iteration of the run (default: the kernel's first run",
-	"                      without latencies, else a new one)",
-	"  -r, --replace       import contents already imported for NAME again, into",
-	"                      the run holding them (or run N of --iteration, which",
-	"                      they then leave)",
-	"  -q, --quiet         do not print the run imported into",
-	"  -h, --help          show this help",
-	NULL
-};
 
 int cmd_import_latency_file(struct store *st, const char *path, const char *kernel,
 			    int iteration, int quiet, bool replace)
@@ -65,49 +37,82 @@ int cmd_import_latency_file(struct store *st, const char *path, const char *kern
 	return ret;
 }
 
-int cmd_import_latency(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "database", required_argument, NULL, 'd' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "iteration", required_argument, NULL, 'i' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "replace", no_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *db = NULL, *kernel = NULL;
-	int iteration = 0, quiet = 0, c, ret;
-	bool existed, replace = false;
-	struct store *st;
+struct import_args {
+	const char *kernel;
+	int iteration, quiet;
+	bool replace;
+};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:k:i:qrh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd': db = optarg; break;
-		case 'k': kernel = optarg; break;
-		case 'i':
-			if (vr_parse_int(optarg, &iteration) || iteration < 1)
-				return vr_error("--iteration wants a number >= 1, not '%s'", optarg),
-				       VR_EXIT_USAGE;
-			break;
-		case 'q': quiet = 1; break;
-		case 'r': replace = true; break;
-		case 'h': return cmd_usage(import_usage, VR_EXIT_OK);
-		default: return cmd_usage(import_usage, VR_EXIT_USAGE);
-		}
+static const struct cmd_option import_options[] = {
+	{ 'd', "database", "DB", "SQLite database to create or extend" },
+	{ 'k', "kernel", "NAME", "kernel label of the run" },
+	{ 'i', "iteration", "N", "iteration of the run (default: the kernel's first run\n"
+				 "without latencies, else a new one)" },
+	{ 'r', "replace", NULL, "import contents already imported for NAME again, into\n"
+				"the run holding them (or run N of --iteration, which\n"
+				"they then leave)" },
+	{ 'q', "quiet", NULL, "do not print the run imported into" },
+	{ 0 }
+};
+
+static enum cmd_status import_option(struct cmd_ctx *ctx, int key, const char *arg)
+{
+	struct import_args *a = ctx->opts;
+
+	switch (key) {
+	case 'k': a->kernel = arg; break;
+	case 'i':
+		if (vr_parse_int(arg, &a->iteration) || a->iteration < 1)
+			return vr_error("--iteration wants a number >= 1, not '%s'", arg), CMD_USAGE;
+		break;
+	case 'q': a->quiet = 1; break;
+	case 'r': a->replace = true; break;
 	}
-	if (!db || !kernel || optind != argc - 1) {
-		vr_error("import-latency: -d DB, --kernel NAME and one FILE are required");
-		return cmd_usage(import_usage, VR_EXIT_USAGE);
-	}
-	existed = access(db, F_OK) == 0;
-	st = store_open(db, STORE_RW);
-	if (!st)
-		return VR_EXIT_FAIL;
-	ret = cmd_import_latency_file(st, argv[optind], kernel, iteration, quiet, replace);
-	store_close(st);
-	if (ret && !existed)
-		unlink(db);	/* leave no empty database behind */
-	return ret ? VR_EXIT_FAIL : VR_EXIT_OK;
+	return CMD_OK;
 }
+
+static enum cmd_status import_check(struct cmd_ctx *ctx)
+{
+	const struct import_args *a = ctx->opts;
+
+	if (!a->kernel || ctx->argc != 1)
+		return vr_error("import-latency: --kernel NAME and one FILE are required"),
+		       CMD_USAGE_HELP;
+	return CMD_OK;
+}
+
+static int import_run(struct cmd_ctx *ctx)
+{
+	const struct import_args *a = ctx->opts;
+
+	return cmd_import_latency_file(ctx->st, ctx->argv[0], a->kernel, a->iteration, a->quiet,
+				       a->replace) ? VR_EXIT_FAIL : VR_EXIT_OK;
+}
+
+static const char *const import_synopsis[] = {
+	"-d DB --kernel NAME [--iteration N] [--replace]\nFILE", NULL
+};
+
+const struct cmd cmd_import_latency_desc = {
+	.name = "import-latency",
+	.summary = "import a workload's latency report into a run",
+	.synopsis = import_synopsis,
+	.description =
+		"Store application latencies from FILE as run (NAME, N) of DB, so that\n"
+		"`compare` shows them next to the reclaim latencies (values kept as given).\n"
+		"FILE holds simoop reports (\"Read latency usec: (p50: 1,234) (p95: ...)\n"
+		"(p99: ...)\"; each report is one sample of p50-Read, p95-Read, ..., unit us)\n"
+		"or one \"OPERATION VALUE\" pair per line (e.g. \"p95-Write 1362.62\"; unit as\n"
+		"reported).  The run is created when no trace was loaded for it; earlier\n"
+		"imported latencies of the run are replaced.  The same contents are imported\n"
+		"once per kernel: again, they are refused (exit 1) naming the run they are\n"
+		"in, unless --replace.  A bad line leaves the database unchanged.",
+	.options = import_options,
+	.help_col = 22,
+	.db = CMD_DB_RW,
+	.opts_size = sizeof(struct import_args),
+	.defaults = &(const struct import_args){ 0 },
+	.option = import_option,
+	.check = import_check,
+	.run = import_run,
+};

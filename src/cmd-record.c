@@ -8,7 +8,6 @@
 #include "vr.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,46 +16,6 @@
 #include <unistd.h>
 
 #define RECORD_DEFAULT_BUFFER_KB 8192
-
-static const char *const record_usage[] = {
-	"usage: vmscan-report record -o FILE [--events PRESET|LIST] [--buffer-kb N]",
-	"                            [--duration S] [--clock NAME] [-- COMMAND ...]",
-	"",
-	"Record reclaim tracepoints into FILE (a trace.dat that trace-cmd and",
-	"'vmscan-report load' read) while COMMAND runs, for S seconds, or until Ctrl-C.",
-	"Tracing happens in a tracefs instance of its own (vmscan-report-PID) that is",
-	"removed on exit, error and Ctrl-C, so other tracing users are not disturbed.",
-	"Needs root.  With COMMAND, --duration is a limit: when it passes, COMMAND is",
-	"sent SIGINT; Ctrl-C is passed on to COMMAND and the recording ends with it.",
-	"",
-	"  -o, --output FILE      trace.dat to write (required)",
-	"  -e, --events SPEC      preset or comma-separated list (default: full)",
-	"                         presets: reclaim  every vmscan event",
-	"                                  full     reclaim + writeback congestion waits",
-	"                                           (kernels <= 5.17), compaction begin/end,",
-	"                                           sched_switch/sched_wakeup of kswapd",
-	"                         list items: a preset, SYSTEM, SYSTEM:* or SYSTEM:EVENT",
-	"                         events of a preset the kernel lacks are skipped with a",
-	"                         warning; a listed event it lacks is an error",
-	"  -b, --buffer-kb N      ring buffer per CPU in KiB (default: 8192)",
-	"  -D, --duration S       stop after S seconds (decimals allowed)",
-	"  -C, --clock NAME       trace clock (default: mono)",
-	"      --file-version V   trace.dat version 6 or 7 (default: 7)",
-	"      --compression C    version 7 compression: any, none, zstd, zlib",
-	"                         (default: any)",
-	"      --kallsyms FILE    save FILE as the kernel symbols instead of",
-	"                         /proc/kallsyms (e.g. a copy keeping only text symbols,",
-	"                         for smaller files)",
-	"      --mount            mount tracefs first if it is not mounted",
-	"  -q, --quiet            print nothing but errors and warnings",
-	"  -h, --help             show this help",
-	"",
-	"At the end, the events read and lost per CPU are printed on stderr (lost:",
-	"overwritten before they could be read; raise --buffer-kb); stdout is",
-	"COMMAND's alone.  Exit status 0, or 1 when",
-	"recording failed or COMMAND did not exit with status 0.",
-	NULL
-};
 
 struct record_cli {
 	struct record_opts o;
@@ -78,75 +37,86 @@ static int parse_seconds(const char *s, uint64_t *ms)
 	return 0;
 }
 
-enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_MOUNT, OPT_KALLSYMS };
+enum { OPT_FILE_VERSION = CMD_OPT_LONG, OPT_COMPRESSION, OPT_MOUNT, OPT_KALLSYMS };
 
-static int parse_record_opts(int argc, char **argv, struct record_cli *c)
+static const struct cmd_option record_options[] = {
+	{ 'o', "output", "FILE", "trace.dat to write (required)" },
+	{ 'e', "events", "SPEC", "preset or comma-separated list (default: full)\n"
+		"presets: reclaim  every vmscan event\n"
+		"         full     reclaim + writeback congestion waits\n"
+		"                  (kernels <= 5.17), compaction begin/end,\n"
+		"                  sched_switch/sched_wakeup of kswapd\n"
+		"list items: a preset, SYSTEM, SYSTEM:* or SYSTEM:EVENT\n"
+		"events of a preset the kernel lacks are skipped with a\n"
+		"warning; a listed event it lacks is an error" },
+	{ 'b', "buffer-kb", "N", "ring buffer per CPU in KiB (default: 8192)" },
+	{ 'D', "duration", "S", "stop after S seconds (decimals allowed)" },
+	{ 'C', "clock", "NAME", "trace clock (default: mono)" },
+	{ OPT_FILE_VERSION, "file-version", "V", "trace.dat version 6 or 7 (default: 7)" },
+	{ OPT_COMPRESSION, "compression", "C", "version 7 compression: any, none, zstd, zlib\n"
+					      "(default: any)" },
+	{ OPT_KALLSYMS, "kallsyms", "FILE", "save FILE as the kernel symbols instead of\n"
+		"/proc/kallsyms (e.g. a copy keeping only text symbols,\n"
+		"for smaller files)" },
+	{ OPT_MOUNT, "mount", NULL, "mount tracefs first if it is not mounted" },
+	{ 'q', "quiet", NULL, "print nothing but errors and warnings" },
+	{ 0 }
+};
+
+static enum cmd_status record_option(struct cmd_ctx *ctx, int key, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "events", required_argument, NULL, 'e' },
-		{ "buffer-kb", required_argument, NULL, 'b' },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "clock", required_argument, NULL, 'C' },
-		{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
-		{ "compression", required_argument, NULL, OPT_COMPRESSION },
-		{ "mount", no_argument, NULL, OPT_MOUNT },
-		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int opt, n;
+	struct record_cli *c = ctx->opts;
+	int n;
 
-	optind = 1;
-	/* '+': stop at the first non-option, the command */
-	while ((opt = getopt_long(argc, argv, "+o:e:b:D:C:qh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o': c->o.output = optarg; break;
-		case 'e': c->events = optarg; break;
-		case 'b':
-			if (vr_parse_int(optarg, &n) || n < 1 || n > 16 * 1024 * 1024)
-				return vr_error("record: --buffer-kb wants a number of KiB from 1 "
-						"to 16777216, not '%s'", optarg), VR_EXIT_USAGE;
-			c->o.buffer_kb = (unsigned int)n;
-			break;
-		case 'D':
-			if (parse_seconds(optarg, &c->o.duration_ms))
-				return vr_error("record: --duration wants seconds > 0, not '%s'",
-						optarg), VR_EXIT_USAGE;
-			break;
-		case 'C':
-			if (!*optarg || strpbrk(optarg, " \t\n[]"))
-				return vr_error("record: bad clock name '%s'", optarg),
-				       VR_EXIT_USAGE;
-			c->o.clock = optarg;
-			break;
-		case OPT_FILE_VERSION:
-			if (vr_parse_int(optarg, &c->o.file_version) ||
-			    (c->o.file_version != 6 && c->o.file_version != 7))
-				return vr_error("record: --file-version wants 6 or 7, not '%s'",
-						optarg), VR_EXIT_USAGE;
-			break;
-		case OPT_COMPRESSION: c->o.compression = optarg; break;
-		case OPT_MOUNT: c->mount = true; break;
-		case OPT_KALLSYMS:
-			if (access(optarg, R_OK))
-				return vr_error("record: --kallsyms: %s: %s", optarg,
-						strerror(errno)), VR_EXIT_USAGE;
-			c->o.kallsyms = optarg;
-			break;
-		case 'q': c->o.quiet = true; break;
-		case 'h': return cmd_usage(record_usage, 0) - 1; /* -1: help shown */
-		default: return cmd_usage(record_usage, VR_EXIT_USAGE);
-		}
+	switch (key) {
+	case 'o': c->o.output = arg; break;
+	case 'e': c->events = arg; break;
+	case 'b':
+		if (vr_parse_int(arg, &n) || n < 1 || n > 16 * 1024 * 1024)
+			return vr_error("record: --buffer-kb wants a number of KiB from 1 "
+					"to 16777216, not '%s'", arg), CMD_USAGE;
+		c->o.buffer_kb = (unsigned int)n;
+		break;
+	case 'D':
+		if (parse_seconds(arg, &c->o.duration_ms))
+			return vr_error("record: --duration wants seconds > 0, not '%s'", arg),
+			       CMD_USAGE;
+		break;
+	case 'C':
+		if (!*arg || strpbrk(arg, " \t\n[]"))
+			return vr_error("record: bad clock name '%s'", arg), CMD_USAGE;
+		c->o.clock = arg;
+		break;
+	case OPT_FILE_VERSION:
+		if (vr_parse_int(arg, &c->o.file_version) ||
+		    (c->o.file_version != 6 && c->o.file_version != 7))
+			return vr_error("record: --file-version wants 6 or 7, not '%s'", arg),
+			       CMD_USAGE;
+		break;
+	case OPT_COMPRESSION: c->o.compression = arg; break;
+	case OPT_MOUNT: c->mount = true; break;
+	case OPT_KALLSYMS:
+		if (access(arg, R_OK))
+			return vr_error("record: --kallsyms: %s: %s", arg, strerror(errno)),
+			       CMD_USAGE;
+		c->o.kallsyms = arg;
+		break;
+	case 'q': c->o.quiet = true; break;
 	}
+	return CMD_OK;
+}
+
+static enum cmd_status record_check(struct cmd_ctx *ctx)
+{
+	struct record_cli *c = ctx->opts;
+
 	if (!c->o.output)
-		return vr_error("record: -o FILE is required"), cmd_usage(record_usage, VR_EXIT_USAGE);
+		return vr_error("record: -o FILE is required"), CMD_USAGE_HELP;
 	if (c->o.file_version == 6 && strcmp(c->o.compression, "any") &&
 	    strcmp(c->o.compression, "none"))
-		return vr_error("record: file version 6 cannot be compressed"), VR_EXIT_USAGE;
-	c->o.argv = optind < argc ? argv + optind : NULL;
-	return 0;
+		return vr_error("record: file version 6 cannot be compressed"), CMD_USAGE;
+	c->o.argv = ctx->argc ? ctx->argv : NULL;
+	return CMD_OK;
 }
 
 /* Events read and lost per CPU, on stderr: stdout is the command's (perf's
@@ -194,22 +164,18 @@ static int command_status(const struct record_cli *c, const struct record_result
 	return VR_EXIT_FAIL;
 }
 
-int cmd_record(int argc, char **argv)
+static int record_cmd_run(struct cmd_ctx *ctx)
 {
-	struct record_cli c = { .o = { .clock = "mono", .buffer_kb = RECORD_DEFAULT_BUFFER_KB,
-				       .file_version = 7, .compression = "any" },
-				.events = "full" };
+	struct record_cli *c = ctx->opts;
 	struct record_events asked, events;
 	struct record_kernel k;
 	struct record_result res;
 	uint64_t lost;
-	int ret = parse_record_opts(argc, argv, &c);
+	int ret;
 
-	if (ret)
-		return ret < 0 ? VR_EXIT_OK : ret;
-	if (record_events_parse(c.events, &asked))
+	if (record_events_parse(c->events, &asked))
 		return VR_EXIT_USAGE;
-	if (record_check_tracefs(c.mount)) {
+	if (record_check_tracefs(c->mount)) {
 		record_events_release(&asked);
 		return VR_EXIT_FAIL;
 	}
@@ -218,20 +184,56 @@ int cmd_record(int argc, char **argv)
 	record_events_release(&asked);
 	if (ret)
 		return VR_EXIT_FAIL;
-	c.o.events = &events;
-	ret = record_run(&c.o, &res);
+	c->o.events = &events;
+	ret = record_run(&c->o, &res);
 	record_events_release(&events);
 	if (ret) {
 		record_result_release(&res);
 		return VR_EXIT_FAIL;
 	}
-	lost = print_stats(&c, &res);
+	lost = print_stats(c, &res);
 	if (lost)
 		vr_warn("%llu events were lost (overwritten before they were read); raise "
 			"--buffer-kb", (unsigned long long)lost);
-	if (res.interrupted && !c.o.quiet)
+	if (res.interrupted && !c->o.quiet)
 		fprintf(stderr, "vmscan-report: recording stopped by a signal\n");
-	ret = command_status(&c, &res);
+	ret = command_status(c, &res);
 	record_result_release(&res);
 	return ret;
 }
+
+static const char *const record_synopsis[] = {
+	"-o FILE [--events PRESET|LIST] [--buffer-kb N]\n"
+	"[--duration S] [--clock NAME] [-- COMMAND ...]",
+	NULL
+};
+
+const struct cmd cmd_record_desc = {
+	.name = "record",
+	.summary = "record reclaim tracepoints into a trace.dat (needs root)",
+	.synopsis = record_synopsis,
+	.description =
+		"Record reclaim tracepoints into FILE (a trace.dat that trace-cmd and\n"
+		"'vmscan-report load' read) while COMMAND runs, for S seconds, or until Ctrl-C.\n"
+		"Tracing happens in a tracefs instance of its own (vmscan-report-PID) that is\n"
+		"removed on exit, error and Ctrl-C, so other tracing users are not disturbed.\n"
+		"Needs root.  With COMMAND, --duration is a limit: when it passes, COMMAND is\n"
+		"sent SIGINT; Ctrl-C is passed on to COMMAND and the recording ends with it.",
+	.notes =
+		"At the end, the events read and lost per CPU are printed on stderr (lost:\n"
+		"overwritten before they could be read; raise --buffer-kb); stdout is\n"
+		"COMMAND's alone.  Exit status 0, or 1 when\n"
+		"recording failed or COMMAND did not exit with status 0.",
+	.options = record_options,
+	.help_col = 25,
+	.db = CMD_DB_NONE,
+	.flags = CMD_STOP_AT_OPERAND,
+	.opts_size = sizeof(struct record_cli),
+	.defaults = &(const struct record_cli){
+		.o = { .clock = "mono", .buffer_kb = RECORD_DEFAULT_BUFFER_KB,
+		       .file_version = 7, .compression = "any" },
+		.events = "full" },
+	.option = record_option,
+	.check = record_check,
+	.run = record_cmd_run,
+};

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-doc.c - build/cmd-doc, a build and test tool: prints the command
+ * tables of include/cmd.h so that tests (and generated documentation) read
+ * the same tables as the program.
+ *
+ *   cmd-doc options    one line per option of every command, -h included:
+ *                      "COMMAND<TAB>-X or -<TAB>--NAME<TAB>ARG or -"
+ *   cmd-doc commands   one line per command: "COMMAND<TAB>summary"
+ */
+#include "cmd.h"
+#include "vr.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void print_option(const struct cmd *c, const struct cmd_option *o)
+{
+	char key[8] = "-";
+
+	if (o->key < CMD_OPT_LONG)
+		snprintf(key, sizeof(key), "-%c", o->key);
+	printf("%s\t%s\t--%s\t%s\n", c->name, key, o->name, o->arg ? o->arg : "-");
+}
+
+static void print_options(void)
+{
+	for (size_t i = 0; i < cmd_table_size; i++) {
+		const struct cmd *c = cmd_table[i];
+
+		if (c->legacy)
+			continue;	/* its options are not in a table yet */
+		for (const struct cmd_option *o = c->options; o && o->name; o++)
+			print_option(c, o);
+		print_option(c, &cmd_help_option);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "options")) {
+		print_options();
+	} else if (argc == 2 && !strcmp(argv[1], "commands")) {
+		for (size_t i = 0; i < cmd_table_size; i++)
+			printf("%s\t%s\n", cmd_table[i]->name, cmd_table[i]->summary);
+	} else {
+		fputs("usage: cmd-doc options|commands\n", stderr);
+		return VR_EXIT_USAGE;
+	}
+	return fflush(stdout) || ferror(stdout) ? VR_EXIT_FAIL : VR_EXIT_OK;
+}

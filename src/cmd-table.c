@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmd-table.c - the commands, in the order `vmscan-report help` lists them. */
+#include "cmd.h"
+#include "vr.h"
+
+#include <string.h>
+
+static const struct cmd cmd_load_desc = {
+	.name = "load", .summary = "load trace.dat recordings into a SQLite database",
+	.legacy = cmd_load,
+};
+static const struct cmd cmd_runs_desc = {
+	.name = "runs", .summary = "list the loaded runs with their metadata and counts",
+	.legacy = cmd_runs,
+};
+static const struct cmd cmd_summary_desc = {
+	.name = "summary",
+	.summary = "per-run reclaim totals, per-process and per-node kswapd tables",
+	.legacy = cmd_summary,
+};
+static const struct cmd cmd_timeline_desc = {
+	.name = "timeline", .summary = "the reconstructed per-node reclaim history of one run",
+	.legacy = cmd_timeline,
+};
+static const struct cmd cmd_report_desc = {
+	.name = "report", .summary = "write the evidence bundle: tables, summary and charts",
+	.legacy = cmd_report,
+};
+
+const struct cmd *const cmd_table[] = {
+	&cmd_load_desc,
+	&cmd_runs_desc,
+	&cmd_compare_desc,
+	&cmd_import_latency_desc,
+	&cmd_summary_desc,
+	&cmd_timeline_desc,
+	&cmd_chart_desc,
+	&cmd_report_desc,
+	&cmd_record_desc,
+};
+
+const size_t cmd_table_size = VR_ARRAY_SIZE(cmd_table);
+
+const struct cmd *cmd_find(const char *name)
+{
+	for (size_t i = 0; i < cmd_table_size; i++)
+		if (!strcmp(cmd_table[i]->name, name))
+			return cmd_table[i];
+	return NULL;
+}

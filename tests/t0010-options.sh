@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The option tables (build/cmd-doc options, from include/cmd.h's tables of
+# every command) against what users read, in the spirit of git's t0450:
+# each option has its line in the command's -h, and README.md's section of
+# the command names it.
+. "$(dirname "$0")/lib.sh"
+
+"$BUILD/cmd-doc" options >"$test_root/options" || exit 1
+
+# section CMD: README's "## " sections whose heading names `CMD`
+section() {
+	awk -v cmd="\`$1\`" '/^## / { on = index($0, cmd) > 0 } on' "$TOP/README.md"
+}
+
+test_expect_success 'the tables list options of every command' '
+	test -s "$test_root/options" &&
+	cut -f1 "$test_root/options" | sort -u >cmds && test $(wc -l <cmds) -ge 4
+'
+test_expect_success 'every option of a table has its line in the command -h' '
+	while IFS="	" read -r cmd key name arg; do
+		label=$name; [ "$arg" = - ] || label="$name $arg"
+		if [ "$key" = - ]; then label="      $label"; else label="  $key, $label"; fi
+		"$VR" $cmd -h >help || { echo "$cmd -h failed"; exit 1; }
+		grep -qxF -e "$label" help || grep -qF -e "$label " help ||
+			{ echo "$cmd: no line \"$label\" in -h"; exit 1; }
+	done <"$test_root/options"
+'
+test_expect_success 'every option of a table is named in README.md, in its command section' '
+	while IFS="	" read -r cmd key name arg; do
+		[ "$name" = --help ] && continue
+		section $cmd >sec
+		test -s sec || { echo "README.md: no section for \`$cmd\`"; exit 1; }
+		grep -qe "$name\\b" sec && continue
+		[ "$key" != - ] && grep -qe "\\(^\\|[^a-z-]\\)$key\\b" sec && continue
+		echo "README.md: $cmd $name not named"; exit 1
+	done <"$test_root/options"
+'
+test_expect_success 'getopt takes each option as its table says (an argument or none)' '
+	while IFS="	" read -r cmd key name arg; do
+		[ "$name" = --help ] && continue
+		if [ "$arg" != - ]; then
+			for o in $name $key; do
+				[ $o = - ] && continue
+				test_expect_code 2 "$VR" $cmd $o 2>err &&
+				grep -q "requires an argument" err ||
+					{ echo "$cmd $o: not an option with an argument"; exit 1; }
+			done
+		fi
+		[ "$key" = - ] && continue
+		test_expect_code 2 "$VR" $cmd ${key}x,y,z=0 -d / -o / --bogus 2>err || exit 1
+		! grep -q "invalid option -- '\''${key#-}'\''" err ||
+			{ echo "$cmd $key: not a short option"; exit 1; }
+	done <"$test_root/options"
+'
+test_done
