@@ -71,8 +71,8 @@ int chart_metric_names(struct store *s, char ***names, size_t *n);
  * metric with a warning saying so.  With @need_trace, imported metrics are
  * refused (the distribution needs raw samples).
  * @out: OUT: the metric name, malloc'ed (caller frees); NULL on error.
- * Returns 0; -2 after "unknown metric 'X'" and the known names (or the
- * imported-metric message): a usage error; -1 after an SQL error message.
+ * Returns 0; VR_ERR_USAGE after "unknown metric 'X'" and the known names
+ * (or the imported-metric message); -1 after an SQL error message.
  */
 int chart_metric_resolve(struct store *s, const char *name, int need_trace, char **out);
 

@@ -73,8 +73,8 @@ int compare_build(struct store *s, const struct compare_opts *o, struct compare_
  * their p50-/p95-/p99-/max- operations), the imported operations present
  * anywhere in @s (and the part of each after its first '-'), "counters".
  * Exact, case-sensitive match.
- * Returns 0; -2 after "unknown metric 'X'" and the list of known names
- * (a usage error); -1 after an SQL error message.
+ * Returns 0; VR_ERR_USAGE after "unknown metric 'X'" and the list of known
+ * names; -1 after an SQL error message.
  */
 int compare_check_metrics(struct store *s, const struct compare_opts *o);
 

@@ -251,13 +251,15 @@ int chart_metric_resolve(struct store *s, const char *name, int need_trace, char
 			*out = m;
 			m = NULL;
 		} else {
-			ret = metric_unknown(name, acc, nacc, known.buf) * 2;
+			metric_unknown(name, acc, nacc, known.buf);
+			ret = VR_ERR_USAGE;
 		}
 	}
 	if (*out && need_trace && !metric_spec_find(*out)) {
-		ret = vr_error("'%s' is an imported metric; the distribution needs raw samples,"
-			       " which only trace metrics have (imported latencies are already"
-			       " percentiles)\n%s", *out, known.buf) * 2;
+		vr_error("'%s' is an imported metric; the distribution needs raw samples,"
+			 " which only trace metrics have (imported latencies are already"
+			 " percentiles)\n%s", *out, known.buf);
+		ret = VR_ERR_USAGE;
 		free(*out);
 		*out = NULL;
 	}

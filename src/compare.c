@@ -411,7 +411,7 @@ int compare_check_metrics(struct store *s, const struct compare_opts *o)
 			;
 		if (j == nacc) {
 			metric_unknown(o->metrics[i], acc, nacc, known.buf);
-			ret = -2;
+			ret = VR_ERR_USAGE;
 		}
 	}
 	metric_names_release(acc, nacc);
