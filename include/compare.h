@@ -18,7 +18,7 @@ struct store;
 enum compare_stat_kind {
 	COMPARE_MIN,
 	COMPARE_AMEAN,		/* Hmean for higher-is-better operations */
-	COMPARE_HMEAN,
+	COMPARE_HMEAN,		/* higher-is-better operations only (mmtests) */
 	COMPARE_STDDEV,
 	COMPARE_COEFFVAR,
 	COMPARE_MAX,
@@ -30,7 +30,20 @@ struct compare_stat {
 	enum compare_stat_kind kind;
 	double pct;		/* NN of BAmean-NN / Pctile-NN */
 	char label[24];		/* as printed, e.g. "BAmean-95" */
+	char mm_label[24];	/* as today's mmtests prints it: "BAmean.95" */
 };
+
+/* How a mean row marks a difference from the baseline as significant. */
+enum compare_significance {
+	COMPARE_SIG_WELCH = 0,	/* Welch's t-test, p < alpha (default) */
+	COMPARE_SIG_CI,		/* mmtests: intervals mean +/- 1.96 stddev apart */
+};
+
+/**
+ * compare_significance_parse - "welch" or "ci" into *@out (OUT).
+ * Returns 0, or -1 (no message) for another name.
+ */
+int compare_significance_parse(const char *name, enum compare_significance *out);
 
 /**
  * compare_stat_parse - parse one statistic name: Min, Amean, Hmean, Stddev,
@@ -49,12 +62,16 @@ struct compare_opts {
 	const struct compare_stat *stats;	/* NULL: Min Amean Stddev CoeffVar Max BAmean-95 */
 	size_t nstats;
 	double alpha;		/* significance level of the t-test, e.g. 0.10 */
+	enum compare_significance significance;
+	enum render_layout layout;	/* labels and text layout */
 };
 
 /* The built tables; everything inside is owned by the result. */
 struct compare_result {
 	struct render_table tables[2];	/* latency, counters */
 	size_t ntables;
+	char **notes[2];		/* the tables' notes (units, test, data); owned */
+	size_t nnotes[2];
 	char **kernels;
 	size_t nkernels;
 };

@@ -91,6 +91,10 @@ struct metric_op {
 	const struct metric_spec *spec;	/* trace metric, or NULL: imported app op */
 	enum metric_summary summary;	/* how a run is summarised (spec != NULL) */
 	enum metric_better better;
+	const char *unit;		/* the values' unit: the spec's, or for an app
+					 * op "us" when every imported sample of it
+					 * says so (app_latency.unit); NULL: as
+					 * reported.  Static. */
 };
 
 struct metric_op_list {

@@ -3,8 +3,9 @@
  * stats.h - pure statistics over arrays of doubles: no I/O, no globals.
  *
  * The names say what they compute (sample stddev is n-1).  Empty input
- * gives NAN unless stated otherwise.  mmtests (bin/lib/MMTests/Stat.pm,
- * Summarise.pm) is the reference for BAmean and the gain percentages.
+ * gives NAN unless stated otherwise.  mmtests (gormanm/mmtests,
+ * bin/lib/MMTests/Stat.pm and Summarise.pm) is the reference for BAmean,
+ * Pctile, the gain percentages and the confidence-interval rule.
  */
 #ifndef VR_STATS_H
 #define VR_STATS_H
@@ -51,10 +52,29 @@ double stats_coeffvar(const double *v, size_t n);
  * stats_bamean - mmtests BAmean-NN: the arithmetic mean of the best
  * @pct percent of the values.  @best_first is sorted best first (ascending
  * when lower is better, descending when higher is better); the first
- * max(1, floor(n * pct / 100)) values are averaged (Stat.pm calc_bamean
- * via Summarise.pm, see peers.md 1.3).  NAN for n == 0.
+ * max(1, floor(n * pct / 100)) values are averaged (mmtests Summarise.pm
+ * runStatFunc, a numeric argument: "a percentage of data to compute
+ * function from", then Stat.pm calc_amean).  NAN for n == 0.
  */
 double stats_bamean(const double *best_first, size_t n, double pct);
+
+/**
+ * stats_pctile - mmtests Pctile-NN: element max(1, floor(n * @pct / 100))
+ * - 1 of @best_first (sorted best first, as for stats_bamean()): the rank
+ * rounded down, where stats_percentile() rounds it up (mmtests Summarise.pm
+ * runStatFunc, "Percentiles are trivial").  For lower-is-better values
+ * this is a lower percentile, for higher-is-better ones it counts from the
+ * top.  Of 10 ascending values Pctile-95 is the 9th, the nearest-rank p95
+ * the 10th.  NAN for n == 0.
+ */
+double stats_pctile(const double *best_first, size_t n, double pct);
+
+/**
+ * stats_hstddev - mmtests' standard deviation around the harmonic mean H of
+ * @v: sqrt(sum((1/v - 1/H)^2) * H^4 / n) (Stat.pm calc_stddev with "hmean";
+ * the delta method).  NAN for n < 2 or a value <= 0, as Stat.pm gives NaN.
+ */
+double stats_hstddev(const double *v, size_t n);
 
 /* Result of Welch's unequal-variances t-test. */
 struct stats_ttest {
@@ -75,12 +95,26 @@ int stats_welch_ttest(const double *a, size_t na, const double *b, size_t nb,
 
 /**
  * stats_gain_pct - mmtests' percentage gain of @new_v over @base, positive
- * when better (Stat.pm pndiff/pdiff, peers.md 1.4):
+ * when better (mmtests Stat.pm pndiff and pdiff):
  *   lower is better:  100 - new*100/base; 0 if equal, 100 if new == 0,
  *                     -99 if base == 0 and new != 0;
  *   higher is better: new*100/base - 100; 0 if equal or new == 0,
  *                     100 if base == 0.
  */
 double stats_gain_pct(double new_v, double base, bool higher_is_better);
+
+/**
+ * stats_ci_differ - mmtests' significance rule since November 2024
+ * (compare-mmtests.pl --print-significance; Stat.pm cidiff, _calc_meanci
+ * with Summarise.pm's alpha 0.05): each side's interval is mean +/- z * s,
+ * z = 1.959964 (the normal quantile qnorm(0.975)) and s the sample stddev
+ * of the values themselves (not of their mean: s, not s/sqrt(n)); @mean_a,
+ * @s_a, @mean_b, @s_b give them.  cidiff = (mean_b - mean_a) / (the two
+ * half-widths facing each other), or mean_b - mean_a when both are 0.
+ * @cidiff: OUT.  Returns 1 when |cidiff| > 1 (the intervals do not
+ * overlap), 0 when they do, -1 (*@cidiff NAN) when a stddev is NAN (fewer
+ * than two values: mmtests has no interval then).
+ */
+int stats_ci_differ(double mean_a, double s_a, double mean_b, double s_b, double *cidiff);
 
 #endif /* VR_STATS_H */

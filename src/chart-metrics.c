@@ -295,7 +295,7 @@ static int metric_ops(struct store *s, const char *metric, const struct kernel_r
 			vr_buf_init(&name);
 			vr_buf_addf(&name, "%s-%s", metric_summary_name(i), m->name);
 			out->ops[out->n++] = (struct metric_op){ vr_buf_detach(&name), m, i,
-								 m->better };
+								 m->better, m->unit };
 		}
 		return 0;
 	}

@@ -76,6 +76,8 @@ static bool same_name(const char *a, const char *b)
 	return la == lb && !strncmp(a, b, la);
 }
 
+enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT };
+
 static const struct cmd_option compare_options[] = {
 	{ 'd', "database", "DB", "database written by `load` / `import-latency`" },
 	{ 'k', "kernels", "LIST", "kernels to compare, baseline first (default: all, in\n"
@@ -90,6 +92,14 @@ static const struct cmd_option compare_options[] = {
 		"BAmean-95)" },
 	{ 'f', "format", "FMT", "text (default), markdown, csv or json" },
 	{ 'a', "alpha", "A", "significance level of the t-test (default 0.10)" },
+	{ OPT_SIGNIFICANCE, "significance", "R", "welch (default): Welch's t-test at level A;\n"
+		"ci: mmtests' rule (--print-significance), the\n"
+		"intervals mean +/- 1.96 stddev do not overlap" },
+	{ OPT_LAYOUT, "layout", "L", "2017 (default): the 2017 seed mails' table\n"
+		"(%-8s %-20s %12.2f (%6.2f%%), BAmean-95, '-' when\n"
+		"missing); mmtests: today's compare-mmtests.pl\n"
+		"(%18.2f (%7.2f%%), BAmean.95, 0.00 (0.00%) when\n"
+		"missing)" },
 	{ 0 }
 };
 
@@ -124,6 +134,16 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 		c->o.alpha = strtod(arg, &end);
 		if (end == arg || *end || !(c->o.alpha > 0 && c->o.alpha < 1))
 			return vr_error("--alpha wants a number between 0 and 1, not '%s'", arg),
+			       CMD_USAGE;
+		break;
+	case OPT_SIGNIFICANCE:
+		if (compare_significance_parse(arg, &c->o.significance))
+			return vr_error("compare: --significance wants welch or ci, not '%s'", arg),
+			       CMD_USAGE;
+		break;
+	case OPT_LAYOUT:
+		if (render_layout_parse(arg, &c->o.layout))
+			return vr_error("compare: --layout wants 2017 or mmtests, not '%s'", arg),
 			       CMD_USAGE;
 		break;
 	}
@@ -358,7 +378,7 @@ static void compare_release(void *opts)
 static const char *const compare_synopsis[] = {
 	"-d DB [--kernels K1,K2,...] [--metrics M,...]\n"
 	"[--stats S,...] [--format text|markdown|csv|json]\n"
-	"[--alpha A]",
+	"[--alpha A] [--significance welch|ci] [--layout 2017|mmtests]",
 	"[OPTIONS] NAME=FILE,FILE... NAME=FILE,...",
 	NULL
 };
@@ -375,6 +395,10 @@ const struct cmd cmd_compare_desc = {
 		"kernel's per-run values, with the gain over the baseline in percent\n"
 		"(positive is better) and *gain%* where Welch's t-test finds the means\n"
 		"different at level A; then a block of counters (means over the runs).\n"
+		"Latencies are in microseconds (us); imported ones as the report gives\n"
+		"them (us when it says usec).  Lines under each table say the unit, the\n"
+		"test, and which kernels had no samples (0 in N runs: shown as 0) or did\n"
+		"not record the metric's events (shown as -).\n"
 		"Without -d, each NAME=FILE,... is loaded into a temporary database first:\n"
 		"trace.dat files as runs of kernel NAME, *.txt files as their latencies.\n"
 		"Each NAME (and each --kernels item) may be given once; one file may be\n"

@@ -22,13 +22,24 @@
 #include <strings.h>
 
 static const struct compare_stat default_stats[] = {
-	{ COMPARE_MIN, 0, "Min" },
-	{ COMPARE_AMEAN, 0, "Amean" },
-	{ COMPARE_STDDEV, 0, "Stddev" },
-	{ COMPARE_COEFFVAR, 0, "CoeffVar" },
-	{ COMPARE_MAX, 0, "Max" },
-	{ COMPARE_BAMEAN, 95, "BAmean-95" },
+	{ COMPARE_MIN, 0, "Min", "Min" },
+	{ COMPARE_AMEAN, 0, "Amean", "Amean" },
+	{ COMPARE_STDDEV, 0, "Stddev", "Stddev" },
+	{ COMPARE_COEFFVAR, 0, "CoeffVar", "CoeffVar" },
+	{ COMPARE_MAX, 0, "Max", "Max" },
+	{ COMPARE_BAMEAN, 95, "BAmean-95", "BAmean.95" },
 };
+
+int compare_significance_parse(const char *name, enum compare_significance *out)
+{
+	if (!strcmp(name, "welch"))
+		*out = COMPARE_SIG_WELCH;
+	else if (!strcmp(name, "ci"))
+		*out = COMPARE_SIG_CI;
+	else
+		return -1;
+	return 0;
+}
 
 int compare_stat_parse(const char *name, struct compare_stat *out)
 {
@@ -46,6 +57,7 @@ int compare_stat_parse(const char *name, struct compare_stat *out)
 			out->kind = plain[i].kind;
 			out->pct = 0;
 			snprintf(out->label, sizeof(out->label), "%s", plain[i].name);
+			snprintf(out->mm_label, sizeof(out->mm_label), "%s", plain[i].name);
 			return 0;
 		}
 	for (size_t i = 0; i < VR_ARRAY_SIZE(pct); i++) {
@@ -61,6 +73,8 @@ int compare_stat_parse(const char *name, struct compare_stat *out)
 		out->kind = pct[i].kind;
 		out->pct = nn;
 		snprintf(out->label, sizeof(out->label), "%s-%s", pct[i].prefix, name + len + 1);
+		snprintf(out->mm_label, sizeof(out->mm_label), "%s.%s", pct[i].prefix,
+			 name + len + 1);
 		return 0;
 	}
 	return -1;
@@ -78,7 +92,7 @@ static double stat_value(const struct compare_stat *st, const double *v, size_t 
 	case COMPARE_COEFFVAR: return stats_coeffvar(v, n);
 	case COMPARE_MAX: return stats_max(v, n);
 	case COMPARE_BAMEAN: return stats_bamean(v, n, st->pct);
-	case COMPARE_PCTILE: return stats_percentile(v, n, st->pct);
+	case COMPARE_PCTILE: return stats_pctile(v, n, st->pct);
 	}
 	return NAN;
 }
@@ -191,12 +205,41 @@ static int op_values(struct store *s, const struct metric_op *op, struct sample_
 	return 0;
 }
 
+/* The stddev mmtests puts around the mean of @v (sorted best first): of the
+ * arithmetic mean, or of the harmonic one for higher-is-better values;
+ * NAN below two values (Stat.pm calc_stddev). */
+static double mean_stddev(const struct compare_values *v, bool higher_better)
+{
+	if (v->n < 2)
+		return NAN;
+	return higher_better ? stats_hstddev(v->v, v->n) : stats_stddev(v->v, v->n);
+}
+
+/* Mark @cell (column @c, a mean row) by the rule of @o->significance. */
+static void mark_significance(const struct compare_opts *o, const struct compare_values *vals,
+			      size_t c, bool hb, struct render_cell *cell)
+{
+	struct stats_ttest t;
+	double cidiff;
+
+	if (o->significance == COMPARE_SIG_CI) {
+		double base = hb ? stats_hmean(vals[0].v, vals[0].n) : stats_mean(vals[0].v, vals[0].n);
+
+		cell->significant = stats_ci_differ(base, mean_stddev(&vals[0], hb), cell->value,
+						    mean_stddev(&vals[c], hb), &cidiff) == 1;
+		return;
+	}
+	if (stats_welch_ttest(vals[0].v, vals[0].n, vals[c].v, vals[c].n, &t) == 0) {
+		cell->p = t.p;
+		cell->significant = t.p < o->alpha;
+	}
+}
+
 static void fill_cell(const struct compare_stat *st, const struct metric_op *op,
-		      const struct compare_values *vals, size_t c, double base, double alpha,
-		      struct render_cell *cell)
+		      const struct compare_values *vals, size_t c, double base,
+		      const struct compare_opts *o, struct render_cell *cell)
 {
 	bool hb = op->better == METRIC_HIGHER_IS_BETTER;
-	struct stats_ttest t;
 
 	cell->value = stat_value(st, vals[c].v, vals[c].n, hb);
 	cell->gain_pct = isnan(cell->value) || isnan(base) ? NAN
@@ -208,10 +251,7 @@ static void fill_cell(const struct compare_stat *st, const struct metric_op *op,
 	cell->nruns = (int)vals[c].nruns;
 	if (c == 0 || !stat_is_mean(st) || isnan(cell->gain_pct))
 		return;
-	if (stats_welch_ttest(vals[0].v, vals[0].n, vals[c].v, vals[c].n, &t) == 0) {
-		cell->p = t.p;
-		cell->significant = t.p < alpha;
-	}
+	mark_significance(o, vals, c, hb, cell);
 }
 
 static bool op_selected(const struct metric_op *op, const struct compare_opts *o)
@@ -226,27 +266,53 @@ static bool op_selected(const struct metric_op *op, const struct compare_opts *o
 	return false;
 }
 
+/*
+ * Is statistic @st shown for @op?  Hmean only for higher-is-better data, as
+ * mmtests computes it (Summarise.pm: "_mean" is hmean for a preferred value
+ * of Higher, amean for Lower; an Hmean of latencies would also get the gain
+ * sign of pdiff, the opposite of what mmtests shows for them).
+ */
+static bool stat_shown(const struct compare_stat *st, const struct metric_op *op)
+{
+	return st->kind != COMPARE_HMEAN || op->better == METRIC_HIGHER_IS_BETTER;
+}
+
 static void add_op_rows(struct render_table *t, const struct compare_stat *stats, size_t nstats,
 			size_t nops, size_t oi, const struct metric_op *op,
-			const struct compare_values *vals, size_t nk, double alpha)
+			const struct compare_values *vals, size_t nk, const struct compare_opts *o)
 {
 	struct render_row *rows = (struct render_row *)t->rows;
+	bool mm = o->layout == RENDER_LAYOUT_MMTESTS;
 
 	for (size_t s = 0; s < nstats; s++) {
 		struct render_row *row = &rows[s * nops + oi];
 		bool hmean = stats[s].kind == COMPARE_AMEAN && op->better == METRIC_HIGHER_IS_BETTER;
 		double base;
 
-		row->stat = vr_strdup(hmean ? "Hmean" : stats[s].label);
+		if (!stat_shown(&stats[s], op))
+			continue;	/* row->op stays NULL: dropped by drop_empty_rows() */
+		row->stat = vr_strdup(hmean ? "Hmean" : mm ? stats[s].mm_label : stats[s].label);
 		row->op = vr_strdup(op->name);
 		row->precision = 2;
-		row->unit = op->spec ? op->spec->unit : NULL;
+		row->unit = op->unit;
 		row->cells = vr_calloc(nk, sizeof(*row->cells));
 		base = stat_value(&stats[s], vals[0].v, vals[0].n,
 				  op->better == METRIC_HIGHER_IS_BETTER);
 		for (size_t c = 0; c < nk; c++)
-			fill_cell(&stats[s], op, vals, c, base, alpha, &row->cells[c]);
+			fill_cell(&stats[s], op, vals, c, base, o, &row->cells[c]);
 	}
+}
+
+/* Close the gaps of the rows add_op_rows() left out (op NULL). */
+static void drop_empty_rows(struct render_table *t)
+{
+	struct render_row *rows = (struct render_row *)t->rows;
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->nrows; i++)
+		if (rows[i].op)
+			rows[n++] = rows[i];
+	t->nrows = n;
 }
 
 /* Keep the operations of @all that @o selects; borrowed pointers. */
@@ -294,12 +360,13 @@ int compare_latency_table(struct store *s, const struct compare_opts *o,
 		int r = op_values(s, sel[oi], &cache, k, nk, vals);
 
 		if (!r)
-			add_op_rows(t, stats, nstats, nops, oi, sel[oi], vals, nk, o->alpha);
+			add_op_rows(t, stats, nstats, nops, oi, sel[oi], vals, nk, o);
 		values_release(vals, nk);
 		free(vals);
 		if (r)
 			goto out;
 	}
+	drop_empty_rows(t);
 	ret = 0;
 out:
 	cache_release(&cache);
@@ -419,6 +486,89 @@ int compare_check_metrics(struct store *s, const struct compare_opts *o)
 	return ret;
 }
 
+static void note_add(struct compare_result *r, size_t t, char *line)
+{
+	r->notes[t] = vr_realloc(r->notes[t], (r->nnotes[t] + 1) * sizeof(*r->notes[t]));
+	r->notes[t][r->nnotes[t]++] = line;
+}
+
+/*
+ * The latency table's unit line.  Every unit is "us" or NULL (imported,
+ * the report names none; metric_op.unit): "Unit: us (microseconds), every
+ * row", "Unit: as reported by the workload, every row", or us but the
+ * metrics (operation names after their first '-') that are as reported.
+ */
+static void unit_note(struct compare_result *r)
+{
+	const struct render_table *t = &r->tables[0];
+	struct vr_buf b, none;
+	bool us = false;
+
+	vr_buf_init(&b);
+	vr_buf_init(&none);
+	for (size_t i = 0; i < t->nrows; i++) {
+		const char *m = strchr(t->rows[i].op, '-');
+		char key[256];
+
+		us |= t->rows[i].unit != NULL;
+		if (t->rows[i].unit)
+			continue;
+		snprintf(key, sizeof(key), " %s,", m ? m + 1 : t->rows[i].op);
+		if (!none.buf || !strstr(none.buf, key))
+			vr_buf_addstr(&none, key);
+	}
+	if (!none.len) {
+		vr_buf_addstr(&b, "Unit: us (microseconds), every row");
+	} else if (!us) {
+		vr_buf_addstr(&b, "Unit: as reported by the workload (its report names none),"
+			      " every row");
+	} else {
+		none.buf[--none.len] = '\0';	/* the last comma */
+		vr_buf_addf(&b, "Unit: us (microseconds), but as reported by the workload (its"
+			    " report names none) for:%s", none.buf);
+	}
+	vr_buf_release(&none);
+	note_add(r, 0, vr_buf_detach(&b));
+}
+
+/* The note naming the significance rule of the mean rows. */
+static void significance_note(struct compare_result *r, const struct compare_opts *o)
+{
+	struct vr_buf b;
+
+	vr_buf_init(&b);
+	if (o->significance == COMPARE_SIG_CI)
+		vr_buf_addstr(&b, "Significance (mmtests' rule): *gain%* on mean rows where the"
+			      " intervals mean +/- 1.96 stddev of the two kernels do not overlap");
+	else
+		vr_buf_addf(&b, "Significance: Welch's t-test (two-sided), *gain%%* on mean rows"
+			    " where p < %g", o->alpha);
+	vr_buf_addstr(&b, "; none with fewer than two values per kernel");
+	note_add(r, 0, vr_buf_detach(&b));
+}
+
+static void latency_notes(struct compare_result *r, const struct compare_opts *o)
+{
+	const struct compare_stat *stats = o->stats ? o->stats : default_stats;
+	size_t nstats = o->stats ? o->nstats : VR_ARRAY_SIZE(default_stats);
+	bool mean = false, hmean = false, hmean_shown = false;
+
+	if (!r->tables[0].nrows)
+		return;
+	unit_note(r);
+	for (size_t s = 0; s < nstats; s++) {
+		mean |= stat_is_mean(&stats[s]);
+		hmean |= stats[s].kind == COMPARE_HMEAN;
+	}
+	for (size_t i = 0; i < r->tables[0].nrows; i++)
+		hmean_shown |= !strcmp(r->tables[0].rows[i].stat, "Hmean");
+	if (mean)
+		significance_note(r, o);
+	if (hmean && !hmean_shown)
+		note_add(r, 0, vr_strdup("Hmean: left out, every operation here is lower-is-better"
+					 " (mmtests computes it for higher-is-better data only)"));
+}
+
 static bool counters_selected(const struct compare_opts *o)
 {
 	for (size_t i = 0; o->metrics && i < o->nmetrics; i++)
@@ -458,6 +608,15 @@ int compare_build(struct store *s, const struct compare_opts *o, struct compare_
 		goto out;
 	if (counters_selected(o) && compare_counters_table(s, k, out->nkernels, &out->tables[1]))
 		goto out;
+	latency_notes(out, o);
+	if (out->tables[1].nrows)
+		note_add(out, 1, vr_strdup("Means over each kernel's trace runs; the unit is in the"
+					   " name (ms, %, pages), the others are counts"));
+	for (size_t t = 0; t < 2; t++) {
+		out->tables[t].layout = o->layout;
+		out->tables[t].notes = (const char *const *)out->notes[t];
+		out->tables[t].nnotes = out->nnotes[t];
+	}
 	ret = 0;
 out:
 	for (size_t i = 0; i < out->nkernels; i++) {
@@ -479,6 +638,11 @@ void compare_result_release(struct compare_result *r)
 			free(rows[i].cells);
 		}
 		free(rows);
+	}
+	for (size_t t = 0; t < 2; t++) {
+		for (size_t i = 0; i < r->nnotes[t]; i++)
+			free(r->notes[t][i]);
+		free(r->notes[t]);
 	}
 	for (size_t i = 0; i < r->nkernels; i++)
 		free(r->kernels[i]);

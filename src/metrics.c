@@ -126,7 +126,41 @@ static void list_add(struct metric_op_list *l, char *name, const struct metric_s
 		     enum metric_summary summary, enum metric_better better)
 {
 	l->ops = vr_realloc(l->ops, (l->n + 1) * sizeof(*l->ops));
-	l->ops[l->n++] = (struct metric_op){ name, spec, summary, better };
+	l->ops[l->n++] = (struct metric_op){ .name = name, .spec = spec, .summary = summary,
+					     .better = better, .unit = spec ? spec->unit : NULL };
+}
+
+/*
+ * The unit of imported operation @op in runs @run_ids: "us" when every
+ * sample of it there says "us", else NULL (as reported).  A database made
+ * before app_latency.unit existed has none: NULL.  0 or -1 (SQL error).
+ */
+static int app_op_unit(struct store *s, const char *op, const int64_t *run_ids, size_t nruns,
+		       const char **unit)
+{
+	struct store_stmt *q = store_stmt_new(s, "SELECT count(*) FROM pragma_table_info("
+					      "'app_latency') WHERE name = 'unit'", "imported units");
+	int64_t v = 0;
+	int rc = store_stmt_row_int64(q, &v, 1);
+
+	store_stmt_free(q);
+	*unit = NULL;
+	if (rc < 0 || !v)
+		return rc < 0 ? -1 : 0;
+	q = store_stmt_new(s, "SELECT count(*) FROM app_latency WHERE run_id = ?1"
+			   " AND operation = ?2 AND unit IS NOT 'us'", "imported units");
+	v = 0;
+	for (size_t r = 0; r < nruns && !v && rc >= 0; r++) {
+		store_stmt_reset(q);
+		store_bind_int64(q, 1, run_ids[r]);
+		store_bind_text(q, 2, op);
+		rc = store_stmt_row_int64(q, &v, 1);
+	}
+	store_stmt_free(q);
+	if (rc < 0)
+		return -1;
+	*unit = v ? NULL : "us";
+	return 0;
 }
 
 /*
@@ -200,6 +234,10 @@ int metric_list(struct store *s, const int64_t *run_ids, size_t nruns, struct me
 	}
 	if (list_app_ops(s, run_ids, nruns, out))
 		goto fail;
+	for (size_t i = 0; i < out->n; i++)
+		if (!out->ops[i].spec &&
+		    app_op_unit(s, out->ops[i].name, run_ids, nruns, &out->ops[i].unit))
+			goto fail;
 	return 0;
 fail:
 	metric_op_list_release(out);

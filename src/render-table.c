@@ -186,8 +186,8 @@ static void text_cell(const struct render_table *t, const struct render_row *row
 		vr_buf_addf(out, "%*.*f", col->value_w, row->precision, v);
 	if (!t->show_gain)
 		return;
-	if (isnan(g) || isnan(v))
-		vr_buf_addf(out, "%*s", col->gain_w + 4, "");
+	if (isnan(v) || (isnan(g) && t->layout != RENDER_LAYOUT_MMTESTS))
+		vr_buf_addf(out, "%*s", col->gain_w + 4, "");	/* mmtests: NaN% */
 	else if (cell->significant)
 		vr_buf_addf(out, " *%*.2f%%*", col->gain_w, g);
 	else

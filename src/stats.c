@@ -121,6 +121,43 @@ double stats_bamean(const double *best_first, size_t n, double pct)
 	return stats_mean(best_first, count);
 }
 
+double stats_pctile(const double *best_first, size_t n, double pct)
+{
+	size_t count;
+
+	if (!n)
+		return NAN;
+	count = (size_t)floor((double)n * pct / 100.0);
+	if (count < 1)
+		count = 1;
+	if (count > n)
+		count = n;
+	return best_first[count - 1];
+}
+
+double stats_hstddev(const double *v, size_t n)
+{
+	double h = stats_hmean(v, n), ss = 0;
+
+	if (n < 2 || isnan(h))
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		ss += (1.0 / v[i] - 1.0 / h) * (1.0 / v[i] - 1.0 / h);
+	return sqrt(ss * h * h * h * h / (double)n);
+}
+
+int stats_ci_differ(double mean_a, double s_a, double mean_b, double s_b, double *cidiff)
+{
+	double z = gsl_cdf_ugaussian_Pinv(0.975), diff = mean_b - mean_a, sum;
+
+	*cidiff = NAN;
+	if (isnan(s_a) || isnan(s_b) || isnan(mean_a) || isnan(mean_b))
+		return -1;
+	sum = z * s_a + z * s_b;	/* symmetric intervals: the facing halves */
+	*cidiff = sum == 0 ? diff : diff / sum;
+	return fabs(*cidiff) > 1;
+}
+
 int stats_welch_ttest(const double *a, size_t na, const double *b, size_t nb,
 		      struct stats_ttest *out)
 {

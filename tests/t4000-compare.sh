@@ -51,7 +51,7 @@ test_expect_success '--alpha 0.25 marks p = 0.23, --alpha 0.0001 marks nothing' 
 	"$VR" compare -d s.db --stats Amean --alpha 0.25 >out &&
 	grep -q "22.00 \*-91.30%\*       13.12 \*-14.13%\*$" out &&
 	"$VR" compare -d s.db --stats Amean --alpha 0.0001 >out &&
-	! grep -q "\*" out
+	! grep -q "^Amean .*\*" out && grep -q "where p < 0.0001;" out
 '
 test_expect_success 'csv and json carry values, gains and p-values' '
 	for k in base worse similar; do
@@ -136,7 +136,7 @@ test_expect_success 'known --metrics names without samples (NodeReclaim) are acc
 	import u.db k1 "$D/base.latency.txt" &&
 	"$VR" compare -d u.db --metrics Write,NodeReclaim,counters --stats Amean >out &&
 	grep -q "^Amean    p95-Write                  11.50 (  0.00%)$" out &&
-	test $(wc -l <out) = 2	# k1 has no "-": one header line, one row
+	test $(wc -l <out) = 4	# k1 has no "-": one header line, one row, 2 notes
 '
 test_expect_success 'a kernel repeated in --kernels or NAME=FILE exits 2' '
 	import u.db k1 "$D/base.latency.txt" &&
@@ -228,5 +228,66 @@ test_expect_success 'import-latency stores the unit the report names' '
 	printf "k1|p50-Read|1|NULL\nk1|p50-Write|1|us\nk1|p95-Write|1|us\n" >>want &&
 	printf "k2|p95-Write|0|NULL\nk2|p95-Write|1|NULL\nk2|p95-Write|2|NULL\nk2|p95-Write|3|NULL\n" >>want &&
 	test_cmp want out
+'
+# --layout mmtests, worked out from compare-mmtests.pl's formats (Compare.pm:
+# "%-S" stat, " %-O" operation, "%18.2f" + " (%7.2f%%)" per kernel, the
+# header "%(S+1+O)s" then "%29s"): BAmean.95 of 4 values = mean of the best
+# floor(3.8) = 3 (10 11 12 -> 11; 20 21 22 -> 21), Pctile.95 = the 3rd best
+# (12, 22), a value the baseline lacks 0.00 (0.00%), a gain against a
+# missing baseline NaN as perl prints it.
+test_expect_success '--layout mmtests: labels, widths and missing values as mmtests' '
+	printf "p95-Write 10\np95-Write 12\np95-Write 11\np95-Write 13\n" >va.txt &&
+	printf "p95-Write 20\np95-Write 22\np95-Write 21\np95-Write 25\np95-Read 5\n" >pb.txt &&
+	"$VR" compare --layout mmtests --stats Min,Amean,BAmean-95,Pctile-95 \
+		4.11.0-rc1-vanilla=va.txt 4.11.0-rc1-patched=pb.txt >out &&
+	python3 - >want <<-\EOF &&
+	print("%19s%29s%29s" % ("", "4.11.0-rc1", "4.11.0-rc1"))
+	print("%19s%29s%29s" % ("", "vanilla", "patched"))
+	def row(st, op, a, ga, b, gb, mark=False):
+	    gfmt = " *%7.2f%%*" if mark else " (%7.2f%%)"
+	    print(("%-9s %-9s%18.2f (%7.2f%%)%18.2f" + gfmt) % (st, op, a, ga, b, gb))
+	nan = float("nan")
+	for st, w, wg, mark in (("Min", 20, 100 - 20 * 100 / 10, False),
+	                        ("Amean", 22, 100 - 22 * 100 / 11.5, True),
+	                        ("BAmean.95", 21, 100 - 21 * 100 / 11, False),
+	                        ("Pctile.95", 22, 100 - 22 * 100 / 12, False)):
+	    base = {"Min": 10, "Amean": 11.5, "BAmean.95": 11, "Pctile.95": 12}[st]
+	    row(st, "p95-Write", base, 0, w, wg, mark)
+	    row(st, "p95-Read", 0, 0, 5, nan)
+	print("Unit: as reported by the workload (its report names none), every row")
+	print("Significance: Welch\x27s t-test (two-sided), *gain%* on mean rows where p < 0.1;"
+	      " none with fewer than two values per kernel")
+	EOF
+	test_cmp want out
+'
+# base 10 11 12 13 vs 12 13 14 15: Welch t = 2 / sqrt(2 * 1.6667 / 4) = 2.19,
+# df 6, p = 0.071 < 0.10: marked.  mmtests' intervals 11.5 +/- 1.96 * 1.29
+# and 13.5 +/- 1.96 * 1.29 overlap (cidiff 2 / 5.06 = 0.40): not marked;
+# worse (cidiff 1.55) is marked by both.
+test_expect_success '--significance ci: mmtests'\''s rule, named under the table' '
+	printf "p95-Write 12\np95-Write 13\np95-Write 14\np95-Write 15\n" >shift.txt &&
+	"$VR" compare --stats Amean a="$D/base.latency.txt" b=shift.txt c="$D/worse.latency.txt" >out &&
+	grep -q "^Amean    p95-Write  .* \*-17.39%\* .* \*-91.30%\*$" out &&
+	grep -q "^Significance: Welch.s t-test (two-sided), \*gain%\* on mean rows where p < 0.1;" out &&
+	"$VR" compare --significance ci --stats Amean a="$D/base.latency.txt" b=shift.txt \
+		c="$D/worse.latency.txt" >out &&
+	grep -q "^Amean    p95-Write  .* (-17.39%) .* \*-91.30%\*$" out &&
+	grep -q "^Significance (mmtests. rule): \*gain%\* on mean rows where the intervals mean +/- 1.96 stddev" out &&
+	test_expect_code 2 "$VR" compare --significance bogus a=shift.txt &&
+	test_expect_code 2 "$VR" compare --layout 2018 a=shift.txt
+'
+# Every operation here is lower-is-better: mmtests never computes an Hmean.
+test_expect_success 'Hmean rows only for higher-is-better data (none here)' '
+	"$VR" compare --stats Amean,Hmean a="$D/base.latency.txt" b="$D/worse.latency.txt" >out &&
+	! grep -q "^Hmean  *p95" out && grep -q "^Amean " out &&
+	grep -q "^Hmean: left out, every operation here is lower-is-better" out
+'
+# Pctile-75 of 10 11 12 13 (best first): floor(3) = 3rd = 12; Pctile-95:
+# floor(3.8) = 3rd = 12, where the nearest rank (ceil) would give 13.
+test_expect_success 'Pctile-NN takes the rank rounded down, as mmtests' '
+	"$VR" compare --stats Pctile-95,Pctile-75,Pctile-10 a="$D/base.latency.txt" >out &&
+	grep -q "^Pctile-95 p95-Write  *12.00 (  0.00%)$" out &&
+	grep -q "^Pctile-75 p95-Write  *12.00 (  0.00%)$" out &&
+	grep -q "^Pctile-10 p95-Write  *10.00 (  0.00%)$" out
 '
 test_done

@@ -99,6 +99,55 @@ static void test_welch(void **state)
 	assert_int_equal(stats_welch_ttest(k, 3, k, 3, &t), -1);
 }
 
+/* mmtests Pctile: element max(1, floor(n*NN/100)) of the best-first list;
+ * stats_percentile() (nearest rank) takes ceil. */
+static void test_pctile_rounds_down(void **state)
+{
+	const double v[] = { 10, 11, 12, 13 };
+	const double desc[] = { 13, 12, 11, 10 };	/* higher is better */
+
+	(void)state;
+	assert_true(stats_pctile(v, 4, 95) == 12);	/* floor(3.8) = 3 */
+	assert_true(stats_percentile(v, 4, 95) == 13);	/* ceil(3.8) = 4 */
+	assert_true(stats_pctile(v, 4, 75) == 12);	/* 3 */
+	assert_true(stats_pctile(v, 4, 50) == 11);	/* 2 */
+	assert_true(stats_pctile(v, 4, 10) == 10);	/* floor(0.4) = 0 -> 1 */
+	assert_true(stats_pctile(v, 4, 100) == 13);
+	assert_true(stats_pctile(desc, 4, 95) == 11);	/* counts from the top */
+	assert_true(isnan(stats_pctile(v, 0, 95)));
+}
+
+/* python3: statistics.harmonic_mean, then sqrt(sum((1/x-1/H)^2)*H^4/n) */
+static void test_hstddev(void **state)
+{
+	const double v[] = { 1, 2, 4 }, bad[] = { 1, 0 };
+
+	(void)state;
+	NEAR(stats_hstddev(v, 3), 0.9163242579854549, 1e-12);
+	assert_true(isnan(stats_hstddev(v, 1)));
+	assert_true(isnan(stats_hstddev(bad, 2)));
+}
+
+/* z = NormalDist().inv_cdf(0.975) = 1.9599639845400536; means and sample
+ * stddevs of 10 12 11 13 / 20 22 21 25 / 12 14 11 15.5 by python3. */
+static void test_ci_differ(void **state)
+{
+	double d;
+
+	(void)state;
+	assert_int_equal(stats_ci_differ(11.5, 1.2909944487358056, 22, 2.160246899469287, &d), 1);
+	NEAR(d, 1.552265042401349, 1e-9);
+	assert_int_equal(stats_ci_differ(11.5, 1.2909944487358056, 13.125, 2.0155644370746373,
+					 &d), 0);
+	NEAR(d, 0.2507431127449436, 1e-9);
+	/* zero widths: cidiff is the difference itself (Stat.pm cidiff) */
+	assert_int_equal(stats_ci_differ(5, 0, 6, 0, &d), 0);
+	NEAR(d, 1, 0);
+	assert_int_equal(stats_ci_differ(5, 0, 7, 0, &d), 1);
+	assert_int_equal(stats_ci_differ(5, NAN, 7, 1, &d), -1);
+	assert_true(isnan(d));
+}
+
 static void test_gain(void **state)
 {
 	(void)state;
@@ -124,6 +173,9 @@ int main(void)
 		cmocka_unit_test(test_bamean),
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_gain),
+		cmocka_unit_test(test_pctile_rounds_down),
+		cmocka_unit_test(test_hstddev),
+		cmocka_unit_test(test_ci_differ),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
