@@ -88,6 +88,10 @@ struct chart_latency {
 	char **kernels;		/* owned */
 	int *colour;		/* per kernel: index in the database's kernel order */
 	int *nruns;		/* per kernel: runs in the database */
+	char **nodata;		/* per kernel: why it has no candle (a trace metric:
+				 * metric_presence_text(), "0 samples in 3 runs"
+				 * or "not recorded ..."), NULL when it has one;
+				 * owned */
 	size_t npct;
 	char **pct;		/* row labels, e.g. "p50", "max" (owned) */
 	struct chart_candle *candles;

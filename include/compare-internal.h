@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include "compare.h"
+#include "metrics.h"
 
 /* One kernel of the comparison and its runs. */
 struct compare_kernel {
@@ -24,15 +25,22 @@ struct compare_values {
 	double *v;	/* owned */
 	size_t n;
 	size_t nruns;	/* runs of the kernel the values come from */
+	enum metric_data data;	/* of a trace metric: its presence (below);
+				 * imported: VALUES or NOT_RECORDED */
+	struct metric_presence presence;	/* trace metric only */
 };
 
 /**
  * compare_latency_table - fill @t (rows owned by @t, released by
  * compare_result_release()) with the statistics rows of the selected
- * operations, statistic-major as mmtests prints them.  Returns 0 or -1.
+ * operations, statistic-major as mmtests prints them, and append to
+ * @notes[0..*@nnotes-1] (malloc'ed lines, owned by the caller) one line per
+ * trace metric and kernel without samples in every run (enum metric_data).
+ * Returns 0 or -1.
  */
 int compare_latency_table(struct store *s, const struct compare_opts *o,
-			  const struct compare_kernel *k, size_t nk, struct render_table *t);
+			  const struct compare_kernel *k, size_t nk, struct render_table *t,
+			  char ***notes, size_t *nnotes);
 
 /**
  * compare_counters_table - fill @t with the counters block (means over

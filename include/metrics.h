@@ -35,7 +35,54 @@ struct metric_spec {
 	const char *summary;	/* one line for help texts and chart titles */
 	const char *run_sql;	/* SELECT of one REAL column: the samples of run ?1 */
 	enum metric_better better;
+	const char *events;	/* SQL list of the event names that show it was
+				 * recorded: the samples come from them */
 };
+
+/*
+ * What the runs of one kernel hold of a trace metric; the one definition
+ * of "zero" and "missing", used by compare (text, Markdown, CSV, JSON) and
+ * the latency chart.
+ */
+enum metric_data {
+	METRIC_DATA_VALUES,		/* samples in at least one run */
+	METRIC_DATA_ZERO,		/* recorded in every run, no sample in any */
+	METRIC_DATA_NOT_RECORDED,	/* no sample, and some run did not record the
+					 * events (their format was not in the trace
+					 * file: run_event_count has no row of them) */
+};
+
+/* Runs of a kernel and what each holds of a trace metric. */
+struct metric_presence {
+	int nruns;		/* trace runs */
+	int with_samples;	/* runs with at least one sample */
+	int zero;		/* runs that recorded the events, no sample */
+	int not_recorded;	/* runs that did not record them */
+};
+
+/**
+ * metric_presence_get - count, for trace metric @m and the trace runs
+ * @run_ids[0..@nruns-1] of one kernel, the runs with samples (@nsamples[r]
+ * of each run, from metric_run_samples()), the runs that recorded the
+ * metric's events without a sample, and those that did not record them
+ * (no run_event_count row of any of @m->events: the load saw no format of
+ * them).  @out: OUT.  Returns 0 or -1 (SQL error, message printed).
+ */
+int metric_presence_get(struct store *s, const struct metric_spec *m, const int64_t *run_ids,
+			size_t nruns, const size_t *nsamples, struct metric_presence *out);
+
+/** metric_presence_data - the enum metric_data of @p (see there). */
+enum metric_data metric_presence_data(const struct metric_presence *p);
+
+/** metric_data_name - "values", "zero" or "not recorded" (CSV/JSON data). */
+const char *metric_data_name(enum metric_data d);
+
+/**
+ * metric_presence_text - what @p means, for a line under a table or a
+ * chart's message: "0 samples in 3 runs", "not recorded (its events are not
+ * in the recording)", "samples in 2 of 3 runs".  Malloc'ed; caller frees.
+ */
+char *metric_presence_text(const struct metric_presence *p);
 
 /* The table of trace metrics, in display order (src/metrics.c). */
 extern const struct metric_spec metric_specs[];

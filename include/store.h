@@ -51,6 +51,13 @@ struct store_run {
 	int iteration;		/* >= 1; 0 means "next free for kernel" */
 	const char *source_format;	/* "trace.dat" or "text" */
 	const struct ingest_meta *meta;
+	/* Is event @system:@event in the recording (its format stored in the
+	 * trace.dat, or shown by the text)?  1 or 0 (model_config.has_field
+	 * with a NULL field).  Each known event it is for gets a
+	 * run_event_count row, with count 0 when none was recorded: "0 samples"
+	 * can then be told from "not recorded".  NULL: only counted events. */
+	int (*has_event)(void *arg, const char *system, const char *event, const char *field);
+	void *has_event_arg;
 };
 
 /**

@@ -90,6 +90,8 @@ void chart_latency_release(struct chart_latency *l)
 	free_strv(l->kernels, l->nkernels);
 	free(l->colour);
 	free(l->nruns);
+	if (l->nodata)
+		free_strv(l->nodata, l->nkernels);
 	free_strv(l->pct, l->npct);
 	free(l->candles);
 	memset(l, 0, sizeof(*l));
@@ -158,6 +160,9 @@ void chart_timeline_dump(const struct chart_timeline *t, FILE *out)
 void chart_latency_dump(const struct chart_latency *l, FILE *out)
 {
 	fprintf(out, "latency metric %s unit %s\n", l->metric, l->unit);
+	for (size_t k = 0; l->nodata && k < l->nkernels; k++)
+		if (l->nodata[k])
+			fprintf(out, "no candle %s: %s\n", l->kernels[k], l->nodata[k]);
 	for (size_t p = 0; p < l->npct; p++)
 		for (size_t k = 0; k < l->nkernels; k++) {
 			const struct chart_candle *c = &l->candles[p * l->nkernels + k];

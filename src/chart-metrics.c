@@ -327,6 +327,44 @@ static char *op_label(const char *op)
 	return pct;
 }
 
+/*
+ * Why kernel @k has no candle of trace metric @m, or NULL when it has
+ * samples (metric_presence_get() over its trace runs).  0 or -1.
+ */
+static int kernel_nodata(struct store *s, const struct metric_spec *m, const struct kernel_runs *k,
+			 char **out)
+{
+	struct store_stmt *q = store_stmt_new(s, "SELECT id FROM run WHERE kernel = ?1"
+					      " AND source_format <> 'latency' ORDER BY iteration",
+					      "trace runs");
+	struct metric_presence p;
+	int64_t *ids = NULL;
+	size_t *ns = NULL, n = 0;
+	int rc;
+
+	*out = NULL;
+	store_bind_text(q, 1, k->kernel);
+	while ((rc = store_step(q)) > 0) {
+		ids = vr_realloc(ids, (n + 1) * sizeof(*ids));
+		ids[n++] = store_col_int64(q, 0);
+	}
+	store_stmt_free(q);
+	ns = vr_calloc(n + 1, sizeof(*ns));
+	for (size_t r = 0; r < n && rc == 0; r++) {
+		double *v;
+
+		rc = metric_run_samples(s, m, ids[r], &v, &ns[r]);
+		free(v);
+	}
+	if (rc == 0)
+		rc = metric_presence_get(s, m, ids, n, ns, &p);
+	if (rc == 0 && metric_presence_data(&p) != METRIC_DATA_VALUES)
+		*out = metric_presence_text(&p);
+	free(ids);
+	free(ns);
+	return rc;
+}
+
 int chart_latency_build(struct store *s, const char *metric, struct chart_latency *out)
 {
 	const struct metric_spec *m = metric_spec_find(metric);
@@ -349,10 +387,13 @@ int chart_latency_build(struct store *s, const char *metric, struct chart_latenc
 	out->kernels = vr_calloc(nk ? nk : 1, sizeof(char *));
 	out->colour = vr_calloc(nk ? nk : 1, sizeof(int));
 	out->nruns = vr_calloc(nk ? nk : 1, sizeof(int));
+	out->nodata = vr_calloc(nk ? nk : 1, sizeof(char *));
 	for (size_t i = 0; i < nk; i++) {
 		out->kernels[i] = vr_strdup(k[i].kernel);
 		out->colour[i] = (int)i;
 		out->nruns[i] = (int)k[i].nruns;
+		if (m && ops.n && kernel_nodata(s, m, &k[i], &out->nodata[i]))
+			goto out;
 	}
 	out->npct = ops.n;
 	out->pct = vr_calloc(ops.n ? ops.n : 1, sizeof(char *));

@@ -144,6 +144,7 @@ struct sample_cache {
 	const struct metric_spec *spec;
 	struct compare_values *runs;	/* one per run of every kernel, in kernel order */
 	size_t nruns;
+	struct metric_presence *presence;	/* per kernel, over its trace runs */
 };
 
 static void cache_release(struct sample_cache *c)
@@ -151,7 +152,25 @@ static void cache_release(struct sample_cache *c)
 	if (c->runs)
 		values_release(c->runs, c->nruns);
 	free(c->runs);
+	free(c->presence);
 	memset(c, 0, sizeof(*c));
+}
+
+/* metric_presence_get() of kernel @k, whose runs' samples start at @first. */
+static int kernel_presence(struct store *s, const struct metric_spec *spec,
+			   const struct compare_kernel *k, const struct compare_values *first,
+			   struct metric_presence *out)
+{
+	size_t *nsamples = vr_calloc(k->ntrace + 1, sizeof(*nsamples));
+	int ret;
+
+	for (size_t t = 0; t < k->ntrace; t++)
+		for (size_t j = 0; j < k->nruns; j++)
+			if (k->runs[j] == k->trace_runs[t])
+				nsamples[t] = first[j].n;
+	ret = metric_presence_get(s, spec, k->trace_runs, k->ntrace, nsamples, out);
+	free(nsamples);
+	return ret;
 }
 
 static int cache_load(struct store *s, struct sample_cache *c, const struct metric_spec *spec,
@@ -165,11 +184,17 @@ static int cache_load(struct store *s, struct sample_cache *c, const struct metr
 	for (size_t i = 0; i < nk; i++)
 		c->nruns += k[i].nruns;
 	c->runs = vr_calloc(c->nruns + 1, sizeof(*c->runs));
+	c->presence = vr_calloc(nk, sizeof(*c->presence));
 	c->spec = spec;
-	for (size_t i = 0; i < nk; i++)
+	for (size_t i = 0; i < nk; i++) {
+		size_t first = r;
+
 		for (size_t j = 0; j < k[i].nruns; j++, r++)
 			if (metric_run_samples(s, spec, k[i].runs[j], &c->runs[r].v, &c->runs[r].n))
 				return -1;
+		if (kernel_presence(s, spec, &k[i], &c->runs[first], &c->presence[i]))
+			return -1;
+	}
 	return 0;
 }
 
@@ -200,9 +225,29 @@ static int op_values(struct store *s, const struct metric_op *op, struct sample_
 				free(v);
 			}
 		}
+		if (op->spec) {
+			out[i].presence = cache->presence[i];
+			out[i].data = metric_presence_data(&out[i].presence);
+			out[i].nruns = (size_t)out[i].presence.nruns;
+		} else {
+			out[i].data = out[i].n ? METRIC_DATA_VALUES : METRIC_DATA_NOT_RECORDED;
+		}
 		sort_best_first(&out[i], op->better == METRIC_HIGHER_IS_BETTER);
 	}
 	return 0;
+}
+
+/*
+ * Statistic @st of kernel values @v: 0 when the kernel recorded the metric
+ * without a sample in any run (METRIC_DATA_ZERO: no stall is a stall time
+ * of 0, the good outcome of a patch, not a missing value).
+ */
+static double kernel_stat(const struct compare_stat *st, const struct compare_values *v,
+			  bool higher_better)
+{
+	if (!v->n && v->data == METRIC_DATA_ZERO)
+		return 0;
+	return stat_value(st, v->v, v->n, higher_better);
 }
 
 /* The stddev mmtests puts around the mean of @v (sorted best first): of the
@@ -241,12 +286,12 @@ static void fill_cell(const struct compare_stat *st, const struct metric_op *op,
 {
 	bool hb = op->better == METRIC_HIGHER_IS_BETTER;
 
-	cell->value = stat_value(st, vals[c].v, vals[c].n, hb);
+	cell->value = kernel_stat(st, &vals[c], hb);
 	cell->gain_pct = isnan(cell->value) || isnan(base) ? NAN
 			 : stats_gain_pct(cell->value, base, stat_higher_better(st, hb));
 	cell->p = NAN;
 	cell->significant = false;
-	cell->data = vals[c].n ? "values" : "none";
+	cell->data = metric_data_name(vals[c].data);
 	cell->nvalues = (int)vals[c].n;
 	cell->nruns = (int)vals[c].nruns;
 	if (c == 0 || !stat_is_mean(st) || isnan(cell->gain_pct))
@@ -296,8 +341,7 @@ static void add_op_rows(struct render_table *t, const struct compare_stat *stats
 		row->precision = 2;
 		row->unit = op->unit;
 		row->cells = vr_calloc(nk, sizeof(*row->cells));
-		base = stat_value(&stats[s], vals[0].v, vals[0].n,
-				  op->better == METRIC_HIGHER_IS_BETTER);
+		base = kernel_stat(&stats[s], &vals[0], op->better == METRIC_HIGHER_IS_BETTER);
 		for (size_t c = 0; c < nk; c++)
 			fill_cell(&stats[s], op, vals, c, base, o, &row->cells[c]);
 	}
@@ -327,8 +371,39 @@ static size_t select_ops(const struct metric_op_list *all, const struct compare_
 	return n;
 }
 
+/*
+ * A line for each kernel whose runs do not all have samples of trace metric
+ * @op->spec: "DirectReclaim: wsf200 0 samples in 3 runs (shown as 0)".
+ */
+static void presence_notes(const struct metric_op *op, const struct compare_values *vals,
+			   const struct compare_kernel *k, size_t nk, char ***notes, size_t *nnotes)
+{
+	static const char *const shown[] = {
+		[METRIC_DATA_VALUES] = "statistics over those",
+		[METRIC_DATA_ZERO] = "shown as 0",
+		[METRIC_DATA_NOT_RECORDED] = "shown as -",
+	};
+
+	for (size_t i = 0; i < nk; i++) {
+		const struct metric_presence *p = &vals[i].presence;
+		char *what;
+		struct vr_buf b;
+
+		if (p->nruns && p->with_samples == p->nruns)
+			continue;
+		what = metric_presence_text(p);
+		vr_buf_init(&b);
+		vr_buf_addf(&b, "%s: %s %s (%s)", op->spec->name, k[i].name, what,
+			    shown[vals[i].data]);
+		free(what);
+		*notes = vr_realloc(*notes, (*nnotes + 1) * sizeof(**notes));
+		(*notes)[(*nnotes)++] = vr_buf_detach(&b);
+	}
+}
+
 int compare_latency_table(struct store *s, const struct compare_opts *o,
-			  const struct compare_kernel *k, size_t nk, struct render_table *t)
+			  const struct compare_kernel *k, size_t nk, struct render_table *t,
+			  char ***notes, size_t *nnotes)
 {
 	const struct compare_stat *stats = o->stats ? o->stats : default_stats;
 	size_t nstats = o->stats ? o->nstats : VR_ARRAY_SIZE(default_stats);
@@ -361,6 +436,8 @@ int compare_latency_table(struct store *s, const struct compare_opts *o,
 
 		if (!r)
 			add_op_rows(t, stats, nstats, nops, oi, sel[oi], vals, nk, o);
+		if (!r && sel[oi]->spec && (!oi || sel[oi - 1]->spec != sel[oi]->spec))
+			presence_notes(sel[oi], vals, k, nk, notes, nnotes);
 		values_release(vals, nk);
 		free(vals);
 		if (r)
@@ -580,6 +657,8 @@ static bool counters_selected(const struct compare_opts *o)
 int compare_build(struct store *s, const struct compare_opts *o, struct compare_result *out)
 {
 	struct compare_kernel *k = NULL;
+	char **data_notes = NULL;
+	size_t ndata_notes = 0;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -604,11 +683,15 @@ int compare_build(struct store *s, const struct compare_opts *o, struct compare_
 		out->tables[t].ncols = out->nkernels;
 	}
 	out->ntables = 2;
-	if (compare_latency_table(s, o, k, out->nkernels, &out->tables[0]))
+	if (compare_latency_table(s, o, k, out->nkernels, &out->tables[0], &data_notes,
+				  &ndata_notes))
 		goto out;
 	if (counters_selected(o) && compare_counters_table(s, k, out->nkernels, &out->tables[1]))
 		goto out;
 	latency_notes(out, o);
+	for (size_t i = 0; i < ndata_notes; i++)
+		note_add(out, 0, data_notes[i]);
+	ndata_notes = 0;
 	if (out->tables[1].nrows)
 		note_add(out, 1, vr_strdup("Means over each kernel's trace runs; the unit is in the"
 					   " name (ms, %, pages), the others are counts"));
@@ -624,6 +707,7 @@ out:
 		free(k[i].trace_runs);
 	}
 	free(k);
+	metric_names_release(data_notes, ndata_notes);
 	return ret;
 }
 

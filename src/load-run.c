@@ -143,6 +143,8 @@ static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		.iteration = iteration,
 		.source_format = in->t ? "text" : "trace.dat",
 		.meta = &in->meta,
+		.has_event = in->t ? ingest_text_has_field : ingest_dat_has_field,
+		.has_event_arg = in->t ? (void *)in->t : (void *)in->d,
 	};
 	if (store_run_begin(st, &run, old_id, &run_id, &iter_used))
 		return vr_error("%s: not loaded", in->path);

@@ -26,39 +26,41 @@ const struct metric_spec metric_specs[] = {
 	{ "DirectReclaim", "us", "direct reclaim stall (direct_reclaim_begin to _end)",
 	  "SELECT duration_ns / 1000.0 FROM reclaim_stall WHERE run_id = ?1"
 	  " AND kind = 'direct' AND complete = 1 AND duration_ns IS NOT NULL",
-	  METRIC_LOWER_IS_BETTER },
+	  METRIC_LOWER_IS_BETTER, "'mm_vmscan_direct_reclaim_begin'" },
 	{ "MemcgReclaim", "us", "memcg (and memcg soft limit) reclaim stall",
 	  "SELECT duration_ns / 1000.0 FROM reclaim_stall WHERE run_id = ?1"
 	  " AND kind IN ('memcg', 'memcg_softlimit') AND complete = 1"
 	  " AND duration_ns IS NOT NULL",
-	  METRIC_LOWER_IS_BETTER },
+	  METRIC_LOWER_IS_BETTER,
+	  "'mm_vmscan_memcg_reclaim_begin', 'mm_vmscan_memcg_softlimit_reclaim_begin'" },
 	{ "NodeReclaim", "us", "node reclaim stall (node_reclaim_begin to _end)",
 	  "SELECT duration_ns / 1000.0 FROM reclaim_stall WHERE run_id = ?1"
 	  " AND kind = 'node' AND complete = 1 AND duration_ns IS NOT NULL",
-	  METRIC_LOWER_IS_BETTER },
+	  METRIC_LOWER_IS_BETTER, "'mm_vmscan_node_reclaim_begin'" },
 	/* sleep_ns is the kswapd_sleep event, emitted after the HZ/10 nap that
 	 * precedes every full sleep (mm/vmscan.c kswapd_try_to_sleep), so each
 	 * sample includes that ~100 ms nap; last_activity_ns is the end of work */
 	{ "KswapdAwake", "us", "kswapd_wake to a full sleep (kswapd_sleep, after its nap)",
 	  "SELECT (sleep_ns - wake_ns) / 1000.0 FROM kswapd_cycle WHERE run_id = ?1"
 	  " AND decision = 'full_sleep' AND wake_ns IS NOT NULL AND sleep_ns IS NOT NULL",
-	  METRIC_LOWER_IS_BETTER },
+	  METRIC_LOWER_IS_BETTER, "'mm_vmscan_kswapd_sleep'" },
 	{ "KswapdWakeupDelay", "us", "wakeup_kswapd request to the next kswapd_wake of the node",
 	  "SELECT delay_ns / 1000.0 FROM kswapd_wakeup WHERE run_id = ?1"
 	  " AND delay_ns IS NOT NULL",
-	  METRIC_LOWER_IS_BETTER },
+	  METRIC_LOWER_IS_BETTER, "'mm_vmscan_wakeup_kswapd'" },
 	{ "Throttle", "us", "reclaim throttling (mm_vmscan_throttled usec_delayed)",
 	  "SELECT usec_delayed FROM reclaim_throttle WHERE run_id = ?1"
 	  " AND kind = 'throttled' AND usec_delayed IS NOT NULL",
-	  METRIC_LOWER_IS_BETTER },
+	  METRIC_LOWER_IS_BETTER, "'mm_vmscan_throttled'" },
 	{ "CongestionWait", "us", "congestion_wait / wait_iff_congested (usec_delayed)",
 	  "SELECT usec_delayed FROM reclaim_throttle WHERE run_id = ?1"
 	  " AND kind IN ('congestion_wait', 'wait_iff_congested') AND usec_delayed IS NOT NULL",
-	  METRIC_LOWER_IS_BETTER },
+	  METRIC_LOWER_IS_BETTER,
+	  "'writeback_congestion_wait', 'writeback_wait_iff_congested'" },
 	{ "SlabShrink", "us", "one shrinker call (mm_shrink_slab_start to _end)",
 	  "SELECT duration_ns / 1000.0 FROM slab_shrink WHERE run_id = ?1"
 	  " AND complete = 1 AND duration_ns IS NOT NULL",
-	  METRIC_LOWER_IS_BETTER },
+	  METRIC_LOWER_IS_BETTER, "'mm_shrink_slab_end'" },
 };
 const size_t metric_specs_count = VR_ARRAY_SIZE(metric_specs);
 
@@ -290,6 +292,74 @@ void metric_names_release(char **names, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+int metric_presence_get(struct store *s, const struct metric_spec *m, const int64_t *run_ids,
+			size_t nruns, const size_t *nsamples, struct metric_presence *out)
+{
+	struct store_stmt *q = store_stmt_newf(s, m->name, "SELECT EXISTS (SELECT 1 FROM"
+					       " run_event_count WHERE run_id = ?1 AND name IN (%s))",
+					       m->events);
+	int rc = q ? 0 : -1;
+
+	memset(out, 0, sizeof(*out));
+	out->nruns = (int)nruns;
+	for (size_t r = 0; r < nruns && rc >= 0; r++) {
+		int64_t recorded = 0;
+
+		if (nsamples[r]) {
+			out->with_samples++;
+			continue;
+		}
+		store_stmt_reset(q);
+		store_bind_int64(q, 1, run_ids[r]);
+		rc = store_stmt_row_int64(q, &recorded, 1);
+		if (recorded)
+			out->zero++;
+		else
+			out->not_recorded++;
+	}
+	store_stmt_free(q);
+	return rc < 0 ? -1 : 0;
+}
+
+enum metric_data metric_presence_data(const struct metric_presence *p)
+{
+	if (p->with_samples)
+		return METRIC_DATA_VALUES;
+	return p->zero && !p->not_recorded ? METRIC_DATA_ZERO : METRIC_DATA_NOT_RECORDED;
+}
+
+const char *metric_data_name(enum metric_data d)
+{
+	static const char *const names[] = { "values", "zero", "not recorded" };
+
+	return d < VR_ARRAY_SIZE(names) ? names[d] : "?";
+}
+
+char *metric_presence_text(const struct metric_presence *p)
+{
+	struct vr_buf b;
+
+	vr_buf_init(&b);
+	switch (metric_presence_data(p)) {
+	case METRIC_DATA_ZERO:
+		vr_buf_addf(&b, "0 samples in %d run%s", p->nruns, p->nruns == 1 ? "" : "s");
+		break;
+	case METRIC_DATA_NOT_RECORDED:
+		if (!p->nruns)
+			vr_buf_addstr(&b, "not recorded (no trace run)");
+		else if (p->zero)
+			vr_buf_addf(&b, "no samples; not recorded in %d of %d runs", p->not_recorded,
+				    p->nruns);
+		else
+			vr_buf_addstr(&b, "not recorded (its events are not in the recording)");
+		break;
+	case METRIC_DATA_VALUES:
+		vr_buf_addf(&b, "samples in %d of %d runs", p->with_samples, p->nruns);
+		break;
+	}
+	return vr_buf_detach(&b);
 }
 
 int metric_unknown(const char *name, char *const *accepted, size_t naccepted,

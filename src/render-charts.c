@@ -486,7 +486,8 @@ int render_chart_latency(const struct chart_latency *l, const struct render_char
 			if (c->n)
 				candle(k.cr, c, &ya, cx, cw, rk_kernel_colour(l->colour[i]));
 			else	/* say so rather than leave a silent gap */
-				rk_text(&k, cx, B - 4, "no data", RK_FONT_SMALL - 1, 0, 0.5,
+				rk_text(&k, cx, B - 4, l->nodata && l->nodata[i] ? l->nodata[i]
+					: "no data", RK_FONT_SMALL - 1, 0, 0.5,
 					RK_ITALIC, -90, RK_GREY);
 		}
 	}

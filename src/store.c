@@ -29,6 +29,8 @@ struct store {
 	sqlite3_stmt *ins_other, *ins_lost, *ins_task;
 	/* state of the open run */
 	bool in_run;
+	int (*has_event)(void *arg, const char *system, const char *event, const char *field);
+	void *has_event_arg;		/* of the open run (struct store_run) */
 	int64_t run_id;
 	char *kernel;			/* label of the last run begun (owned) */
 	uint64_t first_ts, last_ts, nevents;
@@ -632,6 +634,8 @@ int store_run_begin(struct store *s, const struct store_run *r, int64_t replace_
 		goto fail;
 	s->run_id = sqlite3_last_insert_rowid(s->db);
 	s->in_run = true;
+	s->has_event = r->has_event;
+	s->has_event_arg = r->has_event_arg;
 	free(s->kernel);
 	s->kernel = vr_strdup(kernel);
 	*run_id = s->run_id;
@@ -898,7 +902,9 @@ static int write_counts(struct store *s)
 			    " VALUES (?,?,?,?)"))
 		return -1;
 	for (size_t i = 0; !ret && i < vr_event_specs_count; i++)
-		if (s->spec_count[i])
+		if (s->spec_count[i] ||
+		    (s->has_event && s->has_event(s->has_event_arg, vr_event_specs[i].system,
+						  vr_event_specs[i].name, NULL) == 1))
 			ret = insert_count(s, st, vr_event_specs[i].system, vr_event_specs[i].name,
 					   s->spec_count[i]);
 	g_hash_table_iter_init(&it, s->other_count);

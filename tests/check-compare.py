@@ -21,6 +21,19 @@ METRICS = {  # name -> SQL of the samples (us) of run ?
     'SlabShrink': "SELECT duration_ns/1000.0 FROM slab_shrink WHERE run_id=? AND complete=1 AND duration_ns IS NOT NULL",
 }
 PCT = {'p50': 50, 'p95': 95, 'p99': 99, 'max': 100}
+# the events whose presence in a recording says the metric was recorded:
+# without a sample in any run, all recorded is "zero" (printed 0), else
+# "not recorded" (empty)
+EVENTS = {
+    'DirectReclaim': ['mm_vmscan_direct_reclaim_begin'],
+    'MemcgReclaim': ['mm_vmscan_memcg_reclaim_begin', 'mm_vmscan_memcg_softlimit_reclaim_begin'],
+    'NodeReclaim': ['mm_vmscan_node_reclaim_begin'],
+    'KswapdAwake': ['mm_vmscan_kswapd_sleep'],
+    'KswapdWakeupDelay': ['mm_vmscan_wakeup_kswapd'],
+    'Throttle': ['mm_vmscan_throttled'],
+    'CongestionWait': ['writeback_congestion_wait', 'writeback_wait_iff_congested'],
+    'SlabShrink': ['mm_shrink_slab_end'],
+}
 
 
 def nearest_rank(sorted_v, p):
@@ -43,17 +56,25 @@ def main():
     for rid, kernel in db.execute('SELECT id, kernel FROM run ORDER BY iteration'):
         runs.setdefault(kernel, []).append(rid)
     got = {(r['table'], r['stat'], r['operation'], r['kernel']): r['value'] for r in rows}
+    data = {(r['table'], r['stat'], r['operation'], r['kernel']): r['data'] for r in rows}
+    unit = {r['operation']: r['unit'] for r in rows if r['table'] == 'latency'}
 
     # latency metrics: per-run nearest-rank summary, then Amean/Min/Max over runs
-    checked = 0
+    checked = zeros = 0
     for name, sql in METRICS.items():
         per = {k: {s: [] for s in PCT} for k in runs}
+        recorded = {}
         for k, ids in runs.items():
+            recorded[k] = bool(ids)
             for rid in ids:
                 v = sorted(x for (x,) in db.execute(sql, (rid,)))
                 for s, p in PCT.items():
                     if v:
                         per[k][s].append(nearest_rank(v, p))
+                marks = ','.join('?' * len(EVENTS[name]))
+                recorded[k] &= db.execute('SELECT count(*) FROM run_event_count WHERE run_id=?'
+                                          ' AND name IN (%s)' % marks,
+                                          [rid] + EVENTS[name]).fetchone()[0] > 0
         if not any(per[k]['max'] for k in runs):
             if any(op.endswith('-' + name) for (_, _, op, _) in got):
                 fail('%s has no samples but is in the table' % name)
@@ -65,14 +86,24 @@ def main():
                     cell = got.get(('latency', stat, '%s-%s' % (s, name), k))
                     if cell is None:
                         fail('no row %s %s-%s for %s' % (stat, s, name, k))
+                    key = ('latency', stat, '%s-%s' % (s, name), k)
+                    if unit[key[2]] != 'us':
+                        fail('%s: unit %r, want us' % (key[2], unit[key[2]]))
                     if not vals:
-                        if cell != '':
-                            fail('%s %s-%s %s: want empty, got %s' % (stat, s, name, k, cell))
+                        want, wdata = ('0', 'zero') if recorded[k] else ('', 'not recorded')
+                        if float(cell or 'nan') != float(want or 'nan') and cell != want:
+                            fail('%s %s-%s %s: want %r, got %r' % (stat, s, name, k, want, cell))
+                        if data[key] != wdata:
+                            fail('%s %s-%s %s: data %r, want %r' % (stat, s, name, k, data[key], wdata))
+                        zeros += want == '0'
+                        checked += 1
                         continue
+                    if data[key] != 'values':
+                        fail('%s %s-%s %s: data %r, want values' % (stat, s, name, k, data[key]))
                     if not close(float(cell), f(vals)):
                         fail('%s %s-%s %s: want %r, got %s' % (stat, s, name, k, f(vals), cell))
                     checked += 1
-    print('latency metrics: %d cells match' % checked)
+    print('latency metrics: %d cells match (zero: %d)' % (checked, zeros))
 
     # counters read straight from the tables; direct reclaim's pages are the
     # shrink_inactive calls of a pid inside one of its direct stalls
@@ -108,6 +139,7 @@ def main():
     # application latencies parsed here from the report files
     checked = 0
     app = {}
+    usec = {}
     for arg in sys.argv[3:]:
         path, kernel = arg.rsplit('=', 1)
         final = False
@@ -120,10 +152,15 @@ def main():
             for key, num in re.findall(r'\((\w+): ([\d,]+)\)', m.group(2)):
                 app.setdefault((kernel, '%s-%s' % (key, m.group(1))), []).append(
                     float(num.replace(',', '')))
+                usec[(kernel, '%s-%s' % (key, m.group(1)))] = usec.get(
+                    (kernel, '%s-%s' % (key, m.group(1))), True) and ' usec' in line
     for (kernel, op), vals in app.items():
         cell = got.get(('latency', 'Amean', op, kernel))
         if cell is None or not close(float(cell), statistics.mean(vals)):
             fail('app %s %s: want %r, got %s' % (op, kernel, statistics.mean(vals), cell))
+        want_unit = 'us' if all(u for (k, o), u in usec.items() if o == op) else ''
+        if unit[op] != want_unit:
+            fail('app %s: unit %r, want %r' % (op, unit[op], want_unit))
         checked += 1
     print('application latencies: %d cells match' % checked)
 

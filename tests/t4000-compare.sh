@@ -290,4 +290,40 @@ test_expect_success 'Pctile-NN takes the rank rounded down, as mmtests' '
 	grep -q "^Pctile-75 p95-Write  *12.00 (  0.00%)$" out &&
 	grep -q "^Pctile-10 p95-Write  *10.00 (  0.00%)$" out
 '
+# Zero is not missing.  tests/data-model/per-call-4.11.spec has one direct
+# stall, 1.010 to 1.013 s: 3000 us.  "fixed" is the same recording without
+# the stall's two events: mkdat.py writes every format of its era, so direct
+# reclaim was recorded, with 0 samples: 0.00, gain 100 - 0*100/3000 = 100%.
+# "text" is a text trace showing no direct reclaim event: not recorded, "-".
+test_expect_success 'a kernel without direct reclaim stalls shows 0, one not recording them -' '
+	M="$TOP/tests/data-model/per-call-4.11.spec" &&
+	python3 "$TOP/tests/mkdat.py" "$M" base.dat &&
+	grep -v direct_reclaim "$M" >fixed.spec && python3 "$TOP/tests/mkdat.py" fixed.spec fixed.dat &&
+	printf "kswapd0-50 [000] 1.000000: mm_vmscan_kswapd_wake: nid=0 zid=1 order=0\n" >text.txt &&
+	"$VR" load -q -d z.db --kernel base base.dat && "$VR" load -q -d z.db --kernel fixed fixed.dat &&
+	"$VR" load -q -d z.db --kernel 4.11.0-text text.txt &&
+	test "$(sqlite3 z.db "SELECT count FROM run_event_count WHERE run_id = 2
+		AND name = '\''mm_vmscan_direct_reclaim_begin'\''")" = 0 &&
+	"$VR" compare -d z.db --metrics p50-DirectReclaim --stats Amean >out &&
+	grep -q "^Amean    p50-DirectReclaim        3000.00 (  0.00%)        0.00 (100.00%)           -$" out &&
+	grep -q "^DirectReclaim: fixed 0 samples in 1 run (shown as 0)$" out &&
+	grep -q "^DirectReclaim: 4.11.0-text not recorded (its events are not in the recording) (shown as -)$" out &&
+	"$VR" compare -d z.db --metrics p50-DirectReclaim --stats Amean --format csv >out.csv &&
+	grep -q "^latency,Amean,p50-DirectReclaim,fixed,0,100,,0,us,zero,0,1$" out.csv &&
+	grep -q "^latency,Amean,p50-DirectReclaim,4.11.0-text,,,,0,us,not recorded,0,1$" out.csv &&
+	grep -q "^latency,Amean,p50-DirectReclaim,base,3000,0,,0,us,values,1,1$" out.csv &&
+	"$VR" compare -d z.db --metrics p50-DirectReclaim --stats Amean --format json >out.json &&
+	python3 -c "
+import json
+t = json.load(open(\"out.json\"))[\"tables\"][0]
+r = t[\"rows\"][0]
+assert r[\"unit\"] == \"us\", r
+assert [c[\"data\"] for c in r[\"cells\"]] == [\"values\", \"zero\", \"not recorded\"], r
+assert r[\"cells\"][1][\"value\"] == 0 and r[\"cells\"][2][\"value\"] is None, r
+assert any(n.startswith(\"DirectReclaim: fixed 0 samples\") for n in t[\"notes\"]), t[\"notes\"]
+" &&
+	"$VR" chart -d z.db --kind latency --metric DirectReclaim --dump-data >dump &&
+	grep -q "^no candle fixed: 0 samples in 1 run$" dump &&
+	grep -q "^no candle 4.11.0-text: not recorded (its events are not in the recording)$" dump
+'
 test_done

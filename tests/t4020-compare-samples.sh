@@ -27,7 +27,8 @@ test_expect_success 'compare between the settings matches the tables queried dir
 	for s in $settings; do
 		for f in "$sdir"/$s-*.latency.txt; do [ -f "$f" ] && args="$args $f=$s"; done
 	done &&
-	python3 "$TOP/tests/check-compare.py" s.db out.csv $args &&
+	python3 "$TOP/tests/check-compare.py" s.db out.csv $args >check.out && cat check.out &&
+	grep -q "zero: [1-9]" check.out &&
 	"$VR" compare -d s.db >out.txt &&
 	grep -q "^Amean  *p95-DirectReclaim " out.txt &&
 	grep -q "^Direct stalls complete  *[0-9]" out.txt
