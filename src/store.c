@@ -98,9 +98,10 @@ static const char app_latency_schema[] =
 
 /*
  * Columns added to a table of schema version 2 after its first release,
- * without a version change: added by the first write transaction (as
- * version 1's upgrade is), read as NULL meanwhile (metric_app_unit() and
- * store_import_app_latency() check for them).
+ * without a version change: added when the database is opened to write
+ * (create_schema(), as new event tables are), and when version 1 is
+ * upgraded.  A database only read meanwhile lacks them: app_op_unit() in
+ * metrics.c checks before reading app_latency.unit.
  */
 static const struct {
 	const char *table, *column, *type;
