@@ -615,10 +615,10 @@ static void significance_note(struct compare_result *r, const struct compare_opt
 
 	vr_buf_init(&b);
 	if (o->significance == COMPARE_SIG_CI)
-		vr_buf_addstr(&b, "Significance (mmtests' rule): *gain%* on mean rows where the"
+		vr_buf_addstr(&b, "Significance (mmtests' rule): marked on mean rows where the"
 			      " intervals mean +/- 1.96 stddev of the two kernels do not overlap");
 	else
-		vr_buf_addf(&b, "Significance: Welch's t-test (two-sided), *gain%%* on mean rows"
+		vr_buf_addf(&b, "Significance: Welch's t-test (two-sided), marked on mean rows"
 			    " where p < %g", o->alpha);
 	vr_buf_addstr(&b, "; none with fewer than two values per kernel");
 	note_add(r, 0, vr_buf_detach(&b));

@@ -255,7 +255,7 @@ test_expect_success '--layout mmtests: labels, widths and missing values as mmte
 	    row(st, "p95-Write", base, 0, w, wg, mark)
 	    row(st, "p95-Read", 0, 0, 5, nan)
 	print("Unit: as reported by the workload (its report names none), every row")
-	print("Significance: Welch\x27s t-test (two-sided), *gain%* on mean rows where p < 0.1;"
+	print("Significance: Welch\x27s t-test (two-sided), marked on mean rows where p < 0.1;"
 	      " none with fewer than two values per kernel")
 	EOF
 	test_cmp want out
@@ -268,11 +268,11 @@ test_expect_success '--significance ci: mmtests'\''s rule, named under the table
 	printf "p95-Write 12\np95-Write 13\np95-Write 14\np95-Write 15\n" >shift.txt &&
 	"$VR" compare --stats Amean a="$D/base.latency.txt" b=shift.txt c="$D/worse.latency.txt" >out &&
 	grep -q "^Amean    p95-Write  .* \*-17.39%\* .* \*-91.30%\*$" out &&
-	grep -q "^Significance: Welch.s t-test (two-sided), \*gain%\* on mean rows where p < 0.1;" out &&
+	grep -q "^Significance: Welch.s t-test (two-sided), marked on mean rows where p < 0.1;" out &&
 	"$VR" compare --significance ci --stats Amean a="$D/base.latency.txt" b=shift.txt \
 		c="$D/worse.latency.txt" >out &&
 	grep -q "^Amean    p95-Write  .* (-17.39%) .* \*-91.30%\*$" out &&
-	grep -q "^Significance (mmtests. rule): \*gain%\* on mean rows where the intervals mean +/- 1.96 stddev" out &&
+	grep -q "^Significance (mmtests. rule): marked on mean rows where the intervals mean +/- 1.96 stddev" out &&
 	test_expect_code 2 "$VR" compare --significance bogus a=shift.txt &&
 	test_expect_code 2 "$VR" compare --layout 2018 a=shift.txt
 '
