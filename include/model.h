@@ -5,12 +5,13 @@
  * decisions, wakeup requests, pgdat flag intervals, throttling, slab
  * shrinking and writes from reclaim.  Events must be fed in timestamp order
  * (ingest merges the CPUs).  The model never touches SQL: finished rows go
- * to a struct model_sink (cmd-load wires it to store-derived.c; unit tests
- * capture rows in memory).  Per-event work is O(1) and allocation free
+ * to a struct model_sink (the load module wires it to store-derived.c; unit
+ * tests capture rows in memory).  Per-event work is O(1) and allocation free
  * except for amortised growth of the per-pid and per-node tables.
  *
- * The rules and their kernel sources are in ../shared/kernel-vmscan.md
- * (sections 2-5) and README.md "How reclaim is reconstructed".
+ * The rules are stated, with their kernel sources (mm/vmscan.c functions,
+ * releases, commits), at the top of each src/model-*.c, and for users in
+ * README.md "How reclaim is reconstructed" and "Kernel rules by version".
  */
 #ifndef VR_MODEL_H
 #define VR_MODEL_H
@@ -158,8 +159,11 @@ struct model;
  * @cfg: recording facts; read during the call only.
  * @sink: where rows go; copied.
  *
- * Chooses the pgdat flag rule set from the formats first and the release
- * second (kernel-vmscan.md 1.3).  Never fails; free with model_free().
+ * Chooses the pgdat flag rule set from the formats first (fields that
+ * appeared in a known release: wakeup_kswapd gfp_flags 4.17, lru_isolate
+ * highest_zoneidx 5.8, lru_isolate without isolate_mode 6.7) and the
+ * release second (src/model-flags.c).  Never fails; free with
+ * model_free().
  */
 struct model *model_create(const struct model_config *cfg, const struct model_sink *sink);
 

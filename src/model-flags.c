@@ -5,40 +5,77 @@
  * mm_vmscan_lru_shrink_inactive (nr_dirty, nr_writeback, nr_congested,
  * nr_immediate; 4.11+) with nr_taken from the same task's preceding
  * mm_vmscan_lru_isolate, and from witness events, by the rules of the
- * recording's kernel (kernel-vmscan.md sections 2-3, mm/vmscan.c):
+ * recording's kernel (mm/vmscan.c of each release):
  *
- * "4.11-4.16 per-call"  any reclaimer, after each shrink_inactive_list():
+ * "4.11-4.16 per-call"  any reclaimer, in shrink_inactive_list() after
+ *     each shrink_page_list():
  *     WRITEBACK: nr_writeback > 0 && nr_writeback == nr_taken
  *     CONGESTED: nr_dirty > 0 && nr_dirty == nr_congested
  *     DIRTY:     nr_unqueued_dirty == nr_taken
- * "4.17-5.4 per-pass"   kswapd only, at the end of each shrink_node() pass,
- *     the same tests on the pass sums (DIRTY: Σunqueued == Σfile_taken);
- *     pass boundaries: kswapd_wake/sleep, a priority change, kswapd's
- *     congestion_wait / throttled WRITEBACK, soft-limit reclaim begin.
- *     Soft-limit reclaim inside kswapd is excluded from the sums.
+ * "4.17-5.4 per-pass"   kswapd only, in shrink_node() at the end of each
+ *     pass, the same tests on the sc->nr sums (DIRTY: Σunqueued ==
+ *     Σfile_taken) (4.17, "mm/vmscan: don't change pgdat state on base of
+ *     a single LRU list state", Andrey Ryabinin); pass boundaries:
+ *     kswapd_wake/sleep, a priority change, kswapd's congestion_wait /
+ *     throttled WRITEBACK (both at the end of a pass), soft-limit reclaim
+ *     begin (balance_pgdat()'s next priority loop).  Soft-limit reclaim
+ *     inside kswapd (mem_cgroup_shrink_node(), its own scan_control) is
+ *     excluded from the sums.
  * "5.5-6.4 lruvec"      as 4.17, PGDAT_CONGESTED is LRUVEC_CONGESTED of
- *     the root lruvec (9f124d740916).
- * "6.5+ node/cgroup"    kswapd sets LRUVEC_NODE_CONGESTED; from 6.13
- *     PGDAT_DIRTY also needs Σunqueued_dirty > 0.
- * nr_unqueued_dirty is not traced: for file calls it is nr_dirty -
- * nr_writeback - nr_immediate (exact for global/cgroup-v2 reclaim), 0 for
- * anon calls.
+ *     the root lruvec (9f124d740916 "mm: vmscan: harmonize writeback
+ *     congestion tracking for nodes & memcgs").
+ * "6.5+ node/cgroup"    kswapd sets LRUVEC_NODE_CONGESTED ("mm/vmscan: fix
+ *     root proactive reclaim unthrottling unbalanced node"); from 6.13
+ *     shrink_node() sets PGDAT_DIRTY only if Σunqueued_dirty > 0 too.
+ * nr_unqueued_dirty is not traced: shrink_page_list() counts a dirty or
+ * writeback page in nr_dirty, a dirty one not under writeback in
+ * unqueued, and a page under writeback in nr_immediate (kswapd, PageReclaim,
+ * PGDAT_WRITEBACK set) or else nr_writeback; so for file calls it is
+ * nr_dirty - nr_writeback - nr_immediate (exact for global and cgroup-v2
+ * reclaim), and 0 for anon calls (page_check_dirty_writeback() reports
+ * swap-backed pages clean).
  * Witnesses: kswapd nr_immediate > 0 => WRITEBACK; kswapd writing a FILE
  * page => DIRTY; kswapd congestion_wait (<= 5.15) or throttled WRITEBACK
  * => WRITEBACK; a non-kswapd throttled CONGESTED (5.16+) or
- * wait_iff_congested (4.17-5.15) => the congested flag.
- * Clearing (4.12+, 631b6e083ec3): only when kswapd's sleep check finds the
- * node balanced: at the nap start, or at kswapd_sleep (model-kswapd.c).
+ * wait_iff_congested (4.17-5.15, called only when the flag is set) => the
+ * congested flag.
+ * Clearing (4.12+, 631b6e083ec3 "mm, vmscan: only clear pgdat
+ * congested/dirty/writeback state when balanced"): clear_pgdat_congested()
+ * runs only from prepare_kswapd_sleep() when the node is balanced, at the
+ * nap start or before kswapd_sleep; the kswapd machine reports when, and
+ * the dispatcher calls model_flags_clear().
  *
  * The rule set is chosen from the event formats first (distribution
  * kernels backport tracepoints) and the release second.  Without the
- * counters (4.10 and older) or with multi-gen LRU (6.3+ skips the flag
- * logic) no interval is produced and the reason is recorded.
+ * counters (4.10 and older) or with multi-gen LRU (from 6.3 shrink_node()
+ * hands global reclaim to lru_gen_shrink_node() and skips the flag logic)
+ * no interval is produced and the reason is recorded.
  */
-#include "model-priv.h"
+#include "model-flags.h"
+#include "vr.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The flags, per node. */
+enum { FL_WRITEBACK, FL_CONGESTED, FL_DIRTY, FL_COUNT };
+
+struct flag_node {
+	bool set[FL_COUNT];
+	int64_t set_ns[FL_COUNT], last_ev_ns[FL_COUNT];
+	char evidence[FL_COUNT][128];
+	/* kswapd's current shrink_node() pass (4.17+) */
+	int ncalls;
+	int64_t taken, file_taken, dirty, congested, writeback, immediate, unqueued;
+	int64_t last_call_ns, priority;
+};
+
+/* The value of the isolate map: the pid's last inactive-list lru_isolate. */
+struct isolate_last {
+	int64_t nr_taken;
+	int64_t nid;			/* node of the pid's last shrink_inactive */
+};
 
 static const char *const rule_names[] = {
 	[FR_NONE] = "none", [FR_PER_CALL] = "4.11-4.16 per-call",
@@ -46,14 +83,14 @@ static const char *const rule_names[] = {
 	[FR_NODE_CGROUP] = "6.5+ node/cgroup",
 };
 
-static const char *flag_name(const struct model *m, int fl)
+static const char *flag_name(const struct flag_machine *fm, int fl)
 {
 	if (fl == FL_WRITEBACK)
 		return "PGDAT_WRITEBACK";
 	if (fl == FL_DIRTY)
 		return "PGDAT_DIRTY";
-	return m->rule == FR_NODE_CGROUP ? "LRUVEC_NODE_CONGESTED" :
-	       m->rule == FR_LRUVEC ? "LRUVEC_CONGESTED" : "PGDAT_CONGESTED";
+	return fm->rule == FR_NODE_CGROUP ? "LRUVEC_NODE_CONGESTED" :
+	       fm->rule == FR_LRUVEC ? "LRUVEC_CONGESTED" : "PGDAT_CONGESTED";
 }
 
 /* 1 / 0 from the formats, -1 when the event's format is not in the file. */
@@ -64,56 +101,90 @@ static int fmt(const struct model_config *cfg, const char *sys, const char *ev, 
 	return cfg->has_field(cfg->has_field_arg, sys, ev, f) ? 1 : 0;
 }
 
-void model_flags_choose(struct model *m, const struct model_config *cfg)
+/* The rule set, from the formats first and the release second. */
+static void choose_rule(struct flag_machine *fm, const struct model_config *cfg)
 {
-	int rel = m->release_major * 100 + m->release_minor;
+	int rel = fm->release;
 	int counters = fmt(cfg, "vmscan", "mm_vmscan_lru_shrink_inactive", "nr_dirty");
 	int gfp = fmt(cfg, "vmscan", "mm_vmscan_wakeup_kswapd", "gfp_flags");
 	int hzi = fmt(cfg, "vmscan", "mm_vmscan_lru_isolate", "highest_zoneidx");
 	int iso = fmt(cfg, "vmscan", "mm_vmscan_lru_isolate", "isolate_mode");
 	const char *basis;
 
-	m->rule = FR_NONE;
+	fm->rule = FR_NONE;
 	if (counters < 0) {
-		m->no_rule_reason = "mm_vmscan_lru_shrink_inactive is not in the recording";
+		fm->no_rule_reason = "mm_vmscan_lru_shrink_inactive is not in the recording";
 		return;
 	}
 	if (!counters) {
-		m->no_rule_reason = "mm_vmscan_lru_shrink_inactive has no nr_dirty/nr_writeback"
+		fm->no_rule_reason = "mm_vmscan_lru_shrink_inactive has no nr_dirty/nr_writeback"
 				    " counters (4.10 and older formats)";
 		return;
 	}
 	if (gfp == 0) {
-		m->rule = FR_PER_CALL;
+		fm->rule = FR_PER_CALL;
 		basis = "formats: wakeup_kswapd without gfp_flags (before 4.17)";
 	} else if (hzi == 1 && iso == 0) {
-		m->rule = FR_NODE_CGROUP;
+		fm->rule = FR_NODE_CGROUP;
 		basis = "formats: lru_isolate without isolate_mode (6.7+)";
 	} else if (hzi == 1) {
-		m->rule = rel >= 605 ? FR_NODE_CGROUP : FR_LRUVEC;
+		fm->rule = rel >= 605 ? FR_NODE_CGROUP : FR_LRUVEC;
 		basis = "formats: lru_isolate has highest_zoneidx (5.8+), release splits";
 	} else if (gfp == 1) {
-		m->rule = rel >= 605 ? FR_NODE_CGROUP : rel >= 505 ? FR_LRUVEC : FR_PER_PASS;
+		fm->rule = rel >= 605 ? FR_NODE_CGROUP : rel >= 505 ? FR_LRUVEC : FR_PER_PASS;
 		basis = "formats: wakeup_kswapd has gfp_flags (4.17+), release splits";
 	} else if (rel) {
-		m->rule = rel >= 605 ? FR_NODE_CGROUP : rel >= 505 ? FR_LRUVEC :
+		fm->rule = rel >= 605 ? FR_NODE_CGROUP : rel >= 505 ? FR_LRUVEC :
 			  rel >= 417 ? FR_PER_PASS : FR_PER_CALL;
 		basis = "release only (formats do not decide)";
 	} else {
-		m->rule = FR_PER_PASS;
+		fm->rule = FR_PER_PASS;
 		basis = "formats and release do not decide; assumed 4.17+";
 	}
-	m->dirty_needs_unqueued = rel >= 613 ||
+	fm->dirty_needs_unqueued = rel >= 613 ||
 		fmt(cfg, "vmscan", "mm_vmscan_reclaim_pages", "nid") == 1;
-	m->rule_name = rule_names[m->rule];
-	snprintf(m->rule_detail, sizeof(m->rule_detail), "%s; %s; release %s%s", m->rule_name,
+	fm->rule_name = rule_names[fm->rule];
+	snprintf(fm->rule_detail, sizeof(fm->rule_detail), "%s; %s; release %s%s", fm->rule_name,
 		 basis, cfg->release ? cfg->release : "unknown",
-		 m->dirty_needs_unqueued ? "; PGDAT_DIRTY needs unqueued dirty > 0 (6.13+)" : "");
+		 fm->dirty_needs_unqueued ? "; PGDAT_DIRTY needs unqueued dirty > 0 (6.13+)" : "");
 }
 
-static struct flag_node *fnode(struct model *m, int64_t nid)
+void model_flags_init(struct flag_machine *fm, const struct model_ctx *cx,
+		      const struct model_config *cfg, int release)
 {
-	return model_node(m, nid) ? &m->fn[nid] : NULL;
+	memset(fm, 0, sizeof(*fm));
+	fm->cx = cx;
+	fm->release = release;
+	model_pidmap_init(&fm->isolate, sizeof(struct isolate_last));
+	choose_rule(fm, cfg);
+}
+
+void model_flags_release(struct flag_machine *fm)
+{
+	model_pidmap_release(&fm->isolate);
+	free(fm->fn);
+	fm->fn = NULL;
+	fm->nnodes = 0;
+}
+
+const char *model_flags_rule(const struct flag_machine *fm)
+{
+	return fm->rule == FR_NONE ? NULL : fm->rule_name;
+}
+
+/* Node @nid's state, growing the array (zero-filled); NULL for an absurd nid. */
+static struct flag_node *fnode(struct flag_machine *fm, int64_t nid)
+{
+	if (nid < 0 || nid >= MODEL_MAX_NODES)
+		return NULL;
+	if (nid >= fm->nnodes) {
+		int n = (int)nid + 1;
+
+		fm->fn = vr_realloc(fm->fn, (size_t)n * sizeof(*fm->fn));
+		memset(fm->fn + fm->nnodes, 0, (size_t)(n - fm->nnodes) * sizeof(*fm->fn));
+		fm->nnodes = n;
+	}
+	return &fm->fn[nid];
 }
 
 #define EV_LEN sizeof(((struct flag_node *)0)->evidence[0])
@@ -122,9 +193,9 @@ static struct flag_node *fnode(struct model *m, int64_t nid)
  * Mark flag @fl of @nid set at @ts (if it is not yet).  Returns the
  * evidence buffer to fill when the flag was newly set, else NULL.
  */
-static char *set_flag(struct model *m, int64_t nid, int fl, int64_t ts)
+static char *set_flag(struct flag_machine *fm, int64_t nid, int fl, int64_t ts)
 {
-	struct flag_node *f = fnode(m, nid);
+	struct flag_node *f = fnode(fm, nid);
 	char *ev = NULL;
 
 	if (!f)
@@ -140,62 +211,62 @@ static char *set_flag(struct model *m, int64_t nid, int fl, int64_t ts)
 	return ev;
 }
 
-static int emit_flag(struct model *m, int nid, int fl, int64_t clear)
+static int emit_flag(struct flag_machine *fm, int nid, int fl, int64_t clear)
 {
-	struct flag_node *f = &m->fn[nid];
+	struct flag_node *f = &fm->fn[nid];
 	struct model_flag r = {
-		.nid = nid, .flag = flag_name(m, fl), .set_ns = f->set_ns[fl], .clear_ns = clear,
-		.rule = m->rule_name, .evidence = f->evidence[fl], .inferred = true,
+		.nid = nid, .flag = flag_name(fm, fl), .set_ns = f->set_ns[fl], .clear_ns = clear,
+		.rule = fm->rule_name, .evidence = f->evidence[fl], .inferred = true,
 	};
 
 	f->set[fl] = false;
-	m->flag_rows++;
-	return m->sink.flag ? m->sink.flag(m->sink.arg, &r) : 0;
+	fm->rows++;
+	return fm->cx->sink.flag ? fm->cx->sink.flag(fm->cx->sink.arg, &r) : 0;
 }
 
-int model_flags_clear(struct model *m, int nid, int64_t ts_ns)
+int model_flags_clear(struct flag_machine *fm, int nid, int64_t ts_ns)
 {
 	int ret = 0;
 
-	if (m->rule == FR_NONE || nid < 0 || nid >= m->nnodes)
+	if (fm->rule == FR_NONE || nid < 0 || nid >= fm->nnodes)
 		return 0;
 	for (int fl = 0; !ret && fl < FL_COUNT; fl++) {
-		struct flag_node *f = &m->fn[nid];
+		struct flag_node *f = &fm->fn[nid];
 		int64_t clear = ts_ns;
 
 		if (!f->set[fl])
 			continue;
 		if (f->last_ev_ns[fl] > clear) {	/* seen set after the check */
 			clear = f->last_ev_ns[fl];
-			m->flag_evidence_after_clear++;
+			fm->evidence_after_clear++;
 		}
-		ret = emit_flag(m, nid, fl, clear);
+		ret = emit_flag(fm, nid, fl, clear);
 	}
 	return ret;
 }
 
 /* End of kswapd's current pass window on @nid: test the pass sums. */
-int model_flags_boundary(struct model *m, int nid)
+int model_flags_pass_end(struct flag_machine *fm, int nid)
 {
 	struct flag_node *f;
 	int64_t t;
 	char *e;
 
-	if (m->rule == FR_NONE || m->rule == FR_PER_CALL || nid < 0 || nid >= m->nnodes)
+	if (fm->rule == FR_NONE || fm->rule == FR_PER_CALL || nid < 0 || nid >= fm->nnodes)
 		return 0;
-	f = &m->fn[nid];
+	f = &fm->fn[nid];
 	if (!f->ncalls)
 		return 0;
 	t = f->last_call_ns;
 	if (f->writeback > 0 && f->writeback == f->taken &&
-	    (e = set_flag(m, nid, FL_WRITEBACK, t)))
+	    (e = set_flag(fm, nid, FL_WRITEBACK, t)))
 		snprintf(e, EV_LEN, "kswapd pass of %d calls: nr_writeback=%lld == nr_taken=%lld",
 			 f->ncalls, (long long)f->writeback, (long long)f->taken);
-	if (f->dirty > 0 && f->dirty == f->congested && (e = set_flag(m, nid, FL_CONGESTED, t)))
+	if (f->dirty > 0 && f->dirty == f->congested && (e = set_flag(fm, nid, FL_CONGESTED, t)))
 		snprintf(e, EV_LEN, "kswapd pass of %d calls: nr_dirty=%lld == nr_congested=%lld",
 			 f->ncalls, (long long)f->dirty, (long long)f->congested);
-	if (f->unqueued == f->file_taken && (!m->dirty_needs_unqueued || f->unqueued > 0) &&
-	    (e = set_flag(m, nid, FL_DIRTY, t)))
+	if (f->unqueued == f->file_taken && (!fm->dirty_needs_unqueued || f->unqueued > 0) &&
+	    (e = set_flag(fm, nid, FL_DIRTY, t)))
 		snprintf(e, EV_LEN, "kswapd pass of %d calls: unqueued_dirty=%lld =="
 			 " file_taken=%lld", f->ncalls, (long long)f->unqueued,
 			 (long long)f->file_taken);
@@ -207,73 +278,74 @@ int model_flags_boundary(struct model *m, int nid)
 }
 
 /* A priority change in kswapd's events ends a pass window. */
-static void priority_boundary(struct model *m, int nid, int64_t prio)
+static void priority_boundary(struct flag_machine *fm, int nid, int64_t prio)
 {
-	struct flag_node *f = &m->fn[nid];
+	struct flag_node *f = fnode(fm, nid);
 
-	if (prio == MODEL_NULL)
+	if (!f || prio == MODEL_NULL)
 		return;
 	if (f->ncalls && f->priority != MODEL_NULL && prio != f->priority)
-		model_flags_boundary(m, nid);
+		model_flags_pass_end(fm, nid);
 	f->priority = prio;
 }
 
-static void isolate(struct model *m, const struct ingest_event *ev, int mev)
+static void isolate(struct flag_machine *fm, const struct ingest_event *ev, int mev)
 {
-	int64_t lru = model_val(m, ev, mev, MF_LRU);
+	int64_t lru = model_val(fm->cx, ev, mev, MF_LRU);
 	bool fresh;
 
-	m->n_isolate++;
-	if (model_val(m, ev, mev, MF_NR_REQUESTED) == 4096)	/* MGLRU, 6.7+ */
-		m->mglru = true;
+	fm->n_isolate++;
+	if (model_val(fm->cx, ev, mev, MF_NR_REQUESTED) == 4096)	/* MGLRU, 6.7+ */
+		fm->mglru = true;
 	if (lru != MODEL_NULL && lru != 0 && lru != 2)		/* not an inactive list */
 		return;
-	struct isolate_last *il = model_pidmap_get(&m->isolate, ev->pid, &fresh);
+	struct isolate_last *il = model_pidmap_get(&fm->isolate, ev->pid, &fresh);
 
 	if (fresh)
 		il->nid = MODEL_NULL;
-	il->nr_taken = model_val(m, ev, mev, MF_NR_TAKEN);
+	il->nr_taken = model_val(fm->cx, ev, mev, MF_NR_TAKEN);
 }
 
-static void per_call(struct model *m, int pid, int64_t nid, int64_t ts, int64_t taken,
+static void per_call(struct flag_machine *fm, int pid, int64_t nid, int64_t ts, int64_t taken,
 		     int64_t dirty, int64_t wb, int64_t congested, int64_t unqueued)
 {
 	char *e;
 
-	if (wb > 0 && wb == taken && (e = set_flag(m, nid, FL_WRITEBACK, ts)))
+	if (wb > 0 && wb == taken && (e = set_flag(fm, nid, FL_WRITEBACK, ts)))
 		snprintf(e, EV_LEN, "call of pid %d: nr_writeback=%lld == nr_taken=%lld", pid,
 			 (long long)wb, (long long)taken);
-	if (dirty > 0 && dirty == congested && (e = set_flag(m, nid, FL_CONGESTED, ts)))
+	if (dirty > 0 && dirty == congested && (e = set_flag(fm, nid, FL_CONGESTED, ts)))
 		snprintf(e, EV_LEN, "call of pid %d: nr_dirty=%lld == nr_congested=%lld", pid,
 			 (long long)dirty, (long long)congested);
-	if (unqueued == taken && (e = set_flag(m, nid, FL_DIRTY, ts)))
+	if (unqueued == taken && (e = set_flag(fm, nid, FL_DIRTY, ts)))
 		snprintf(e, EV_LEN, "call of pid %d: unqueued_dirty=%lld == nr_taken=%lld", pid,
 			 (long long)unqueued, (long long)taken);
 }
 
-static void shrink_inactive(struct model *m, const struct ingest_event *ev, int mev, int ks)
+static void shrink_inactive(struct flag_machine *fm, const struct ingest_event *ev, int mev, int ks,
+			    bool in_softlimit)
 {
-	int64_t nid = model_val(m, ev, mev, MF_NID), ts = (int64_t)ev->ts_ns;
-	int64_t dirty = model_val(m, ev, mev, MF_NR_DIRTY);
-	int64_t wb = model_val(m, ev, mev, MF_NR_WRITEBACK);
-	int64_t cong = model_val(m, ev, mev, MF_NR_CONGESTED);
-	int64_t imm = model_val(m, ev, mev, MF_NR_IMMEDIATE);
-	int64_t flags = model_val(m, ev, mev, MF_RECLAIM_FLAGS);
-	struct isolate_last *il = model_pidmap_find(&m->isolate, ev->pid);
+	int64_t nid = model_val(fm->cx, ev, mev, MF_NID), ts = (int64_t)ev->ts_ns;
+	int64_t dirty = model_val(fm->cx, ev, mev, MF_NR_DIRTY);
+	int64_t wb = model_val(fm->cx, ev, mev, MF_NR_WRITEBACK);
+	int64_t cong = model_val(fm->cx, ev, mev, MF_NR_CONGESTED);
+	int64_t imm = model_val(fm->cx, ev, mev, MF_NR_IMMEDIATE);
+	int64_t flags = model_val(fm->cx, ev, mev, MF_RECLAIM_FLAGS);
+	struct isolate_last *il = model_pidmap_find(&fm->isolate, ev->pid);
 	bool file = flags != MODEL_NULL && (flags & RECLAIM_WB_FILE);
 	int64_t taken, unqueued;
 	struct flag_node *f;
 	char *e;
 
-	m->n_shrink_inactive++;
+	fm->n_shrink_inactive++;
 	if (nid == MODEL_NULL || dirty == MODEL_NULL || wb == MODEL_NULL || cong == MODEL_NULL ||
-	    imm == MODEL_NULL || !(f = fnode(m, nid)))
+	    imm == MODEL_NULL || !(f = fnode(fm, nid)))
 		return;
-	if (ks >= 0 && imm > 0 && (e = set_flag(m, nid, FL_WRITEBACK, ts)))
+	if (ks >= 0 && imm > 0 && (e = set_flag(fm, nid, FL_WRITEBACK, ts)))
 		snprintf(e, EV_LEN, "witness: kswapd lru_shrink_inactive nr_immediate=%lld",
 			 (long long)imm);
 	if (!il || il->nr_taken == MODEL_NULL) {
-		m->flag_call_no_isolate++;
+		fm->call_no_isolate++;
 		return;
 	}
 	il->nid = nid;
@@ -281,13 +353,13 @@ static void shrink_inactive(struct model *m, const struct ingest_event *ev, int 
 	unqueued = file ? dirty - wb - imm : 0;
 	if (unqueued < 0)
 		unqueued = 0;
-	if (m->rule == FR_PER_CALL) {
-		per_call(m, ev->pid, nid, ts, taken, dirty, wb, cong, unqueued);
+	if (fm->rule == FR_PER_CALL) {
+		per_call(fm, ev->pid, nid, ts, taken, dirty, wb, cong, unqueued);
 		return;
 	}
-	if (ks < 0 || model_stall_open(m, ev->pid, SK_SOFTLIMIT))
+	if (ks < 0 || in_softlimit)
 		return;	/* only kswapd's own passes count from 4.17 */
-	priority_boundary(m, (int)nid, model_val(m, ev, mev, MF_PRIORITY));
+	priority_boundary(fm, (int)nid, model_val(fm->cx, ev, mev, MF_PRIORITY));
 	f->ncalls++;
 	f->taken += taken;
 	f->file_taken += file ? taken : 0;
@@ -299,7 +371,7 @@ static void shrink_inactive(struct model *m, const struct ingest_event *ev, int 
 	f->last_call_ns = ts;
 }
 
-static void throttle_witness(struct model *m, const struct ingest_event *ev, int mev, int ks)
+static void throttle_witness(struct flag_machine *fm, const struct ingest_event *ev, int mev, int ks)
 {
 	int64_t ts = (int64_t)ev->ts_ns, nid;
 	struct isolate_last *il;
@@ -307,103 +379,100 @@ static void throttle_witness(struct model *m, const struct ingest_event *ev, int
 
 	switch (mev) {
 	case MEV_THROTTLED:
-		nid = model_val(m, ev, mev, MF_NID);
-		if (ks >= 0 && model_val(m, ev, mev, MF_REASON) == 0x1) {
-			model_flags_boundary(m, (int)nid);
-			if ((e = set_flag(m, nid, FL_WRITEBACK, ts)))
+		nid = model_val(fm->cx, ev, mev, MF_NID);
+		if (ks >= 0 && model_val(fm->cx, ev, mev, MF_REASON) == 0x1) {
+			model_flags_pass_end(fm, (int)nid);
+			if ((e = set_flag(fm, nid, FL_WRITEBACK, ts)))
 				snprintf(e, EV_LEN, "witness: kswapd throttled WRITEBACK");
-		} else if (ks < 0 && model_val(m, ev, mev, MF_REASON) == 0x8 &&
-			   (e = set_flag(m, nid, FL_CONGESTED, ts))) {
+		} else if (ks < 0 && model_val(fm->cx, ev, mev, MF_REASON) == 0x8 &&
+			   (e = set_flag(fm, nid, FL_CONGESTED, ts))) {
 			snprintf(e, EV_LEN, "witness: pid %d throttled CONGESTED", ev->pid);
 		}
 		break;
 	case MEV_CONGESTION_WAIT:
 		if (ks >= 0) {
-			model_flags_boundary(m, ks);
-			if ((e = set_flag(m, ks, FL_WRITEBACK, ts)))
+			model_flags_pass_end(fm, ks);
+			if ((e = set_flag(fm, ks, FL_WRITEBACK, ts)))
 				snprintf(e, EV_LEN, "witness: kswapd congestion_wait");
 		}
 		break;
 	case MEV_WAIT_IFF_CONGESTED:
-		il = model_pidmap_find(&m->isolate, ev->pid);
-		if (ks < 0 && m->rule != FR_PER_CALL && il && il->nid != MODEL_NULL &&
-		    (e = set_flag(m, il->nid, FL_CONGESTED, ts)))
+		il = model_pidmap_find(&fm->isolate, ev->pid);
+		if (ks < 0 && fm->rule != FR_PER_CALL && il && il->nid != MODEL_NULL &&
+		    (e = set_flag(fm, il->nid, FL_CONGESTED, ts)))
 			snprintf(e, EV_LEN, "witness: pid %d wait_iff_congested", ev->pid);
 		break;
 	}
 }
 
-int model_flags_event(struct model *m, const struct ingest_event *ev, int mev, int ks)
+int model_flags_event(struct flag_machine *fm, const struct ingest_event *ev, int mev, int ks,
+		      bool in_softlimit)
 {
 	int64_t flags;
 	char *e;
 
 	if (mev == MEV_LRU_ISOLATE) {
-		isolate(m, ev, mev);
+		isolate(fm, ev, mev);
 		return 0;
 	}
-	if (m->rule == FR_NONE || m->mglru) {
+	if (fm->rule == FR_NONE || fm->mglru) {
 		if (mev == MEV_SHRINK_INACTIVE)
-			m->n_shrink_inactive++;
+			fm->n_shrink_inactive++;
 		return 0;
 	}
 	switch (mev) {
 	case MEV_SHRINK_INACTIVE:
-		shrink_inactive(m, ev, mev, ks);
+		shrink_inactive(fm, ev, mev, ks, in_softlimit);
 		break;
 	case MEV_SHRINK_ACTIVE: case MEV_SLAB_START:
-		if (ks >= 0 && m->rule != FR_PER_CALL)
-			priority_boundary(m, ks, model_val(m, ev, mev, MF_PRIORITY));
+		if (ks >= 0 && fm->rule != FR_PER_CALL)
+			priority_boundary(fm, ks, model_val(fm->cx, ev, mev, MF_PRIORITY));
 		break;
 	case MEV_SOFT_BEGIN:
 		if (ks >= 0)
-			model_flags_boundary(m, ks);
+			model_flags_pass_end(fm, ks);
 		break;
 	case MEV_WRITEPAGE:
-		flags = model_val(m, ev, mev, MF_RECLAIM_FLAGS);
+		flags = model_val(fm->cx, ev, mev, MF_RECLAIM_FLAGS);
 		if (ks >= 0 && flags != MODEL_NULL && (flags & RECLAIM_WB_FILE) &&
-		    (e = set_flag(m, ks, FL_DIRTY, (int64_t)ev->ts_ns)))
+		    (e = set_flag(fm, ks, FL_DIRTY, (int64_t)ev->ts_ns)))
 			snprintf(e, EV_LEN, "witness: kswapd wrote file pfn %lld",
-				 (long long)model_val(m, ev, mev, MF_PFN));
+				 (long long)model_val(fm->cx, ev, mev, MF_PFN));
 		break;
 	default:
-		throttle_witness(m, ev, mev, ks);
+		throttle_witness(fm, ev, mev, ks);
 		break;
 	}
 	return 0;
 }
 
-static int quality(struct model *m, const char *item, int64_t n, const char *detail)
-{
-	return m->sink.quality ? m->sink.quality(m->sink.arg, item, n, detail) : 0;
-}
 
-int model_flags_finish(struct model *m)
+int model_flags_finish(struct flag_machine *fm, uint64_t kswapd_wakes)
 {
 	int ret = 0;
-	const char *reason = m->no_rule_reason;
+	const char *reason = fm->no_rule_reason;
 
-	for (int nid = 0; nid < m->nnodes; nid++) {
-		model_flags_boundary(m, nid);
+	for (int nid = 0; nid < fm->nnodes; nid++) {
+		model_flags_pass_end(fm, nid);
 		for (int fl = 0; !ret && fl < FL_COUNT; fl++)
-			if (m->fn[nid].set[fl])
-				ret = emit_flag(m, nid, fl, MODEL_NULL);
+			if (fm->fn[nid].set[fl])
+				ret = emit_flag(fm, nid, fl, MODEL_NULL);
 	}
 	if (ret)
 		return ret;
-	if (!reason && m->mglru)
+	if (!reason && fm->mglru)
 		reason = "multi-gen LRU reclaim (lru_isolate nr_requested=4096): global MGLRU"
 			 " reclaim skips the flag logic from 6.3";
-	if (!reason && m->release_major * 100 + m->release_minor >= 603 && m->n_kswapd_wake &&
-	    !m->n_shrink_inactive && !m->n_isolate)
+	if (!reason && fm->release >= 603 && kswapd_wakes &&
+	    !fm->n_shrink_inactive && !fm->n_isolate)
 		reason = "reclaim without lru_isolate/lru_shrink_inactive events on 6.3+:"
 			 " multi-gen LRU skips the flag logic, or the events were not recorded";
 	if (reason)
-		return quality(m, "pgdat_flag_not_inferred", 1, reason);
-	return quality(m, "pgdat_flag_rule", 1, m->rule_detail) ?:
-	       quality(m, "pgdat_flag_intervals", (int64_t)m->flag_rows, NULL) ?:
-	       quality(m, "pgdat_flag_evidence_after_clear", (int64_t)m->flag_evidence_after_clear,
-		       "flag evidence seen after kswapd's balanced check; clear moved to it") ?:
-	       quality(m, "pgdat_flag_call_without_isolate", (int64_t)m->flag_call_no_isolate,
-		       "lru_shrink_inactive without a preceding lru_isolate of the pid");
+		return model_quality(fm->cx, "pgdat_flag_not_inferred", 1, reason);
+	return model_quality(fm->cx, "pgdat_flag_rule", 1, fm->rule_detail) ?:
+	       model_quality(fm->cx, "pgdat_flag_intervals", fm->rows, NULL) ?:
+	       model_quality(fm->cx, "pgdat_flag_evidence_after_clear", fm->evidence_after_clear,
+			     "flag evidence seen after kswapd's balanced check; clear moved to it") ?:
+	       model_quality(fm->cx, "pgdat_flag_call_without_isolate", fm->call_no_isolate,
+			     "lru_shrink_inactive without a preceding lru_isolate of the pid");
 }

@@ -4,7 +4,8 @@
  * wakeup requests with the time each took to be served.
  *
  * Kernel facts (mm/vmscan.c kswapd() and kswapd_try_to_sleep(), unchanged
- * in logic 4.12-6.18; kernel-vmscan.md 4.1-4.3):
+ * in logic 4.12-6.18, the nap from "vmscan: have kswapd sleep for a short
+ * interval and double check it should be asleep", Mel Gorman):
  * - mm_vmscan_kswapd_wake is emitted before every balance_pgdat(); a cycle
  *   runs from one wake of a node to the next.
  * - After balance_pgdat(), kswapd queues itself on pgdat->kswapd_wait; if
@@ -14,7 +15,14 @@
  *   mm_vmscan_kswapd_sleep and sleeps fully.  Otherwise the kernel counts
  *   KSWAPD_LOW_WMARK_HIT_QUICKLY (woken during the nap) or
  *   KSWAPD_HIGH_WMARK_HIT_QUICKLY (nap timed out unbalanced, or no nap).
- * - mm_vmscan_wakeup_kswapd fires only while kswapd is on its wait queue.
+ * - mm_vmscan_wakeup_kswapd fires only while kswapd is on its wait queue
+ *   (wakeup_kswapd() returns early unless waitqueue_active()).
+ * - Each sleep check is prepare_kswapd_sleep(); from 4.12 it clears the
+ *   node's flags (clear_pgdat_congested()) when the node is balanced, and
+ *   nothing else does (631b6e083ec3 "mm, vmscan: only clear pgdat
+ *   congested/dirty/writeback state when balanced"): a nap, or a full
+ *   sleep, means the flags were cleared at its start; no nap clears
+ *   nothing.  The machine reports that time (struct kswapd_effect).
  *
  * Decision, with E = kswapd's last traced activity after the wake (or the
  * wake itself) and g = next wake - E:
@@ -43,9 +51,10 @@
  *                                              -> nap_timed_out
  *             else (late, lost events, trace end) -> unknown
  */
-#include "model-priv.h"
+#include "model-kswapd.h"
 #include "vr.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,15 +66,147 @@
 #define IDLE_NS 1000000			/* no kswapd event for 1 ms: not reclaiming */
 
 /*
+ * kswapd's state on one node.  The transitions, all of them (ks_enter()
+ * refuses any other):
+ *   UNSEEN -> AWAKE   kswapd_wake opens the first cycle; or kswapd's first
+ *                     activity or kswapd_sleep comes before any wake (a
+ *                     cycle with wake_ns NULL)
+ *   AWAKE  -> AWAKE   kswapd_wake: the cycle closes and the next opens
+ *   AWAKE  -> ASLEEP  kswapd_sleep (a second one in the cycle is counted
+ *                     and changes nothing)
+ *   ASLEEP -> AWAKE   kswapd_wake
+ *   UNSEEN, AWAKE, ASLEEP -> DONE   trace end closes the open cycle
+ * Activity keeps the state.  A nap is not a state of its own: it is
+ * inferred inside AWAKE, from sched events or from the gap to the next
+ * wake (classify()).  A cycle is open in AWAKE and ASLEEP only.
+ */
+enum ks_state { KS_UNSEEN, KS_AWAKE, KS_ASLEEP, KS_DONE, KS_COUNT };
+
+static const bool ks_legal[KS_COUNT][KS_COUNT] = {
+	[KS_UNSEEN] = { [KS_AWAKE] = true, [KS_DONE] = true },
+	[KS_AWAKE] = { [KS_AWAKE] = true, [KS_ASLEEP] = true, [KS_DONE] = true },
+	[KS_ASLEEP] = { [KS_AWAKE] = true, [KS_DONE] = true },
+};
+
+/* Per-node kswapd state. */
+struct kswapd_node {
+	enum ks_state state;
+	int64_t pid;			/* kswapd pid, MODEL_NULL if unknown */
+	struct model_kswapd_cycle cur;	/* the open cycle */
+	int64_t last_act;		/* E_i, or the wake if no activity */
+	int64_t req_after_act;		/* first wakeup request after E_i */
+	int64_t req_after_sleep;	/* first wakeup request after sleep */
+	unsigned int lost_gen_wake, lost_gen_act;
+	bool sched_seen;		/* sched events of the pid were seen */
+	bool running;			/* switched in and not out (sched) */
+	int64_t switch_out_s;		/* first switch-out in S after E_i */
+	int64_t woken;			/* first sched wakeup after E_i */
+	int64_t switched_in;		/* first switch-in after switch_out_s */
+	struct model_wakeup *pend;	/* requests waiting for the next wake */
+	size_t npend, apend;
+	uint64_t sleep_twice;
+};
+
+/* What each state implies of the cycle (as SQLite's assert_pager_state()). */
+static bool ks_state_ok(const struct kswapd_node *n)
+{
+	switch (n->state) {
+	case KS_AWAKE:
+		return n->cur.sleep_ns == MODEL_NULL;
+	case KS_ASLEEP:
+		return n->cur.sleep_ns != MODEL_NULL && !strcmp(n->cur.decision, "full_sleep");
+	case KS_UNSEEN: case KS_DONE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void ks_enter(struct kswapd_node *n, enum ks_state to)
+{
+	assert(ks_legal[n->state][to]);
+	n->state = to;
+	assert(ks_state_ok(n));
+}
+
+static bool ks_open(const struct kswapd_node *n)
+{
+	return n->state == KS_AWAKE || n->state == KS_ASLEEP;
+}
+
+static void no_effect(struct kswapd_effect *eff)
+{
+	*eff = (struct kswapd_effect){ .nid = -1, .pass_end = false, .balanced_ns = MODEL_NULL };
+}
+
+/* Node @nid's state, growing the array; NULL for an absurd nid. */
+static struct kswapd_node *knode(struct kswapd_machine *k, int64_t nid)
+{
+	if (nid < 0 || nid >= MODEL_MAX_NODES)
+		return NULL;
+	if (nid >= k->nnodes) {
+		int n = (int)nid + 1;
+
+		k->kn = vr_realloc(k->kn, (size_t)n * sizeof(*k->kn));
+		memset(k->kn + k->nnodes, 0, (size_t)(n - k->nnodes) * sizeof(*k->kn));
+		for (int i = k->nnodes; i < n; i++) {
+			k->kn[i].state = KS_UNSEEN;
+			k->kn[i].pid = MODEL_NULL;
+			k->kn[i].cur.nid = i;
+		}
+		k->nnodes = n;
+	}
+	return &k->kn[nid];
+}
+
+int model_kswapd_nid(const struct kswapd_machine *k, int pid)
+{
+	for (int i = 0; i < k->nnodes; i++)
+		if (k->kn[i].pid == pid)
+			return i;
+	return -1;
+}
+
+void model_kswapd_init(struct kswapd_machine *k, const struct model_ctx *cx,
+		       const struct model_config *cfg)
+{
+	memset(k, 0, sizeof(*k));
+	k->cx = cx;
+	k->premature_ns = cfg->premature_ns ? cfg->premature_ns : 100000000ULL;
+	k->nap_ns = cfg->nap_ns ? cfg->nap_ns : 100000000ULL;
+	k->has_sched = cfg->has_field &&
+		       cfg->has_field(cfg->has_field_arg, "sched", "sched_switch", NULL);
+	for (int nid = 0; cfg->kswapd_pid && nid < MODEL_MAX_NODES; nid++) {
+		int pid = cfg->kswapd_pid(cfg->kswapd_pid_arg, nid);
+
+		if (pid < 0) {
+			if (nid >= 64)	/* node ids are dense in practice */
+				break;
+			continue;
+		}
+		if (model_kswapd_nid(k, pid) < 0)
+			knode(k, nid)->pid = pid;
+	}
+}
+
+void model_kswapd_release(struct kswapd_machine *k)
+{
+	for (int i = 0; i < k->nnodes; i++)
+		free(k->kn[i].pend);
+	free(k->kn);
+	k->kn = NULL;
+	k->nnodes = 0;
+}
+
+/*
  * kswapd's state at @now: asleep after kswapd_sleep; with sched events,
  * napping once switched out in S after its last activity; without them,
  * napping after a traced request (the tracepoint fires only with kswapd on
  * its wait queue) or more than IDLE_NS after its last activity.
  */
-static const char *state_name(struct model *m, struct kswapd_node *n, bool request, int64_t now)
+static const char *state_name(const struct kswapd_node *n, bool request, int64_t now)
 {
-	(void)m;
-	if (!n || !n->seen)
+	if (!n || !ks_open(n))
 		return "unknown";
 	if (n->state == KS_ASLEEP)
 		return "asleep";
@@ -80,15 +221,16 @@ static const char *state_name(struct model *m, struct kswapd_node *n, bool reque
 	return n->last_act != MODEL_NULL && now - n->last_act > IDLE_NS ? "napping" : "awake";
 }
 
-const char *model_kswapd_state(struct model *m, int64_t nid, int64_t now)
+const char *model_kswapd_state(const struct kswapd_machine *k, int64_t nid, int64_t now)
 {
-	if (nid < 0 || nid >= m->nnodes)
+	if (nid < 0 || nid >= k->nnodes)
 		return "unknown";
-	return state_name(m, &m->kn[nid], false, now);
+	return state_name(&k->kn[nid], false, now);
 }
 
-static void open_cycle(struct model *m, struct kswapd_node *n, int64_t wake_ns)
+static void open_cycle(struct kswapd_machine *k, struct kswapd_node *n, int64_t wake_ns)
 {
+	unsigned int lost_gen = k->cx->lost_gen;
 	int nid = n->cur.nid;
 
 	n->cur = (struct model_kswapd_cycle){
@@ -98,21 +240,19 @@ static void open_cycle(struct model *m, struct kswapd_node *n, int64_t wake_ns)
 		.sleep_ns = MODEL_NULL, .next_wake_ns = MODEL_NULL,
 		.decision = "unknown", .nr_scanned = 0, .nr_reclaimed = 0,
 	};
-	n->open = true;
-	n->seen = true;
 	n->last_act = wake_ns;
 	n->req_after_act = MODEL_NULL;
 	n->req_after_sleep = MODEL_NULL;
 	n->switch_out_s = MODEL_NULL;
 	n->woken = MODEL_NULL;
 	n->switched_in = MODEL_NULL;
-	n->lost_gen_wake = wake_ns == MODEL_NULL ? m->lost_gen - 1 : m->lost_gen;
-	n->lost_gen_act = m->lost_gen;
-	n->state = KS_AWAKE;
+	n->lost_gen_wake = wake_ns == MODEL_NULL ? lost_gen - 1 : lost_gen;
+	n->lost_gen_act = lost_gen;
+	ks_enter(n, KS_AWAKE);
 }
 
 /* Decide how the cycle ended (see the table at the top). */
-static void classify(struct model *m, struct kswapd_node *n, int64_t next)
+static void classify(const struct kswapd_machine *k, struct kswapd_node *n, int64_t next)
 {
 	struct model_kswapd_cycle *c = &n->cur;
 	int64_t e = n->last_act, g;
@@ -124,9 +264,9 @@ static void classify(struct model *m, struct kswapd_node *n, int64_t next)
 		return;
 	}
 	c->decision = "unknown";
-	if (next == MODEL_NULL || e == MODEL_NULL || n->lost_gen_act != m->lost_gen)
+	if (next == MODEL_NULL || e == MODEL_NULL || n->lost_gen_act != k->cx->lost_gen)
 		return;
-	if (n->sched_seen && m->has_sched) {
+	if (n->sched_seen && k->has_sched) {
 		c->decision_exact = true;
 		if (n->switch_out_s == MODEL_NULL) {
 			c->decision = n->woken != MODEL_NULL ? "nap_woken_early" : "no_nap";
@@ -135,20 +275,20 @@ static void classify(struct model *m, struct kswapd_node *n, int64_t next)
 		int64_t back = n->switched_in != MODEL_NULL ? n->switched_in : n->woken;
 
 		if (back != MODEL_NULL) {
-			c->decision = back - n->switch_out_s < (int64_t)m->nap_ns ?
+			c->decision = back - n->switch_out_s < (int64_t)k->nap_ns ?
 				      "nap_woken_early" : "nap_timed_out";
 			return;
 		}
 		c->decision_exact = false;	/* no wakeup event: infer */
 	}
 	g = next - e;
-	if (n->req_after_act != MODEL_NULL && n->req_after_act < e + (int64_t)m->nap_ns)
+	if (n->req_after_act != MODEL_NULL && n->req_after_act < e + (int64_t)k->nap_ns)
 		c->decision = "nap_woken_early";
 	else if (g < NO_NAP_MAX_NS)
 		c->decision = "no_nap";
-	else if (g < (int64_t)m->nap_ns)
+	else if (g < (int64_t)k->nap_ns)
 		c->decision = "nap_woken_early";
-	else if (g <= (int64_t)m->nap_ns + NAP_SLACK_NS)
+	else if (g <= (int64_t)k->nap_ns + NAP_SLACK_NS)
 		c->decision = "nap_timed_out";
 }
 
@@ -167,34 +307,37 @@ static int64_t clear_time(const struct kswapd_node *n)
 	return n->last_act;
 }
 
-static int close_cycle(struct model *m, struct kswapd_node *n, int64_t next)
+/* Emit the open cycle, ending at @next; a cycle without a full sleep
+ * reports its balanced check in @eff (a full sleep reported it already). */
+static int close_cycle(struct kswapd_machine *k, struct kswapd_node *n, int64_t next,
+		       struct kswapd_effect *eff)
 {
+	const struct model_ctx *cx = k->cx;
 	struct model_kswapd_cycle *c = &n->cur;
-	int64_t clr;
 	int ret;
 
 	c->next_wake_ns = next;
 	c->pid = n->pid;
 	c->nap_ns = n->switch_out_s;
 	if (strcmp(c->decision, "full_sleep"))	/* full sleeps were decided at sleep */
-		classify(m, n, next);
+		classify(k, n, next);
 	c->premature = c->sleep_ns != MODEL_NULL && n->req_after_sleep != MODEL_NULL &&
-		       n->req_after_sleep - c->sleep_ns <= (int64_t)m->premature_ns;
+		       n->req_after_sleep - c->sleep_ns <= (int64_t)k->premature_ns;
 	c->complete = c->wake_ns != MODEL_NULL && next != MODEL_NULL &&
-		      n->lost_gen_wake == m->lost_gen;
+		      n->lost_gen_wake == cx->lost_gen;
 	if (!strcmp(c->decision, "unknown"))
-		m->cycles_unknown++;
+		k->cycles_unknown++;
 	if (!c->complete)
-		m->cycles_incomplete++;
-	ret = m->sink.kswapd_cycle ? m->sink.kswapd_cycle(m->sink.arg, c) : 0;
-	if (!ret && c->sleep_ns == MODEL_NULL && (clr = clear_time(n)) != MODEL_NULL)
-		ret = model_flags_clear(m, c->nid, clr);
-	n->open = false;
+		k->cycles_incomplete++;
+	ret = cx->sink.kswapd_cycle ? cx->sink.kswapd_cycle(cx->sink.arg, c) : 0;
+	if (c->sleep_ns == MODEL_NULL)
+		eff->balanced_ns = clear_time(n);
 	return ret;
 }
 
-static int flush_requests(struct model *m, struct kswapd_node *n, int64_t served)
+static int flush_requests(struct kswapd_machine *k, struct kswapd_node *n, int64_t served)
 {
+	const struct model_ctx *cx = k->cx;
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < n->npend; i++) {
@@ -202,67 +345,72 @@ static int flush_requests(struct model *m, struct kswapd_node *n, int64_t served
 
 		w->served_ns = served;
 		w->delay_ns = served == MODEL_NULL ? MODEL_NULL : served - w->ts_ns;
-		ret = m->sink.wakeup ? m->sink.wakeup(m->sink.arg, w) : 0;
+		ret = cx->sink.wakeup ? cx->sink.wakeup(cx->sink.arg, w) : 0;
 	}
 	n->npend = 0;
 	return ret;
 }
 
-int model_kswapd_wake(struct model *m, const struct ingest_event *ev, int mev)
+int model_kswapd_wake(struct kswapd_machine *k, const struct ingest_event *ev, int mev,
+		      struct kswapd_effect *eff)
 {
-	int64_t nid = model_val(m, ev, mev, MF_NID), ts = (int64_t)ev->ts_ns;
-	struct kswapd_node *n = model_node(m, nid);
-	int ret;
+	int64_t nid = model_val(k->cx, ev, mev, MF_NID), ts = (int64_t)ev->ts_ns;
+	struct kswapd_node *n = knode(k, nid);
+	int ret = 0;
 
+	no_effect(eff);
 	if (!n)
 		return 0;
-	m->n_kswapd_wake++;
+	k->n_wake++;
 	n->pid = ev->pid;
-	ret = model_flags_boundary(m, (int)nid);
-	if (!ret && n->open)
-		ret = close_cycle(m, n, ts);
+	eff->nid = (int)nid;
+	eff->pass_end = true;
+	if (ks_open(n))
+		ret = close_cycle(k, n, ts, eff);
 	if (!ret)
-		ret = flush_requests(m, n, ts);
-	open_cycle(m, n, ts);
-	n->cur.order = model_val(m, ev, mev, MF_ORDER);
-	n->cur.highest_zoneidx = model_val(m, ev, mev, MF_ZID);
+		ret = flush_requests(k, n, ts);
+	open_cycle(k, n, ts);
+	n->cur.order = model_val(k->cx, ev, mev, MF_ORDER);
+	n->cur.highest_zoneidx = model_val(k->cx, ev, mev, MF_ZID);
 	n->running = true;
 	return ret;
 }
 
-int model_kswapd_sleep(struct model *m, const struct ingest_event *ev, int mev)
+int model_kswapd_sleep(struct kswapd_machine *k, const struct ingest_event *ev, int mev,
+		       struct kswapd_effect *eff)
 {
-	int64_t nid = model_val(m, ev, mev, MF_NID), ts = (int64_t)ev->ts_ns, clr;
-	struct kswapd_node *n = model_node(m, nid);
-	int ret;
+	int64_t nid = model_val(k->cx, ev, mev, MF_NID), ts = (int64_t)ev->ts_ns;
+	struct kswapd_node *n = knode(k, nid);
 
+	no_effect(eff);
 	if (!n)
 		return 0;
 	if (n->pid == MODEL_NULL)
 		n->pid = ev->pid;
-	if (!n->open)
-		open_cycle(m, n, MODEL_NULL);	/* activity before the first wake */
-	ret = model_flags_boundary(m, (int)nid);
-	if (n->cur.sleep_ns != MODEL_NULL) {
+	if (!ks_open(n))
+		open_cycle(k, n, MODEL_NULL);	/* activity before the first wake */
+	eff->nid = (int)nid;
+	eff->pass_end = true;
+	if (n->state == KS_ASLEEP) {
 		n->sleep_twice++;
-		m->kswapd_sleep_no_wake++;
-		return ret;
+		k->sleep_no_wake++;
+		return 0;
 	}
 	n->cur.sleep_ns = ts;
 	n->cur.decision = "full_sleep";
 	n->cur.decision_exact = true;
-	n->state = KS_ASLEEP;
 	n->req_after_sleep = MODEL_NULL;
+	ks_enter(n, KS_ASLEEP);
 	/* both sleep checks passed: the flags are clear by now (4.12+) */
-	if (!ret && (clr = clear_time(n)) != MODEL_NULL)
-		ret = model_flags_clear(m, (int)nid, clr);
-	return ret;
+	eff->balanced_ns = clear_time(n);
+	return 0;
 }
 
-int model_kswapd_request(struct model *m, const struct ingest_event *ev, int mev)
+int model_kswapd_request(struct kswapd_machine *k, const struct ingest_event *ev, int mev)
 {
-	int64_t nid = model_val(m, ev, mev, MF_NID), ts = (int64_t)ev->ts_ns;
-	struct kswapd_node *n = model_node(m, nid);
+	const struct model_ctx *cx = k->cx;
+	int64_t nid = model_val(cx, ev, mev, MF_NID), ts = (int64_t)ev->ts_ns;
+	struct kswapd_node *n = knode(k, nid);
 	struct model_wakeup *w;
 
 	if (!n)
@@ -274,39 +422,38 @@ int model_kswapd_request(struct model *m, const struct ingest_event *ev, int mev
 	w = &n->pend[n->npend++];
 	*w = (struct model_wakeup){
 		.ts_ns = ts, .pid = ev->pid, .nid = (int)nid,
-		.zid = model_val(m, ev, mev, MF_ZID),
-		.order = model_val(m, ev, mev, MF_ORDER),
-		.gfp_flags = model_val(m, ev, mev, MF_GFP_FLAGS),
-		.kswapd_state = state_name(m, n, true, ts),
+		.zid = model_val(cx, ev, mev, MF_ZID),
+		.order = model_val(cx, ev, mev, MF_ORDER),
+		.gfp_flags = model_val(cx, ev, mev, MF_GFP_FLAGS),
+		.kswapd_state = state_name(n, true, ts),
 		.served_ns = MODEL_NULL, .delay_ns = MODEL_NULL,
 	};
-	if (n->open && n->req_after_act == MODEL_NULL)
+	if (ks_open(n) && n->req_after_act == MODEL_NULL)
 		n->req_after_act = ts;
-	if (n->open && n->cur.sleep_ns != MODEL_NULL && n->req_after_sleep == MODEL_NULL)
+	if (n->state == KS_ASLEEP && n->req_after_sleep == MODEL_NULL)
 		n->req_after_sleep = ts;
 	return 0;
 }
 
-int model_kswapd_activity(struct model *m, int nid, const struct ingest_event *ev, int mev)
+int model_kswapd_activity(struct kswapd_machine *k, int nid, const struct ingest_event *ev,
+			  int mev)
 {
-	struct kswapd_node *n = &m->kn[nid];
+	struct kswapd_node *n = &k->kn[nid];
 	int64_t v;
 
-	if (!n->open)
-		open_cycle(m, n, MODEL_NULL);
+	if (!ks_open(n))
+		open_cycle(k, n, MODEL_NULL);
 	n->cur.last_activity_ns = (int64_t)ev->ts_ns;
 	n->last_act = (int64_t)ev->ts_ns;
-	n->lost_gen_act = m->lost_gen;
+	n->lost_gen_act = k->cx->lost_gen;
 	n->req_after_act = MODEL_NULL;
 	n->switch_out_s = MODEL_NULL;
 	n->woken = MODEL_NULL;
 	n->switched_in = MODEL_NULL;
-	if (n->state != KS_ASLEEP)
-		n->state = KS_AWAKE;
 	if (mev == MEV_SHRINK_INACTIVE) {
-		if (model_get(m, ev, mev, MF_NR_SCANNED, &v))
+		if (model_get(k->cx, ev, mev, MF_NR_SCANNED, &v))
 			n->cur.nr_scanned += v;
-		if (model_get(m, ev, mev, MF_NR_RECLAIMED, &v))
+		if (model_get(k->cx, ev, mev, MF_NR_RECLAIMED, &v))
 			n->cur.nr_reclaimed += v;
 	}
 	return 0;
@@ -325,77 +472,77 @@ static int kswapd_comm_nid(const char *comm)
 }
 
 /* Learn a kswapd pid from its comm before its first kswapd event. */
-static void learn_pid(struct model *m, int64_t pid, const char *comm)
+static void learn_pid(struct kswapd_machine *k, int64_t pid, const char *comm)
 {
 	int nid = kswapd_comm_nid(comm);
 	struct kswapd_node *n;
 
-	if (nid < 0 || pid == MODEL_NULL || model_kswapd_nid(m, (int)pid) >= 0)
+	if (nid < 0 || pid == MODEL_NULL || model_kswapd_nid(k, (int)pid) >= 0)
 		return;
-	n = model_node(m, nid);
+	n = knode(k, nid);
 	if (n && n->pid == MODEL_NULL)
 		n->pid = pid;
 }
 
-int model_kswapd_sched(struct model *m, const struct ingest_event *ev, int mev)
+/* sched_switch of @n's kswapd: switched out (@in false) or in at @ts. */
+static void switched(const struct kswapd_machine *k, struct kswapd_node *n,
+		     const struct ingest_event *ev, int mev, bool in, int64_t ts)
 {
-	int64_t ts = (int64_t)ev->ts_ns, prev, next, state, pid;
+	int64_t state;
+
+	n->sched_seen = true;
+	n->running = in;
+	if (in) {
+		if (n->switch_out_s != MODEL_NULL && n->switched_in == MODEL_NULL)
+			n->switched_in = ts;
+		return;
+	}
+	state = model_val(k->cx, ev, mev, MF_PREV_STATE);
+	/* S is 1 in every version; preemption adds a bit above 0xff */
+	if (state != MODEL_NULL && (state & 0xff) == TASK_INTERRUPTIBLE &&
+	    !(state & ~0xffLL) && ks_open(n) && n->switch_out_s == MODEL_NULL)
+		n->switch_out_s = ts;
+}
+
+int model_kswapd_sched(struct kswapd_machine *k, const struct ingest_event *ev, int mev)
+{
+	const struct model_ctx *cx = k->cx;
+	int64_t ts = (int64_t)ev->ts_ns, prev, next, pid;
 	int nid;
 
 	if (mev == MEV_SCHED_WAKEUP) {
-		pid = model_val(m, ev, mev, MF_PID);
-		if (pid == MODEL_NULL || (nid = model_kswapd_nid(m, (int)pid)) < 0)
+		pid = model_val(cx, ev, mev, MF_PID);
+		if (pid == MODEL_NULL || (nid = model_kswapd_nid(k, (int)pid)) < 0)
 			return 0;
 		/* traced only if kswapd was in TASK_INTERRUPTIBLE: on its wait
 		 * queue, since the last activity reset `woken` */
-		m->kn[nid].sched_seen = true;
-		if (m->kn[nid].open && m->kn[nid].woken == MODEL_NULL)
-			m->kn[nid].woken = ts;
+		k->kn[nid].sched_seen = true;
+		if (ks_open(&k->kn[nid]) && k->kn[nid].woken == MODEL_NULL)
+			k->kn[nid].woken = ts;
 		return 0;
 	}
-	prev = model_val(m, ev, mev, MF_PREV_PID);
-	next = model_val(m, ev, mev, MF_NEXT_PID);
-	learn_pid(m, prev, model_str(m, ev, mev, MF_PREV_COMM));
-	learn_pid(m, next, model_str(m, ev, mev, MF_NEXT_COMM));
-	if (prev != MODEL_NULL && (nid = model_kswapd_nid(m, (int)prev)) >= 0) {
-		struct kswapd_node *n = &m->kn[nid];
-
-		n->sched_seen = true;
-		n->running = false;
-		state = model_val(m, ev, mev, MF_PREV_STATE);
-		/* S is 1 in every version; preemption adds a bit above 0xff */
-		if (state != MODEL_NULL && (state & 0xff) == TASK_INTERRUPTIBLE &&
-		    !(state & ~0xffLL) && n->open && n->switch_out_s == MODEL_NULL)
-			n->switch_out_s = ts;
-	}
-	if (next != MODEL_NULL && (nid = model_kswapd_nid(m, (int)next)) >= 0) {
-		struct kswapd_node *n = &m->kn[nid];
-
-		n->sched_seen = true;
-		n->running = true;
-		if (n->switch_out_s != MODEL_NULL && n->switched_in == MODEL_NULL)
-			n->switched_in = ts;
-	}
+	prev = model_val(cx, ev, mev, MF_PREV_PID);
+	next = model_val(cx, ev, mev, MF_NEXT_PID);
+	learn_pid(k, prev, model_str(cx, ev, mev, MF_PREV_COMM));
+	learn_pid(k, next, model_str(cx, ev, mev, MF_NEXT_COMM));
+	if (prev != MODEL_NULL && (nid = model_kswapd_nid(k, (int)prev)) >= 0)
+		switched(k, &k->kn[nid], ev, mev, false, ts);
+	if (next != MODEL_NULL && (nid = model_kswapd_nid(k, (int)next)) >= 0)
+		switched(k, &k->kn[nid], ev, mev, true, ts);
 	return 0;
 }
 
-int model_kswapd_finish(struct model *m)
+int model_kswapd_finish_node(struct kswapd_machine *k, int nid, struct kswapd_effect *eff)
 {
+	struct kswapd_node *n = &k->kn[nid];
 	int ret = 0;
 
-	for (int i = 0; !ret && i < m->nnodes; i++) {
-		struct kswapd_node *n = &m->kn[i];
-
-		if (n->open)
-			ret = close_cycle(m, n, MODEL_NULL);
-		if (!ret)
-			ret = flush_requests(m, n, MODEL_NULL);
-	}
+	no_effect(eff);
+	eff->nid = nid;
+	if (ks_open(n))
+		ret = close_cycle(k, n, MODEL_NULL, eff);
+	if (!ret)
+		ret = flush_requests(k, n, MODEL_NULL);
+	ks_enter(n, KS_DONE);
 	return ret;
-}
-
-void model_kswapd_release(struct model *m)
-{
-	for (int i = 0; i < m->nnodes; i++)
-		free(m->kn[i].pend);
 }

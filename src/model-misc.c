@@ -14,9 +14,28 @@
  *   successful ->writepage in pageout(); reclaim_flags has RECLAIM_WB_FILE
  *   or RECLAIM_WB_ANON (trace_reclaim_flags() always adds ASYNC).
  */
-#include "model-priv.h"
+#include "model-misc.h"
 
 #include <string.h>
+
+/* The value of the per-pid map. */
+struct slab_open {
+	int64_t begin_ns, nid, nr_objects, total_scan;
+	unsigned int lost_gen;
+	char shrinker[64];		/* the start's symbol ("": none), cut at 63 */
+};
+
+void model_misc_init(struct misc_machine *mm, const struct model_ctx *cx)
+{
+	memset(mm, 0, sizeof(*mm));
+	mm->cx = cx;
+	model_pidmap_init(&mm->slabs, sizeof(struct slab_open));
+}
+
+void model_misc_release(struct misc_machine *mm)
+{
+	model_pidmap_release(&mm->slabs);
+}
 
 static const char *throttle_reason(int64_t bits)
 {
@@ -30,27 +49,28 @@ static const char *throttle_reason(int64_t bits)
 	}
 }
 
-int model_throttle(struct model *m, const struct ingest_event *ev, int mev)
+int model_throttle(struct misc_machine *mm, const struct ingest_event *ev, int mev)
 {
+	const struct model_ctx *cx = mm->cx;
 	struct model_throttle r = {
 		.kind = mev == MEV_THROTTLED ? "throttled" :
 			mev == MEV_CONGESTION_WAIT ? "congestion_wait" : "wait_iff_congested",
 		.pid = ev->pid,
-		.nid = model_val(m, ev, mev, MF_NID),
+		.nid = model_val(cx, ev, mev, MF_NID),
 		.reason = mev == MEV_THROTTLED ?
-			  throttle_reason(model_val(m, ev, mev, MF_REASON)) : NULL,
+			  throttle_reason(model_val(cx, ev, mev, MF_REASON)) : NULL,
 		.end_ns = (int64_t)ev->ts_ns,
-		.usec_timeout = model_val(m, ev, mev, MF_USEC_TIMEOUT),
-		.usec_delayed = model_val(m, ev, mev, MF_USEC_DELAYED),
+		.usec_timeout = model_val(cx, ev, mev, MF_USEC_TIMEOUT),
+		.usec_delayed = model_val(cx, ev, mev, MF_USEC_DELAYED),
 	};
 
 	r.begin_ns = r.usec_delayed == MODEL_NULL ? MODEL_NULL
 						  : r.end_ns - r.usec_delayed * 1000;
-	return m->sink.throttle ? m->sink.throttle(m->sink.arg, &r) : 0;
+	return cx->sink.throttle ? cx->sink.throttle(cx->sink.arg, &r) : 0;
 }
 
 /* Task @pid's open call @so ends unseen (slab_shrink_stored row). */
-static int emit_unended(struct model *m, int pid, const struct slab_open *so)
+static int emit_unended(struct misc_machine *mm, int pid, const struct slab_open *so)
 {
 	struct model_slab r = {
 		.pid = pid, .nid = so->nid, .shrinker = so->shrinker[0] ? so->shrinker : NULL,
@@ -59,26 +79,27 @@ static int emit_unended(struct model *m, int pid, const struct slab_open *so)
 		.retval = MODEL_NULL, .complete = false,
 	};
 
-	m->slab_no_end++;
-	return m->sink.slab ? m->sink.slab(m->sink.arg, &r) : 0;
+	mm->slab_no_end++;
+	return mm->cx->sink.slab ? mm->cx->sink.slab(mm->cx->sink.arg, &r) : 0;
 }
 
-int model_slab_start(struct model *m, const struct ingest_event *ev, int mev)
+int model_slab_start(struct misc_machine *mm, const struct ingest_event *ev, int mev)
 {
+	const struct model_ctx *cx = mm->cx;
 	bool fresh;
-	struct slab_open *so = model_pidmap_get(&m->slabs, ev->pid, &fresh);
+	struct slab_open *so = model_pidmap_get(&mm->slabs, ev->pid, &fresh);
 	const char *sym;
 	size_t n;
 	int ret = 0;
 
 	if (!fresh)
-		ret = emit_unended(m, ev->pid, so);
+		ret = emit_unended(mm, ev->pid, so);
 	so->begin_ns = (int64_t)ev->ts_ns;
-	so->nid = model_val(m, ev, mev, MF_NID);
-	so->nr_objects = model_val(m, ev, mev, MF_NR_OBJECTS);
-	so->total_scan = model_val(m, ev, mev, MF_TOTAL_SCAN);
-	so->lost_gen = m->lost_gen;
-	sym = model_sym(m, ev, mev, MF_SHRINK);
+	so->nid = model_val(cx, ev, mev, MF_NID);
+	so->nr_objects = model_val(cx, ev, mev, MF_NR_OBJECTS);
+	so->total_scan = model_val(cx, ev, mev, MF_TOTAL_SCAN);
+	so->lost_gen = cx->lost_gen;
+	sym = model_sym(cx, ev, mev, MF_SHRINK);
 	n = sym ? strnlen(sym, sizeof(so->shrinker) - 1) : 0;
 	if (n)
 		memcpy(so->shrinker, sym, n);
@@ -87,12 +108,12 @@ int model_slab_start(struct model *m, const struct ingest_event *ev, int mev)
 }
 
 /* The pairing of end event @ev with its start (model.h, model_event()). */
-static void slab_pair(struct model *m, struct ingest_event *ev, int mev, int64_t begin_ns,
-		      int64_t nr_objects, bool complete)
+static void slab_pair(const struct model_ctx *cx, struct ingest_event *ev, int mev,
+		      int64_t begin_ns, int64_t nr_objects, bool complete)
 {
-	model_set(m, ev, mev, MF_SLAB_BEGIN_NS, begin_ns);
-	model_set(m, ev, mev, MF_SLAB_NR_OBJECTS, nr_objects);
-	model_set(m, ev, mev, MF_SLAB_COMPLETE, complete);
+	model_set(cx, ev, mev, MF_SLAB_BEGIN_NS, begin_ns);
+	model_set(cx, ev, mev, MF_SLAB_NR_OBJECTS, nr_objects);
+	model_set(cx, ev, mev, MF_SLAB_COMPLETE, complete);
 }
 
 /*
@@ -100,46 +121,47 @@ static void slab_pair(struct model *m, struct ingest_event *ev, int mev, int64_t
  * in the event itself; the slab_shrink view (store.c) reads the pairing
  * from the mm_shrink_slab_end table.
  */
-int model_slab_end(struct model *m, struct ingest_event *ev, int mev)
+int model_slab_end(struct misc_machine *mm, struct ingest_event *ev, int mev)
 {
-	struct slab_open *so = model_pidmap_find(&m->slabs, ev->pid);
+	struct slab_open *so = model_pidmap_find(&mm->slabs, ev->pid);
 	bool complete;
 
 	if (!so) {
-		m->slab_no_begin++;
-		slab_pair(m, ev, mev, MODEL_NULL, MODEL_NULL, false);
+		mm->slab_no_begin++;
+		slab_pair(mm->cx, ev, mev, MODEL_NULL, MODEL_NULL, false);
 		return 0;
 	}
-	complete = so->lost_gen == m->lost_gen;
+	complete = so->lost_gen == mm->cx->lost_gen;
 	if (!complete)
-		m->slab_lost++;
-	slab_pair(m, ev, mev, so->begin_ns, so->nr_objects, complete);
-	model_pidmap_remove(&m->slabs, ev->pid);
+		mm->slab_lost++;
+	slab_pair(mm->cx, ev, mev, so->begin_ns, so->nr_objects, complete);
+	model_pidmap_remove(&mm->slabs, ev->pid);
 	return 0;
 }
 
-int model_write(struct model *m, const struct ingest_event *ev, int mev, int ks_nid)
+int model_write(struct misc_machine *mm, const struct ingest_event *ev, int mev, bool by_kswapd)
 {
-	int64_t flags = model_val(m, ev, mev, MF_RECLAIM_FLAGS);
+	const struct model_ctx *cx = mm->cx;
+	int64_t flags = model_val(cx, ev, mev, MF_RECLAIM_FLAGS);
 	struct model_write r = {
-		.ts_ns = (int64_t)ev->ts_ns, .pid = ev->pid, .by_kswapd = ks_nid >= 0,
-		.pfn = model_val(m, ev, mev, MF_PFN),
+		.ts_ns = (int64_t)ev->ts_ns, .pid = ev->pid, .by_kswapd = by_kswapd,
+		.pfn = model_val(cx, ev, mev, MF_PFN),
 		.file = flags != MODEL_NULL && (flags & RECLAIM_WB_FILE),
 		.sync = flags != MODEL_NULL && (flags & RECLAIM_WB_SYNC),
 	};
 
-	return m->sink.write ? m->sink.write(m->sink.arg, &r) : 0;
+	return cx->sink.write ? cx->sink.write(cx->sink.arg, &r) : 0;
 }
 
-int model_misc_finish(struct model *m)
+int model_misc_finish(struct misc_machine *mm)
 {
+	const struct slab_open *so;
+	size_t slot = 0;
+	int64_t pid;
 	int ret = 0;
 
-	for (size_t i = 0; !ret && i < m->slabs.cap; i++)
-		if (m->slabs.keys[i] != MODEL_NULL)
-			ret = emit_unended(m, (int)m->slabs.keys[i],
-					   (const struct slab_open *)(m->slabs.vals +
-								      i * m->slabs.vsize));
-	model_pidmap_release(&m->slabs);
+	while (!ret && (so = model_pidmap_next(&mm->slabs, &slot, &pid)))
+		ret = emit_unended(mm, (int)pid, so);
+	model_pidmap_release(&mm->slabs);
 	return ret;
 }

@@ -14,66 +14,88 @@
  * is emitted as unterminated.  An end without a begin is kept with begin
  * NULL.  An episode open when events were lost is incomplete.
  */
-#include "model-priv.h"
+#include "model-stall.h"
+
+#include <string.h>
+
+/* The value of the per-pid map. */
+struct stall_open {
+	struct model_stall row;		/* begin side filled in */
+	unsigned int lost_gen;		/* the context's lost_gen at begin */
+};
 
 static const char *const kind_name[SK_COUNT] = {
 	[SK_DIRECT] = "direct", [SK_MEMCG] = "memcg",
 	[SK_SOFTLIMIT] = "memcg_softlimit", [SK_NODE] = "node",
 };
 
-static int64_t stall_key(int pid, int kind)
+static int64_t stall_key(int pid, enum stall_kind kind)
 {
 	return (int64_t)pid * SK_COUNT + kind;
 }
 
-static int emit(struct model *m, const struct model_stall *r)
+void model_stall_init(struct stall_machine *s, const struct model_ctx *cx)
+{
+	memset(s, 0, sizeof(*s));
+	s->cx = cx;
+	model_pidmap_init(&s->open, sizeof(struct stall_open));
+}
+
+void model_stall_release(struct stall_machine *s)
+{
+	model_pidmap_release(&s->open);
+}
+
+static int emit(struct stall_machine *s, const struct model_stall *r)
 {
 	for (int k = 0; k < SK_COUNT; k++)
 		if (r->kind == kind_name[k])
-			m->stall_rows[k]++;
-	return m->sink.stall ? m->sink.stall(m->sink.arg, r) : 0;
+			s->rows[k]++;
+	return s->cx->sink.stall ? s->cx->sink.stall(s->cx->sink.arg, r) : 0;
 }
 
-bool model_stall_open(const struct model *m, int pid, int kind)
+bool model_stall_open(const struct stall_machine *s, int pid, enum stall_kind kind)
 {
-	return model_pidmap_find(&m->stalls, stall_key(pid, kind)) != NULL;
+	return model_pidmap_find(&s->open, stall_key(pid, kind)) != NULL;
 }
 
-int model_stall_begin(struct model *m, const struct ingest_event *ev, int mev, int kind)
+int model_stall_begin(struct stall_machine *s, const struct ingest_event *ev, int mev,
+		      enum stall_kind kind, const char *kswapd_state)
 {
+	const struct model_ctx *cx = s->cx;
 	bool fresh;
-	struct stall_open *so = model_pidmap_get(&m->stalls, stall_key(ev->pid, kind), &fresh);
-	int64_t nid = model_val(m, ev, mev, MF_NID);
+	struct stall_open *so = model_pidmap_get(&s->open, stall_key(ev->pid, kind), &fresh);
 	int ret = 0;
 
 	if (!fresh) {
 		so->row.incomplete_reason = "second_begin_before_end";
-		m->stall_second_begin++;
-		ret = emit(m, &so->row);
+		s->second_begin++;
+		ret = emit(s, &so->row);
 	}
 	so->row = (struct model_stall){
 		.kind = kind_name[kind],
 		.pid = ev->pid,
-		.nid = nid,
+		.nid = model_val(cx, ev, mev, MF_NID),
 		.begin_ns = (int64_t)ev->ts_ns,
 		.end_ns = MODEL_NULL,
 		.duration_ns = MODEL_NULL,
-		.order = model_val(m, ev, mev, MF_ORDER),
-		.gfp_flags = model_val(m, ev, mev, MF_GFP_FLAGS),
+		.order = model_val(cx, ev, mev, MF_ORDER),
+		.gfp_flags = model_val(cx, ev, mev, MF_GFP_FLAGS),
 		.nr_reclaimed = MODEL_NULL,
-		.kswapd_state = model_kswapd_state(m, nid == MODEL_NULL ? 0 : nid,
-						   (int64_t)ev->ts_ns),
+		.kswapd_state = kswapd_state,
 		.complete = false,
 		.incomplete_reason = NULL,
 	};
-	so->lost_gen = m->lost_gen;
+	so->lost_gen = cx->lost_gen;
 	return ret;
 }
 
-int model_stall_end(struct model *m, const struct ingest_event *ev, int mev, int kind)
+int model_stall_end(struct stall_machine *s, const struct ingest_event *ev, int mev,
+		    enum stall_kind kind)
 {
+	const struct model_ctx *cx = s->cx;
 	int64_t key = stall_key(ev->pid, kind);
-	struct stall_open *so = model_pidmap_find(&m->stalls, key);
+	struct stall_open *so = model_pidmap_find(&s->open, key);
 	int ret;
 
 	if (!so) {
@@ -81,40 +103,38 @@ int model_stall_end(struct model *m, const struct ingest_event *ev, int mev, int
 			.kind = kind_name[kind], .pid = ev->pid, .nid = MODEL_NULL,
 			.begin_ns = MODEL_NULL, .end_ns = (int64_t)ev->ts_ns,
 			.duration_ns = MODEL_NULL, .order = MODEL_NULL, .gfp_flags = MODEL_NULL,
-			.nr_reclaimed = model_val(m, ev, mev, MF_NR_RECLAIMED),
+			.nr_reclaimed = model_val(cx, ev, mev, MF_NR_RECLAIMED),
 			.kswapd_state = NULL, .complete = false,
 			.incomplete_reason = "end_without_begin",
 		};
-		m->stall_no_begin++;
-		return emit(m, &r);
+		s->no_begin++;
+		return emit(s, &r);
 	}
 	so->row.end_ns = (int64_t)ev->ts_ns;
 	so->row.duration_ns = so->row.end_ns - so->row.begin_ns;
-	so->row.nr_reclaimed = model_val(m, ev, mev, MF_NR_RECLAIMED);
-	so->row.complete = so->lost_gen == m->lost_gen;
+	so->row.nr_reclaimed = model_val(cx, ev, mev, MF_NR_RECLAIMED);
+	so->row.complete = so->lost_gen == cx->lost_gen;
 	if (!so->row.complete) {
 		so->row.incomplete_reason = "lost_events";
-		m->stall_lost++;
+		s->lost++;
 	}
-	ret = emit(m, &so->row);
-	model_pidmap_remove(&m->stalls, key);
+	ret = emit(s, &so->row);
+	model_pidmap_remove(&s->open, key);
 	return ret;
 }
 
-int model_stall_finish(struct model *m)
+int model_stall_finish(struct stall_machine *s)
 {
+	struct stall_open *so;
+	size_t slot = 0;
+	int64_t key;
 	int ret = 0;
 
-	for (size_t i = 0; !ret && i < m->stalls.cap; i++) {
-		struct stall_open *so;
-
-		if (m->stalls.keys[i] == MODEL_NULL)
-			continue;
-		so = (struct stall_open *)(m->stalls.vals + i * m->stalls.vsize);
+	while (!ret && (so = model_pidmap_next(&s->open, &slot, &key))) {
 		so->row.incomplete_reason = "no_end_at_trace_end";
-		m->stall_no_end++;
-		ret = emit(m, &so->row);
+		s->no_end++;
+		ret = emit(s, &so->row);
 	}
-	model_pidmap_release(&m->stalls);
+	model_pidmap_release(&s->open);
 	return ret;
 }

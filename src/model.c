@@ -2,154 +2,33 @@
 /*
  * model.c - the model's dispatcher: maps each known event (by its spec
  * index) to the state machines that use it, resolves the fields they read
- * once per run, and keeps the per-pid hash and the per-node arrays.
- * The state machines are in model-stall.c, model-kswapd.c, model-flags.c
- * and model-misc.c; the rules are cited there.
+ * once per run, and carries what one machine's event means for another:
+ * a stall begin gets kswapd's state on its node, a kswapd lru_shrink_inactive
+ * whether its task is in soft-limit reclaim, and kswapd's pass ends and
+ * balanced sleep checks go to the flag machine (struct kswapd_effect).
+ * The machines (model-stall.c, model-kswapd.c, model-flags.c,
+ * model-misc.c) never call each other; their rules are cited there.
  */
+#include "model-flags.h"
+#include "model-kswapd.h"
+#include "model-misc.h"
 #include "model-priv.h"
+#include "model-stall.h"
 #include "vr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MODEL_MAX_NODES 1024	/* MAX_NUMNODES is at most 1 << 10 */
-
-/* ---- pid map ---------------------------------------------------------- */
-
-void model_pidmap_init(struct model_pidmap *pm, size_t vsize)
-{
-	memset(pm, 0, sizeof(*pm));
-	pm->vsize = vsize;
-}
-
-void model_pidmap_release(struct model_pidmap *pm)
-{
-	free(pm->keys);
-	free(pm->vals);
-	model_pidmap_init(pm, pm->vsize);
-}
-
-static size_t pm_hash(int64_t key, size_t cap)
-{
-	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ULL;
-
-	return (size_t)(h >> 32) & (cap - 1);
-}
-
-static size_t pm_slot(const struct model_pidmap *pm, int64_t key)
-{
-	size_t i = pm_hash(key, pm->cap);
-
-	while (pm->keys[i] != MODEL_NULL && pm->keys[i] != key)
-		i = (i + 1) & (pm->cap - 1);
-	return i;
-}
-
-void *model_pidmap_find(const struct model_pidmap *pm, int64_t key)
-{
-	size_t i;
-
-	if (!pm->n)
-		return NULL;
-	i = pm_slot(pm, key);
-	return pm->keys[i] == key ? pm->vals + i * pm->vsize : NULL;
-}
-
-static void pm_grow(struct model_pidmap *pm)
-{
-	struct model_pidmap old = *pm;
-	size_t cap = old.cap ? old.cap * 2 : 64;
-
-	pm->cap = cap;
-	pm->n = 0;
-	pm->keys = vr_malloc(cap * sizeof(*pm->keys));
-	pm->vals = vr_calloc(cap, pm->vsize);
-	for (size_t i = 0; i < cap; i++)
-		pm->keys[i] = MODEL_NULL;
-	for (size_t i = 0; i < old.cap; i++) {
-		if (old.keys[i] == MODEL_NULL)
-			continue;
-		size_t j = pm_slot(pm, old.keys[i]);
-
-		pm->keys[j] = old.keys[i];
-		memcpy(pm->vals + j * pm->vsize, old.vals + i * old.vsize, pm->vsize);
-		pm->n++;
-	}
-	free(old.keys);
-	free(old.vals);
-}
-
-void *model_pidmap_get(struct model_pidmap *pm, int64_t key, bool *fresh)
-{
-	size_t i;
-
-	if ((pm->n + 1) * 4 > pm->cap * 3)
-		pm_grow(pm);
-	i = pm_slot(pm, key);
-	*fresh = pm->keys[i] != key;
-	if (*fresh) {
-		pm->keys[i] = key;
-		memset(pm->vals + i * pm->vsize, 0, pm->vsize);
-		pm->n++;
-	}
-	return pm->vals + i * pm->vsize;
-}
-
-void model_pidmap_remove(struct model_pidmap *pm, int64_t key)
-{
-	size_t mask, i, j;
-
-	if (!pm->n)
-		return;
-	mask = pm->cap - 1;
-	i = pm_slot(pm, key);
-	if (pm->keys[i] != key)
-		return;
-	/* backward shift: move later entries of the run into the hole */
-	for (j = (i + 1) & mask; pm->keys[j] != MODEL_NULL; j = (j + 1) & mask) {
-		size_t home = pm_hash(pm->keys[j], pm->cap);
-
-		/* can the entry at j live at i?  only if home is not in (i, j] */
-		if (((j - home) & mask) >= ((j - i) & mask)) {
-			pm->keys[i] = pm->keys[j];
-			memcpy(pm->vals + i * pm->vsize, pm->vals + j * pm->vsize, pm->vsize);
-			i = j;
-		}
-	}
-	pm->keys[i] = MODEL_NULL;
-	pm->n--;
-}
-
-/* ---- nodes ------------------------------------------------------------ */
-
-struct kswapd_node *model_node(struct model *m, int64_t nid)
-{
-	if (nid < 0 || nid >= MODEL_MAX_NODES)
-		return NULL;
-	if (nid >= m->nnodes) {
-		int n = (int)nid + 1;
-
-		m->kn = vr_realloc(m->kn, (size_t)n * sizeof(*m->kn));
-		m->fn = vr_realloc(m->fn, (size_t)n * sizeof(*m->fn));
-		memset(m->kn + m->nnodes, 0, (size_t)(n - m->nnodes) * sizeof(*m->kn));
-		memset(m->fn + m->nnodes, 0, (size_t)(n - m->nnodes) * sizeof(*m->fn));
-		for (int i = m->nnodes; i < n; i++) {
-			m->kn[i].pid = MODEL_NULL;
-			m->kn[i].cur.nid = i;
-		}
-		m->nnodes = n;
-	}
-	return &m->kn[nid];
-}
-
-int model_kswapd_nid(const struct model *m, int pid)
-{
-	for (int i = 0; i < m->nnodes; i++)
-		if (m->kn[i].pid == pid)
-			return i;
-	return -1;
-}
+struct model {
+	struct model_ctx cx;		/* shared with the machines (read-only there) */
+	int8_t mev_of_spec[128];	/* enum mev per spec index */
+	uint64_t lost_notices;
+	struct stall_machine stall;
+	struct kswapd_machine kswapd;
+	struct flag_machine flags;
+	struct misc_machine misc;
+};
 
 /* ---- setup ------------------------------------------------------------ */
 
@@ -214,7 +93,7 @@ static int spec_field_index(int spec, const char *name)
 
 static void resolve_fields(struct model *m)
 {
-	memset(m->fi, -1, sizeof(m->fi));
+	memset(m->cx.fi, -1, sizeof(m->cx.fi));
 	for (size_t t = 0; t < VR_ARRAY_SIZE(mev_table); t++) {
 		int spec = spec_find(mev_table[t].system, mev_table[t].name);
 		int mev = mev_table[t].mev;
@@ -228,7 +107,7 @@ static void resolve_fields(struct model *m)
 			/* writepage and write_folio, sched_wakeup and
 			 * sched_waking share an mev and the same field list */
 			if (idx >= 0)
-				m->fi[mev][f] = (int8_t)idx;
+				m->cx.fi[mev][f] = (int8_t)idx;
 		}
 	}
 }
@@ -236,54 +115,43 @@ static void resolve_fields(struct model *m)
 struct model *model_create(const struct model_config *cfg, const struct model_sink *sink)
 {
 	struct model *m = vr_calloc(1, sizeof(*m));
+	int major = 0, minor = 0;
 
-	m->sink = *sink;
-	m->premature_ns = cfg->premature_ns ? cfg->premature_ns : 100000000ULL;
-	m->nap_ns = cfg->nap_ns ? cfg->nap_ns : 100000000ULL;
+	m->cx.sink = *sink;
 	resolve_fields(m);
-	model_pidmap_init(&m->stalls, sizeof(struct stall_open));
-	model_pidmap_init(&m->slabs, sizeof(struct slab_open));
-	model_pidmap_init(&m->isolate, sizeof(struct isolate_last));
-	m->has_sched = cfg->has_field &&
-		       cfg->has_field(cfg->has_field_arg, "sched", "sched_switch", NULL);
 	if (cfg->release)
-		sscanf(cfg->release, "%d.%d", &m->release_major, &m->release_minor);
-	model_flags_choose(m, cfg);
-	for (int nid = 0; cfg->kswapd_pid && nid < MODEL_MAX_NODES; nid++) {
-		int pid = cfg->kswapd_pid(cfg->kswapd_pid_arg, nid);
-
-		if (pid < 0) {
-			if (nid >= 64)	/* node ids are dense in practice */
-				break;
-			continue;
-		}
-		if (model_kswapd_nid(m, pid) < 0)
-			model_node(m, nid)->pid = pid;
-	}
+		sscanf(cfg->release, "%d.%d", &major, &minor);
+	model_stall_init(&m->stall, &m->cx);
+	model_misc_init(&m->misc, &m->cx);
+	model_flags_init(&m->flags, &m->cx, cfg, major * 100 + minor);
+	model_kswapd_init(&m->kswapd, &m->cx, cfg);
 	return m;
 }
 
 const char *model_flag_rule(const struct model *m)
 {
-	return m->rule == FR_NONE ? NULL : m->rule_name;
+	return model_flags_rule(&m->flags);
 }
 
 void model_free(struct model *m)
 {
 	if (!m)
 		return;
-	model_kswapd_release(m);
-	model_pidmap_release(&m->stalls);
-	model_pidmap_release(&m->slabs);
-	model_pidmap_release(&m->isolate);
-	free(m->kn);
-	free(m->fn);
+	model_kswapd_release(&m->kswapd);
+	model_stall_release(&m->stall);
+	model_misc_release(&m->misc);
+	model_flags_release(&m->flags);
 	free(m);
 }
 
 /* ---- dispatch --------------------------------------------------------- */
 
-/* Events that show kswapd working (kernel-vmscan.md 4.3, step 1). */
+/*
+ * Events that show kswapd working: everything kswapd emits between its
+ * wake and its sleep checks in balance_pgdat() (mm/vmscan.c): lru_*,
+ * shrink_slab_*, writepage/write_folio, inactive_list_is_low, soft-limit
+ * reclaim, throttling and congestion waits, kcompactd wakeups.
+ */
 static bool is_activity(int mev)
 {
 	switch (mev) {
@@ -297,37 +165,71 @@ static bool is_activity(int mev)
 	}
 }
 
+/* Pass what a kswapd event meant (@ret 0: it went through) to the flags. */
+static int kswapd_effect(struct model *m, int ret, const struct kswapd_effect *eff)
+{
+	if (ret || eff->nid < 0)
+		return ret;
+	if (eff->pass_end)
+		model_flags_pass_end(&m->flags, eff->nid);
+	if (eff->balanced_ns != MODEL_NULL)
+		return model_flags_clear(&m->flags, eff->nid, eff->balanced_ns);
+	return 0;
+}
+
+/* A stall begin: kswapd's state on the stall's node (node 0 unless node
+ * reclaim) goes with it. */
+static int stall_begin(struct model *m, const struct ingest_event *ev, int mev,
+		       enum stall_kind kind)
+{
+	int64_t nid = model_val(&m->cx, ev, mev, MF_NID);
+	const char *ks_state = model_kswapd_state(&m->kswapd, nid == MODEL_NULL ? 0 : nid,
+						  (int64_t)ev->ts_ns);
+
+	return model_stall_begin(&m->stall, ev, mev, kind, ks_state);
+}
+
+/* The flag machine's view of @ev; @ks: the node whose kswapd sent it, or -1. */
+static int flags_event(struct model *m, const struct ingest_event *ev, int mev, int ks)
+{
+	bool soft = mev == MEV_SHRINK_INACTIVE && ks >= 0 &&
+		    model_stall_open(&m->stall, ev->pid, SK_SOFTLIMIT);
+
+	return model_flags_event(&m->flags, ev, mev, ks, soft);
+}
+
 static int dispatch(struct model *m, struct ingest_event *ev, int mev, int ks)
 {
+	struct kswapd_effect eff;
+
 	switch (mev) {
 	case MEV_KSWAPD_WAKE:
-		return model_kswapd_wake(m, ev, mev);
+		return kswapd_effect(m, model_kswapd_wake(&m->kswapd, ev, mev, &eff), &eff);
 	case MEV_KSWAPD_SLEEP:
-		return model_kswapd_sleep(m, ev, mev);
+		return kswapd_effect(m, model_kswapd_sleep(&m->kswapd, ev, mev, &eff), &eff);
 	case MEV_WAKEUP_KSWAPD:
-		return model_kswapd_request(m, ev, mev);
-	case MEV_DIRECT_BEGIN: return model_stall_begin(m, ev, mev, SK_DIRECT);
-	case MEV_DIRECT_END: return model_stall_end(m, ev, mev, SK_DIRECT);
-	case MEV_MEMCG_BEGIN: return model_stall_begin(m, ev, mev, SK_MEMCG);
-	case MEV_MEMCG_END: return model_stall_end(m, ev, mev, SK_MEMCG);
+		return model_kswapd_request(&m->kswapd, ev, mev);
+	case MEV_DIRECT_BEGIN: return stall_begin(m, ev, mev, SK_DIRECT);
+	case MEV_DIRECT_END: return model_stall_end(&m->stall, ev, mev, SK_DIRECT);
+	case MEV_MEMCG_BEGIN: return stall_begin(m, ev, mev, SK_MEMCG);
+	case MEV_MEMCG_END: return model_stall_end(&m->stall, ev, mev, SK_MEMCG);
 	case MEV_SOFT_BEGIN:
-		return model_flags_event(m, ev, mev, ks) ?:
-		       model_stall_begin(m, ev, mev, SK_SOFTLIMIT);
-	case MEV_SOFT_END: return model_stall_end(m, ev, mev, SK_SOFTLIMIT);
-	case MEV_NODE_BEGIN: return model_stall_begin(m, ev, mev, SK_NODE);
-	case MEV_NODE_END: return model_stall_end(m, ev, mev, SK_NODE);
+		return flags_event(m, ev, mev, ks) ?: stall_begin(m, ev, mev, SK_SOFTLIMIT);
+	case MEV_SOFT_END: return model_stall_end(&m->stall, ev, mev, SK_SOFTLIMIT);
+	case MEV_NODE_BEGIN: return stall_begin(m, ev, mev, SK_NODE);
+	case MEV_NODE_END: return model_stall_end(&m->stall, ev, mev, SK_NODE);
 	case MEV_SLAB_START:
-		return model_flags_event(m, ev, mev, ks) ?: model_slab_start(m, ev, mev);
+		return flags_event(m, ev, mev, ks) ?: model_slab_start(&m->misc, ev, mev);
 	case MEV_SLAB_END:
-		return model_slab_end(m, ev, mev);
+		return model_slab_end(&m->misc, ev, mev);
 	case MEV_WRITEPAGE:
-		return model_flags_event(m, ev, mev, ks) ?: model_write(m, ev, mev, ks);
+		return flags_event(m, ev, mev, ks) ?: model_write(&m->misc, ev, mev, ks >= 0);
 	case MEV_THROTTLED: case MEV_CONGESTION_WAIT: case MEV_WAIT_IFF_CONGESTED:
-		return model_flags_event(m, ev, mev, ks) ?: model_throttle(m, ev, mev);
+		return flags_event(m, ev, mev, ks) ?: model_throttle(&m->misc, ev, mev);
 	case MEV_LRU_ISOLATE: case MEV_SHRINK_INACTIVE: case MEV_SHRINK_ACTIVE:
-		return model_flags_event(m, ev, mev, ks);
+		return flags_event(m, ev, mev, ks);
 	case MEV_SCHED_SWITCH: case MEV_SCHED_WAKEUP:
-		return model_kswapd_sched(m, ev, mev);
+		return model_kswapd_sched(&m->kswapd, ev, mev);
 	default:
 		return 0;
 	}
@@ -342,10 +244,10 @@ int model_event(struct model *m, struct ingest_event *ev)
 	mev = m->mev_of_spec[ev->spec];
 	if (mev == MEV_NONE)
 		return 0;
-	ks = model_kswapd_nid(m, ev->pid);
+	ks = model_kswapd_nid(&m->kswapd, ev->pid);
 	ret = dispatch(m, ev, mev, ks);
 	if (!ret && ks >= 0 && is_activity(mev))
-		ret = model_kswapd_activity(m, ks, ev, mev);
+		ret = model_kswapd_activity(&m->kswapd, ks, ev, mev);
 	return ret;
 }
 
@@ -354,47 +256,55 @@ int model_lost(struct model *m, int cpu, uint64_t ts_ns, int64_t count)
 	(void)cpu;
 	(void)ts_ns;
 	(void)count;
-	m->lost_gen++;
+	m->cx.lost_gen++;
 	m->lost_notices++;
 	return 0;
 }
 
-static int quality(struct model *m, const char *item, uint64_t count, const char *detail)
+/* Trace end on every node: close kswapd's cycles, with their effects. */
+static int kswapd_finish(struct model *m)
 {
-	if (!m->sink.quality)
-		return 0;
-	return m->sink.quality(m->sink.arg, item, (int64_t)count, detail);
+	struct kswapd_effect eff;
+	int ret = 0;
+
+	for (int nid = 0; !ret && nid < m->kswapd.nnodes; nid++)
+		ret = kswapd_effect(m, model_kswapd_finish_node(&m->kswapd, nid, &eff), &eff);
+	return ret;
 }
 
 int model_finish(struct model *m)
 {
 	static const char *const kind_item[SK_COUNT] = {
 		"stalls_direct", "stalls_memcg", "stalls_memcg_softlimit", "stalls_node" };
-	int ret = model_stall_finish(m) ?: model_misc_finish(m) ?: model_kswapd_finish(m) ?:
-		  model_flags_finish(m);
+	const struct model_ctx *cx = &m->cx;
+	const struct stall_machine *st = &m->stall;
+	const struct kswapd_machine *k = &m->kswapd;
+	int ret = model_stall_finish(&m->stall) ?: model_misc_finish(&m->misc) ?:
+		  kswapd_finish(m) ?: model_flags_finish(&m->flags, k->n_wake);
 
-	for (int k = 0; !ret && k < SK_COUNT; k++)
-		ret = quality(m, kind_item[k], m->stall_rows[k], "reclaim_stall rows of this kind");
+	for (int kind = 0; !ret && kind < SK_COUNT; kind++)
+		ret = model_quality(cx, kind_item[kind], st->rows[kind],
+				    "reclaim_stall rows of this kind");
 	if (ret)
 		return ret;
-	return quality(m, "lost_event_notices", m->lost_notices,
-		       "ring-buffer lost-event notices; episodes open at one are incomplete") ?:
-	       quality(m, "stall_begin_without_end", m->stall_no_end,
-		       "reclaim begin with no end at trace end") ?:
-	       quality(m, "stall_end_without_begin", m->stall_no_begin,
-		       "reclaim end with no begin (trace start or lost begin)") ?:
-	       quality(m, "stall_lost_events", m->stall_lost,
-		       "episodes with lost events inside") ?:
-	       quality(m, "stall_second_begin", m->stall_second_begin,
-		       "a begin before the previous end on the same pid (lost end or pid"
-		       " reuse); the earlier begin is kept as unterminated") ?:
-	       quality(m, "slab_start_without_end", m->slab_no_end, NULL) ?:
-	       quality(m, "slab_end_without_start", m->slab_no_begin, NULL) ?:
-	       quality(m, "slab_lost_events", m->slab_lost, NULL) ?:
-	       quality(m, "kswapd_cycles_unknown", m->cycles_unknown,
-		       "cycles whose sleep decision could not be made") ?:
-	       quality(m, "kswapd_cycles_incomplete", m->cycles_incomplete,
-		       "cycles without both wakes seen or with lost events inside") ?:
-	       quality(m, "kswapd_sleep_without_wake", m->kswapd_sleep_no_wake,
-		       "a second kswapd_sleep in one cycle (freezer or lost wake)");
+	return model_quality(cx, "lost_event_notices", m->lost_notices,
+			     "ring-buffer lost-event notices; episodes open at one are incomplete") ?:
+	       model_quality(cx, "stall_begin_without_end", st->no_end,
+			     "reclaim begin with no end at trace end") ?:
+	       model_quality(cx, "stall_end_without_begin", st->no_begin,
+			     "reclaim end with no begin (trace start or lost begin)") ?:
+	       model_quality(cx, "stall_lost_events", st->lost,
+			     "episodes with lost events inside") ?:
+	       model_quality(cx, "stall_second_begin", st->second_begin,
+			     "a begin before the previous end on the same pid (lost end or pid"
+			     " reuse); the earlier begin is kept as unterminated") ?:
+	       model_quality(cx, "slab_start_without_end", m->misc.slab_no_end, NULL) ?:
+	       model_quality(cx, "slab_end_without_start", m->misc.slab_no_begin, NULL) ?:
+	       model_quality(cx, "slab_lost_events", m->misc.slab_lost, NULL) ?:
+	       model_quality(cx, "kswapd_cycles_unknown", k->cycles_unknown,
+			     "cycles whose sleep decision could not be made") ?:
+	       model_quality(cx, "kswapd_cycles_incomplete", k->cycles_incomplete,
+			     "cycles without both wakes seen or with lost events inside") ?:
+	       model_quality(cx, "kswapd_sleep_without_wake", k->sleep_no_wake,
+			     "a second kswapd_sleep in one cycle (freezer or lost wake)");
 }

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model-flags.h - the pgdat flag machine (model-flags.c): per node, the
+ * intervals during which PGDAT_WRITEBACK, PGDAT_DIRTY and the congested
+ * flag were (inferred to be) set; rows of the pgdat_flag table.  Called by
+ * the dispatcher (model.c) only, which also passes on kswapd's pass ends
+ * and balanced sleep checks (struct kswapd_effect, model-kswapd.h).
+ */
+#ifndef VR_MODEL_FLAGS_H
+#define VR_MODEL_FLAGS_H
+
+#include "model-pidmap.h"
+#include "model-priv.h"
+
+/* Rule sets of the flag inference (model-flags.c, top). */
+enum flag_rule { FR_NONE, FR_PER_CALL, FR_PER_PASS, FR_LRUVEC, FR_NODE_CGROUP };
+
+struct flag_node;
+
+struct flag_machine {
+	const struct model_ctx *cx;	/* borrowed from the dispatcher */
+	enum flag_rule rule;
+	int dirty_needs_unqueued;	/* 6.13+: PGDAT_DIRTY needs unqueued > 0 */
+	const char *rule_name;
+	char rule_detail[256];
+	const char *no_rule_reason;
+	int release;			/* major * 100 + minor, 0 unknown */
+	bool mglru;			/* lru_isolate nr_requested == 4096 seen */
+	struct model_pidmap isolate;	/* pid -> last inactive lru_isolate */
+	struct flag_node *fn;		/* per node, grown on demand */
+	int nnodes;
+	/* counts for run_quality */
+	uint64_t n_shrink_inactive, n_isolate;
+	uint64_t rows, evidence_after_clear, call_no_isolate;
+};
+
+/*
+ * model_flags_init - choose the rule set from @cfg's formats first and
+ * @release (major * 100 + minor, 0: unknown) second.
+ */
+void model_flags_init(struct flag_machine *f, const struct model_ctx *cx,
+		      const struct model_config *cfg, int release);
+void model_flags_release(struct flag_machine *f);
+
+/*
+ * model_flags_event - an event the flags read: lru_isolate,
+ * lru_shrink_inactive/active, slab start, writepage, soft-limit begin,
+ * throttled and the congestion waits.  @ks: the node whose kswapd is the
+ * event's task, or -1; @in_softlimit: the task is inside soft-limit
+ * reclaim (asked only for a kswapd's lru_shrink_inactive).  Returns 0.
+ */
+int model_flags_event(struct flag_machine *f, const struct ingest_event *ev, int mev, int ks,
+		      bool in_softlimit);
+/* model_flags_pass_end - kswapd_wake or kswapd_sleep on @nid: kswapd's
+ * shrink_node() pass window ends; test its sums.  Returns 0. */
+int model_flags_pass_end(struct flag_machine *f, int nid);
+/* model_flags_clear - kswapd's sleep check found @nid balanced at @ts_ns:
+ * the flags set are cleared (4.12+); 0 or the sink's value. */
+int model_flags_clear(struct flag_machine *f, int nid, int64_t ts_ns);
+/* model_flags_finish - emit the flags still set (clear NULL) and the
+ * run_quality items; @kswapd_wakes: kswapd_wake events seen. */
+int model_flags_finish(struct flag_machine *f, uint64_t kswapd_wakes);
+/* model_flags_rule - the rule set's name (static), or NULL if none. */
+const char *model_flags_rule(const struct flag_machine *f);
+
+#endif /* VR_MODEL_FLAGS_H */
