@@ -4,10 +4,12 @@
  * in one directory: the changelog table (compare.txt, compare.md), the
  * per-run summary (summary.txt), the run list (runs.txt), every chart as
  * PNG and SVG, and index.md linking them.  The text files are what the
- * `compare`, `summary` and `runs` commands print; the charts what `chart`
- * draws.  The files are written as one whole through outfile.h's outdir:
- * DIR/MANIFEST records each with its SHA-256, a re-run replaces or removes
- * only files still as recorded, and on any error nothing in DIR changes.
+ * `compare`, `summary` and `runs` commands print, from the same modules
+ * (compare.h, summary.h, runs.h) with a stream of their own; the charts
+ * what `chart` draws (chart-draw.h).  The files are written as one whole
+ * through outfile.h's outdir: DIR/MANIFEST records each with its SHA-256,
+ * a re-run replaces or removes only files still as recorded, and on any
+ * error nothing in DIR changes.
  */
 #include "chart-data.h"
 #include "chart-draw.h"
@@ -16,8 +18,10 @@
 #include "outfile.h"
 #include "render.h"
 #include "render-cairo.h"
+#include "runs.h"
 #include "store.h"
 #include "store-query.h"
+#include "summary.h"
 #include "vr.h"
 
 #include <errno.h>
@@ -25,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const report_usage[] = {
 	"usage: vmscan-report report -d DB -o DIR",
@@ -83,29 +86,24 @@ static void write_file(struct report *r, const char *name, const char *text, siz
 		r->failed = 1;
 }
 
-/* Run a command's cmd_* function with its stdout going to DIR/@name. */
-static int capture(struct report *r, const char *name, int (*fn)(int, char **), int argc,
-		   char **argv)
+/*
+ * DIR/@name written by @print (a module's printer to a FILE *, as the
+ * command of the same name prints it) through the outdir's stream.
+ * Returns 0, or -1 after a message (the file then fails: nothing in DIR is
+ * replaced).
+ */
+static int text_file(struct report *r, const char *name, int (*print)(struct store *, FILE *))
 {
 	struct outfile *of = outdir_create(r->out, name);
-	int saved, status;
+	FILE *f = of ? outfile_stream(of) : NULL;
 
-	if (!of)
+	if (!f)
 		return -1;
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	dup2(outfile_fd(of), STDOUT_FILENO);
-	status = fn(argc, argv);
-	if (fflush(stdout) || ferror(stdout)) {
-		outfile_fail(of, errno);
-		clearerr(stdout);
-		status = VR_EXIT_FAIL;
-	}
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	if (status)
+	if (print(r->st, f)) {
 		outfile_fail(of, 0);
-	return status || outfile_finish(of) ? -1 : 0;
+		return -1;
+	}
+	return outfile_finish(of) ? -1 : 0;
 }
 
 /* compare.txt and compare.md from the comparison library. */
@@ -144,16 +142,12 @@ static void report_compare(struct report *r)
 
 static void report_text(struct report *r)
 {
-	char *db = (char *)r->db_path;
-	char *runs_argv[] = { "runs", "-d", db, NULL };
-	char *summary_argv[] = { "summary", "-d", db, NULL };
-
 	report_compare(r);
-	if (capture(r, "runs.txt", cmd_runs, 3, runs_argv))
+	if (text_file(r, "runs.txt", runs_print))
 		r->failed = 1;
 	vr_buf_addstr(&r->index, "- [runs.txt](runs.txt): the loaded runs, their kernels and"
 		      " data quality\n");
-	if (capture(r, "summary.txt", cmd_summary, 3, summary_argv))
+	if (text_file(r, "summary.txt", summary_print))
 		r->failed = 1;
 	vr_buf_addstr(&r->index, "- [summary.txt](summary.txt): per run what reclaim did: totals,"
 		      " per process, per kswapd with its sleep decisions, data quality\n");
