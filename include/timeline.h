@@ -32,9 +32,9 @@ struct store;
  * @o->min_stall_ms.  "[exact]" marks sleep decisions made from
  * sched_switch/sched_wakeup of the kswapd pid.
  * Returns 0, or -1 after "vmscan-report: DB: no run N", "DB: run N has no
- * node M (its nodes: ...)" or an SQLite error (nothing written then but
- * maybe part of the lines).  Write errors of @out are the caller's to
- * check (ferror()).
+ * node M (its nodes: ...)" or "DB: WHAT: reason" of SQLite (the lines
+ * before the error stay written).  Write errors of @out are the caller's
+ * to check (ferror()).
  */
 int timeline_print(struct store *s, const struct timeline_opts *o, FILE *out);
 

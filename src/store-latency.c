@@ -5,6 +5,7 @@
  */
 #include "ingest-latency.h"
 #include "store.h"
+#include "store-query.h"
 #include "vr.h"
 
 #include <stdbool.h>
@@ -18,21 +19,16 @@ static int fail(struct store *s, const char *what)
 	return -1;
 }
 
-/* One integer from @sql with text ?1 = @kernel; -1 on error. */
+/* One integer from @sql with text ?1 = @kernel (0 without a row); 0 or -1. */
 static int query_kernel_int(struct store *s, const char *sql, const char *kernel, int64_t *out)
 {
-	sqlite3_stmt *st;
+	struct store_stmt *q = store_stmt_new(s, sql, "choose the iteration");
 	int rc;
 
-	*out = 0;
-	if (sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL) != SQLITE_OK)
-		return fail(s, "cannot prepare query");
-	sqlite3_bind_text(st, 1, kernel, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(s, "query failed");
+	store_bind_text(q, 1, kernel);
+	rc = store_stmt_row_int64(q, out, 1);
+	store_stmt_free(q);
+	return rc < 0 ? -1 : 0;
 }
 
 static int pick_iteration(struct store *s, const char *kernel, int *iteration)
@@ -53,6 +49,8 @@ static int pick_iteration(struct store *s, const char *kernel, int *iteration)
 static int find_or_create_run(struct store *s, const char *kernel, int iteration,
 			      const char *path, const char *sha256, int64_t *run_id, int *created)
 {
+	struct store_stmt *q = store_stmt_new(s, "SELECT id FROM run WHERE kernel = ?1"
+					      " AND iteration = ?2", "find the run");
 	sqlite3 *db = store_db(s);
 	sqlite3_stmt *st;
 	char now[32];
@@ -60,16 +58,12 @@ static int find_or_create_run(struct store *s, const char *kernel, int iteration
 	int rc;
 
 	*created = 0;
-	if (sqlite3_prepare_v2(db, "SELECT id FROM run WHERE kernel = ?1 AND iteration = ?2",
-			       -1, &st, NULL) != SQLITE_OK)
-		return fail(s, "cannot prepare query");
-	sqlite3_bind_text(st, 1, kernel, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, iteration);
-	rc = sqlite3_step(st);
-	*run_id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return fail(s, "query failed");
+	store_bind_text(q, 1, kernel);
+	store_bind_int(q, 2, iteration);
+	rc = store_stmt_row_int64(q, run_id, 1);
+	store_stmt_free(q);
+	if (rc < 0)
+		return -1;
 	if (*run_id)
 		return 0;
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
