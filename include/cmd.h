@@ -162,14 +162,16 @@ char *cmd_option_label(const struct cmd_option *o, char *buf, size_t size);
 /** cmd_help_option - the -h row every command has after its own. */
 extern const struct cmd_option cmd_help_option;
 
-extern const struct cmd cmd_compare_desc, cmd_import_latency_desc, cmd_chart_desc,
+extern const struct cmd cmd_load_desc, cmd_runs_desc, cmd_compare_desc,
+	cmd_import_latency_desc, cmd_summary_desc, cmd_timeline_desc, cmd_chart_desc,
 	cmd_record_desc;
 
-/* The commands not converted yet (struct cmd.legacy, src/cmd-table.c). */
-int cmd_load(int argc, char **argv);
+/* runs and summary as report runs them today (cmd_run() of their struct
+ * cmd), until it calls their modules. */
 int cmd_runs(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
-int cmd_timeline(int argc, char **argv);
+
+/* report: not converted to the table yet (struct cmd.legacy). */
 int cmd_report(int argc, char **argv);
 
 /**

@@ -7,43 +7,8 @@
 #include "load.h"
 #include "vr.h"
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
-
-static const char *const load_usage[] = {
-	"usage: vmscan-report load -d DB [--kernel NAME] [--iteration N] [--replace] [-j N] [-q]",
-	"                          [-v] [--low-memory] [--premature-ms MS] FILE...",
-	"",
-	"Load trace.dat recordings (file version 6 or 7, compressed or not) into DB,",
-	"one run per file.  Every event is stored; vmscan, writeback congestion,",
-	"compaction and sched events in typed tables named after the event.",
-	"",
-	"  -d, --database DB   SQLite database to create or extend",
-	"  -k, --kernel NAME   kernel label of the runs (default: the uname release",
-	"                      saved in each file)",
-	"  -i, --iteration N   iteration number of the first file (default: the next",
-	"                      free number for the kernel); later files count up",
-	"  -r, --replace       reload a file loaded before (same contents) into its run,",
-	"                      keeping the run's id, label, iteration and latencies",
-	"  -j, --jobs N        files decoded in parallel (default: number of CPUs)",
-	"  -q, --quiet         do not print a line per loaded run",
-	"      --premature-ms MS  a kswapd full sleep followed by a wakeup request",
-	"                      within MS milliseconds is flagged premature (default 100)",
-	"      --low-memory    read compressed trace.dat files only from an uncompressed",
-	"                      copy (below), waiting for it first: the least memory, the",
-	"                      load takes longer.  Done anyway when a file would not fit",
-	"                      in half the free memory",
-	"  -v, --verbose       say how each trace.dat was read",
-	"  -h, --help          show this help",
-	"",
-	"A compressed trace.dat of more than a few MB is decoded in memory up to 64 MiB",
-	"of decompressed data, meanwhile trace-cmd convert makes an uncompressed copy",
-	"in $TMPDIR (default /var/tmp, deleted once open); the rest is read from the",
-	"copy.  libtracecmd keeps all it decompressed, so memory would otherwise grow",
-	"with the trace.",
-	NULL
-};
 
 /* What the command says after each run: its options. */
 struct load_say {
@@ -65,71 +30,107 @@ static void say_loaded(void *arg, const struct load_done *d)
 		fprintf(stderr, "vmscan-report: %s: %s\n", d->path, d->how_read);
 }
 
-static int parse_load_opts(int argc, char **argv, struct load_opts *o, struct load_say *say)
-{
-	static const struct option longopts[] = {
-		{ "database", required_argument, NULL, 'd' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "iteration", required_argument, NULL, 'i' },
-		{ "replace", no_argument, NULL, 'r' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "premature-ms", required_argument, NULL, 'P' },
-		{ "low-memory", no_argument, NULL, 'L' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
+/* The options: what load_files() is asked, and what is said per run. */
+struct load_args {
+	struct load_opts o;
+	struct load_say say;
+};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:k:i:rj:qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd': o->db = optarg; break;
-		case 'k': o->kernel = optarg; break;
-		case 'i':
-			if (vr_parse_int(optarg, &o->iteration) || o->iteration < 1)
-				return vr_error("--iteration wants a number >= 1, not '%s'", optarg),
-				       VR_EXIT_USAGE;
-			break;
-		case 'r': o->replace = true; break;
-		case 'j':
-			if (vr_parse_int(optarg, &o->jobs) || o->jobs < 1)
-				return vr_error("--jobs wants a number >= 1, not '%s'", optarg),
-				       VR_EXIT_USAGE;
-			break;
-		case 'q': say->quiet = true; break;
-		case 'L': o->low_memory = true; break;
-		case 'v': say->verbose = true; break;
-		case 'P':
-			if (vr_parse_int(optarg, &o->premature_ms) || o->premature_ms < 1)
-				return vr_error("--premature-ms wants a number >= 1, not '%s'",
-						optarg), VR_EXIT_USAGE;
-			break;
-		case 'h': return cmd_usage(load_usage, 0) - 1; /* -1: help shown */
-		default: return cmd_usage(load_usage, VR_EXIT_USAGE);
-		}
-	}
-	if (!o->db)
-		return vr_error("load: -d DB is required"), cmd_usage(load_usage, VR_EXIT_USAGE);
-	if (optind >= argc)
-		return vr_error("load: no trace file given"), cmd_usage(load_usage, VR_EXIT_USAGE);
-	return 0;
+enum { OPT_PREMATURE_MS = CMD_OPT_LONG, OPT_LOW_MEMORY };
+
+static const struct cmd_option load_options[] = {
+	{ 'd', "database", "DB", "SQLite database to create or extend" },
+	{ 'k', "kernel", "NAME", "kernel label of the runs (default: the uname release\n"
+				 "saved in each file)" },
+	{ 'i', "iteration", "N", "iteration number of the first file (default: the next\n"
+				 "free number for the kernel); later files count up" },
+	{ 'r', "replace", NULL, "reload a file loaded before (same contents) into its run,\n"
+				"keeping the run's id, label, iteration and latencies" },
+	{ 'j', "jobs", "N", "files decoded in parallel (default: number of CPUs)" },
+	{ 'q', "quiet", NULL, "do not print a line per loaded run" },
+	{ OPT_PREMATURE_MS, "premature-ms", "MS", "a kswapd full sleep followed by a wakeup request\n"
+		"within MS milliseconds is flagged premature (default 100)" },
+	{ OPT_LOW_MEMORY, "low-memory", NULL, "read compressed trace.dat files only from an uncompressed\n"
+		"copy (below), waiting for it first: the least memory, the\n"
+		"load takes longer.  Done anyway when a file would not fit\n"
+		"in half the free memory" },
+	{ 'v', "verbose", NULL, "say how each trace.dat was read" },
+	{ 0 }
+};
+
+/* A whole number >= 1 for option @name into *@out. */
+static enum cmd_status parse_count(const char *arg, const char *name, int *out)
+{
+	if (vr_parse_int(arg, out) || *out < 1)
+		return vr_error("--%s wants a number >= 1, not '%s'", name, arg), CMD_USAGE;
+	return CMD_OK;
 }
 
-int cmd_load(int argc, char **argv)
+static enum cmd_status load_option(struct cmd_ctx *ctx, int key, const char *arg)
 {
-	struct load_say say = { 0 };
-	struct load_opts o = { .premature_ms = LOAD_PREMATURE_MS_DEFAULT, .loaded = say_loaded,
-			       .loaded_arg = &say };
-	struct load_result r;
-	int ret = parse_load_opts(argc, argv, &o, &say);
+	struct load_args *a = ctx->opts;
 
-	if (ret)
-		return ret < 0 ? VR_EXIT_OK : ret;
-	if (!load_files(&o, argv + optind, argc - optind, &r))
+	switch (key) {
+	case 'k': a->o.kernel = arg; break;
+	case 'i': return parse_count(arg, "iteration", &a->o.iteration);
+	case 'r': a->o.replace = true; break;
+	case 'j': return parse_count(arg, "jobs", &a->o.jobs);
+	case 'q': a->say.quiet = true; break;
+	case OPT_LOW_MEMORY: a->o.low_memory = true; break;
+	case 'v': a->say.verbose = true; break;
+	case OPT_PREMATURE_MS: return parse_count(arg, "premature-ms", &a->o.premature_ms);
+	}
+	return CMD_OK;
+}
+
+static enum cmd_status load_check(struct cmd_ctx *ctx)
+{
+	if (!ctx->argc)
+		return vr_error("load: no trace file given"), CMD_USAGE_HELP;
+	return CMD_OK;
+}
+
+static int load_run(struct cmd_ctx *ctx)
+{
+	struct load_args *a = ctx->opts;
+	struct load_result r;
+
+	a->o.db = ctx->db;
+	a->o.loaded = say_loaded;
+	a->o.loaded_arg = &a->say;
+	if (!load_files(&a->o, ctx->argv, ctx->argc, &r))
 		return VR_EXIT_OK;
 	if (r.interrupted)
 		vr_error("interrupted by signal %d; runs loaded before it are kept", r.interrupted);
 	return VR_EXIT_FAIL;
 }
+
+static const char *const load_synopsis[] = {
+	"-d DB [--kernel NAME] [--iteration N] [--replace] [-j N] [-q]\n"
+	"[-v] [--low-memory] [--premature-ms MS] FILE...",
+	NULL
+};
+
+const struct cmd cmd_load_desc = {
+	.name = "load",
+	.summary = "load trace.dat recordings into a SQLite database",
+	.synopsis = load_synopsis,
+	.description =
+		"Load trace.dat recordings (file version 6 or 7, compressed or not) into DB,\n"
+		"one run per file.  Every event is stored; vmscan, writeback congestion,\n"
+		"compaction and sched events in typed tables named after the event.",
+	.notes =
+		"A compressed trace.dat of more than a few MB is decoded in memory up to 64 MiB\n"
+		"of decompressed data, meanwhile trace-cmd convert makes an uncompressed copy\n"
+		"in $TMPDIR (default /var/tmp, deleted once open); the rest is read from the\n"
+		"copy.  libtracecmd keeps all it decompressed, so memory would otherwise grow\n"
+		"with the trace.",
+	.options = load_options,
+	.help_col = 22,
+	.db = CMD_DB_PATH,
+	.opts_size = sizeof(struct load_args),
+	.defaults = &(const struct load_args){ .o.premature_ms = LOAD_PREMATURE_MS_DEFAULT },
+	.option = load_option,
+	.check = load_check,
+	.run = load_run,
+};

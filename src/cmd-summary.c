@@ -4,61 +4,71 @@
  * module (include/summary.h) on stdout.
  */
 #include "cmd.h"
-#include "store.h"
 #include "summary.h"
 #include "vr.h"
 
-#include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 
-static const char *const summary_usage[] = {
-	"usage: vmscan-report summary -d DB [--run ID]",
-	"",
-	"Print, for each run (or run ID), what reclaim did: totals for direct",
-	"reclaim and kswapd (pages scanned and reclaimed, split file/anon; pages",
-	"written sync/async; time stalled; time kswapd was awake), other reclaim",
-	"stalls, throttling, slab shrinking, pgdat flag time, a per-process table,",
-	"a per-node kswapd table with the sleep decisions, and data quality.",
-	"",
-	"  -d, --database DB   SQLite database written by 'load'",
-	"  -r, --run ID        only this run",
-	"  -h, --help          show this help",
-	NULL
+struct summary_args {
+	uint64_t run;		/* 0: every run */
 };
 
+static const struct cmd_option summary_options[] = {
+	{ 'd', "database", "DB", "SQLite database written by 'load'" },
+	{ 'r', "run", "ID", "only this run" },
+	{ 0 }
+};
+
+static enum cmd_status summary_option(struct cmd_ctx *ctx, int key, const char *arg)
+{
+	struct summary_args *a = ctx->opts;
+
+	if (key == 'r' && (vr_parse_u64(arg, &a->run) || !a->run))
+		return vr_error("summary: --run wants a run id, not '%s'", arg), CMD_USAGE;
+	return CMD_OK;
+}
+
+static enum cmd_status summary_check(struct cmd_ctx *ctx)
+{
+	if (ctx->argc)
+		return vr_error("summary: unexpected argument '%s'", ctx->argv[0]), CMD_USAGE_HELP;
+	return CMD_OK;
+}
+
+static int summary_run(struct cmd_ctx *ctx)
+{
+	const struct summary_args *a = ctx->opts;
+	int ret = a->run ? summary_print_run(ctx->st, (int64_t)a->run, stdout)
+			 : summary_print(ctx->st, stdout);
+
+	return ret ? VR_EXIT_FAIL : VR_EXIT_OK;
+}
+
+static const char *const summary_synopsis[] = { "-d DB [--run ID]", NULL };
+
+const struct cmd cmd_summary_desc = {
+	.name = "summary",
+	.summary = "per-run reclaim totals, per-process and per-node kswapd tables",
+	.synopsis = summary_synopsis,
+	.description =
+		"Print, for each run (or run ID), what reclaim did: totals for direct\n"
+		"reclaim and kswapd (pages scanned and reclaimed, split file/anon; pages\n"
+		"written sync/async; time stalled; time kswapd was awake), other reclaim\n"
+		"stalls, throttling, slab shrinking, pgdat flag time, a per-process table,\n"
+		"a per-node kswapd table with the sleep decisions, and data quality.",
+	.options = summary_options,
+	.help_col = 22,
+	.db = CMD_DB_RDONLY,
+	.opts_size = sizeof(struct summary_args),
+	.defaults = &(const struct summary_args){ 0 },
+	.option = summary_option,
+	.check = summary_check,
+	.run = summary_run,
+};
+
+/* For report's capture() until it calls summary_print() itself. */
 int cmd_summary(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "database", required_argument, NULL, 'd' },
-		{ "run", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *db = NULL;
-	uint64_t run = 0;
-	struct store *st;
-	int c, ret;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:r:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd': db = optarg; break;
-		case 'r':
-			if (vr_parse_u64(optarg, &run) || !run)
-				return vr_error("summary: --run wants a run id, not '%s'", optarg),
-				       VR_EXIT_USAGE;
-			break;
-		case 'h': return cmd_usage(summary_usage, 0);
-		default: return cmd_usage(summary_usage, VR_EXIT_USAGE);
-		}
-	}
-	if (!db || optind != argc)
-		return vr_error("summary: -d DB is required and takes no other argument"),
-		       cmd_usage(summary_usage, VR_EXIT_USAGE);
-	st = store_open(db, STORE_RDONLY);
-	if (!st)
-		return VR_EXIT_FAIL;
-	ret = run ? summary_print_run(st, (int64_t)run, stdout) : summary_print(st, stdout);
-	store_close(st);
-	return ret ? VR_EXIT_FAIL : VR_EXIT_OK;
+	return cmd_run(&cmd_summary_desc, argc, argv);
 }

@@ -5,23 +5,6 @@
 
 #include <string.h>
 
-static const struct cmd cmd_load_desc = {
-	.name = "load", .summary = "load trace.dat recordings into a SQLite database",
-	.legacy = cmd_load,
-};
-static const struct cmd cmd_runs_desc = {
-	.name = "runs", .summary = "list the loaded runs with their metadata and counts",
-	.legacy = cmd_runs,
-};
-static const struct cmd cmd_summary_desc = {
-	.name = "summary",
-	.summary = "per-run reclaim totals, per-process and per-node kswapd tables",
-	.legacy = cmd_summary,
-};
-static const struct cmd cmd_timeline_desc = {
-	.name = "timeline", .summary = "the reconstructed per-node reclaim history of one run",
-	.legacy = cmd_timeline,
-};
 static const struct cmd cmd_report_desc = {
 	.name = "report", .summary = "write the evidence bundle: tables, summary and charts",
 	.legacy = cmd_report,

@@ -4,120 +4,97 @@
  * module (include/timeline.h) on stdout.
  */
 #include "cmd.h"
-#include "store.h"
 #include "timeline.h"
 #include "vr.h"
 
-#include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 
-static const char *const timeline_usage[] = {
-	"usage: vmscan-report timeline -d DB --run ID [--node N] [--from S --to S]",
-	"                              [--min-stall-ms MS]",
-	"",
-	"Print the reconstructed history of run ID, one line per state change:",
-	"kswapd wake, nap and how it ended (woken early = LOW_WMARK_HIT_QUICKLY,",
-	"timed out or no nap = HIGH_WMARK_HIT_QUICKLY), full sleep (premature when",
-	"a wakeup request followed within load's --premature-ms), inferred pgdat",
-	"flag set/clear with its evidence, and reclaim stalls of at least MS ms.",
-	"Times are seconds since the start of the trace; [exact] marks decisions",
-	"made from sched_switch/sched_wakeup of the kswapd pid.",
-	"",
-	"  -d, --database DB     SQLite database written by 'load'",
-	"  -r, --run ID          the run (see 'vmscan-report runs')",
-	"  -n, --node N          only node N (stalls without a node are kept)",
-	"  -f, --from S          start at S seconds into the trace",
-	"  -t, --to S            stop at S seconds into the trace",
-	"  -m, --min-stall-ms MS stalls shorter than MS ms are left out (default 10)",
-	"  -h, --help            show this help",
-	NULL
-};
-
-/* The options: the database and what to print. */
-struct timeline_cli {
-	const char *db;
-	struct timeline_opts o;
+static const struct cmd_option timeline_options[] = {
+	{ 'd', "database", "DB", "SQLite database written by 'load'" },
+	{ 'r', "run", "ID", "the run (see 'vmscan-report runs')" },
+	{ 'n', "node", "N", "only node N (stalls without a node are kept)" },
+	{ 'f', "from", "S", "start at S seconds into the trace" },
+	{ 't', "to", "S", "stop at S seconds into the trace" },
+	{ 'm', "min-stall-ms", "MS", "stalls shorter than MS ms are left out (default 10)" },
+	{ 0 }
 };
 
 /* A number >= 0 of @unit (seconds, milliseconds) for option @opt. */
-static int parse_amount(const char *s, const char *opt, const char *unit, double *out)
+static enum cmd_status parse_amount(const char *s, const char *opt, const char *unit,
+				    double *out)
 {
 	if (vr_parse_nonneg_double(s, out))
-		return vr_error("timeline: %s wants %s >= 0, not '%s'", opt, unit, s);
-	return 0;
+		return vr_error("timeline: %s wants %s >= 0, not '%s'", opt, unit, s), CMD_USAGE;
+	return CMD_OK;
 }
 
-static int parse_timeline_opts(int argc, char **argv, struct timeline_cli *cli)
+static enum cmd_status timeline_option(struct cmd_ctx *ctx, int key, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "database", required_argument, NULL, 'd' },
-		{ "run", required_argument, NULL, 'r' },
-		{ "node", required_argument, NULL, 'n' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "to", required_argument, NULL, 't' },
-		{ "min-stall-ms", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct timeline_opts *o = &cli->o;
-	uint64_t run = 0;
-	int c;
+	struct timeline_opts *o = ctx->opts;
+	uint64_t run;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:r:n:f:t:m:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd': cli->db = optarg; break;
-		case 'r':
-			if (vr_parse_u64(optarg, &run) || !run)
-				return vr_error("timeline: --run wants a run id, not '%s'", optarg),
-				       VR_EXIT_USAGE;
-			break;
-		case 'n':
-			if (vr_parse_int(optarg, &o->nid))
-				return vr_error("timeline: --node wants a node number, not '%s'",
-						optarg), VR_EXIT_USAGE;
-			break;
-		case 'f':
-			if (parse_amount(optarg, "--from", "seconds", &o->from_s))
-				return VR_EXIT_USAGE;
-			break;
-		case 't':
-			if (parse_amount(optarg, "--to", "seconds", &o->to_s))
-				return VR_EXIT_USAGE;
-			break;
-		case 'm':
-			if (parse_amount(optarg, "--min-stall-ms", "milliseconds", &o->min_stall_ms))
-				return VR_EXIT_USAGE;
-			break;
-		case 'h': return cmd_usage(timeline_usage, 0) - 1;
-		default: return cmd_usage(timeline_usage, VR_EXIT_USAGE);
-		}
+	switch (key) {
+	case 'r':
+		if (vr_parse_u64(arg, &run) || !run)
+			return vr_error("timeline: --run wants a run id, not '%s'", arg), CMD_USAGE;
+		o->run_id = (int64_t)run;
+		break;
+	case 'n':
+		if (vr_parse_int(arg, &o->nid))
+			return vr_error("timeline: --node wants a node number, not '%s'", arg),
+			       CMD_USAGE;
+		break;
+	case 'f': return parse_amount(arg, "--from", "seconds", &o->from_s);
+	case 't': return parse_amount(arg, "--to", "seconds", &o->to_s);
+	case 'm': return parse_amount(arg, "--min-stall-ms", "milliseconds", &o->min_stall_ms);
 	}
-	if (!cli->db || !run || optind != argc)
-		return vr_error("timeline: -d DB and --run ID are required"),
-		       cmd_usage(timeline_usage, VR_EXIT_USAGE);
-	if (!isnan(o->from_s) && !isnan(o->to_s) && o->to_s < o->from_s)
-		return vr_error("timeline: --to is before --from"), VR_EXIT_USAGE;
-	o->run_id = (int64_t)run;
-	return 0;
+	return CMD_OK;
 }
 
-int cmd_timeline(int argc, char **argv)
+static enum cmd_status timeline_check(struct cmd_ctx *ctx)
 {
-	struct timeline_cli cli = {
-		.o = { .nid = -1, .from_s = NAN, .to_s = NAN, .min_stall_ms = 10 }
-	};
-	struct store *st;
-	int ret = parse_timeline_opts(argc, argv, &cli);
+	const struct timeline_opts *o = ctx->opts;
 
-	if (ret)
-		return ret < 0 ? VR_EXIT_OK : ret;
-	st = store_open(cli.db, STORE_RDONLY);
-	if (!st)
-		return VR_EXIT_FAIL;
-	ret = timeline_print(st, &cli.o, stdout);
-	store_close(st);
-	return ret ? VR_EXIT_FAIL : VR_EXIT_OK;
+	if (ctx->argc)
+		return vr_error("timeline: unexpected argument '%s'", ctx->argv[0]),
+		       CMD_USAGE_HELP;
+	if (!o->run_id)
+		return vr_error("timeline: --run ID is required"), CMD_USAGE_HELP;
+	if (!isnan(o->from_s) && !isnan(o->to_s) && o->to_s < o->from_s)
+		return vr_error("timeline: --to is before --from"), CMD_USAGE;
+	return CMD_OK;
 }
+
+static int timeline_run(struct cmd_ctx *ctx)
+{
+	return timeline_print(ctx->st, ctx->opts, stdout) ? VR_EXIT_FAIL : VR_EXIT_OK;
+}
+
+static const char *const timeline_synopsis[] = {
+	"-d DB --run ID [--node N] [--from S --to S]\n[--min-stall-ms MS]", NULL
+};
+
+const struct cmd cmd_timeline_desc = {
+	.name = "timeline",
+	.summary = "the reconstructed per-node reclaim history of one run",
+	.synopsis = timeline_synopsis,
+	.description =
+		"Print the reconstructed history of run ID, one line per state change:\n"
+		"kswapd wake, nap and how it ended (woken early = LOW_WMARK_HIT_QUICKLY,\n"
+		"timed out or no nap = HIGH_WMARK_HIT_QUICKLY), full sleep (premature when\n"
+		"a wakeup request followed within load's --premature-ms), inferred pgdat\n"
+		"flag set/clear with its evidence, and reclaim stalls of at least MS ms.\n"
+		"Times are seconds since the start of the trace; [exact] marks decisions\n"
+		"made from sched_switch/sched_wakeup of the kswapd pid.",
+	.options = timeline_options,
+	.help_col = 24,
+	.db = CMD_DB_RDONLY,
+	.opts_size = sizeof(struct timeline_opts),
+	.defaults = &(const struct timeline_opts){ .nid = -1, .from_s = NAN, .to_s = NAN,
+						   .min_stall_ms = 10 },
+	.option = timeline_option,
+	.check = timeline_check,
+	.run = timeline_run,
+};

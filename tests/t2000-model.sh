@@ -262,7 +262,7 @@ test_expect_success 'timeline: one line per state change, node and time filters'
 test_expect_success 'summary and timeline: usage errors exit 2, a missing run exits 1' '
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
 	"$VR" load -q -d t.db t.dat &&
-	test_expect_code 2 "$VR" timeline -d t.db 2>err && grep -q "run ID are required" err &&
+	test_expect_code 2 "$VR" timeline -d t.db 2>err && grep -q "timeline: --run ID is required" err &&
 	test_expect_code 2 "$VR" timeline -d t.db --run 1 --from x 2>err &&
 	test_expect_code 2 "$VR" timeline -d t.db --run 1 --from 2 --to 1 2>err &&
 	test_expect_code 2 "$VR" summary 2>err &&
