@@ -161,6 +161,14 @@ def main():
         want_unit = 'us' if all(u for (k, o), u in usec.items() if o == op) else ''
         if unit[op] != want_unit:
             fail('app %s: unit %r, want %r' % (op, unit[op], want_unit))
+        # mmtests (Summarise.pm runStatFunc): the best max(1, floor(n*95/100))
+        # values, lower is better so ascending; Pctile the last of them
+        best = sorted(vals)[:max(1, math.floor(len(vals) * 95 / 100))]
+        for stat, want in (('Pctile-95', best[-1]), ('BAmean-95', statistics.mean(best))):
+            cell = got.get(('latency', stat, op, kernel))
+            if cell is not None and not close(float(cell), want):
+                fail('app %s %s %s: want %r, got %s' % (stat, op, kernel, want, cell))
+            checked += cell is not None
         checked += 1
     print('application latencies: %d cells match' % checked)
 

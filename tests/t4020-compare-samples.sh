@@ -22,7 +22,7 @@ load_samples() {
 }
 test_expect_success 'compare between the settings matches the tables queried directly' '
 	load_samples &&
-	"$VR" compare -d s.db --stats Amean,Min,Max --format csv >out.csv &&
+	"$VR" compare -d s.db --stats Amean,Min,Max,Pctile-95,BAmean-95 --format csv >out.csv &&
 	args="" &&
 	for s in $settings; do
 		for f in "$sdir"/$s-*.latency.txt; do [ -f "$f" ] && args="$args $f=$s"; done
