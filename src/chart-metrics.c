@@ -392,8 +392,6 @@ int chart_latency_build(struct store *s, const char *metric, struct chart_latenc
 		out->kernels[i] = vr_strdup(k[i].kernel);
 		out->colour[i] = (int)i;
 		out->nruns[i] = (int)k[i].nruns;
-		if (m && ops.n && kernel_nodata(s, m, &k[i], &out->nodata[i]))
-			goto out;
 	}
 	out->npct = ops.n;
 	out->pct = vr_calloc(ops.n ? ops.n : 1, sizeof(char *));
@@ -420,6 +418,12 @@ int chart_latency_build(struct store *s, const char *metric, struct chart_latenc
 			free(all);
 		}
 	}
+	/* a kernel without a candle says why (its runs then have no samples:
+	 * counting them again is cheap) */
+	for (size_t i = 0; m && ops.n && i < nk; i++)
+		if (!out->candles[(ops.n - 1) * nk + i].n &&
+		    kernel_nodata(s, m, &k[i], &out->nodata[i]))
+			goto out;
 	ret = 0;
 out:
 	metric_op_list_release(&ops);
