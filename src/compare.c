@@ -630,16 +630,16 @@ static void latency_notes(struct compare_result *r, const struct compare_opts *o
 	size_t nstats = o->stats ? o->nstats : VR_ARRAY_SIZE(default_stats);
 	bool mean = false, hmean = false, hmean_shown = false;
 
-	if (!r->tables[0].nrows)
-		return;
-	unit_note(r);
-	for (size_t s = 0; s < nstats; s++) {
-		mean |= stat_is_mean(&stats[s]);
+	for (size_t s = 0; s < nstats; s++)
 		hmean |= stats[s].kind == COMPARE_HMEAN;
-	}
-	for (size_t i = 0; i < r->tables[0].nrows; i++)
+	for (size_t i = 0; i < r->tables[0].nrows; i++) {
 		hmean_shown |= !strcmp(r->tables[0].rows[i].stat, "Hmean");
-	if (mean)
+		mean |= !strcmp(r->tables[0].rows[i].stat, "Hmean") ||
+			!strcmp(r->tables[0].rows[i].stat, "Amean");
+	}
+	if (r->tables[0].nrows)
+		unit_note(r);
+	if (r->tables[0].nrows && mean)
 		significance_note(r, o);
 	if (hmean && !hmean_shown)
 		note_add(r, 0, vr_strdup("Hmean: left out, every operation here is lower-is-better"

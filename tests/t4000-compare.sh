@@ -280,7 +280,11 @@ test_expect_success '--significance ci: mmtests'\''s rule, named under the table
 test_expect_success 'Hmean rows only for higher-is-better data (none here)' '
 	"$VR" compare --stats Amean,Hmean a="$D/base.latency.txt" b="$D/worse.latency.txt" >out &&
 	! grep -q "^Hmean  *p95" out && grep -q "^Amean " out &&
-	grep -q "^Hmean: left out, every operation here is lower-is-better" out
+	grep -q "^Hmean: left out, every operation here is lower-is-better" out &&
+	"$VR" compare --stats Hmean,Min a="$D/base.latency.txt" b="$D/worse.latency.txt" >out &&
+	grep -q "^Hmean: left out" out && ! grep -q "^Significance" out &&
+	"$VR" compare --stats Hmean a="$D/base.latency.txt" b="$D/worse.latency.txt" >out &&
+	test $(wc -l <out) = 2 && grep -q "^Hmean: left out" out
 '
 # Pctile-75 of 10 11 12 13 (best first): floor(3) = 3rd = 12; Pctile-95:
 # floor(3.8) = 3rd = 12, where the nearest rank (ceil) would give 13.
