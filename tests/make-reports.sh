@@ -44,5 +44,10 @@ for dat in "${dats[@]}"; do
 		"$VR" import-latency -q -d "$db" --kernel "$name" ${iter:+--iteration "$iter"} "$lat"
 	fi
 done
-"$VR" report -d "$db" -o "$out"
+if ! "$VR" report -d "$db" -o "$out"; then
+	echo "make-reports: $out is as it was; a file named above as changed since" \
+	     "vmscan-report wrote it may come from a git merge mixing two runs' bundles:" \
+	     "check out one side's $out whole, or delete the files named" >&2
+	exit 1
+fi
 echo "make-reports: wrote $out (index.md)" >&2
