@@ -60,14 +60,6 @@ int outfile_write(struct outfile *of, const void *buf, size_t len);
  */
 FILE *outfile_stream(struct outfile *of);
 
-/**
- * outfile_fd - the temporary's descriptor, for writers that can only be
- * given a descriptor (dup2() onto stdout).  Borrowed, valid until
- * outfile_finish(); such writes bypass outfile_write(), so their errors
- * must be passed to outfile_fail().
- */
-int outfile_fd(const struct outfile *of);
-
 /** outfile_path - the name the file will have once committed (borrowed). */
 const char *outfile_path(const struct outfile *of);
 

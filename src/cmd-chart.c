@@ -27,7 +27,9 @@ enum { OPT_FROM = CMD_OPT_LONG, OPT_TO, OPT_BIN, OPT_DUMP };
 static const struct cmd_option chart_options[] = {
 	{ 'd', "database", "DB", "SQLite database written by 'load'" },
 	{ 'k', "kind", "KIND", "timeline, latency, cdf or counters" },
-	{ 'o', "output", "FILE", "the chart to write (replaced)" },
+	{ 'o', "output", "FILE", "the chart to write: a regular file there is replaced\n"
+				 "once the chart is wholly written; a symbolic link or\n"
+				 "anything else there is an error" },
 	{ 'r', "run", "ID", "run id (see 'vmscan-report runs')" },
 	{ 'n', "node", "N", "only node N (timeline)" },
 	{ OPT_FROM, "from", "S", "window start, seconds from the start of the run" },

@@ -242,11 +242,6 @@ FILE *outfile_stream(struct outfile *of)
 	return of->stream;
 }
 
-int outfile_fd(const struct outfile *of)
-{
-	return of->fd;
-}
-
 const char *outfile_path(const struct outfile *of)
 {
 	return of->path;
