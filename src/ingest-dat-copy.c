@@ -18,10 +18,6 @@
 #include <string.h>
 #include <time.h>
 
-/* Exported by libtracecmd 3.1.6, declared only in its private header: the
- * last record of @cpu (owned by the caller); the CPU's iterator ends past it. */
-struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
-
 /*
  * The uncompressed copy to go on from (ingest_dat_switch_when_copied()):
  * made by trace-cmd convert, then opened on a thread of its own (the
@@ -99,9 +95,22 @@ static bool same_record(const struct tep_record *a, const struct tep_record *b)
  * files, since trace-cmd convert copies the ring-buffer pages as they are.
  * Moves both CPU iterators; @o's is put back after its record.
  */
+/*
+ * The last record of @o's CPU, read back from the end of its data; for a
+ * stream that ended, where it ended (dat_check_cpu_end() found it there):
+ * libtracecmd 3.1.6's tracecmd_read_cpu_last() on an iterator already at
+ * the end of the last page returns that page's first record.
+ */
+static struct tep_record *last_record(struct dat_cursor *o)
+{
+	if (o->rec)
+		return tracecmd_read_cpu_last(o->handle, o->cpu);
+	return o->any ? tracecmd_read_at(o->handle, o->last, NULL) : NULL;
+}
+
 static bool same_extent(struct dat_cursor *o, struct dat_cursor *n)
 {
-	struct tep_record *a = tracecmd_read_cpu_last(o->handle, o->cpu);
+	struct tep_record *a = last_record(o);
 	struct tep_record *b = tracecmd_read_cpu_last(n->handle, n->cpu);
 	bool same = (!a && !b) || (a && b && a->offset - o->base == b->offset - n->base &&
 				   same_record(a, b));

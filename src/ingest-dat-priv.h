@@ -19,6 +19,17 @@
 
 struct copy_switch;	/* ingest-dat-copy.c */
 
+/*
+ * Exported by libtracecmd 3.1.6 but declared only in its private header
+ * (lib/trace-cmd/include/private/trace-cmd-private.h).
+ * tracecmd_read_cpu_last: the last record of @cpu (owned by the caller),
+ * read back from the end of the CPU's data; the CPU's iterator ends past it.
+ * tracecmd_get_cpu_file_size: bytes of the CPU's data (uncompressed, for a
+ * compressed file), an off64_t.
+ */
+struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
+int64_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
+
 /* Decoding plan for one event id of one file, built on first use. */
 struct dat_event {
 	bool ready;
@@ -38,6 +49,8 @@ struct dat_cursor {
 	int last_pid;		/* pid of the previous record, already noted */
 	unsigned long long base;	/* offset of the CPU's first record */
 	unsigned long long seen;	/* bytes of the CPU's data read, as last polled */
+	unsigned long long last;	/* offset of the last record decoded */
+	bool any;			/* a record was decoded (last is set) */
 };
 
 struct ingest_dat {
@@ -94,6 +107,13 @@ struct dat_cursor *dat_open_cursors(struct tracecmd_input *top, struct tracecmd_
  * (and the array) and the top handle @h (NULL is fine). */
 void dat_close_handles(struct dat_cursor *cur, int ncur, struct tracecmd_input **inst,
 		       int ninst, struct tracecmd_input *h);
+
+/*
+ * The CPU stream of cursor @c has just ended (tracecmd_read_data() returned
+ * NULL, or no first record): did it end where the file says the CPU's data
+ * ends?  0, or -1 after "PATH: cpu N: ..." naming where reading stopped.
+ */
+int dat_check_cpu_end(struct ingest_dat *d, struct dat_cursor *c);
 
 /* Free libtracecmd's side of @d: records, instance handles, the file. */
 void dat_release_tracecmd(struct ingest_dat *d);

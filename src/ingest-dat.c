@@ -170,7 +170,7 @@ struct dat_cursor *dat_open_cursors(struct tracecmd_input *top, struct tracecmd_
 		for (int c = 0; c < ncpu; c++) {
 			struct tep_record *rec = tracecmd_read_data(h, c);
 
-			cur[*n] = (struct dat_cursor){ h, c, rec, INT_MIN, rec ? rec->offset : 0, 0 };
+			cur[*n] = (struct dat_cursor){ h, c, rec, INT_MIN, rec ? rec->offset : 0, 0, 0, false };
 			if (rec && !*clock_from)
 				*clock_from = h;
 			(*n)++;
@@ -974,7 +974,54 @@ struct cpu_run {
 	size_t used, arena_cap;
 };
 
-/* Decode the next run of cursor @c into @r.  0, or -1 on a decode error. */
+/* ingest-dat-priv.h */
+/*
+ * libtracecmd 3.1.6's tracecmd_read_data() returns NULL at the end of a
+ * CPU's data and also when the next page cannot be had: a compressed chunk
+ * that fails to decompress or an allocation that fails (trace-input.c
+ * read_zpage()), a page header saying more than a page (update_page_info()),
+ * both through get_page() and get_next_page(), which tell no one.  The end
+ * is where tracecmd_read_cpu_last() finds the CPU's last record, reading
+ * back from the end of the data the file records for the CPU (the BUFFER
+ * option's or flyrecord's per-CPU offset and size): a stream that stopped
+ * before that record stopped early, and a CPU with data but no record that
+ * can be read is unreadable.  Costs one page per CPU, at its end.
+ */
+int dat_check_cpu_end(struct ingest_dat *d, struct dat_cursor *c)
+{
+	/* -1 for a CPU past those the file has data for: tracecmd_cpus()
+	 * counts all, and tracecmd_read_cpu_last() does not check */
+	int64_t size = tracecmd_get_cpu_file_size(c->handle, c->cpu);
+	struct tep_record *last = size > 0 ? tracecmd_read_cpu_last(c->handle, c->cpu) : NULL;
+	unsigned long long end = last ? last->offset : 0;
+	int ret = 0;
+
+	tracecmd_free_record(last);
+	if (c->any && last && end == c->last)
+		return 0;
+	if (!c->any && !last && size <= 0)
+		return 0;	/* no data for this CPU */
+	if (!c->any)
+		ret = vr_error("%s: cpu %d: none of its %lld bytes of data can be read: corrupt or"
+			       " truncated trace.dat (a compressed chunk that does not"
+			       " decompress), or out of memory", d->path, c->cpu, (long long)size);
+	else if (!last)
+		ret = vr_error("%s: cpu %d: reading stopped at offset %llu, after %llu of its %lld"
+			       " bytes of data, and the end of its data cannot be read: corrupt"
+			       " or truncated trace.dat (a compressed chunk that does not"
+			       " decompress), or out of memory", d->path, c->cpu, c->last,
+			       c->last - c->base, (long long)size);
+	else
+		ret = vr_error("%s: cpu %d: reading stopped at offset %llu, after %llu of its %lld"
+			       " bytes of data, before its last record (offset %llu): corrupt or"
+			       " truncated trace.dat (a compressed chunk that does not"
+			       " decompress), or out of memory", d->path, c->cpu, c->last,
+			       c->last - c->base, (long long)size, end);
+	return ret;
+}
+
+/* Decode the next run of cursor @c into @r.  0, or -1 on a decode error or
+ * when the CPU's data ends early. */
 static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *r)
 {
 	struct ingest_event ev;
@@ -1012,8 +1059,12 @@ static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *
 		note_event_comms(d, &ev);
 		r->strsize[r->n] = need;
 		event_copy(&r->ev[r->n++], &ev, r->arena, &r->used);
+		c->last = rec->offset;
+		c->any = true;
 		tracecmd_free_record(rec);
 		c->rec = tracecmd_read_data(c->handle, c->cpu);
+		if (!c->rec && dat_check_cpu_end(d, c))
+			return -1;
 	}
 	return 0;
 }
@@ -1092,7 +1143,10 @@ static void *reader_thread(void *arg)
 	struct batch *b = batch_get(p);
 	int status = 0;
 
-	while ((r = next_run(d, runs, &status))) {
+	for (int c = 0; c < d->ncur && !status; c++)	/* CPUs without a first record */
+		if (!d->cur[c].rec && dat_check_cpu_end(d, &d->cur[c]))
+			status = -1;
+	while (!status && (r = next_run(d, runs, &status))) {
 		size_t need = r->strsize[r->pos];
 		const struct ingest_event *ev = &r->ev[r->pos++];
 
