@@ -713,6 +713,12 @@ static int decode_record(struct ingest_dat *d, const struct tep_record *rec,
 		return vr_error("%s: cpu %d offset %llu: record of unknown event type %d",
 				d->path, rec->cpu, rec->offset,
 				tep_data_type(d->tep, (struct tep_record *)rec));
+	/* ts_ns is a signed 64-bit SQLite integer: 2^63 ns is 292 years, beyond
+	 * any trace clock (x86-tsc counts would reach it after 97 years at 3 GHz) */
+	if (rec->ts > (unsigned long long)INT64_MAX)
+		return vr_error("%s: cpu %d offset %llu: timestamp %llu out of range (2^63 ns or"
+				" more): corrupt trace.dat", d->path, rec->cpu, rec->offset,
+				rec->ts);
 	out->ts_ns = rec->ts;
 	out->cpu = rec->cpu;
 	out->pid = tep_data_pid(d->tep, (struct tep_record *)rec);

@@ -6,8 +6,8 @@
  * mm_shrink_slab_* ("nid: %d objects to shrink %ld ...") and the trace-cmd
  * sched plugin's sched_switch/sched_wakeup forms, which have small phrase
  * parsers.  Labels are mapped to spec field names by label_maps[] below;
- * the labels are those of include/trace/events/{vmscan,writeback,
- * compaction,sched}.h in 2.6.35-6.18 (../shared/kernel-vmscan.md 1.1).
+ * the labels are those of the TP_printk() formats of include/trace/events/
+ * {vmscan,writeback,compaction,sched}.h in 2.6.35-6.18.
  * A value whose number depends on the kernel build (gfp flag names,
  * compaction status, task states other than R/S/D) is stored NULL and its
  * text kept in the event's extra JSON.
@@ -16,6 +16,7 @@
 #include "ingest-text-priv.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 /* How a printed value becomes the field's number. */
@@ -150,7 +151,7 @@ static bool is_ident(int c)
 /*
  * Parse an integer: optional '-', decimal (leading zeros are decimal, as in
  * "target_cpu=003") or 0x hex up to 64 bits (kept as the bit pattern).
- * Returns 0 or -1 for anything else, including overflow.
+ * Returns 0, -2 for a number beyond 64 bits, or -1 for anything else.
  */
 static int parse_num(const char *s, size_t n, int64_t *out)
 {
@@ -165,8 +166,14 @@ static int parse_num(const char *s, size_t n, int64_t *out)
 	if (i >= n)
 		return -1;
 	if (n - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
-		if (neg || n - i - 2 > 16)
+		size_t z = i + 2;
+
+		while (z < n - 1 && s[z] == '0')	/* leading zeros are no overflow */
+			z++;
+		if (neg)
 			return -1;
+		if (n - z > 16)
+			return strspn(s + z, "0123456789abcdefABCDEF") == n - z ? -2 : -1;
 		for (i += 2; i < n; i++) {
 			int c = s[i], d;
 
@@ -183,16 +190,19 @@ static int parse_num(const char *s, size_t n, int64_t *out)
 		*out = (int64_t)v;
 		return 0;
 	}
+	for (size_t k = i; k < n; k++)
+		if (s[k] < '0' || s[k] > '9')
+			return -1;
 	for (; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		if (v > (UINT64_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (uint64_t)(s[i] - '0');
+		uint64_t d = (uint64_t)(s[i] - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -2;
+		v = v * 10 + d;
 	}
 	if (neg) {
 		if (v > (uint64_t)INT64_MAX + 1)
-			return -1;
+			return -2;
 		*out = (int64_t)(0 - v);
 	} else {
 		*out = (int64_t)v;	/* above INT64_MAX: bit pattern, as in ingest-dat */
@@ -304,6 +314,44 @@ static void set_symbol(struct text_ctx *c, int f, const char *v, size_t vlen,
 }
 
 /*
+ * Fields the kernel declares int, unsigned int, pid_t or bool in
+ * TP_STRUCT__entry of include/trace/events/vmscan.h (nid, zid, order,
+ * highest_zoneidx / classzone_idx, priority, lru, reclaim_flags, retval,
+ * usec_timeout, usec_delayed, reason: 4.4-6.18), writeback.h (usec_*,
+ * unsigned int, up to 5.17), compaction.h (sync, status) and sched.h
+ * (pids, prios, success, target_cpu): a printed value beyond 32 bits
+ * cannot have come from them.  gfp_flags is left out (unsigned long from
+ * 5.19), as are the unsigned long counters and pfns.
+ */
+static const char *const int32_fields[] = {
+	"nid", "zid", "order", "classzone_idx", "highest_zoneidx", "priority", "lru",
+	"reclaim_flags", "retval", "usec_timeout", "usec_delayed", "reason", "may_writepage",
+	"isolate_mode", "file", "sync", "status", "prev_pid", "next_pid", "prev_prio",
+	"next_prio", "pid", "prio", "success", "target_cpu", NULL
+};
+
+static bool fits_field(int spec, int f, int64_t x)
+{
+	const char *name = vr_event_specs[spec].fields[f].name;
+
+	for (int i = 0; int32_fields[i]; i++)
+		if (!strcmp(int32_fields[i], name))
+			return x >= INT32_MIN && x <= (int64_t)UINT32_MAX;
+	return true;
+}
+
+/* A value out of range: remembered for the caller to report. */
+static void bad_value(struct text_ctx *c, const char *label, size_t llen, const char *v,
+		      size_t vlen, const char *why)
+{
+	if (c->bad_value)
+		return;
+	c->bad_value = true;
+	snprintf(c->bad_why, sizeof(c->bad_why), "%.*s=%.*s: %s", (int)(llen > 40 ? 40 : llen),
+		 label, (int)(vlen > 40 ? 40 : vlen), v, why);
+}
+
+/*
  * Store @v as field @f of @ev by @conv.  A value that cannot be converted
  * goes to extra as text: counted as symbolic when its number depends on
  * the kernel build, else as a bad field.
@@ -372,9 +420,18 @@ static void set_field(struct text_ctx *c, int spec, int f, enum text_conv conv, 
 	case CV_EXTRA:
 		break;
 	}
+	if (!r && !fits_field(spec, f, x)) {
+		bad_value(c, label, llen, v, vlen,
+			  "out of range (the kernel's field is a 32-bit integer)");
+		return;
+	}
 	if (!r) {
 		ev->val[f] = x;
 		ev->present |= 1u << f;
+		return;
+	}
+	if (r == -2) {
+		bad_value(c, label, llen, v, vlen, "out of range (more than 64 bits)");
 		return;
 	}
 	if (symbolic)
@@ -566,11 +623,17 @@ static void set_named(struct text_ctx *c, int spec, const char *fname, enum text
 		set_field(c, spec, f, conv, fname, strlen(fname), v, vl, ev, lineno);
 }
 
-static void set_int(int spec, const char *fname, int64_t v, struct ingest_event *ev)
+static void set_int(struct text_ctx *c, int spec, const char *fname, int64_t v,
+		    struct ingest_event *ev)
 {
 	int f = spec_field(spec, fname, strlen(fname));
+	char num[24];
 
-	if (f >= 0) {
+	if (f >= 0 && !fits_field(spec, f, v)) {
+		snprintf(num, sizeof(num), "%lld", (long long)v);
+		bad_value(c, fname, strlen(fname), num, strlen(num),
+			  "out of range (the kernel's field is a 32-bit integer)");
+	} else if (f >= 0) {
 		ev->val[f] = v;
 		ev->present |= 1u << f;
 	}
@@ -602,8 +665,8 @@ static void sched_plugin(struct text_ctx *c, int spec, const char *ename, const 
 		return;
 	}
 	set_named(c, spec, sw ? "prev_comm" : "comm", CV_NUM, comm, cl, ev, lineno);
-	set_int(spec, sw ? "prev_pid" : "pid", pid, ev);
-	set_int(spec, sw ? "prev_prio" : "prio", prio, ev);
+	set_int(c, spec, sw ? "prev_pid" : "pid", pid, ev);
+	set_int(c, spec, sw ? "prev_prio" : "prio", prio, ev);
 	if (sw) {
 		size_t a = end, rest = (size_t)(arrow - s);
 		const char *r = arrow + 5;
@@ -614,8 +677,8 @@ static void sched_plugin(struct text_ctx *c, int spec, const char *ename, const 
 		set_named(c, spec, "prev_state", CV_TASK_STATE, s + a, rest - a, ev, lineno);
 		if (task_part(r, rn, &comm, &cl, &pid, &prio, &end)) {
 			set_named(c, spec, "next_comm", CV_NUM, comm, cl, ev, lineno);
-			set_int(spec, "next_pid", pid, ev);
-			set_int(spec, "next_prio", prio, ev);
+			set_int(c, spec, "next_pid", pid, ev);
+			set_int(c, spec, "next_prio", prio, ev);
 		} else {
 			note_bad_field(c, lineno);
 			json_add(c, "text", 4, r, rn, false);

@@ -33,13 +33,19 @@ struct text_ctx {
 	uint32_t *seen;			/* per spec: fields its lines carry */
 	bool *seen_event;		/* per spec: the event occurs */
 	size_t *first;			/* per spec: index of its first line */
+	bool bad_value;			/* the body last decoded has a value out of
+					 * range: an error, said by bad_why */
+	char bad_why[160];
 };
 
 /**
  * ingest_text_body - decode event body @body (@n bytes) of event @ename
  * (spec index @spec, -1 for other events) into @ev's fields, leaving labels
  * without a field, and values that cannot be read, in c->json; @lineno for
- * the bad-field counter.  Never fails: what cannot be read is counted.
+ * the bad-field counter.  What cannot be read is counted; a number too big
+ * for its field (beyond 64 bits, or beyond 32 bits for a field the kernel
+ * declares int) sets c->bad_value and c->bad_why ("nid=... out of range"),
+ * for the caller to report as an error.
  */
 void ingest_text_body(struct text_ctx *c, int spec, const char *ename, const char *body,
 		      size_t n, struct ingest_event *ev, uint32_t lineno);

@@ -80,7 +80,9 @@ static bool is_ident(int c)
 
 /*
  * Timestamp token "SECS[.FRAC]:" -> ns.  Returns 1 ok, 0 not a timestamp,
- * -1 absurd (too many digits, overflow).
+ * -1 absurd (too many digits, or more ns than a signed 64-bit integer holds:
+ * the database's ts_ns is an SQLite integer, and about 292 years of ns is
+ * beyond any clock a kernel traces with).
  */
 static int parse_ts(const char *s, size_t n, uint64_t *ns, int *decimals)
 {
@@ -110,7 +112,7 @@ static int parse_ts(const char *s, size_t n, uint64_t *ns, int *decimals)
 	for (size_t k = 0; k < si; k++) {
 		uint64_t d = (uint64_t)(s[k] - '0');
 
-		if (secs > (UINT64_MAX - d) / 10)
+		if (secs > ((uint64_t)INT64_MAX - d) / 10)
 			return -1;
 		secs = secs * 10 + d;
 	}
@@ -121,7 +123,7 @@ static int parse_ts(const char *s, size_t n, uint64_t *ns, int *decimals)
 	if (!fn) {	/* counter and TSC clocks print a bare number: keep it */
 		*ns = secs;
 	} else {
-		if (secs > (UINT64_MAX - frac) / 1000000000ULL)
+		if (secs > ((uint64_t)INT64_MAX - frac) / 1000000000ULL)
 			return -1;
 		*ns = secs * 1000000000ULL + frac;
 	}
@@ -298,33 +300,76 @@ static int parse_prefix(const char *s, size_t n, struct line_prefix *p, const ch
 	return prefix_latency(s, n, p, why);
 }
 
-/* "CPU:3 [LOST 12 EVENTS]", "CPU:3 [12 EVENTS DROPPED]", "CPU:3 [EVENTS DROPPED]". */
-static int parse_lost(const char *s, size_t n, int *cpu, int64_t *count)
+/*
+ * Unsigned decimal of @s at *@i (at most 19 digits, no sign), advancing
+ * *@i: 1 read, 0 no digit there, -1 more than @max.
+ */
+static int lost_number(const char *s, size_t n, size_t *i, uint64_t max, uint64_t *out)
 {
-	char tail[64];
-	long long c = -1;
-	int nc = 0, cp;
+	uint64_t v = 0;
+	size_t a = *i;
+
+	while (*i < n && isdigit((unsigned char)s[*i])) {
+		uint64_t d = (uint64_t)(s[*i] - '0');
+
+		if (v > (max - d) / 10)
+			return -1;
+		v = v * 10 + d;
+		(*i)++;
+	}
+	*out = v;
+	return *i > a;
+}
+
+static bool lost_word(const char *s, size_t n, size_t *i, const char *w)
+{
+	size_t l = strlen(w);
+
+	if (n - *i < l || memcmp(s + *i, w, l))
+		return false;
+	*i += l;
+	return true;
+}
+
+/*
+ * "CPU:3 [LOST 12 EVENTS]", "CPU:3 [12 EVENTS DROPPED]", "CPU:3 [EVENTS
+ * DROPPED]" (trace-cmd's trace-read.c and the kernel's trace.c print
+ * them).  1 with *@cpu and *@count (-1: no count), 0 if the line is not a
+ * marker, -1 with *@why if it is one with a CPU above TEXT_MAX_CPU or a
+ * count above INT64_MAX (read exactly: sscanf() would wrap or clamp them).
+ */
+static int parse_lost(const char *s, size_t n, int *cpu, int64_t *count, const char **why)
+{
+	uint64_t cp, c = 0;
+	size_t i = 4;
+	int r, rc = 0;
 
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
 		n--;
-	if (n < 8 || n >= sizeof(tail) || memcmp(s, "CPU:", 4))
+	if (n < 8 || memcmp(s, "CPU:", 4))
 		return 0;
-	memcpy(tail, s, n);
-	tail[n] = '\0';
-	if (sscanf(tail, "CPU:%d [LOST %lld EVENTS]%n", &cp, &c, &nc) == 2 && (size_t)nc == n)
-		;
-	else if (c = -1, sscanf(tail, "CPU:%d [%lld EVENTS DROPPED]%n", &cp, &c, &nc) == 2 &&
-		 (size_t)nc == n)
-		;
-	else if (c = -1, nc = 0, sscanf(tail, "CPU:%d [EVENTS DROPPED]%n", &cp, &nc) == 1 &&
-		 (size_t)nc == n)
-		;
-	else
+	r = lost_number(s, n, &i, UINT64_MAX / 2, &cp);
+	if (r <= 0 || !lost_word(s, n, &i, " ["))
+		return r < 0 ? (*why = "lost-events marker with an absurd CPU number", -1) : 0;
+	if (lost_word(s, n, &i, "LOST ")) {
+		rc = lost_number(s, n, &i, INT64_MAX, &c);
+		if (rc <= 0 || !lost_word(s, n, &i, " EVENTS]"))
+			rc = rc < 0 ? -1 : -2;
+	} else if (lost_word(s, n, &i, "EVENTS DROPPED]")) {
+		rc = 2;
+	} else {
+		rc = lost_number(s, n, &i, INT64_MAX, &c);
+		if (rc <= 0 || !lost_word(s, n, &i, " EVENTS DROPPED]"))
+			rc = rc < 0 ? -1 : -2;
+	}
+	if (rc == -1)
+		return *why = "lost-events marker with a count above 2^63 - 1", -1;
+	if (rc == -2 || i != n)
 		return 0;
-	if (cp < 0 || cp > TEXT_MAX_CPU || (c < 0 && c != -1))
-		return -1;
-	*cpu = cp;
-	*count = c;
+	if (cp > TEXT_MAX_CPU)
+		return *why = "lost-events marker with an absurd CPU number", -1;
+	*cpu = (int)cp;
+	*count = rc == 2 ? -1 : (int64_t)c;
 	return 1;
 }
 
@@ -371,7 +416,14 @@ static void note_skip(struct text_ctx *c, uint32_t lineno)
 		c->st->first_skipped = lineno;
 }
 
-/* Era hints from event names a text shows (kernel-vmscan.md 1.3). */
+/*
+ * Era hints from the events a text shows: events only kernels after 5.8
+ * have (where 97a225e69a1f made `classzone=` print highest_zoneidx):
+ * mm_vmscan_throttled (5.16), mm_vmscan_write_folio (5.18, in place of
+ * mm_vmscan_writepage), mm_vmscan_reclaim_pages (6.13), and
+ * mm_vmscan_lru_isolate without isolate_mode= (6.7); all in
+ * include/trace/events/vmscan.h of those releases.
+ */
 static void note_era(struct text_ctx *c, const struct line_prefix *p)
 {
 	static const char *const since_5_8[] = { "mm_vmscan_throttled", "mm_vmscan_write_folio",
@@ -457,10 +509,9 @@ static int index_line(struct text_ctx *c, size_t off, size_t n, uint32_t lineno)
 		add_entry(c, &e);
 		return 0;
 	}
-	r = parse_lost(s, n, &cpu, &lost);
+	r = parse_lost(s, n, &cpu, &lost, &why);
 	if (r < 0)
-		return vr_error("%s:%u: lost-events marker with an absurd CPU or count", c->name,
-				lineno);
+		return vr_error("%s:%u: %s", c->name, lineno, why);
 	if (r > 0) {
 		e = (struct text_entry){ 0, off, (uint32_t)n, lineno, cpu, lost, false };
 		c->st->lost_markers++;
@@ -606,7 +657,10 @@ static int decode_line(struct text_ctx *c, const struct text_entry *e, struct in
 	ev->system = guess_system(spec, ename);
 	ev->name = ename;
 	vr_buf_reset(&c->json);
+	c->bad_value = false;
 	ingest_text_body(c, spec, ename, p->body, p->body_len, ev, e->lineno);
+	if (c->bad_value)
+		return vr_error("%s:%u: %s", c->name, e->lineno, c->bad_why);
 	if (c->json.len) {
 		vr_buf_addstr(&c->json, "}");
 		ev->extra_json = c->json.buf;
@@ -625,17 +679,23 @@ static int emit_event(struct text_ctx *c, const struct text_entry *e, struct ing
 	return c->sink->event(c->sink->arg, ev);
 }
 
-/* Fields each known event's lines carry, from its first line. */
-static void learn_fields(struct text_ctx *c)
+/* Fields each known event's lines carry, from its first line.  0, or -1
+ * after the message when such a line has a value out of range. */
+static int learn_fields(struct text_ctx *c)
 {
 	struct ingest_text_stats keep = *c->st;
 	struct ingest_event ev;
 	struct line_prefix p;
 
-	for (size_t i = 0; i < vr_event_specs_count; i++)
-		if (c->seen_event[i] && !decode_line(c, &c->ent[c->first[i]], &ev, &p))
-			c->seen[i] = ev.present;
+	for (size_t i = 0; i < vr_event_specs_count; i++) {
+		if (!c->seen_event[i])
+			continue;
+		if (decode_line(c, &c->ent[c->first[i]], &ev, &p))
+			return -1;
+		c->seen[i] = ev.present;
+	}
 	*c->st = keep;
+	return 0;
 }
 
 static int emit_tasks(struct text_ctx *c)
@@ -667,6 +727,30 @@ static int emit_all(struct text_ctx *c)
 			ret = emit_event(c, e, &ev);
 	}
 	return ret ? ret : emit_tasks(c);
+}
+
+static size_t count_events(const struct text_ctx *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nent; i++)
+		n += c->ent[i].lost == -2;
+	return n;
+}
+
+/* A text without a single event line is no run (as a trace.dat without
+ * records is not): say what it held instead. */
+static int no_events(const struct text_ctx *c)
+{
+	if (c->st->skipped)
+		return vr_error("%s:%llu: no trace events found (not a trace.dat file, nor"
+				" trace-cmd report or ftrace text)", c->name,
+				(unsigned long long)c->st->first_skipped);
+	if (c->st->lost_markers)
+		return vr_error("%s: no trace events: only %llu lost-events marker(s)", c->name,
+				(unsigned long long)c->st->lost_markers);
+	return vr_error("%s: no trace events: its %llu line(s) are blanks, comments and headers",
+			c->name, (unsigned long long)c->st->lines);
 }
 
 struct ingest_text_parser {
@@ -714,19 +798,16 @@ struct ingest_text_parser *ingest_text_index(const char *name, const char *buf, 
 	c->seen_event = vr_calloc(vr_event_specs_count, sizeof(*c->seen_event));
 	c->first = vr_calloc(vr_event_specs_count, sizeof(*c->first));
 	ret = index_all(c);
-	if (!ret && !c->nent && c->st->skipped)
-		ret = vr_error("%s:%llu: no trace events found (not a trace.dat file, nor"
-			       " trace-cmd report or ftrace text)", name,
-			       (unsigned long long)c->st->first_skipped);
-	if (ret) {
-		ingest_text_parser_free(tp);
-		return NULL;
-	}
+	if (!ret && !count_events(c))
+		ret = no_events(c);
 	/* the release, when known, decides; else the era the events show */
 	if (opts && release_code(opts->release))
 		c->zone_new = release_code(opts->release) >= 508;
 	c->gfp_6_18 = opts && release_code(opts->release) == 618;
-	learn_fields(c);
+	if (ret || learn_fields(c)) {
+		ingest_text_parser_free(tp);
+		return NULL;
+	}
 	time_lost_markers(c);
 	if (c->nent)
 		qsort(c->ent, c->nent, sizeof(*c->ent), cmp_entry);

@@ -180,4 +180,14 @@ test_expect_success 'writeback hints never close a descriptor of the database be
 	last_db_close=$(grep -n "^close($db_fd)" $log | tail -1 | cut -d: -f1) &&
 	test "$hint_close" -gt "$last_db_close" && test "$hint_close" -gt "$last_hint"
 '
+test_expect_success 'a trace.dat timestamp of 2^63 ns: an error naming CPU and offset, no run' '
+	printf "era 6.18\ncpus 1\nuname Linux t 6.18.0 x86_64\n" >big.spec &&
+	echo "ev 0 9223372036854775000 1 mm_vmscan_kswapd_sleep nid=0" >>big.spec &&
+	echo "ev 0 9223372036854775808 1 mm_vmscan_kswapd_sleep nid=0" >>big.spec &&
+	python3 "$TOP/tests/mkdat.py" big.spec big.dat &&
+	trace-cmd report -t big.dat 2>/dev/null | grep -q " 9223372036.854775808: mm_vmscan_kswapd_sleep" &&
+	test_expect_code 1 "$VR" load -q -d big.db big.dat 2>err &&
+	grep -q "^vmscan-report: big.dat: cpu 0 offset [0-9]*: timestamp 9223372036854775808 out of range" err &&
+	test ! -e big.db
+'
 test_done

@@ -216,6 +216,47 @@ test_expect_success 'a 1 MiB line, an absurd timestamp, an absurd CPU: errors wi
 	test ! -e e.db
 '
 
+# bad_text NAME LINE MESSAGE: loading NAME into keep.db (which holds a run)
+# exits 1 with "NAME:LINE: MESSAGE" and leaves its rows as they were
+bad_text() {
+	dump_rows keep.db >before &&
+	test_expect_code 1 "$VR" load -q -d keep.db "$1" 2>err &&
+	grep -q "^vmscan-report: $1:$2: $3" err &&
+	dump_rows keep.db >after && test_cmp before after
+}
+ok_line="  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=0"
+test_expect_success 'numbers no kernel field holds: FILE:LINE errors, the database unchanged' '
+	python3 "$MKDAT" "$DATA/numa-4.11.spec" n.dat && "$VR" load -q -d keep.db n.dat &&
+	printf "%s\nCPU:0 [LOST 99999999999999999999 EVENTS]\n%s\n" "$ok_line" "$ok_line" >lost.txt &&
+	bad_text lost.txt 2 "lost-events marker with a count above 2^63 - 1" &&
+	printf "%s\nCPU:4294967296 [LOST 5 EVENTS]\n%s\n" "$ok_line" "$ok_line" >lostcpu.txt &&
+	bad_text lostcpu.txt 2 "lost-events marker with an absurd CPU number" &&
+	printf "%s\n  a-1 [000] .... 18446744073709551615: mm_vmscan_kswapd_sleep: nid=0\n" \
+		"$ok_line" >tsmax.txt &&
+	bad_text tsmax.txt 2 "timestamp out of range" &&
+	printf "%s\n  a-1 [000] .... 2.000000: mm_vmscan_kswapd_sleep: nid=99999999999\n" \
+		"$ok_line" >nid.txt &&
+	bad_text nid.txt 2 "nid=99999999999: out of range (the kernel.s field is a 32-bit integer)" &&
+	printf "%s\n  a-1 [000] .... 2.000000: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=18446744073709551616 nr_reclaimed=0\n" \
+		"$ok_line" >big.txt &&
+	bad_text big.txt 2 "nr_scanned=18446744073709551616: out of range (more than 64 bits)"
+'
+test_expect_success 'a text without events is no run: blanks, a cpus= header, lost markers only' '
+	python3 "$MKDAT" "$DATA/numa-4.11.spec" n.dat && "$VR" load -q -d keep.db n.dat &&
+	python3 -c "import sys; sys.stdout.write(\"\\n\" * 1000000)" >blank.txt &&
+	dump_rows keep.db >before &&
+	test_expect_code 1 "$VR" load -q -d keep.db blank.txt 2>err &&
+	grep -q "^vmscan-report: blank.txt: no trace events: its 1000000 line(s) are blanks, comments and headers" err &&
+	printf "cpus=2\n" >cpus.txt &&
+	test_expect_code 1 "$VR" load -q -d keep.db cpus.txt 2>err &&
+	grep -q "^vmscan-report: cpus.txt: no trace events: its 1 line(s) are blanks" err &&
+	printf "CPU:0 [LOST 3 EVENTS]\n" >onlylost.txt &&
+	test_expect_code 1 "$VR" load -q -d keep.db onlylost.txt 2>err &&
+	grep -q "^vmscan-report: onlylost.txt: no trace events: only 1 lost-events marker(s)" err &&
+	dump_rows keep.db >after && test_cmp before after &&
+	test_expect_code 1 "$VR" load -q -d new.db cpus.txt && test ! -e new.db
+'
+
 test_expect_success 'a cut-off last line and junk lines: counted, warned, loaded' '
 	printf "junk\n  a-1 [000] .... 1.000000: mm_vmscan_kswapd_wake: nid=0 order=0\n  a-1 [000] .... 1.000100: mm_vmscan_kswapd_sl" >cut.txt &&
 	"$VR" load -q -d c.db cut.txt 2>err &&

@@ -482,20 +482,29 @@ static void test_crlf(void **state)
 	assert_int_equal(c.lost[0].count, 3);
 }
 
-/* x86-tsc and counter clocks print a bare count: kept as it is. */
+/* x86-tsc and counter clocks print a bare count: kept as it is, up to
+ * 2^63 - 1 (ts_ns is a signed 64-bit SQLite integer). */
 static void test_counter_clock(void **state)
 {
 	static const char text[] =
-		"  kswapd0-45 [000] .... 18446744073709551615: mm_vmscan_kswapd_sleep: nid=0\n"
+		"  kswapd0-45 [000] .... 9223372036854775807: mm_vmscan_kswapd_sleep: nid=0\n"
 		"  kswapd0-45 [000] .... 123456789012: mm_vmscan_kswapd_sleep: nid=0\n";
 	struct capture c;
 
 	(void)state;
 	assert_int_equal(parse(text, NULL, &c, NULL), 0);
 	assert_int_equal(c.ev[0].ts_ns, 123456789012ULL);
-	assert_true(c.ev[1].ts_ns == UINT64_MAX);
-	assert_int_equal(parse("  a-1 [000] .... 18446744073709551616: mm_vmscan_kswapd_sleep: nid=0\n",
-			       NULL, &c, NULL), -1);	/* 2^64 */
+	assert_true(c.ev[1].ts_ns == INT64_MAX);
+	assert_int_equal(parse("  a-1 [000] .... 9223372036854775808: mm_vmscan_kswapd_sleep: nid=0\n",
+			       NULL, &c, NULL), -1);	/* 2^63 */
+	assert_int_equal(parse("  a-1 [000] .... 18446744073709551615: mm_vmscan_kswapd_sleep: nid=0\n",
+			       NULL, &c, NULL), -1);	/* 2^64 - 1 */
+	/* 9223372036.854775808 s is 2^63 ns */
+	assert_int_equal(parse("  a-1 [000] .... 9223372036.854775808: mm_vmscan_kswapd_sleep: nid=0\n",
+			       NULL, &c, NULL), -1);
+	assert_int_equal(parse("  a-1 [000] .... 9223372036.854775807: mm_vmscan_kswapd_sleep: nid=0\n",
+			       NULL, &c, NULL), 0);
+	assert_true(c.ev[0].ts_ns == INT64_MAX);
 }
 
 /* Skips are counted, never silent; bad values are NULL and counted. */
@@ -504,7 +513,7 @@ static void test_counted_skips(void **state)
 	static const char text[] =
 		"this line is not a trace line\n"
 		"     kswapd0-97      [001] ..... 1.000001: mm_vmscan_kswapd_wake: nid=0 order=abc\n"
-		"     kswapd0-97      [001] ..... 1.000002: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=99999999999999999999999 nr_reclaimed=1\n"
+		"     kswapd0-97      [001] ..... 1.000002: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=12x nr_reclaimed=1\n"
 		"     kswapd0-97      [001] ..... 1.000003: mm_vmscan_kswapd_sleep: [FAILED TO PARSE] nid=0\n"
 		"     kswapd0-97      [001] ..... 1.000004: mm_vmscan_kswapd_sleep: nid=0";
 	struct capture c;
@@ -518,7 +527,7 @@ static void test_counted_skips(void **state)
 	assert_int_equal(st.truncated, 1);
 	assert_true(is_null(&c.ev[0], "order"));
 	assert_int_equal(val(&c.ev[0], "nid"), 0);
-	assert_true(is_null(&c.ev[1], "nr_scanned"));	/* beyond 64 bits */
+	assert_true(is_null(&c.ev[1], "nr_scanned"));	/* not a number */
 	assert_int_equal(val(&c.ev[1], "nr_reclaimed"), 1);
 	assert_int_equal(st.bad_fields, 2);
 	assert_int_equal(st.first_bad_field, 2);
@@ -552,8 +561,63 @@ static void test_errors(void **state)
 			       NULL, &c, NULL), -1);
 	assert_int_equal(parse("hello\nworld\n", NULL, &c, NULL), -1);
 	assert_int_equal(c.n, 0);
-	/* headers only: an empty trace, not an error */
-	assert_int_equal(parse("# tracer: nop\n#\n", NULL, &c, NULL), 0);
+	/* headers, blanks or lost markers only: no events is no trace */
+	assert_int_equal(parse("# tracer: nop\n#\n", NULL, &c, NULL), -1);
+	assert_int_equal(parse("cpus=2\n\n\n", NULL, &c, NULL), -1);
+	assert_int_equal(parse("CPU:0 [LOST 3 EVENTS]\n", NULL, &c, NULL), -1);
+}
+
+/*
+ * Numbers no kernel field can hold are errors, not stored values: a count
+ * beyond 64 bits (2^64 = 18446744073709551616), 33 bits for an int field
+ * (nid, pid: include/trace/events/vmscan.h and sched.h declare them int),
+ * a lost count above 2^63 - 1, a CPU above 65535 (4294967296 = 2^32 would
+ * wrap to 0 in an int).
+ */
+static void test_out_of_range(void **state)
+{
+	struct capture c;
+
+	(void)state;
+	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_lru_shrink_inactive: nid=0"
+			       " nr_scanned=18446744073709551616 nr_reclaimed=1\n", NULL, &c, NULL), -1);
+	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_lru_shrink_inactive: nid=0"
+			       " nr_scanned=18446744073709551615 nr_reclaimed=1\n", NULL, &c, NULL), 0);
+	assert_true((uint64_t)val(&c.ev[0], "nr_scanned") == UINT64_MAX);	/* bit pattern */
+	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_lru_shrink_inactive: nid=0"
+			       " nr_scanned=0x10000000000000000 nr_reclaimed=1\n", NULL, &c, NULL), -1);
+	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=99999999999\n",
+			       NULL, &c, NULL), -1);
+	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=4294967296\n",
+			       NULL, &c, NULL), -1);
+	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=4294967295\n",
+			       NULL, &c, NULL), 0);
+	/* the second line of an event (not the one learn_fields() reads) */
+	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=0\n"
+			       "  a-1 [000] .... 1.000001: mm_vmscan_kswapd_sleep: nid=-2147483649\n",
+			       NULL, &c, NULL), -1);
+	assert_int_equal(parse("  a-1 [000] .... 1.000000: sched_switch: prev_comm=a prev_pid=1"
+			       " prev_prio=120 prev_state=S ==> next_comm=b next_pid=4294967296"
+			       " next_prio=120\n", NULL, &c, NULL), -1);
+	assert_int_equal(parse("CPU:0 [LOST 99999999999999999999 EVENTS]\n"
+			       "  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=0\n",
+			       NULL, &c, NULL), -1);
+	assert_int_equal(parse("CPU:0 [LOST 9223372036854775807 EVENTS]\n"
+			       "  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=0\n",
+			       NULL, &c, NULL), 0);
+	assert_true(c.lost[0].count == INT64_MAX);
+	assert_int_equal(parse("CPU:4294967296 [LOST 1 EVENTS]\n"
+			       "  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=0\n",
+			       NULL, &c, NULL), -1);
+	assert_int_equal(parse("CPU:65536 [12 EVENTS DROPPED]\n"
+			       "  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=0\n",
+			       NULL, &c, NULL), -1);
+	assert_int_equal(parse("CPU:1 [EVENTS DROPPED]\n"
+			       "  a-1 [001] .... 1.000000: mm_vmscan_kswapd_sleep: nid=0\n",
+			       NULL, &c, NULL), 0);
+	assert_int_equal(c.nlost, 1);
+	assert_int_equal(c.lost[0].cpu, 1);
+	assert_int_equal(c.lost[0].count, -1);
 }
 
 int main(void)
@@ -575,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_counter_clock),
 		cmocka_unit_test(test_counted_skips),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_out_of_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
