@@ -19,6 +19,15 @@
  */
 #define VR_SCHEMA_VERSION 2
 
+/*
+ * PRAGMA application_id of a vmscan-report database ("VMSR"), set in the
+ * transaction that creates or extends its schema: a file of another
+ * program whose user_version happens to be one of ours is refused.  A
+ * database made before the marker existed is recognised by its `run`
+ * table and gets the marker at its next write (store.c check_version()).
+ */
+#define VR_APPLICATION_ID 0x564d5352
+
 struct store;
 
 enum store_open_flags {
@@ -29,7 +38,10 @@ enum store_open_flags {
 /**
  * store_open - open (and with STORE_RW create) the database at @path.
  * Returns the handle, or NULL after "vmscan-report: PATH: reason" (cannot
- * open or create, not a database, schema version from another release).
+ * open or create; not a database, naming a trace.dat or text file given in
+ * its place; another program's SQLite database; schema version from
+ * another release; a rollback journal left by a killed writer that a
+ * read-only open cannot roll back, with how to recover).
  * Close with store_close().
  */
 struct store *store_open(const char *path, int flags);

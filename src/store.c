@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <glib.h>
+#include <sys/stat.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,7 +262,8 @@ static int schema_in_transaction(struct store *s)
 		if (r)
 			return -1;
 	}
-	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d", VR_SCHEMA_VERSION);
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d; PRAGMA application_id=%d",
+		 VR_SCHEMA_VERSION, VR_APPLICATION_ID);
 	return store_exec(s, slab_shrink_view, "cannot create schema") ||
 	       store_exec(s, pragma, "cannot set schema version");
 }
@@ -289,12 +291,56 @@ int store_write_begin(struct store *s)
 	return 0;
 }
 
+/*
+ * A database of ours made before VR_APPLICATION_ID: schema version 1 or 2
+ * with the `run` table as we make it (these columns of it have been there
+ * since version 1).
+ */
+static int made_by_us(struct store *s, int64_t version, bool *ours)
+{
+	int64_t ncols;
+
+	*ours = false;
+	if (version != 1 && version != VR_SCHEMA_VERSION)
+		return 0;
+	if (query_int(s, "SELECT count(*) FROM pragma_table_info('run') WHERE name IN"
+		      " ('id', 'kernel', 'iteration', 'source_path', 'source_format',"
+		      " 'content_sha256', 'event_count', 'loaded_at')", &ncols))
+		return -1;
+	*ours = ncols == 8;
+	return 0;
+}
+
+/* Is it ours?  A marked database, or an unmarked one of ours; not another
+ * program's.  0, or -1 after the message. */
+static int check_ours(struct store *s, int64_t version, int64_t ntables)
+{
+	int64_t app_id;
+	bool ours;
+
+	if (query_int(s, "PRAGMA application_id", &app_id))
+		return -1;
+	if ((uint32_t)app_id == VR_APPLICATION_ID || (!app_id && !version && !ntables))
+		return 0;
+	if (app_id)
+		return vr_error("%s: not a vmscan-report database (another program's: its SQLite"
+				" application_id is 0x%08x, ours 0x%08x)", s->path,
+				(unsigned)app_id, VR_APPLICATION_ID);
+	if (made_by_us(s, version, &ours))
+		return -1;
+	if (!ours)
+		return vr_error("%s: not a vmscan-report database (an SQLite database with"
+				" neither our application_id nor our `run` table)", s->path);
+	return 0;
+}
+
 static int check_version(struct store *s, int flags)
 {
 	int64_t version, ntables;
 
 	if (query_int(s, "PRAGMA user_version", &version) ||
-	    query_int(s, "SELECT count(*) FROM sqlite_master", &ntables))
+	    query_int(s, "SELECT count(*) FROM sqlite_master", &ntables) ||
+	    check_ours(s, version, ntables))
 		return -1;
 	if (version == 1) {
 		/* read as it is; upgraded by the first write transaction, so that
@@ -328,6 +374,52 @@ static unsigned writeback_batches(void)
 	return n > 0 ? (unsigned)n : WRITEBACK_BATCHES;
 }
 
+/*
+ * What a file that SQLite says is not a database is: a trace given as the
+ * database (-d) is the likely mistake.
+ */
+static int not_a_database(const char *path)
+{
+	unsigned char head[4096];
+	struct stat st;
+	ssize_t n = ingest_read_head(path, head, sizeof(head), &st);
+
+	if (n >= INGEST_DAT_MAGIC_LEN && !memcmp(head, ingest_dat_magic, INGEST_DAT_MAGIC_LEN))
+		return vr_error("%s: is a trace.dat file, not a database (the database is the"
+				" file after -d, the traces come after the options)", path);
+	for (ssize_t i = 0; i < n; i++)
+		if ((head[i] < 0x20 && !strchr("\t\r\n", head[i])) || head[i] == 0x7f)
+			return vr_error("%s: not an SQLite database (nor a trace)", path);
+	return vr_error("%s: is a text file (a text trace?), not a database (the database is the"
+			" file after -d, the traces come after the options)", path);
+}
+
+/*
+ * The first statements on a new connection, where SQLite reads the file's
+ * header and, after a writer was killed, finds its hot journal: say what
+ * went wrong in the user's terms.  0, or -1 after the message.
+ */
+static int first_statement(struct store *s, const char *sql)
+{
+	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+
+	if (rc == SQLITE_OK)
+		return 0;
+	rc = sqlite3_extended_errcode(s->db);
+	if (rc == SQLITE_NOTADB)
+		return not_a_database(s->path);
+	/* a read-only connection cannot roll a hot journal back (SQLite's
+	 * pager: SQLITE_READONLY_ROLLBACK) */
+	if (rc == SQLITE_READONLY_ROLLBACK)
+		return vr_error("%s: a write to it was interrupted (a load killed, or a crash) and"
+				" left its rollback journal %s-journal, which a read-only command"
+				" cannot roll back: any write does (the runs committed before stay),"
+				" e.g. 'vmscan-report load -d %s FILE' or"
+				" sqlite3 %s 'PRAGMA user_version' by a user who can write the"
+				" database and its directory", s->path, s->path, s->path, s->path);
+	return vr_error("%s: cannot open database: %s", s->path, sqlite3_errmsg(s->db));
+}
+
 struct store *store_open(const char *path, int flags)
 {
 	struct store *s = vr_calloc(1, sizeof(*s));
@@ -355,10 +447,9 @@ struct store *store_open(const char *path, int flags)
 	sqlite3_busy_timeout(s->db, 10000);
 	/* page_size only takes effect on a new database: larger pages mean
 	 * fewer b-tree splits and writes during bulk loads */
-	if (store_exec(s, "PRAGMA page_size=65536; PRAGMA cache_size=-16384;"
-		       " PRAGMA temp_store=MEMORY;", "cannot set pragmas"))
-		goto fail;
-	if (check_version(s, flags))
+	if (first_statement(s, "PRAGMA page_size=65536; PRAGMA cache_size=-16384;"
+			    " PRAGMA temp_store=MEMORY; PRAGMA user_version;") ||
+	    check_version(s, flags))
 		goto fail;
 	s->ins = vr_calloc(vr_event_specs_count, sizeof(*s->ins));
 	s->spec_count = vr_calloc(vr_event_specs_count, sizeof(*s->spec_count));

@@ -190,4 +190,75 @@ test_expect_success 'a trace.dat timestamp of 2^63 ns: an error naming CPU and o
 	grep -q "^vmscan-report: big.dat: cpu 0 offset [0-9]*: timestamp 9223372036854775808 out of range" err &&
 	test ! -e big.db
 '
+test_expect_success "another program's SQLite file whose user_version is ours: refused, untouched" '
+	sqlite3 other.db "CREATE TABLE run (x); CREATE TABLE t (y); INSERT INTO t VALUES (1);
+			  PRAGMA user_version = 2" &&
+	sqlite3 other.db .dump >before &&
+	test_expect_code 1 "$VR" load -q -d other.db "$first" 2>err &&
+	grep -q "^vmscan-report: other.db: not a vmscan-report database (an SQLite database with neither our application_id nor our .run. table)" err &&
+	test_expect_code 1 "$VR" runs -d other.db 2>err &&
+	grep -q "not a vmscan-report database" err &&
+	sqlite3 other.db .dump >after && test_cmp before after &&
+	test "$(sqlite3 other.db "PRAGMA application_id")" = 0
+'
+test_expect_success 'a database with the application_id of another program: refused' '
+	"$VR" load -q -d db "$first" &&
+	sqlite3 db "PRAGMA application_id = 1196444487" &&
+	test_expect_code 1 "$VR" runs -d db 2>err &&
+	grep -q "not a vmscan-report database (another program.s: its SQLite application_id is 0x47504b47, ours 0x564d5352)" err
+'
+# 0x564d5352 ("VMSR") = 1447908178
+test_expect_success 'our application_id: set on a new database; an unmarked one of ours gets it when written' '
+	"$VR" load -q -d db "$first" &&
+	test "$(sqlite3 db "PRAGMA application_id")" = 1447908178 &&
+	sqlite3 db "PRAGMA application_id = 0" &&
+	"$VR" runs -d db >/dev/null && test "$(sqlite3 db "PRAGMA application_id")" = 0 &&
+	"$VR" load -q -d db $(echo $samples | cut -d" " -f2) &&
+	test "$(sqlite3 db "PRAGMA application_id")" = 1447908178 &&
+	test "$(sqlite3 db "SELECT count(*) FROM run")" = 2
+'
+# kill_mid_write DB: a writer killed by SIGKILL inside a transaction whose
+# changes reached the file (the cache spilt), leaving a hot journal
+kill_mid_write() {
+	python3 - "$1" <<-'EOF'
+	import os, signal, sqlite3, sys
+	con = sqlite3.connect(sys.argv[1], isolation_level=None)
+	con.execute('PRAGMA cache_size = 1')
+	con.execute('BEGIN')
+	con.execute('DELETE FROM sched_switch')
+	con.execute('DELETE FROM run_event_count')
+	os.kill(os.getpid(), signal.SIGKILL)
+	EOF
+}
+test_expect_success 'a hot journal: read-only commands say what happened and how to recover' '
+	"$VR" load -q -d db "$first" && dump_rows db >before &&
+	{ kill_mid_write db || :; } && test -s db-journal &&
+	test_expect_code 1 "$VR" runs -d db 2>err &&
+	grep -q "^vmscan-report: db: a write to it was interrupted (a load killed, or a crash) and left its rollback journal db-journal, which a read-only command cannot roll back: any write does" err &&
+	grep -q "sqlite3 db .PRAGMA user_version." err &&
+	test_expect_code 1 "$VR" summary -d db 2>err && grep -q "left its rollback journal" err &&
+	sqlite3 db "PRAGMA user_version" >/dev/null && test ! -e db-journal &&
+	"$VR" runs -d db >/dev/null && dump_rows db >after && test_cmp before after
+'
+test_expect_success 'a load rolls a hot journal back and keeps the runs before' '
+	"$VR" load -q -d db "$first" &&
+	sqlite3 db "SELECT count(*) FROM sched_switch; SELECT * FROM run_event_count ORDER BY name" >before &&
+	{ kill_mid_write db || :; } && test -s db-journal &&
+	"$VR" load -q -d db $(echo $samples | cut -d" " -f2) && test ! -e db-journal &&
+	test "$(sqlite3 db "SELECT count(*) FROM run")" = 2 &&
+	sqlite3 db "SELECT count(*) FROM sched_switch WHERE run_id = 1;
+		    SELECT * FROM run_event_count WHERE run_id = 1 ORDER BY name" >after && test_cmp before after
+'
+test_expect_success 'a trace given as the database (-d) is named as a trace, untouched' '
+	cp "$first" x.dat && sha256sum x.dat >sum &&
+	test_expect_code 1 "$VR" runs -d x.dat 2>err &&
+	grep -q "^vmscan-report: x.dat: is a trace.dat file, not a database" err &&
+	test_expect_code 1 "$VR" load -q -d x.dat "$first" 2>err &&
+	grep -q "^vmscan-report: x.dat: is a trace.dat file, not a database" err &&
+	printf "  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=0\n" >t.txt &&
+	sha256sum t.txt >>sum &&
+	test_expect_code 1 "$VR" summary -d t.txt 2>err &&
+	grep -q "^vmscan-report: t.txt: is a text file (a text trace?), not a database" err &&
+	sha256sum -c --quiet sum
+'
 test_done
