@@ -4,6 +4,8 @@
 #   make test       build and run every test (unit, end-to-end, sample checks)
 #   make asan       the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      speed and memory of `load` against trace-cmd (see tests/bench)
+#   make torture    the mutation test of `make test` at length, with kills and
+#                   concurrent loads (tests/mutants.py; minutes)
 #   make reports    load samples/ into a fresh database and write reports/
 #   make record-samples  remake the recordings in samples/ (root, minutes, uses
 #                   much memory; never run by make test)
@@ -159,6 +161,16 @@ asan:
 bench: vmscan-report
 	tests/bench/bench.sh
 
+# TORTURE_SEED picks other mutants; each run prints its figures.
+TORTURE_SEED ?= 1
+torture: vmscan-report
+	st=0; \
+	python3 tests/mutants.py $(CURDIR)/vmscan-report samples/wsf200-1.dat samples/wsf200-3.dat \
+		--seed $(TORTURE_SEED) --count 300 --kills 20 --concurrent 6 --keep $(O)/torture || st=1; \
+	python3 tests/mutants.py $(CURDIR)/vmscan-report samples/wsf200-2.dat samples/wsf200-3.dat \
+		--seed $(TORTURE_SEED) --count 100 --keep $(O)/torture || st=1; \
+	exit $$st
+
 reports: vmscan-report
 	tests/make-reports.sh
 
@@ -173,5 +185,5 @@ install: vmscan-report
 clean:
 	rm -rf build build-asan build-fuzz vmscan-report
 
-.PHONY: all deps unit test asan bench reports install clean fuzz fuzz-clang
+.PHONY: all deps unit test asan bench torture reports install clean fuzz fuzz-clang
 -include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(O)/main.d $(O)/cmd-doc.d

@@ -14,7 +14,8 @@
  * Found by tests/fuzz/fuzz-dat.c: libtracecmd 3.1.6 strdup()s the uname,
  * version, date and hook options without checking that the data holds a
  * terminating NUL (a heap over-read; tests/fuzz/crashes/dat-uname-unterminated).
- * Version 7 files (sections, compression) are left to libtracecmd.
+ * Version 7 files: their BUFFER options and compressed chunk tables
+ * (walk_v7() below); the rest is left to libtracecmd.
  */
 #define _GNU_SOURCE	/* memmem */
 #include "ingest.h"
@@ -24,6 +25,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -306,6 +308,173 @@ static int walk_v6(struct dat_walk *w)
 	return walk_cpu_data(w, cpus);
 }
 
+/*
+ * Version 7 (trace-cmd.dat.v7(5), trace-cmd Documentation/trace-cmd/
+ * trace-cmd.dat.v7.5.txt; libtracecmd 3.1.6 lib/trace-cmd/trace-input.c):
+ * after the magic and "7": endianness (1 byte), long size (1), page size
+ * (u32), the compression algorithm and its version (strings, "none" when
+ * not compressed), then the u64 offset of the first options section.  A
+ * section is u16 id, u16 flags (bit 0: compressed), u32 description, u64
+ * size, then its data; an options section (id 0) holds options (u16 id,
+ * u32 size, data), its DONE option (id 0) the u64 offset of the next
+ * options section or 0.  A BUFFER option (id 3) is u64 offset of the
+ * buffer's data section, name and clock (strings), u32 page size, u32 CPU
+ * count, then per CPU u32 id, u64 offset and u64 size of its data.  A
+ * compressed CPU's data is u32 chunk count, then per chunk u32 compressed
+ * size, u32 uncompressed size and the compressed bytes (trace-compress.c
+ * tracecmd_load_chunks_info()); the recorded size covers the chunks (not
+ * the count).
+ *
+ * Walked here: every BUFFER option's CPU data lies inside the file and,
+ * when compressed, its chunk table covers exactly the recorded size with
+ * whole pages.  libtracecmd 3.1.6 reads a chunk table whose count or sizes
+ * were damaged as a CPU with less data, or none, and says nothing (a zeroed
+ * 4 KiB block at the start of a CPU's data lost its events silently).
+ * Options sections that are themselves compressed are left unwalked.
+ */
+enum { V7_OPT_DONE = 0, V7_OPT_BUFFER = 3, V7_SEC_COMPRESSED = 1 };
+
+struct v7_walk {
+	struct dat_walk *w;
+	bool compressed;	/* the file's CPU data is compressed */
+	char what[96];		/* the CPU being walked, for messages */
+};
+
+static int v7_chunks(struct v7_walk *v, uint64_t cpu, uint64_t off, uint64_t size)
+{
+	struct dat_walk *w = v->w;
+	uint64_t count, zsize, usize, total = 0;
+
+	snprintf(v->what, sizeof(v->what), "CPU %llu's compressed data", (unsigned long long)cpu);
+	w->what = v->what;
+	w->pos = (size_t)off;
+	if (read_num(w, 4, &count))
+		return -1;
+	for (uint64_t i = 0; i < count && w->pos - off <= size + 4; i++) {
+		if (read_num(w, 4, &zsize) || read_num(w, 4, &usize) || need(w, zsize))
+			return -1;
+		w->pos += (size_t)zsize;
+		total += usize;
+	}
+	if (w->pos - off != size + 4) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "has a table of %llu compressed chunks that covers %llu of"
+			 " the %llu bytes the BUFFER option records", (unsigned long long)count,
+			 (unsigned long long)(w->pos - off - 4), (unsigned long long)size);
+		w->pos = (size_t)off;
+		return walk_fail(w, why);
+	}
+	if (total % w->page_size) {
+		w->pos = (size_t)off;
+		return walk_fail(w, "has chunks that do not add up to whole ring-buffer pages");
+	}
+	return 0;
+}
+
+/* The BUFFER option at w->pos, @size bytes. */
+static int v7_buffer(struct v7_walk *v, uint64_t size)
+{
+	struct dat_walk *w = v->w;
+	size_t end = w->pos + (size_t)size, keep;
+	uint64_t data_sec, page, cpus, id, off, len;
+
+	w->what = "BUFFER option";
+	if (read_num(w, 8, &data_sec) || skip_name(w, "BUFFER option name") ||
+	    skip_name(w, "BUFFER option clock") || read_num(w, 4, &page) || read_num(w, 4, &cpus))
+		return -1;
+	for (uint64_t c = 0; c < cpus; c++) {
+		w->what = "BUFFER option CPU data";
+		if (w->pos + 20 > end)
+			return walk_fail(w, "lists more CPUs than it holds");
+		if (read_num(w, 4, &id) || read_num(w, 8, &off) || read_num(w, 8, &len))
+			return -1;
+		if (off > w->len || len > w->len - off) {
+			w->pos -= 16;
+			return walk_fail(w, "points past the end of the file");
+		}
+		keep = w->pos;
+		if (len && v->compressed && v7_chunks(v, id, off, len))
+			return -1;
+		w->pos = keep;
+	}
+	w->pos = end;
+	return 0;
+}
+
+/* One options section at @at: its BUFFER options; *@next: the next one,
+ * whose offset the file holds at *@next_at. */
+static int v7_options(struct v7_walk *v, uint64_t at, uint64_t *next, size_t *next_at)
+{
+	struct dat_walk *w = v->w;
+	uint64_t id, flags, desc, size, oid, osize;
+	size_t end;
+
+	*next = 0;
+	w->what = "options section";
+	w->pos = (size_t)at;
+	if (read_num(w, 2, &id) || read_num(w, 2, &flags) ||
+	    read_num(w, 4, &desc) || read_num(w, 8, &size) || need(w, size))
+		return -1;
+	if (id != 0 || (flags & V7_SEC_COMPRESSED))
+		return 0;	/* not walked: libtracecmd judges it */
+	end = w->pos + (size_t)size;
+	while (w->pos + 6 <= end) {
+		w->what = "option";
+		if (read_num(w, 2, &oid) || read_num(w, 4, &osize))
+			return -1;
+		if (osize > end - w->pos)
+			return walk_fail(w, "runs past the end of its options section");
+		if (oid == V7_OPT_DONE) {
+			*next_at = w->pos;
+			return osize == 8 ? read_num(w, 8, next) : 0;
+		}
+		if (oid == V7_OPT_BUFFER) {
+			if (v7_buffer(v, osize))
+				return -1;
+		} else {
+			w->pos += (size_t)osize;
+		}
+	}
+	return 0;
+}
+
+static int walk_v7(struct dat_walk *w)
+{
+	struct v7_walk v = { .w = w };
+	uint64_t next;
+	size_t next_at;
+	const char *algo;
+
+	w->what = "file header";
+	if (need(w, 6))
+		return -1;
+	w->big_endian = w->d[w->pos] == 1;
+	w->pos += 2;	/* endianness, long size */
+	if (read_num(w, 4, &w->page_size))
+		return -1;
+	if (!w->page_size || w->page_size & (w->page_size - 1) || w->page_size > (1 << 27))
+		return walk_fail(w, "has an impossible page size");
+	algo = (const char *)w->d + w->pos;
+	if (skip_name(w, "compression algorithm") || skip_name(w, "compression version"))
+		return -1;
+	v.compressed = strcmp(algo, "none") != 0 && *algo;
+	w->what = "first options offset";
+	next_at = w->pos;
+	if (read_num(w, 8, &next))
+		return -1;
+	for (int n = 0; next && n < 1024; n++) {	/* a loop of sections ends too */
+		if (next >= w->len) {
+			w->pos = next_at;
+			w->what = "options section offset";
+			return walk_fail(w, "points past the end of the file");
+		}
+		if (v7_options(&v, next, &next, &next_at))
+			return -1;
+	}
+	return 0;
+}
+
 int ingest_dat_check_headers(const char *path)
 {
 	struct dat_walk w = { .path = path };
@@ -329,6 +498,9 @@ int ingest_dat_check_headers(const char *path)
 	if (!memcmp(w.d + 10, "6", 2)) {
 		w.pos = 12;
 		ret = walk_v6(&w);
+	} else if (!memcmp(w.d + 10, "7", 2)) {
+		w.pos = 12;
+		ret = walk_v7(&w);
 	}
 	munmap(map, w.len);
 	return ret;

@@ -21,13 +21,17 @@ struct copy_switch;	/* ingest-dat-copy.c */
 
 /*
  * Exported by libtracecmd 3.1.6 but declared only in its private header
- * (lib/trace-cmd/include/private/trace-cmd-private.h).
+ * (lib/trace-cmd/include/private/trace-cmd-private.h; record_page under
+ * "Debugging").
  * tracecmd_read_cpu_last: the last record of @cpu (owned by the caller),
  * read back from the end of the CPU's data; the CPU's iterator ends past it.
  * tracecmd_get_cpu_file_size: bytes of the CPU's data (uncompressed, for a
  * compressed file), an off64_t.
  */
 struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
+/* tracecmd_record_page: the mapped ring-buffer page @record is on, header
+ * first (borrowed, valid while the record is), or NULL. */
+void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *record);
 int64_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
 
 /* Decoding plan for one event id of one file, built on first use. */
@@ -51,6 +55,8 @@ struct dat_cursor {
 	unsigned long long seen;	/* bytes of the CPU's data read, as last polled */
 	unsigned long long last;	/* offset of the last record decoded */
 	bool any;			/* a record was decoded (last is set) */
+	unsigned long long page;	/* offset of the page last checked, +1 (0: none) */
+	unsigned long long page_ts;	/* its header's time stamp */
 };
 
 struct ingest_dat {

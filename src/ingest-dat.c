@@ -170,7 +170,8 @@ struct dat_cursor *dat_open_cursors(struct tracecmd_input *top, struct tracecmd_
 		for (int c = 0; c < ncpu; c++) {
 			struct tep_record *rec = tracecmd_read_data(h, c);
 
-			cur[*n] = (struct dat_cursor){ h, c, rec, INT_MIN, rec ? rec->offset : 0, 0, 0, false };
+			cur[*n] = (struct dat_cursor){ h, c, rec, INT_MIN, rec ? rec->offset : 0, 0, 0, false,
+							 0, 0 };
 			if (rec && !*clock_from)
 				*clock_from = h;
 			(*n)++;
@@ -1026,6 +1027,46 @@ int dat_check_cpu_end(struct ingest_dat *d, struct dat_cursor *c)
 	return ret;
 }
 
+/*
+ * The header of the ring-buffer page @rec is on, once per page: u64 time
+ * stamp, then commit (the kernel's long, tep_get_header_page_size()) whose
+ * low 27 bits are the bytes of data (kernel/trace/ring_buffer.c; kbuffer.c
+ * COMMIT_MASK).  The kernel writes events 4-byte aligned (RB_ALIGNMENT),
+ * so the data size is a multiple of 4, and a CPU's pages follow in the
+ * order they were written, so their time stamps do not decrease.  A
+ * compressed chunk can decompress to other bytes (trace-cmd writes zstd
+ * frames without checksums): a page whose header breaks either rule is
+ * corrupt, and libtracecmd would read fewer events from it, silently.
+ * 0, or -1 after "PATH: cpu N: ring-buffer page at offset X ...".
+ */
+static int check_page(struct ingest_dat *d, struct dat_cursor *c, struct tep_record *rec)
+{
+	unsigned long long at = rec->offset & ~(unsigned long long)(tracecmd_page_size(c->handle) - 1);
+	const unsigned char *page;
+	unsigned long long ts, commit;
+	int lsize;
+
+	if (c->page == at + 1)
+		return 0;
+	page = tracecmd_record_page(c->handle, rec);
+	lsize = tep_get_header_page_size(d->tep);
+	if (!page || (lsize != 4 && lsize != 8))
+		return 0;
+	ts = read_raw(d, page, 8);
+	commit = read_raw(d, page + 8, lsize) & ((1u << 27) - 1);
+	if (commit % 4)
+		return vr_error("%s: cpu %d: ring-buffer page at offset %llu says it holds %llu bytes,"
+				" not a multiple of 4: corrupt trace.dat", d->path, c->cpu, at,
+				commit);
+	if (c->page && ts < c->page_ts)
+		return vr_error("%s: cpu %d: ring-buffer page at offset %llu has a time stamp (%llu)"
+				" before the previous page's (%llu): corrupt trace.dat", d->path,
+				c->cpu, at, ts, c->page_ts);
+	c->page = at + 1;
+	c->page_ts = ts;
+	return 0;
+}
+
 /* Decode the next run of cursor @c into @r.  0, or -1 on a decode error or
  * when the CPU's data ends early. */
 static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *r)
@@ -1038,7 +1079,7 @@ static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *
 		struct tep_record *rec = c->rec;
 		size_t need;
 
-		if (decode_record(d, rec, &ev))
+		if (check_page(d, c, rec) || decode_record(d, rec, &ev))
 			return -1;
 		need = event_strings_size(&ev);
 		if (r->used + need > r->arena_cap) {

@@ -14,7 +14,8 @@ cpu_extent() {
 	trace-cmd dump --options "$1" 2>/dev/null |
 		awk -v c="$2" '$1 == c && /data offset and size/ { print $2, $3; exit }'
 }
-# corrupt IN OUT POS HOW: HOW flip (xor 0xff of one byte) or zero (4 KiB)
+# corrupt IN OUT POS HOW: HOW flip (xor 0xff of one byte), xorN (xor N of
+# one byte) or zero (4 KiB)
 corrupt() {
 	python3 - "$1" "$2" "$3" "$4" <<-'EOF'
 	import sys
@@ -22,19 +23,25 @@ corrupt() {
 	pos = int(sys.argv[3])
 	if sys.argv[4] == 'flip':
 	    d[pos] ^= 0xff
+	elif sys.argv[4].startswith('xor'):
+	    d[pos] ^= int(sys.argv[4][3:])
 	else:
 	    d[pos:pos + 4096] = bytes(4096)
 	open(sys.argv[2], 'wb').write(d)
 	EOF
 }
-# refused DB FILE CPU: load exits 1 naming the CPU, DB's rows unchanged
+# refused DB FILE MESSAGE: load exits 1 with "FILE: MESSAGE", DB's rows unchanged
 refused() {
 	dump_rows "$1" >before &&
 	test_expect_code 1 "$VR" load -q -d "$1" "$2" 2>err &&
-	grep -q "vmscan-report: $2: cpu $3: reading stopped at offset [0-9]*, after [0-9]* of its [0-9]* bytes of data" err &&
-	grep -q "not loaded; the database is unchanged" err &&
+	grep -q "^vmscan-report: $2: $3" err &&
 	dump_rows "$1" >after && test_cmp before after
 }
+stopped="reading stopped at offset [0-9]*, after [0-9]* of its [0-9]* bytes of data"
+# the chunk table (count, then compressed and uncompressed size of each
+# chunk) no longer adds up to the size the BUFFER option records
+table="corrupt or truncated trace.dat: CPU %d's compressed data at offset %d has a table of [0-9]* compressed chunks that covers [0-9]* of the %d bytes the BUFFER option records"
+
 
 test_expect_success 'the compressed samples exist and are version 7, zstd' '
 	test -f "$sample" && test -f "$base" &&
@@ -49,19 +56,38 @@ test_expect_success 'a flipped byte in a zstd chunk of CPU 0: exit 1, names the 
 	"$VR" load -q -d db "$base" &&
 	set -- $(cpu_extent "$sample" 0) &&
 	corrupt "$sample" bad.dat $(($1 + 88000)) flip &&
-	refused db bad.dat 0
+	refused db bad.dat "cpu 0: $stopped" &&
+	grep -q "not loaded; the database is unchanged" err
 '
+# A zeroed block takes chunk headers with it (without the checks: exit 0
+# with 24328 of the 38534 events for the first).
 test_expect_success 'a zeroed 4 KiB block in CPU 0: exit 1, names the CPU, unchanged' '
 	"$VR" load -q -d db "$base" &&
 	set -- $(cpu_extent "$sample" 0) &&
 	corrupt "$sample" bad.dat $(($1 + $2 / 3)) zero &&
-	refused db bad.dat 0
+	refused db bad.dat "$(printf "$table" 0 $1 $2)"
 '
 test_expect_success 'a zeroed 4 KiB block in CPU 1: exit 1, names the CPU, unchanged' '
 	"$VR" load -q -d db "$base" &&
 	set -- $(cpu_extent "$sample" 1) &&
 	corrupt "$sample" bad.dat $(($1 + $2 / 2)) zero &&
-	refused db bad.dat 1
+	refused db bad.dat "$(printf "$table" 1 $1 $2)"
+'
+# The first chunk header of CPU 0 zeroed: libtracecmd 3.1.6 reads a CPU
+# without data (exit 0 with CPU 1's 7192 events alone, before the check).
+test_expect_success 'a zeroed chunk table at the start of CPU 0: exit 1, unchanged' '
+	"$VR" load -q -d db "$base" &&
+	set -- $(cpu_extent "$sample" 0) &&
+	corrupt "$sample" bad.dat $(($1 - 1981)) zero &&
+	refused db bad.dat "$(printf "$table" 0 $1 $2)"
+'
+# A flip that zstd decodes to other bytes (trace-cmd writes no checksums):
+# one page header says it holds 2 bytes and libtracecmd reads no event of
+# it (exit 0 with 38434 of the 38534 events, before the check).
+test_expect_success 'a page header decompressed to garbage: exit 1, names CPU and page, unchanged' '
+	"$VR" load -q -d db "$base" &&
+	corrupt "$sample" bad.dat 616370 xor95 &&
+	refused db bad.dat "cpu 0: ring-buffer page at offset [0-9]* says it holds 2 bytes, not a multiple of 4: corrupt trace.dat"
 '
 test_expect_success 'a new database is not left behind' '
 	set -- $(cpu_extent "$sample" 0) &&
