@@ -365,6 +365,16 @@ static int kernel_nodata(struct store *s, const struct metric_spec *m, const str
 	return rc;
 }
 
+/* The unit of an imported metric's operations: "us" when every one has it
+ * (the report said usec), else "as reported". */
+static const char *app_unit(const struct metric_op_list *ops)
+{
+	for (size_t i = 0; i < ops->n; i++)
+		if (!ops->ops[i].unit)
+			return "as reported";
+	return ops->n ? "us" : "as reported";
+}
+
 int chart_latency_build(struct store *s, const char *metric, struct chart_latency *out)
 {
 	const struct metric_spec *m = metric_spec_find(metric);
@@ -379,7 +389,7 @@ int chart_latency_build(struct store *s, const char *metric, struct chart_latenc
 	if (metric_ops(s, metric, k, nk, &ops))
 		goto out;
 	out->metric = vr_strdup(metric);
-	out->unit = vr_strdup(m ? m->unit : "as reported");
+	out->unit = vr_strdup(m ? m->unit : app_unit(&ops));
 	out->what = vr_strdup(m ? m->summary : "imported from the workload's latency reports,"
 				  " one value per report");
 	out->imported = !m;

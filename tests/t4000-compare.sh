@@ -227,7 +227,13 @@ test_expect_success 'import-latency stores the unit the report names' '
 	printf "k1|p50-Read|0|us\nk1|p50-Write|0|us\nk1|p95-Write|0|us\n" >want &&
 	printf "k1|p50-Read|1|NULL\nk1|p50-Write|1|us\nk1|p95-Write|1|us\n" >>want &&
 	printf "k2|p95-Write|0|NULL\nk2|p95-Write|1|NULL\nk2|p95-Write|2|NULL\nk2|p95-Write|3|NULL\n" >>want &&
-	test_cmp want out
+	test_cmp want out &&
+	"$VR" chart -d i.db --kind latency --metric Allocation --dump-data | head -1 >out &&
+	echo "latency metric Allocation unit us" >want && test_cmp want out &&
+	"$VR" chart -d i.db --kind latency --metric Read --dump-data | head -1 >out &&
+	echo "latency metric Read unit as reported" >want && test_cmp want out &&
+	"$VR" compare -d i.db --metrics Allocation,Read --stats Amean >out &&
+	grep -q "^Unit: us (microseconds), but as reported by the workload (its report names none) for: Read$" out
 '
 # --layout mmtests, worked out from compare-mmtests.pl's formats (Compare.pm:
 # "%-S" stat, " %-O" operation, "%18.2f" + " (%7.2f%%)" per kernel, the
