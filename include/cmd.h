@@ -115,10 +115,6 @@ struct cmd {
 	int (*run)(struct cmd_ctx *ctx);
 	/* Frees what ->option() allocated in ctx->opts; NULL: nothing. */
 	void (*release)(void *opts);
-	/* A command not converted to the table yet: it parses its own
-	 * arguments (prints its usage with cmd_usage()); nothing above but
-	 * ->name and ->summary is used. */
-	int (*legacy)(int argc, char **argv);
 };
 
 /* The commands, in the order `vmscan-report help` lists them
@@ -162,24 +158,10 @@ char *cmd_option_label(const struct cmd_option *o, char *buf, size_t size);
 /** cmd_help_option - the -h row every command has after its own. */
 extern const struct cmd_option cmd_help_option;
 
+/* The commands, one src/cmd-NAME.c each. */
 extern const struct cmd cmd_load_desc, cmd_runs_desc, cmd_compare_desc,
 	cmd_import_latency_desc, cmd_summary_desc, cmd_timeline_desc, cmd_chart_desc,
-	cmd_record_desc;
-
-/* runs and summary as report runs them today (cmd_run() of their struct
- * cmd), until it calls their modules. */
-int cmd_runs(int argc, char **argv);
-int cmd_summary(int argc, char **argv);
-
-/* report: not converted to the table yet (struct cmd.legacy). */
-int cmd_report(int argc, char **argv);
-
-/**
- * cmd_usage - print @lines (NULL-terminated) to stdout for -h (status 0) or
- * to stderr after a usage error; returns @status for `return cmd_usage(...)`.
- * For the commands that still write their usage by hand.
- */
-int cmd_usage(const char *const *lines, int status);
+	cmd_report_desc, cmd_record_desc;
 
 /**
  * cmd_import_latency_file - import latency report @path as the application

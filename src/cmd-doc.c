@@ -28,8 +28,6 @@ static void print_options(void)
 	for (size_t i = 0; i < cmd_table_size; i++) {
 		const struct cmd *c = cmd_table[i];
 
-		if (c->legacy)
-			continue;	/* its options are not in a table yet */
 		for (const struct cmd_option *o = c->options; o && o->name; o++)
 			print_option(c, o);
 		print_option(c, &cmd_help_option);

@@ -160,12 +160,3 @@ enum cmd_status cmd_parse(struct cmd_ctx *ctx, int argc, char **argv, bool *help
 	ctx->argv = argv + optind;
 	return st;
 }
-
-int cmd_usage(const char *const *lines, int status)
-{
-	FILE *out = status ? stderr : stdout;
-
-	for (; *lines; lines++)
-		fprintf(out, "%s\n", *lines);
-	return status;
-}

@@ -25,35 +25,9 @@
 #include "vr.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const report_usage[] = {
-	"usage: vmscan-report report -d DB -o DIR",
-	"",
-	"Write the evidence bundle of DB into DIR (created if missing):",
-	"  compare.txt, compare.md   the changelog table (as 'compare' prints it)",
-	"  summary.txt               per-run totals, per process, per kswapd",
-	"  runs.txt                  the loaded runs (as 'runs' prints it)",
-	"  latency-M.png/.svg        candlesticks of every latency metric M with data",
-	"  cdf-M.png/.svg            distribution of M (trace metrics)",
-	"  counters.png/.svg         the counters per kernel",
-	"  timeline-run-N.png/.svg   the timeline of every run",
-	"  index.md                  links to all of them",
-	"DIR/MANIFEST lists the files written with their SHA-256.  A file is",
-	"replaced or removed only when MANIFEST says report wrote it and it is",
-	"unchanged since; any other file at one of these names (or a symbolic",
-	"link) is an error.  On any error nothing in DIR changes (exit 1).",
-	"",
-	"  -d, --database DB   SQLite database written by 'load'",
-	"  -o, --output DIR    directory to write",
-	"  -W, --width PX      chart width (default 800)",
-	"  -H, --height PX     chart height (default 600, timelines grow with nodes)",
-	"  -h, --help          show this help",
-	NULL
-};
 
 struct report {
 	const char *db_path, *dir;
@@ -231,58 +205,59 @@ static int report_charts(struct report *r)
 	return report_timelines(r);
 }
 
-static int parse_args(int argc, char **argv, struct report *r)
-{
-	static const struct option longopts[] = {
-		{ "database", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "width", required_argument, NULL, 'W' },
-		{ "height", required_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
+/* The options. */
+struct report_args {
+	const char *dir;
+	int width, height;	/* height 0: chart_draw() decides */
+};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:o:W:H:h", longopts, NULL)) != -1) {
-		if (c == 'd')
-			r->db_path = optarg;
-		else if (c == 'o')
-			r->dir = optarg;
-		else if (c == 'W' || c == 'H') {
-			if (vr_parse_int(optarg, c == 'W' ? &r->width : &r->height))
-				return vr_error("report: bad size '%s'", optarg);
-		} else if (c == 'h')
-			return 1;
-		else
-			return -1;
+static const struct cmd_option report_options[] = {
+	{ 'd', "database", "DB", "SQLite database written by 'load'" },
+	{ 'o', "output", "DIR", "directory to write" },
+	{ 'W', "width", "PX", "chart width (default 800)" },
+	{ 'H', "height", "PX", "chart height (default 600, timelines grow with nodes)" },
+	{ 0 }
+};
+
+static enum cmd_status report_option(struct cmd_ctx *ctx, int key, const char *arg)
+{
+	struct report_args *a = ctx->opts;
+
+	switch (key) {
+	case 'o': a->dir = arg; break;
+	case 'W':
+	case 'H':
+		if (vr_parse_int(arg, key == 'W' ? &a->width : &a->height))
+			return vr_error("report: bad size '%s'", arg), CMD_USAGE_HELP;
+		break;
 	}
-	if (!r->db_path || !r->dir || optind != argc)
-		return vr_error("report: -d DB and -o DIR are required, nothing else");
-	if (r->width < RENDER_CHART_MIN_SIDE || r->width > RENDER_CHART_MAX_SIDE ||
-	    (r->height && (r->height < RENDER_CHART_MIN_SIDE || r->height > RENDER_CHART_MAX_SIDE)))
-		return vr_error("report: chart size out of range (%d..%d per side)",
-				RENDER_CHART_MIN_SIDE, RENDER_CHART_MAX_SIDE);
-	return 0;
+	return CMD_OK;
 }
 
-int cmd_report(int argc, char **argv)
+static enum cmd_status report_check(struct cmd_ctx *ctx)
 {
-	struct report r = { .width = 800, .height = 0 };	/* 0: chart_draw() decides */
-	int ret = parse_args(argc, argv, &r);
+	const struct report_args *a = ctx->opts;
 
-	if (ret > 0)
-		return cmd_usage(report_usage, 0);
-	if (ret < 0)
-		return cmd_usage(report_usage, VR_EXIT_USAGE);
-	r.st = store_open(r.db_path, STORE_RDONLY);
-	if (!r.st)
-		return VR_EXIT_FAIL;
+	if (ctx->argc)
+		return vr_error("report: unexpected argument '%s'", ctx->argv[0]), CMD_USAGE_HELP;
+	if (!a->dir)
+		return vr_error("report: -o DIR is required"), CMD_USAGE_HELP;
+	if (a->width < RENDER_CHART_MIN_SIDE || a->width > RENDER_CHART_MAX_SIDE ||
+	    (a->height && (a->height < RENDER_CHART_MIN_SIDE || a->height > RENDER_CHART_MAX_SIDE)))
+		return vr_error("report: chart size out of range (%d..%d per side)",
+				RENDER_CHART_MIN_SIDE, RENDER_CHART_MAX_SIDE), CMD_USAGE_HELP;
+	return CMD_OK;
+}
+
+static int report_run(struct cmd_ctx *ctx)
+{
+	const struct report_args *a = ctx->opts;
+	struct report r = { .db_path = ctx->db, .dir = a->dir, .st = ctx->st, .width = a->width,
+			    .height = a->height };
+
 	r.out = outdir_open(r.dir, report_names);
-	if (!r.out) {
-		store_close(r.st);
+	if (!r.out)
 		return VR_EXIT_FAIL;
-	}
 	vr_buf_init(&r.index);
 	vr_buf_addf(&r.index, "# vmscan-report evidence bundle\n\n"
 		    "Written by `vmscan-report report -d %s -o %s`; every file is regenerated"
@@ -301,6 +276,35 @@ int cmd_report(int argc, char **argv)
 		r.failed = 1;
 	}
 	vr_buf_release(&r.index);
-	store_close(r.st);
 	return r.failed ? VR_EXIT_FAIL : VR_EXIT_OK;
 }
+
+static const char *const report_synopsis[] = { "-d DB -o DIR", NULL };
+
+const struct cmd cmd_report_desc = {
+	.name = "report",
+	.summary = "write the evidence bundle: tables, summary and charts",
+	.synopsis = report_synopsis,
+	.description =
+		"Write the evidence bundle of DB into DIR (created if missing):\n"
+		"  compare.txt, compare.md   the changelog table (as 'compare' prints it)\n"
+		"  summary.txt               per-run totals, per process, per kswapd\n"
+		"  runs.txt                  the loaded runs (as 'runs' prints it)\n"
+		"  latency-M.png/.svg        candlesticks of every latency metric M with data\n"
+		"  cdf-M.png/.svg            distribution of M (trace metrics)\n"
+		"  counters.png/.svg         the counters per kernel\n"
+		"  timeline-run-N.png/.svg   the timeline of every run\n"
+		"  index.md                  links to all of them\n"
+		"DIR/MANIFEST lists the files written with their SHA-256.  A file is\n"
+		"replaced or removed only when MANIFEST says report wrote it and it is\n"
+		"unchanged since; any other file at one of these names (or a symbolic\n"
+		"link) is an error.  On any error nothing in DIR changes (exit 1).",
+	.options = report_options,
+	.help_col = 22,
+	.db = CMD_DB_RDONLY,
+	.opts_size = sizeof(struct report_args),
+	.defaults = &(const struct report_args){ .width = 800, .height = 0 },
+	.option = report_option,
+	.check = report_check,
+	.run = report_run,
+};

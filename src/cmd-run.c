@@ -65,8 +65,6 @@ int cmd_run(const struct cmd *c, int argc, char **argv)
 	bool help;
 	int ret;
 
-	if (c->legacy)
-		return c->legacy(argc, argv);
 	if (c->opts_size) {
 		ctx.opts = vr_malloc(c->opts_size);
 		memcpy(ctx.opts, c->defaults, c->opts_size);

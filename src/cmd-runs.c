@@ -40,9 +40,3 @@ const struct cmd cmd_runs_desc = {
 	.check = runs_check,
 	.run = runs_run,
 };
-
-/* For report's capture() until it calls runs_print() itself. */
-int cmd_runs(int argc, char **argv)
-{
-	return cmd_run(&cmd_runs_desc, argc, argv);
-}

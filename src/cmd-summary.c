@@ -66,9 +66,3 @@ const struct cmd cmd_summary_desc = {
 	.check = summary_check,
 	.run = summary_run,
 };
-
-/* For report's capture() until it calls summary_print() itself. */
-int cmd_summary(int argc, char **argv)
-{
-	return cmd_run(&cmd_summary_desc, argc, argv);
-}

@@ -5,11 +5,6 @@
 
 #include <string.h>
 
-static const struct cmd cmd_report_desc = {
-	.name = "report", .summary = "write the evidence bundle: tables, summary and charts",
-	.legacy = cmd_report,
-};
-
 const struct cmd *const cmd_table[] = {
 	&cmd_load_desc,
 	&cmd_runs_desc,
