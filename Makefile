@@ -49,11 +49,12 @@ ifneq ($(SANITIZE),)
   LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
-# libvr.a: the modules; libcmd.a: the commands (src/cmd-*.c), which use
-# libvr.a and are used only by main.c and the cmd-doc tool.
-CMD_SRCS  := $(filter-out src/cmd-doc.c,$(wildcard src/cmd-*.c))
+# libvr.a: the modules (src/*.c); libcmd.a: the command layer (src/cmd/:
+# the commands, their tables and cmd_run()), which uses libvr.a and is used
+# only by src/cmd/main.c and the cmd-doc tool (src/cmd/cmd-doc.c).
+CMD_SRCS  := $(filter-out src/cmd/main.c src/cmd/cmd-doc.c,$(wildcard src/cmd/*.c))
 CMD_OBJS  := $(CMD_SRCS:src/%.c=$(O)/%.o)
-LIB_SRCS  := $(filter-out src/main.c src/cmd-doc.c $(CMD_SRCS),$(wildcard src/*.c))
+LIB_SRCS  := $(wildcard src/*.c)
 LIB_OBJS  := $(LIB_SRCS:src/%.c=$(O)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/unit/%)
@@ -74,11 +75,11 @@ $(O)/libvr.a: $(LIB_OBJS)
 $(O)/libcmd.a: $(CMD_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(O)/main.o $(O)/libcmd.a $(O)/libvr.a
+$(BIN): $(O)/cmd/main.o $(O)/libcmd.a $(O)/libvr.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # prints the command tables (options of every command) for tests
-$(O)/cmd-doc: $(O)/cmd-doc.o $(O)/libcmd.a $(O)/libvr.a
+$(O)/cmd-doc: $(O)/cmd/cmd-doc.o $(O)/libcmd.a $(O)/libvr.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(O)/unit/%: tests/unit/%.c $(O)/libvr.a | deps
@@ -149,7 +150,17 @@ fuzz: fuzz-clang
 			$(FUZZ_O)/corpus-$$t tests/fuzz/corpus-$$t || st=1; \
 	done; exit $$st
 
-test: $(BIN) $(O)/cmd-doc unit $(FUZZ_REPLAY)
+# The layers: only src/cmd/ includes cmd.h (the modules below it never
+# call a command).  A file elsewhere that does is named and fails the build
+# of `make test`.
+check-layers:
+	@bad=$$(grep -lE '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]([^">]*/)?cmd\.h[">]' \
+		$$(find src include tests -name '*.[ch]' ! -path 'src/cmd/*' ! -path include/cmd.h)); \
+	if [ -n "$$bad" ]; then \
+		echo "cmd.h is the command layer's (src/cmd/); included by: $$bad" >&2; exit 1; \
+	fi
+
+test: check-layers $(BIN) $(O)/cmd-doc unit $(FUZZ_REPLAY)
 	VR=$(abspath $(BIN)) LC_ALL=C tests/run-tests.sh $(O)
 
 # tests/run-tests.sh points LeakSanitizer at tests/lsan.supp (leaks inside
@@ -185,5 +196,5 @@ install: vmscan-report
 clean:
 	rm -rf build build-asan build-fuzz vmscan-report
 
-.PHONY: all deps unit test asan bench torture reports install clean fuzz fuzz-clang
--include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(O)/main.d $(O)/cmd-doc.d
+.PHONY: all deps check-layers unit test asan bench torture reports install clean fuzz fuzz-clang
+-include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(O)/cmd/main.d $(O)/cmd/cmd-doc.d

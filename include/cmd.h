@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cmd.h - the command layer: each command is a struct cmd (one per
- * src/cmd-NAME.c, listed in src/cmd-table.c) that describes its options
+ * src/cmd/cmd-NAME.c, listed in src/cmd/cmd-table.c) that describes its options
  * and text in tables and gives a few hooks; the shared work - the option
  * parsing, -h, -d and opening the store, the exit status - is done once,
- * by cmd_run() (src/cmd-run.c) with the tables of src/cmd-options.c.
- * Only the command layer includes this header (`make check-layers`).
+ * by cmd_run() (src/cmd/cmd-run.c) with the tables of src/cmd/cmd-options.c.
+ * Only the command layer (src/cmd/) includes this header: `make
+ * check-layers`, run by `make test`, fails otherwise.
  *
  * The order cmd_run() follows for `vmscan-report NAME ARGS...`:
  *   1. the options, in command-line order: -h prints the usage to stdout
@@ -36,7 +37,7 @@ struct store;
 /*
  * struct cmd_option - one option of a command, one row of its table.
  * The getopt_long() string, its struct option array and the -h lines are
- * made from these rows (src/cmd-options.c); -h itself is added to every
+ * made from these rows (src/cmd/cmd-options.c); -h itself is added to every
  * table.  A table ends with a row whose name is NULL.
  */
 struct cmd_option {
@@ -88,7 +89,7 @@ struct cmd_ctx {
 
 /*
  * struct cmd - a command: its text (for -h, the help list and, later,
- * man pages), options and hooks.  Each src/cmd-NAME.c defines one, next
+ * man pages), options and hooks.  Each src/cmd/cmd-NAME.c defines one, next
  * to the code it describes.
  */
 struct cmd {
@@ -118,7 +119,7 @@ struct cmd {
 };
 
 /* The commands, in the order `vmscan-report help` lists them
- * (src/cmd-table.c). */
+ * (src/cmd/cmd-table.c). */
 extern const struct cmd *const cmd_table[];
 extern const size_t cmd_table_size;
 
@@ -158,7 +159,7 @@ char *cmd_option_label(const struct cmd_option *o, char *buf, size_t size);
 /** cmd_help_option - the -h row every command has after its own. */
 extern const struct cmd_option cmd_help_option;
 
-/* The commands, one src/cmd-NAME.c each. */
+/* The commands, one src/cmd/cmd-NAME.c each. */
 extern const struct cmd cmd_load_desc, cmd_runs_desc, cmd_compare_desc,
 	cmd_import_latency_desc, cmd_summary_desc, cmd_timeline_desc, cmd_chart_desc,
 	cmd_report_desc, cmd_record_desc;

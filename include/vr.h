@@ -2,7 +2,7 @@
 /*
  * vr.h - small utilities shared by every module: error reporting, growable
  * buffers and checked allocation.  Modules report errors with vr_error() and
- * return -1; only main() and the cmd-*.c files decide to exit.
+ * return -1; only main() and the commands (src/cmd/) decide to exit.
  */
 #ifndef VR_H
 #define VR_H

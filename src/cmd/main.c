@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * main.c - `vmscan-report COMMAND ...`: help, --version, the command of
- * src/cmd-table.c run by cmd_run(), and the stdout check after it (a full
+ * src/cmd/cmd-table.c run by cmd_run(), and the stdout check after it (a full
  * disk or closed pipe is a failure, not a short report).
  */
 #include "cmd.h"
