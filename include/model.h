@@ -142,6 +142,12 @@ struct model_config {
 	int (*has_field)(void *arg, const char *system, const char *event, const char *field);
 	void *has_field_arg;
 	/*
+	 * fields_printed - has_field() answers from the fields a text trace's
+	 * lines print, not from format files: the release, when known,
+	 * decides the flag rule set (src/model-flags.c choose_rule()).
+	 */
+	bool fields_printed;
+	/*
 	 * kswapd_pid - pid of the thread "kswapd<nid>" in the recording's
 	 * saved comms, or -1 (so that kswapd's activity before its first
 	 * kswapd_wake/kswapd_sleep is recognised).  May be NULL.

@@ -364,6 +364,7 @@ static void set_field(struct text_ctx *c, int spec, int f, enum text_conv conv, 
 	int r = -1;
 	bool symbolic = false;
 
+	c->printed |= 1u << f;
 	if (vr_event_specs[spec].fields[f].type == VR_FT_TEXT) {
 		vr_buf_reset(&c->text[f]);
 		vr_buf_add(&c->text[f], v, vlen);
@@ -699,6 +700,7 @@ static void sched_plugin(struct text_ctx *c, int spec, const char *ename, const 
 void ingest_text_body(struct text_ctx *c, int spec, const char *ename, const char *body,
 		      size_t n, struct ingest_event *ev, uint32_t lineno)
 {
+	c->printed = 0;
 	if (n >= 17 && !memcmp(body, "[FAILED TO PARSE]", 17)) {
 		c->st->failed_to_parse++;
 		json_add(c, "text", 4, body, n, false);

@@ -31,6 +31,8 @@ struct text_ctx {
 	struct vr_buf evname;
 	GHashTable *tasks;		/* pid -> comm (owned strings) */
 	uint32_t *seen;			/* per spec: fields its lines carry */
+	uint32_t printed;		/* fields the current line prints, whatever
+					 * their value (a name is printed too) */
 	bool *seen_event;		/* per spec: the event occurs */
 	size_t *first;			/* per spec: index of its first line */
 	bool bad_value;			/* the body last decoded has a value out of

@@ -679,8 +679,12 @@ static int emit_event(struct text_ctx *c, const struct text_entry *e, struct ing
 	return c->sink->event(c->sink->arg, ev);
 }
 
-/* Fields each known event's lines carry, from its first line.  0, or -1
- * after the message when such a line has a value out of range. */
+/*
+ * Fields each known event's lines carry, from its first line: a field the
+ * line prints is there whatever its value (gfp_flags=GFP_KERNEL is stored
+ * NULL, but the format has gfp_flags).  0, or -1 after the message when
+ * such a line has a value out of range.
+ */
 static int learn_fields(struct text_ctx *c)
 {
 	struct ingest_text_stats keep = *c->st;
@@ -692,7 +696,7 @@ static int learn_fields(struct text_ctx *c)
 			continue;
 		if (decode_line(c, &c->ent[c->first[i]], &ev, &p))
 			return -1;
-		c->seen[i] = ev.present;
+		c->seen[i] = ev.present | c->printed;
 	}
 	*c->st = keep;
 	return 0;

@@ -46,7 +46,10 @@
  * the dispatcher calls model_flags_clear().
  *
  * The rule set is chosen from the event formats first (distribution
- * kernels backport tracepoints) and the release second.  Without the
+ * kernels backport tracepoints) and the release second; for a text trace
+ * the release label decides when it is given (its formats are only the
+ * fields its lines print), and a field printed by name (gfp_flags=
+ * GFP_KERNEL, stored NULL) is a field the format has.  Without the
  * counters (4.10 and older) or with multi-gen LRU (from 6.3 shrink_node()
  * hands global reclaim to lru_gen_shrink_node() and skips the flag logic)
  * no interval is produced and the reason is recorded.
@@ -101,7 +104,19 @@ static int fmt(const struct model_config *cfg, const char *sys, const char *ev, 
 	return cfg->has_field(cfg->has_field_arg, sys, ev, f) ? 1 : 0;
 }
 
-/* The rule set, from the formats first and the release second. */
+/* The rule set of release @rel (411 for 4.11; >= 411). */
+static enum flag_rule rule_of_release(int rel)
+{
+	return rel >= 605 ? FR_NODE_CGROUP : rel >= 505 ? FR_LRUVEC :
+	       rel >= 417 ? FR_PER_PASS : FR_PER_CALL;
+}
+
+/*
+ * The rule set, from the formats first and the release second - except for
+ * a text trace with a release label (cfg->fields_printed): its "formats"
+ * are only the fields its first lines print, so the release decides, and
+ * the basis says whether the printed fields agree.
+ */
 static void choose_rule(struct flag_machine *fm, const struct model_config *cfg)
 {
 	int rel = fm->release;
@@ -134,12 +149,17 @@ static void choose_rule(struct flag_machine *fm, const struct model_config *cfg)
 		fm->rule = rel >= 605 ? FR_NODE_CGROUP : rel >= 505 ? FR_LRUVEC : FR_PER_PASS;
 		basis = "formats: wakeup_kswapd has gfp_flags (4.17+), release splits";
 	} else if (rel) {
-		fm->rule = rel >= 605 ? FR_NODE_CGROUP : rel >= 505 ? FR_LRUVEC :
-			  rel >= 417 ? FR_PER_PASS : FR_PER_CALL;
+		fm->rule = rule_of_release(rel);
 		basis = "release only (formats do not decide)";
 	} else {
 		fm->rule = FR_PER_PASS;
 		basis = "formats and release do not decide; assumed 4.17+";
+	}
+	if (cfg->fields_printed && rel) {
+		basis = rule_of_release(rel) == fm->rule ?
+			"release label of a text trace; the printed fields agree" :
+			"release label of a text trace (the printed fields alone suggest another)";
+		fm->rule = rule_of_release(rel);
 	}
 	fm->dirty_needs_unqueued = rel >= 613 ||
 		fmt(cfg, "vmscan", "mm_vmscan_reclaim_pages", "nid") == 1;

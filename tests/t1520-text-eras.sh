@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Text traces of each era, written by hand in the line layout of the
+# release's TP_printk formats (include/trace/events/vmscan.h) and of
+# ftrace's trace file: the flag rule set, LRU names, task names, kswapd's
+# time before its first event.  Expected values are worked out by hand in
+# the comments.
+. "$(dirname "$0")/lib.sh"
+
+# era_trace ERA: a direct reclaimer (a.out-500) whose one inactive-file
+# call isolated 32 pages, all under writeback (nr_writeback=32 ==
+# nr_taken=32), gfp_flags printed by name.  Before 4.17 that call sets
+# PGDAT_WRITEBACK (shrink_inactive_list()); from 4.17 only kswapd's
+# shrink_node() sets the flags, and kswapd here reclaims nothing: no flag.
+era_trace() {
+	case $1 in
+	4.17)	# kswapd_wake/wakeup_kswapd print zid; direct_reclaim_begin
+		# may_writepage and classzone_idx; one nr_activate; 4 flag chars
+		cat <<-\EOF
+		# tracer: nop
+		#
+		#                              _-----=> irqs-off
+		#                             / _----=> need-resched
+		#                            | / _---=> hardirq/softirq
+		#                            || / _--=> preempt-depth
+		#                            ||| /     delay
+		#           TASK-PID   CPU#  ||||    TIMESTAMP  FUNCTION
+		#              | |       |   ||||       |         |
+		           a.out-500   [001] ....   200.000100: mm_vmscan_wakeup_kswapd: nid=0 zid=2 order=0 gfp_flags=GFP_KERNEL|__GFP_NOWARN
+		         kswapd0-97    [002] ....   200.000150: mm_vmscan_kswapd_wake: nid=0 zid=2 order=0
+		           a.out-500   [001] ....   200.000200: mm_vmscan_direct_reclaim_begin: order=0 may_writepage=1 gfp_flags=GFP_KERNEL|__GFP_NOWARN classzone_idx=2
+		           a.out-500   [001] ....   200.000300: mm_vmscan_lru_isolate: isolate_mode=0 classzone=2 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 lru=inactive_file
+		           a.out-500   [001] ....   200.000400: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=0 nr_dirty=32 nr_writeback=32 nr_congested=0 nr_immediate=0 nr_activate=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+		           a.out-500   [001] ....   200.000900: mm_vmscan_direct_reclaim_end: nr_reclaimed=0
+		         kswapd0-97    [002] ....   200.010000: mm_vmscan_kswapd_sleep: nid=0
+		EOF
+		;;
+	5.10)	# no zid printed, nr_activate_anon/_file
+		cat <<-\EOF
+		# tracer: nop
+		#
+		#           TASK-PID     CPU#  ||||    TIMESTAMP  FUNCTION
+		#              | |         |   ||||       |         |
+		           a.out-500     [001] ....   200.000100: mm_vmscan_wakeup_kswapd: nid=0 order=0 gfp_flags=GFP_KERNEL|__GFP_NOWARN
+		         kswapd0-97      [002] ....   200.000150: mm_vmscan_kswapd_wake: nid=0 order=0
+		           a.out-500     [001] ....   200.000200: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL|__GFP_NOWARN
+		           a.out-500     [001] ....   200.000300: mm_vmscan_lru_isolate: isolate_mode=0 classzone=2 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 lru=inactive_file
+		           a.out-500     [001] ....   200.000400: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=0 nr_dirty=32 nr_writeback=32 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+		           a.out-500     [001] ....   200.000900: mm_vmscan_direct_reclaim_end: nr_reclaimed=0
+		         kswapd0-97      [002] ....   200.010000: mm_vmscan_kswapd_sleep: nid=0
+		EOF
+		;;
+	6.8)	# 5 flag chars; lru_isolate without isolate_mode
+		cat <<-\EOF
+		# tracer: nop
+		#
+		#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+		#              | |         |   |||||     |         |
+		           a.out-500     [001] .....   200.000100: mm_vmscan_wakeup_kswapd: nid=0 order=0 gfp_flags=GFP_KERNEL|__GFP_NOWARN
+		         kswapd0-97      [002] .....   200.000150: mm_vmscan_kswapd_wake: nid=0 order=0
+		           a.out-500     [001] .....   200.000200: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL|__GFP_NOWARN
+		           a.out-500     [001] .....   200.000300: mm_vmscan_lru_isolate: classzone=2 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 lru=inactive_file
+		           a.out-500     [001] .....   200.000400: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=0 nr_dirty=32 nr_writeback=32 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+		           a.out-500     [001] .....   200.000900: mm_vmscan_direct_reclaim_end: nr_reclaimed=0
+		         kswapd0-97      [002] .....   200.010000: mm_vmscan_kswapd_sleep: nid=0
+		EOF
+		;;
+	esac
+}
+
+rule_q="SELECT detail FROM run_quality WHERE item = 'pgdat_flag_rule';
+	SELECT count(*) FROM pgdat_flag;"
+
+# With the release label: 4.17 -> 4.17-5.4 per-pass, 5.10 -> 5.5-6.4
+# lruvec, 6.8 -> 6.5+ node/cgroup (mm/vmscan.c shrink_node() of each);
+# the printed fields (gfp_flags present by name) agree; no flag interval.
+for era in 4.17 5.10 6.8; do
+	case $era in
+	4.17) rule="4.17-5.4 per-pass" ;;
+	5.10) rule="5.5-6.4 lruvec" ;;
+	6.8) rule="6.5+ node/cgroup" ;;
+	esac
+	test_expect_success "$era text, gfp_flags by name, --kernel $era.0: $rule, no direct-reclaim flag" '
+		era_trace '"$era"' >t.txt &&
+		"$VR" load -q -d t.db --kernel '"$era"'.0 t.txt &&
+		sqlite3 t.db "$rule_q" >actual &&
+		printf "%s\n" "'"$rule"'; release label of a text trace; the printed fields agree; release '"$era"'.0" 0 >expect &&
+		test_cmp expect actual
+	'
+done
+
+# Without a label the printed fields decide: gfp_flags printed => 4.17+;
+# 6.8's lru_isolate without isolate_mode (and classzone=) => 6.7+.
+test_expect_success 'symbolic-gfp text without a release: the printed fields name the basis' '
+	era_trace 4.17 >a.txt && era_trace 6.8 >b.txt &&
+	"$VR" load -q -d a.db a.txt && "$VR" load -q -d b.db b.txt &&
+	sqlite3 a.db "$rule_q" >actual && sqlite3 b.db "$rule_q" >>actual &&
+	printf "%s\n" "4.17-5.4 per-pass; formats: wakeup_kswapd has gfp_flags (4.17+), release splits; release unknown" 0 \
+		"6.5+ node/cgroup; formats: lru_isolate without isolate_mode (6.7+); release unknown" 0 >expect &&
+	test_cmp expect actual
+'
+
+test_done
