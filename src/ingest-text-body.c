@@ -133,7 +133,11 @@ static const struct name_value gfp_names_6_18[] = {
 /* include/linux/mmzone.h enum lru_list (LRU_NAMES). */
 static const struct name_value lru_names[] = {
 	{ "inactive_anon", 0 }, { "active_anon", 1 }, { "inactive_file", 2 },
-	{ "active_file", 3 }, { "unevictable", 4 }, { NULL, 0 }
+	{ "active_file", 3 }, { "unevictable", 4 },
+	/* the short spellings of the node-LRU series as it stood in mmotm
+	 * for 4.7, before the names of include/linux/mmzone.h LRU_NAMES */
+	{ "ia_anon", 0 }, { "ac_anon", 1 }, { "ia_file", 2 }, { "ac_file", 3 },
+	{ NULL, 0 }
 };
 /* include/trace/events/vmscan.h show_throttle_flags(), 5.16+. */
 static const struct name_value throttle_names[] = {

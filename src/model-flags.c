@@ -69,7 +69,7 @@ struct flag_node {
 	int64_t set_ns[FL_COUNT], last_ev_ns[FL_COUNT];
 	char evidence[FL_COUNT][128];
 	/* kswapd's current shrink_node() pass (4.17+) */
-	int ncalls;
+	int ncalls, taken_unknown;	/* calls; those without nr_taken */
 	int64_t taken, file_taken, dirty, congested, writeback, immediate, unqueued;
 	int64_t last_call_ns, priority;
 };
@@ -278,19 +278,21 @@ int model_flags_pass_end(struct flag_machine *fm, int nid)
 	if (!f->ncalls)
 		return 0;
 	t = f->last_call_ns;
-	if (f->writeback > 0 && f->writeback == f->taken &&
+	/* a call without nr_taken leaves Σtaken unknown: only CONGESTED */
+	if (!f->taken_unknown && f->writeback > 0 && f->writeback == f->taken &&
 	    (e = set_flag(fm, nid, FL_WRITEBACK, t)))
 		snprintf(e, EV_LEN, "kswapd pass of %d calls: nr_writeback=%lld == nr_taken=%lld",
 			 f->ncalls, (long long)f->writeback, (long long)f->taken);
 	if (f->dirty > 0 && f->dirty == f->congested && (e = set_flag(fm, nid, FL_CONGESTED, t)))
 		snprintf(e, EV_LEN, "kswapd pass of %d calls: nr_dirty=%lld == nr_congested=%lld",
 			 f->ncalls, (long long)f->dirty, (long long)f->congested);
-	if (f->unqueued == f->file_taken && (!fm->dirty_needs_unqueued || f->unqueued > 0) &&
+	if (!f->taken_unknown && f->unqueued == f->file_taken &&
+	    (!fm->dirty_needs_unqueued || f->unqueued > 0) &&
 	    (e = set_flag(fm, nid, FL_DIRTY, t)))
 		snprintf(e, EV_LEN, "kswapd pass of %d calls: unqueued_dirty=%lld =="
 			 " file_taken=%lld", f->ncalls, (long long)f->unqueued,
 			 (long long)f->file_taken);
-	f->ncalls = 0;
+	f->ncalls = f->taken_unknown = 0;
 	f->taken = f->file_taken = f->dirty = f->congested = 0;
 	f->writeback = f->immediate = f->unqueued = 0;
 	f->priority = MODEL_NULL;
@@ -331,13 +333,14 @@ static void per_call(struct flag_machine *fm, int pid, int64_t nid, int64_t ts, 
 {
 	char *e;
 
-	if (wb > 0 && wb == taken && (e = set_flag(fm, nid, FL_WRITEBACK, ts)))
+	if (taken != MODEL_NULL && wb > 0 && wb == taken &&
+	    (e = set_flag(fm, nid, FL_WRITEBACK, ts)))
 		snprintf(e, EV_LEN, "call of pid %d: nr_writeback=%lld == nr_taken=%lld", pid,
 			 (long long)wb, (long long)taken);
 	if (dirty > 0 && dirty == congested && (e = set_flag(fm, nid, FL_CONGESTED, ts)))
 		snprintf(e, EV_LEN, "call of pid %d: nr_dirty=%lld == nr_congested=%lld", pid,
 			 (long long)dirty, (long long)congested);
-	if (unqueued == taken && (e = set_flag(fm, nid, FL_DIRTY, ts)))
+	if (taken != MODEL_NULL && unqueued == taken && (e = set_flag(fm, nid, FL_DIRTY, ts)))
 		snprintf(e, EV_LEN, "call of pid %d: unqueued_dirty=%lld == nr_taken=%lld", pid,
 			 (long long)unqueued, (long long)taken);
 }
@@ -364,12 +367,16 @@ static void shrink_inactive(struct flag_machine *fm, const struct ingest_event *
 	if (ks >= 0 && imm > 0 && (e = set_flag(fm, nid, FL_WRITEBACK, ts)))
 		snprintf(e, EV_LEN, "witness: kswapd lru_shrink_inactive nr_immediate=%lld",
 			 (long long)imm);
+	if (il)
+		il->nid = nid;
 	if (!il || il->nr_taken == MODEL_NULL) {
+		/* nr_taken unknown: WRITEBACK and DIRTY cannot be tested, but
+		 * CONGESTED (nr_dirty == nr_congested) can */
 		fm->call_no_isolate++;
-		return;
+		taken = MODEL_NULL;
+	} else {
+		taken = il->nr_taken;
 	}
-	il->nid = nid;
-	taken = il->nr_taken;
 	unqueued = file ? dirty - wb - imm : 0;
 	if (unqueued < 0)
 		unqueued = 0;
@@ -381,8 +388,12 @@ static void shrink_inactive(struct flag_machine *fm, const struct ingest_event *
 		return;	/* only kswapd's own passes count from 4.17 */
 	priority_boundary(fm, (int)nid, model_val(fm->cx, ev, mev, MF_PRIORITY));
 	f->ncalls++;
-	f->taken += taken;
-	f->file_taken += file ? taken : 0;
+	if (taken == MODEL_NULL)
+		f->taken_unknown++;
+	else {
+		f->taken += taken;
+		f->file_taken += file ? taken : 0;
+	}
 	f->dirty += dirty;
 	f->congested += cong;
 	f->writeback += wb;
@@ -494,5 +505,6 @@ int model_flags_finish(struct flag_machine *fm, uint64_t kswapd_wakes)
 	       model_quality(fm->cx, "pgdat_flag_evidence_after_clear", fm->evidence_after_clear,
 			     "flag evidence seen after kswapd's balanced check; clear moved to it") ?:
 	       model_quality(fm->cx, "pgdat_flag_call_without_isolate", fm->call_no_isolate,
-			     "lru_shrink_inactive without a preceding lru_isolate of the pid");
+			     "lru_shrink_inactive without a preceding lru_isolate of the pid"
+			     " (nr_taken unknown: only the CONGESTED test made)");
 }

@@ -99,4 +99,52 @@ test_expect_success 'symbolic-gfp text without a release: the printed fields nam
 	test_cmp expect actual
 '
 
+# 4.11 text (per-call rules of shrink_inactive_list()): a call of pid 500
+# with no lru_isolate before it still has nr_dirty=16 == nr_congested=16:
+# PGDAT_CONGESTED at 300.000200 (the test needs no nr_taken).  lru=2
+# (numeric: inactive_file) and lru=ia_file (4.7-mmotm spelling, 2) are
+# read: pid 600 nr_writeback=8 == nr_taken=8 -> PGDAT_WRITEBACK; pid 700
+# unqueued 4-0-0 == nr_taken=4 -> PGDAT_DIRTY; lru sum 2+2 = 4.  Nothing
+# clears them (no kswapd).
+test_expect_success '4.11 text: CONGESTED without an isolate line, lru=2 and lru=ia_file read' '
+	cat >c.txt <<-\EOF &&
+	           a.out-500   [001] ....   300.000100: mm_vmscan_direct_reclaim_begin: order=0 may_writepage=1 gfp_flags=GFP_KERNEL classzone_idx=2
+	           a.out-500   [001] ....   300.000200: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=0 nr_dirty=16 nr_writeback=0 nr_congested=16 nr_immediate=0 nr_activate=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+	           b.out-600   [002] ....   300.000300: mm_vmscan_lru_isolate: isolate_mode=0 classzone=2 order=0 nr_requested=32 nr_scanned=8 nr_skipped=0 nr_taken=8 lru=2
+	           b.out-600   [002] ....   300.000400: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=8 nr_reclaimed=0 nr_dirty=8 nr_writeback=8 nr_congested=0 nr_immediate=0 nr_activate=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+	           c.out-700   [003] ....   300.000500: mm_vmscan_lru_isolate: isolate_mode=0 classzone=2 order=0 nr_requested=32 nr_scanned=4 nr_skipped=0 nr_taken=4 lru=ia_file
+	           c.out-700   [003] ....   300.000600: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=4 nr_reclaimed=0 nr_dirty=4 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+	EOF
+	"$VR" load -d c.db --kernel 4.11.0 c.txt 2>err &&
+	! grep -q "could not be read" err &&
+	sqlite3 c.db "SELECT nid, flag, set_ns, clear_ns IS NULL, evidence FROM pgdat_flag ORDER BY flag;
+		SELECT sum(lru), count(*) FROM mm_vmscan_lru_isolate;
+		SELECT count FROM run_quality WHERE item = '\''pgdat_flag_call_without_isolate'\''" >actual &&
+	cat >expect <<-\EOF &&
+	0|PGDAT_CONGESTED|300000200000|1|call of pid 500: nr_dirty=16 == nr_congested=16
+	0|PGDAT_DIRTY|300000600000|1|call of pid 700: unqueued_dirty=4 == nr_taken=4
+	0|PGDAT_WRITEBACK|300000400000|1|call of pid 600: nr_writeback=8 == nr_taken=8
+	4|2
+	1
+	EOF
+	test_cmp expect actual
+'
+
+# 5.10 kswapd pass (shrink_node()) of one call without lru_isolate:
+# Σtaken is unknown, so no WRITEBACK (8 == ? cannot be tested) and no
+# DIRTY, but Σdirty 8 == Σcongested 8 sets LRUVEC_CONGESTED at the call
+# (400.000200); the balanced check before the sleep clears it at kswapd's
+# last activity, the same call.
+test_expect_success '5.10 text: a kswapd pass without nr_taken still tests CONGESTED' '
+	cat >k.txt <<-\EOF &&
+	         kswapd0-97      [002] ....   400.000100: mm_vmscan_kswapd_wake: nid=0 order=0
+	         kswapd0-97      [002] ....   400.000200: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=0 nr_dirty=8 nr_writeback=8 nr_congested=8 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+	         kswapd0-97      [002] ....   400.200000: mm_vmscan_kswapd_sleep: nid=0
+	EOF
+	"$VR" load -q -d k.db --kernel 5.10.0 k.txt &&
+	sqlite3 k.db "SELECT nid, flag, set_ns, clear_ns, evidence FROM pgdat_flag" >actual &&
+	echo "0|LRUVEC_CONGESTED|400000200000|400000200000|kswapd pass of 1 calls: nr_dirty=8 == nr_congested=8" >expect &&
+	test_cmp expect actual
+'
+
 test_done
