@@ -443,9 +443,15 @@ int model_flags_event(struct flag_machine *fm, const struct ingest_event *ev, in
 	char *e;
 
 	if (mev == MEV_LRU_ISOLATE) {
+		if (model_val(fm->cx, ev, mev, MF_LRU) == MODEL_NULL &&
+		    model_val(fm->cx, ev, mev, MF_FILE) == MODEL_NULL)
+			fm->unclassified_isolate++;
 		isolate(fm, ev, mev);
 		return 0;
 	}
+	if (mev == MEV_SHRINK_INACTIVE &&
+	    model_val(fm->cx, ev, mev, MF_RECLAIM_FLAGS) == MODEL_NULL)
+		fm->unclassified_shrink++;
 	if (fm->rule == FR_NONE || fm->mglru) {
 		if (mev == MEV_SHRINK_INACTIVE)
 			fm->n_shrink_inactive++;
@@ -489,6 +495,17 @@ int model_flags_finish(struct flag_machine *fm, uint64_t kswapd_wakes)
 			if (fm->fn[nid].set[fl])
 				ret = emit_flag(fm, nid, fl, MODEL_NULL);
 	}
+	if (ret)
+		return ret;
+	if (fm->unclassified_isolate)
+		ret = model_quality(fm->cx, "lru_isolate_unclassified", (int64_t)fm->unclassified_isolate,
+				    "lru_isolate without lru or file: its pages scanned are in"
+				    " summary's unclassified total, not file or anon");
+	if (!ret && fm->unclassified_shrink)
+		ret = model_quality(fm->cx, "lru_shrink_inactive_unclassified",
+				    (int64_t)fm->unclassified_shrink,
+				    "lru_shrink_inactive without reclaim_flags: its pages reclaimed are"
+				    " in summary's unclassified total, not file or anon");
 	if (ret)
 		return ret;
 	if (!reason && fm->mglru)

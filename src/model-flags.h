@@ -32,6 +32,9 @@ struct flag_machine {
 	/* counts for run_quality */
 	uint64_t n_shrink_inactive, n_isolate;
 	uint64_t rows, evidence_after_clear, call_no_isolate;
+	/* rows summary cannot split file/anon: an lru_isolate without lru
+	 * and file, an lru_shrink_inactive without reclaim_flags */
+	uint64_t unclassified_isolate, unclassified_shrink;
 };
 
 /*

@@ -79,7 +79,7 @@ static const char *const mf_names[MF_COUNT] = {
 	[MF_NR_OBJECTS] = "nr_objects_to_shrink", [MF_TOTAL_SCAN] = "total_scan",
 	[MF_RETVAL] = "retval", [MF_PREV_PID] = "prev_pid", [MF_PREV_STATE] = "prev_state",
 	[MF_NEXT_PID] = "next_pid", [MF_PID] = "pid", [MF_PREV_COMM] = "prev_comm",
-	[MF_NEXT_COMM] = "next_comm", [MF_SLAB_BEGIN_NS] = "slab_begin_ns",
+	[MF_NEXT_COMM] = "next_comm", [MF_FILE] = "file", [MF_SLAB_BEGIN_NS] = "slab_begin_ns",
 	[MF_SLAB_NR_OBJECTS] = "slab_nr_objects_to_shrink", [MF_SLAB_COMPLETE] = "slab_complete",
 };
 

@@ -70,22 +70,28 @@ static const char pages_sql[] =
 	" (SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = %d"
 	"  AND NOT file AND sync),"
 	" (SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = %d"
-	"  AND NOT file AND NOT sync)";
+	"  AND NOT file AND NOT sync),"
+	" (SELECT coalesce(sum(nr_scanned), 0) FROM mm_vmscan_lru_isolate WHERE run_id = ?1"
+	"  AND pid %s IN " KSWAPD_PIDS " AND lru IS NULL AND file IS NULL),"
+	" (SELECT coalesce(sum(nr_reclaimed), 0) FROM mm_vmscan_lru_shrink_inactive"
+	"  WHERE run_id = ?1 AND pid %s IN " KSWAPD_PIDS " AND reclaim_flags IS NULL)";
 
 /* Pages scanned (lru_isolate of the inactive lists) and reclaimed
  * (lru_shrink_inactive), split file/anon, and writes, by kswapd (@ks 1)
- * or by everything else (@ks 0). */
+ * or by everything else (@ks 0).  Rows that name no list (lru and file
+ * NULL, or reclaim_flags NULL: a damaged text line) are neither file nor
+ * anon: they are the "unclassified" line, never left out silently. */
 static int print_pages(const struct sum_ctx *c, int ks)
 {
 	const char *not = ks ? "" : "NOT";
 	struct store_stmt *q = store_stmt_newf(c->s, ks ? "kswapd pages" : "direct reclaim pages",
-					       pages_sql, not, not, not, not, ks, ks, ks, ks);
+					       pages_sql, not, not, not, not, ks, ks, ks, ks, not, not);
 	const char *who = ks ? "Kswapd" : "Direct reclaim";
 	char label[64];
-	int64_t v[8];
+	int64_t v[10];
 
 	store_bind_int64(q, 1, c->run);
-	if (one_row(q, v, 8))
+	if (one_row(q, v, 10))
 		return -1;
 	snprintf(label, sizeof(label), "%s pages scanned:", who);
 	fprintf(c->out, "  %-36s %10lld (file %lld, anon %lld)\n", label,
@@ -93,6 +99,9 @@ static int print_pages(const struct sum_ctx *c, int ks)
 	snprintf(label, sizeof(label), "%s pages reclaimed:", who);
 	fprintf(c->out, "  %-36s %10lld (file %lld, anon %lld)\n", label,
 		(long long)(v[2] + v[3]), (long long)v[2], (long long)v[3]);
+	snprintf(label, sizeof(label), "%s pages unclassified:", who);
+	fprintf(c->out, "  %-36s %10lld scanned, %lld reclaimed (rows without lru/file or flags)\n",
+		label, (long long)v[8], (long long)v[9]);
 	snprintf(label, sizeof(label), "%s writes file sync/async:", who);
 	fprintf(c->out, "  %-36s %10lld / %lld\n", label, (long long)v[4], (long long)v[5]);
 	snprintf(label, sizeof(label), "%s writes anon sync/async:", who);

@@ -147,4 +147,28 @@ test_expect_success '5.10 text: a kswapd pass without nr_taken still tests CONGE
 	test_cmp expect actual
 '
 
+# Damaged 5.10 lines: kswapd's shrink_inactive lost its flags= (20 pages
+# reclaimed, neither file nor anon), a direct reclaimer's lru_isolate has
+# lru=inact (32 pages scanned on no list).  Summary names them in the
+# unclassified lines; run_quality counts one row of each.
+test_expect_success 'damaged rows: counted as unclassified in summary and run_quality' '
+	cat >d.txt <<-\EOF &&
+	         kswapd0-97      [002] ....   500.000100: mm_vmscan_kswapd_wake: nid=0 order=0
+	         kswapd0-97      [002] ....   500.000200: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=20 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12
+	           a.out-500     [001] ....   500.000300: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL
+	           a.out-500     [001] ....   500.000400: mm_vmscan_lru_isolate: isolate_mode=0 classzone=2 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 lru=inact
+	           a.out-500     [001] ....   500.000500: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=10 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+	           a.out-500     [001] ....   500.000900: mm_vmscan_direct_reclaim_end: nr_reclaimed=10
+	         kswapd0-97      [002] ....   500.010000: mm_vmscan_kswapd_sleep: nid=0
+	EOF
+	"$VR" load -q -d d.db --kernel 5.10.0 d.txt &&
+	"$VR" summary -d d.db >out &&
+	grep -q "^  Direct reclaim pages unclassified: *32 scanned, 0 reclaimed" out &&
+	grep -q "^  Direct reclaim pages reclaimed: *10 (file 10, anon 0)$" out &&
+	grep -q "^  Kswapd pages unclassified: *0 scanned, 20 reclaimed" out &&
+	sqlite3 d.db "SELECT item, count FROM run_quality WHERE item LIKE '\''%unclassified'\'' ORDER BY item" >actual &&
+	printf "%s\n" "lru_isolate_unclassified|1" "lru_shrink_inactive_unclassified|1" >expect &&
+	test_cmp expect actual
+'
+
 test_done
