@@ -81,6 +81,8 @@ struct ingest_dat {
 		const char *name;
 		bool valid;
 	} ksym[256];
+	int64_t lost_total;			/* known lost events so far: must fit
+						 * run.lost_events */
 	struct dat_cursor *cur;			/* per buffer and CPU */
 	int ncur;
 	struct ingest_early early;		/* run on the reader thread */

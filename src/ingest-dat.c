@@ -183,9 +183,10 @@ struct dat_cursor *dat_open_cursors(struct tracecmd_input *top, struct tracecmd_
 /*
  * Events the kernel's ring buffer lost, from the per-CPU stats trace-cmd
  * saves (the per_cpu/cpuN/stats files: "overrun: N", "dropped events: N").
- * Lost-event markers inside the data can undercount them.  -1: no stats.
+ * Lost-event markers inside the data can undercount them.  -1: no stats, or
+ * stats that do not fit int64_t (warned about, naming @path).
  */
-static int64_t ring_overrun(const char *stats)
+static int64_t ring_overrun(const char *path, const char *stats)
 {
 	int64_t total = -1;
 	const char *p = stats;
@@ -193,8 +194,14 @@ static int64_t ring_overrun(const char *stats)
 	while (p && *p) {
 		long long n;
 
-		if (sscanf(p, "overrun: %lld", &n) == 1 || sscanf(p, "dropped events: %lld", &n) == 1)
-			total = (total < 0 ? 0 : total) + n;
+		if (sscanf(p, "overrun: %lld", &n) == 1 || sscanf(p, "dropped events: %lld", &n) == 1) {
+			if (n < 0 || n == LLONG_MAX ||
+			    __builtin_add_overflow(total < 0 ? 0 : total, n, &total)) {
+				vr_warn("%s: ring-buffer stats: an overrun count is negative or the"
+					" total exceeds 2^63 - 1; run.ring_overrun left NULL", path);
+				return -1;
+			}
+		}
 		p = strchr(p, '\n');
 		if (p)
 			p++;
@@ -241,7 +248,7 @@ static void fill_meta(struct ingest_dat *d, struct ingest_meta *meta,
 	meta->long_size = tep_get_long_size(d->tep);
 	meta->big_endian = tep_is_file_bigendian(d->tep);
 	meta->page_size = tracecmd_page_size(d->handle);
-	meta->ring_overrun = ring_overrun(tracecmd_get_cpustats(d->handle));
+	meta->ring_overrun = ring_overrun(d->path, tracecmd_get_cpustats(d->handle));
 }
 
 /*
@@ -1088,6 +1095,11 @@ static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *
 			r->arena_cap = need;
 			r->arena = vr_realloc(r->arena, need);
 		}
+		if (rec->missed_events > 0 &&
+		    __builtin_add_overflow(d->lost_total, rec->missed_events, &d->lost_total))
+			return vr_error("%s: cpu %d: lost-events marker at %llu ns: lost-events total"
+					" exceeds 2^63 - 1 (run.lost_events cannot hold it)",
+					d->path, c->cpu, (unsigned long long)rec->ts);
 		if (rec->missed_events) {
 			struct ingest_event *m = &r->ev[r->n++];
 

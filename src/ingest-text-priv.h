@@ -38,6 +38,8 @@ struct text_ctx {
 	bool bad_value;			/* the body last decoded has a value out of
 					 * range: an error, said by bad_why */
 	char bad_why[160];
+	int64_t lost_total;		/* sum of the known lost-events counts so
+					 * far: it must fit run.lost_events */
 };
 
 /**

@@ -513,6 +513,9 @@ static int index_line(struct text_ctx *c, size_t off, size_t n, uint32_t lineno)
 	if (r < 0)
 		return vr_error("%s:%u: %s", c->name, lineno, why);
 	if (r > 0) {
+		if (lost >= 0 && __builtin_add_overflow(c->lost_total, lost, &c->lost_total))
+			return vr_error("%s:%u: lost-events total exceeds 2^63 - 1 at this marker"
+					" (run.lost_events cannot hold it)", c->name, lineno);
 		e = (struct text_entry){ 0, off, (uint32_t)n, lineno, cpu, lost, false };
 		c->st->lost_markers++;
 		add_entry(c, &e);

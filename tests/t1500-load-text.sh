@@ -229,6 +229,10 @@ test_expect_success 'numbers no kernel field holds: FILE:LINE errors, the databa
 	python3 "$MKDAT" "$DATA/numa-4.11.spec" n.dat && "$VR" load -q -d keep.db n.dat &&
 	printf "%s\nCPU:0 [LOST 99999999999999999999 EVENTS]\n%s\n" "$ok_line" "$ok_line" >lost.txt &&
 	bad_text lost.txt 2 "lost-events marker with a count above 2^63 - 1" &&
+	# each marker fits, their sum (2^64 - 2) does not: the second one is named
+	printf "%s\nCPU:1 [LOST 9223372036854775807 EVENTS]\n%s\nCPU:0 [LOST 9223372036854775807 EVENTS]\n%s\n" \
+		"$ok_line" "$ok_line" "$ok_line" >lost2.txt &&
+	bad_text lost2.txt 4 "lost-events total exceeds 2^63 - 1 at this marker" &&
 	printf "%s\nCPU:4294967296 [LOST 5 EVENTS]\n%s\n" "$ok_line" "$ok_line" >lostcpu.txt &&
 	bad_text lostcpu.txt 2 "lost-events marker with an absurd CPU number" &&
 	printf "%s\n  a-1 [000] .... 18446744073709551615: mm_vmscan_kswapd_sleep: nid=0\n" \
