@@ -9,7 +9,8 @@
 #   make reports    load samples/ into a fresh database and write reports/
 #   make record-samples  remake the recordings in samples/ (root, minutes, uses
 #                   much memory; never run by make test)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    binary, man pages, bash completion: PREFIX=/usr/local DESTDIR=
+#   make uninstall  remove what make install installed (same PREFIX, DESTDIR)
 
 VERSION   := 0.1
 PREFIX    ?= /usr/local
@@ -20,7 +21,7 @@ PKGS      := libtracecmd libtraceevent libtracefs sqlite3 cairo pangocairo gsl g
 UNIT_PKGS := cmocka
 DEB_PKGS  := libtracecmd-dev libtraceevent-dev libtracefs-dev libsqlite3-dev libcairo2-dev \
              libpango1.0-dev libgsl-dev libcmocka-dev libglib2.0-dev libssl-dev pkg-config trace-cmd \
-             fonts-dejavu-core sqlite3 python3 gcc make strace procps
+             fonts-dejavu-core sqlite3 python3 gcc make strace procps man-db
 SANITIZE  ?=
 .DEFAULT_GOAL := all
 
@@ -29,7 +30,7 @@ SANITIZE  ?=
 # and `make reports` run it first; `make clean` does not.
 DEPS_CHECK := pkg-config --exists $(PKGS) $(UNIT_PKGS) 2>/dev/null && command -v trace-cmd \
 	      && command -v sqlite3 && command -v strace && command -v pgrep \
-	      && command -v python3
+	      && command -v python3 && command -v man
 deps:
 	@if ! { $(DEPS_CHECK); } >/dev/null; then \
 		echo "vmscan-report: installing missing Debian packages: $(DEB_PKGS)" >&2; \
@@ -63,7 +64,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/unit/%)
 # never stands in for the normal ./vmscan-report.
 BIN := $(if $(SANITIZE),$(O)/vmscan-report,vmscan-report)
 
-all: $(BIN) $(O)/cmd-doc
+all: $(BIN) $(O)/cmd-doc man completion
 
 $(O)/%.o: src/%.c | deps
 	@mkdir -p $(dir $@)
@@ -160,7 +161,7 @@ check-layers:
 		echo "cmd.h is the command layer's (src/cmd/); included by: $$bad" >&2; exit 1; \
 	fi
 
-test: check-layers $(BIN) $(O)/cmd-doc unit $(FUZZ_REPLAY)
+test: check-layers $(BIN) $(O)/cmd-doc man completion unit $(FUZZ_REPLAY)
 	VR=$(abspath $(BIN)) LC_ALL=C tests/run-tests.sh $(O)
 
 # tests/run-tests.sh points LeakSanitizer at tests/lsan.supp (leaks inside
@@ -190,11 +191,33 @@ record-samples: vmscan-report
 	VR=$(CURDIR)/vmscan-report samples/record-samples.sh
 .PHONY: record-samples
 
-install: vmscan-report
+# Manual pages and bash completion, made from the command tables by cmd-doc.
+# `help CMD` finds the built pages here when none is installed.
+MAN_CMDS  = $(shell $(O)/cmd-doc commands | cut -f1)
+MAN_PAGES = $(O)/man/vmscan-report.1 $(MAN_CMDS:%=$(O)/man/vmscan-report-%.1)
+$(O)/cmd/cmd-help.o: CFLAGS += -DVR_BUILD_MANDIR='"$(abspath $(O))/man"'
+man: $(O)/cmd-doc
+	@mkdir -p $(O)/man
+	$(O)/cmd-doc man >$(O)/man/vmscan-report.1
+	for c in $(MAN_CMDS); do $(O)/cmd-doc man $$c >$(O)/man/vmscan-report-$$c.1 || exit 1; done
+completion: $(O)/cmd-doc
+	$(O)/cmd-doc bash >$(O)/vmscan-report.bash
+
+MANDIR    ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+install: vmscan-report man completion
 	install -D -m 0755 vmscan-report $(DESTDIR)$(PREFIX)/bin/vmscan-report
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -D -m 0644 $(O)/vmscan-report.bash $(DESTDIR)$(BASHCOMPDIR)/vmscan-report
+
+uninstall: $(O)/cmd-doc
+	rm -f $(DESTDIR)$(PREFIX)/bin/vmscan-report $(DESTDIR)$(BASHCOMPDIR)/vmscan-report \
+		$(MAN_PAGES:$(O)/man/%=$(DESTDIR)$(MANDIR)/man1/%)
 
 clean:
 	rm -rf build build-asan build-fuzz vmscan-report
 
-.PHONY: all deps check-layers unit test asan bench torture reports install clean fuzz fuzz-clang
+.PHONY: all deps check-layers unit test asan bench torture reports install uninstall man \
+	completion clean fuzz fuzz-clang
 -include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(O)/cmd/main.d $(O)/cmd/cmd-doc.d

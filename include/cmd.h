@@ -12,15 +12,16 @@
  *   1. the options, in command-line order: -h prints the usage to stdout
  *      and ends with VR_EXIT_OK; -d is kept in cmd_ctx.db; every other
  *      option goes to ->option();
- *   2. -d is required unless CMD_DB_OPTIONAL (or the command has none);
+ *   2. without -d the database is $VMSCAN_REPORT_DB, else vmscan.db (not
+ *      for a CMD_DB_OPTIONAL command given operands);
  *   3. ->check() sees the operands (what follows the options);
  *   4. the store is opened as the command's flags say (CMD_DB_RDONLY,
  *      CMD_DB_RW; CMD_DB_PATH: the command opens it itself);
  *   5. ->run() does the work and returns an enum vr_exit status;
  *   6. the store is closed, ->release() frees the options.
  * A usage error (unknown option, missing argument, a hook's CMD_USAGE*)
- * ends with VR_EXIT_USAGE; after getopt's own message, a missing -d and
- * CMD_USAGE_HELP the usage text follows on stderr.
+ * ends with VR_EXIT_USAGE, its one line followed by "see 'vmscan-report
+ * NAME -h'" on stderr (no usage text that would scroll it away).
  */
 #ifndef VR_CMD_H
 #define VR_CMD_H
@@ -68,7 +69,7 @@ enum cmd_db {
 enum cmd_status {
 	CMD_OK,			/* go on */
 	CMD_USAGE,		/* usage error, message printed: VR_EXIT_USAGE */
-	CMD_USAGE_HELP,		/* the same, and the usage text follows on stderr */
+	CMD_USAGE_HELP,		/* the same (kept for the hooks that return it) */
 	CMD_FAIL,		/* runtime failure, message printed: VR_EXIT_FAIL */
 };
 
@@ -80,7 +81,10 @@ enum cmd_status {
 struct cmd_ctx {
 	const struct cmd *cmd;
 	void *opts;		/* the command's options: a copy of ->defaults */
-	const char *db;		/* the -d argument, or NULL */
+	const char *db;		/* the -d argument, else $VMSCAN_REPORT_DB, else
+				 * "vmscan.db"; NULL for CMD_DB_NONE and for
+				 * compare NAME=FILE without -d */
+	bool db_default;	/* ->db was not given by -d */
 	struct store *st;	/* open per ->db (NULL for CMD_DB_NONE,
 				 * CMD_DB_PATH, or no -d) */
 	int argc;		/* the operands: what follows the options */
@@ -123,6 +127,13 @@ struct cmd {
 extern const struct cmd *const cmd_table[];
 extern const size_t cmd_table_size;
 
+/**
+ * cmd_default_db - the database when -d is not given: $VMSCAN_REPORT_DB
+ * (when set and not empty), else "vmscan.db" in the current directory.
+ * The string is borrowed (the environment's or static).
+ */
+const char *cmd_default_db(void);
+
 /** cmd_find - the command named @name, or NULL. */
 const struct cmd *cmd_find(const char *name);
 
@@ -155,6 +166,38 @@ void cmd_print_usage(const struct cmd *c, FILE *out);
  * Returns @buf.
  */
 char *cmd_option_label(const struct cmd_option *o, char *buf, size_t size);
+
+/**
+ * cmd_print_man - write the manual page vmscan-report-NAME(1) of @c to
+ * @out in roff (man(7)), from the same fields and option table as -h.
+ * cmd_print_man_index - the same for vmscan-report(1): the command list.
+ * Return nothing; write errors show in ferror(@out).
+ */
+void cmd_print_man(const struct cmd *c, FILE *out);
+void cmd_print_man_index(FILE *out);
+
+/**
+ * cmd_print_completion - write the bash completion script of every
+ * command in cmd_table to @out (commands, options, option values, and
+ * kernels, runs and metrics read with sqlite3 from the database that -d,
+ * $VMSCAN_REPORT_DB or ./vmscan.db names).
+ */
+void cmd_print_completion(FILE *out);
+
+/**
+ * cmd_show_man - `vmscan-report help NAME`: run man(1) on the installed
+ * page vmscan-report-NAME, or `man -l` on the one built in this tree, or
+ * print @c's -h text to stdout when man or both pages are missing.
+ * Returns an enum vr_exit status (man's failure is VR_EXIT_FAIL).
+ */
+int cmd_show_man(const struct cmd *c);
+
+/**
+ * cmd_nearest - the command nearest to the unknown @name by edit distance
+ * (Damerau-Levenshtein, as git's help.c suggests commands), or NULL when
+ * none is within 1 + strlen(@name)/2 edits (at most 3) or two tie.
+ */
+const struct cmd *cmd_nearest(const char *name);
 
 /** cmd_help_option - the -h row every command has after its own. */
 extern const struct cmd_option cmd_help_option;

@@ -25,6 +25,8 @@ struct load_done {
 	const char *kernel;	/* the run's label */
 	int iteration;
 	bool replaced;		/* --replace reloaded an earlier run of it */
+	uint64_t events;	/* events stored in the run (0: the recording
+				 * holds none) */
 	/* trace.dat: how it was read ("zstd-compressed: read in memory",
 	 * ...), for --verbose; NULL for a text trace */
 	const char *how_read;

@@ -65,6 +65,8 @@ void record_events_release(struct record_events *e);
 struct record_kernel {
 	char **(*system_events)(void *arg, const char *system);
 	void *arg;
+	bool verbose;		/* warn about each optional event the kernel lacks
+				 * (record -v); else they are skipped silently */
 };
 
 /** record_strv_free - free a NULL-terminated string list and its strings. */
@@ -79,7 +81,8 @@ void record_strv_free(char **v);
  *       appearance order; an event asked for twice keeps no filter if either
  *       request had none, else the filters joined as "(a) || (b)".
  *
- * A missing optional event is reported with vr_warn() and skipped; a
+ * A missing optional event is skipped (reported with vr_warn() when
+ * @k->verbose); a
  * missing requested event or system is an error.  An empty result is an
  * error.  Returns 0 or -1 (message printed).
  */

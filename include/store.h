@@ -125,6 +125,12 @@ void store_run_abort(struct store *s);
 const char *store_run_kernel(struct store *s);
 
 /**
+ * store_run_events - the number of events stored in the run last begun (its
+ * run.event_count once committed), 0 before any.
+ */
+uint64_t store_run_events(struct store *s);
+
+/**
  * store_delete_run - delete run @run_id and every row that belongs to it
  * (raw, derived, task, lost, counts).  Must be called inside a transaction.
  * Returns 0 or -1.

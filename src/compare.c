@@ -371,6 +371,29 @@ static size_t select_ops(const struct metric_op_list *all, const struct compare_
 	return n;
 }
 
+/* "no runs of kernel NAME" and the kernels the database has (-1). */
+static int no_kernel(struct store *s, const char *name)
+{
+	struct store_stmt *q = store_stmt_new(s, "SELECT kernel FROM run GROUP BY kernel ORDER BY min(id)",
+					       "kernel names");
+	struct vr_buf known;
+	char **names = NULL;
+	size_t n = 0;
+
+	vr_buf_init(&known);
+	if (q && !store_stmt_texts(q, &names, &n))
+		for (size_t i = 0; i < n; i++)
+			vr_buf_addf(&known, "%s%s", i ? ", " : "", names[i]);
+	store_stmt_free(q);
+	vr_error("%s: no runs of kernel '%s' (its kernels: %s)", store_path(s), name,
+		 known.len ? known.buf : "none");
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	vr_buf_release(&known);
+	return -1;
+}
+
 /*
  * A line for each kernel whose runs do not all have samples of trace metric
  * @op->spec: "DirectReclaim: wsf200 0 samples in 3 runs (shown as 0)".
@@ -485,7 +508,7 @@ static int kernel_runs(struct store *s, struct compare_kernel *k)
 	if (rc < 0)
 		return -1;
 	if (!k->nruns)
-		return vr_error("%s: no runs of kernel '%s'", store_path(s), k->name);
+		return no_kernel(s, k->name);
 	return 0;
 }
 

@@ -118,7 +118,7 @@ static void say_loaded(const struct load_ctx *c, struct store *st, const struct 
 	char how[256];
 	struct load_done done = {
 		.path = in->path, .run_id = run_id, .kernel = store_run_kernel(st),
-		.iteration = iteration, .replaced = replaced,
+		.iteration = iteration, .replaced = replaced, .events = store_run_events(st),
 		.how_read = in->d ? load_how_read(in, how, sizeof(how)) : NULL,
 	};
 

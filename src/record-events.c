@@ -206,11 +206,14 @@ static void add_merged(struct record_events *out, const char *system, const char
 	events_add(out, system, name, filter, false);
 }
 
-static int resolve_one(const struct record_event *req, char **names, struct record_events *out)
+static int resolve_one(const struct record_event *req, char **names, struct record_events *out,
+		       bool verbose)
 {
 	const char *what = req->optional ? "skipped" : NULL;
 
 	if (!names) {
+		if (what && !verbose)
+			return 0;
 		if (what && req->name) {
 			vr_warn("event %s:%s is not on this kernel; %s", req->system, req->name,
 				what);
@@ -233,7 +236,9 @@ static int resolve_one(const struct record_event *req, char **names, struct reco
 		return 0;
 	}
 	if (what) {
-		vr_warn("event %s:%s is not on this kernel; %s", req->system, req->name, what);
+		if (verbose)
+			vr_warn("event %s:%s is not on this kernel; %s", req->system, req->name,
+				what);
 		return 0;
 	}
 	return vr_error("event %s:%s is not on this kernel (see 'trace-cmd list -e %s')",
@@ -246,7 +251,7 @@ int record_events_resolve(const struct record_events *in, const struct record_ke
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < in->n; i++) {
 		char **names = k->system_events(k->arg, in->ev[i].system);
-		int ret = resolve_one(&in->ev[i], names, out);
+		int ret = resolve_one(&in->ev[i], names, out, k->verbose);
 
 		record_strv_free(names);
 		if (ret) {
@@ -280,7 +285,7 @@ static char **tracefs_system_events_copy(void *arg, const char *system)
 
 struct record_kernel record_tracefs_kernel(void)
 {
-	return (struct record_kernel){ tracefs_system_events_copy, NULL };
+	return (struct record_kernel){ tracefs_system_events_copy, NULL, false };
 }
 
 /* "name: value" lines of per_cpu/cpuN/stats (kernel/trace/trace.c,

@@ -575,6 +575,11 @@ const char *store_run_kernel(struct store *s)
 	return s->kernel ? s->kernel : "";
 }
 
+uint64_t store_run_events(struct store *s)
+{
+	return s->nevents;
+}
+
 int store_delete_run(struct store *s, int64_t run_id)
 {
 	return delete_run_rows(s, run_id, false);

@@ -7,9 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 T=/sys/kernel/tracing
 
-test_expect_success 'no -o is a usage error (2)' '
-	test_expect_code 2 "$VR" record -- true 2>err && grep -q "record: -o FILE is required" err
-'
 test_expect_success 'bad --events items are usage errors (2)' '
 	for spec in "" "reclaim," "sched:" "sched:a:b" "vm\$scan" "sched:sched-switch"; do
 		test_expect_code 2 "$VR" record -o x.dat --events "$spec" -- true 2>err &&
@@ -40,6 +37,14 @@ if [ "$can_trace" != yes ]; then
 	test_done
 	exit
 fi
+
+test_expect_success 'no -o writes trace.dat; the preset is quiet without -v; no events is said' '
+	mkdir noo && (cd noo && "$VR" record -e vmscan:mm_vmscan_node_reclaim_begin -D 0.3 2>../err) &&
+	test -s noo/trace.dat && grep -q "wrote trace.dat" err &&
+	grep -q "warning: trace.dat holds no events" err &&
+	(cd noo && "$VR" record -D 0.2 -o full.dat 2>../err) &&
+	! grep -q "is not on this kernel" err
+'
 
 # the top-level settings the recorder must never change
 top_state() {

@@ -265,7 +265,8 @@ test_expect_success 'summary and timeline: usage errors exit 2, a missing run ex
 	test_expect_code 2 "$VR" timeline -d t.db 2>err && grep -q "timeline: --run ID is required" err &&
 	test_expect_code 2 "$VR" timeline -d t.db --run 1 --from x 2>err &&
 	test_expect_code 2 "$VR" timeline -d t.db --run 1 --from 2 --to 1 2>err &&
-	test_expect_code 2 "$VR" summary 2>err &&
+	test_expect_code 1 "$VR" summary 2>err &&
+	grep -q "^vmscan-report: vmscan.db: no such database" err &&
 	test_expect_code 1 "$VR" summary -d t.db --run 7 2>err &&
 	grep -q "^vmscan-report: t.db: no run 7$" err &&
 	test_expect_code 1 "$VR" timeline -d t.db --run 7 2>err &&

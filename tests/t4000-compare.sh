@@ -107,7 +107,8 @@ test_expect_success 'usage errors exit 2, unknown kernel exits 1' '
 	grep -q "unknown statistic" err &&
 	test_expect_code 2 "$VR" compare -d u.db --format xml &&
 	test_expect_code 2 "$VR" compare -d u.db --alpha 2 &&
-	test_expect_code 2 "$VR" compare &&
+	test_expect_code 1 "$VR" compare 2>err &&
+	grep -q "^vmscan-report: vmscan.db: no such database" err &&
 	test_expect_code 2 "$VR" import-latency -d u.db x.txt &&
 	test_expect_code 1 "$VR" compare -d u.db --kernels k1,nosuch 2>err &&
 	grep -q "no runs of kernel .nosuch." err &&

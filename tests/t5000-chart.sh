@@ -48,9 +48,9 @@ test_expect_success 'every kind renders to PNG, SVG and PDF' '
 '
 test_expect_success 'size options' '
 	"$FIXTURE" --fixture f.db &&
-	"$VR" chart -d f.db -k timeline -r 1 -W 1200 -H 700 -o t.png &&
+	"$VR" chart -d f.db -T timeline -r 1 -W 1200 -H 700 -o t.png &&
 	check_image t.png 1200 700 &&
-	"$VR" chart -d f.db -k latency -m DirectReclaim --width 400 --height 320 -o l.svg &&
+	"$VR" chart -d f.db -T latency -m DirectReclaim --width 400 --height 320 -o l.svg &&
 	check_image l.svg 400 320
 '
 test_expect_success 'a timeline of three nodes grows to 830 px unless -H is given' '
@@ -62,14 +62,14 @@ for nid in (1, 2):
     db.execute(\"INSERT INTO kswapd_cycle (run_id, nid, wake_ns, decision, complete)\"
                \" VALUES (1, ?, 2000000000, \x27unknown\x27, 0)\", (nid,))
 db.commit()" &&
-	"$VR" chart -d f.db -k timeline -r 1 -o t.png && check_image t.png 800 830 &&
-	"$VR" chart -d f.db -k timeline -r 1 -H 600 -o t.png && check_image t.png 800 600 &&
-	"$VR" chart -d f.db -k timeline -r 1 --dump-data >out &&
+	"$VR" chart -d f.db -T timeline -r 1 -o t.png && check_image t.png 800 830 &&
+	"$VR" chart -d f.db -T timeline -r 1 -H 600 -o t.png && check_image t.png 800 600 &&
+	"$VR" chart -d f.db -T timeline -r 1 --dump-data >out &&
 	grep -c "^node" out >n && echo 3 >expect && test_cmp expect n
 '
 test_expect_success 'timeline data of run 1, node 0, 2..3.5 s' '
 	"$FIXTURE" --fixture f.db &&
-	"$VR" chart -d f.db -k timeline -r 1 -n 0 --from 2 --to 3.5 --dump-data >out &&
+	"$VR" chart -d f.db -T timeline -r 1 -n 0 --from 2 --to 3.5 --dump-data >out &&
 	cat >expect <<-EOF &&
 	timeline run 1 kernel 4.11.0-vanilla iteration 1 duration_s 10
 	window_s 2 3.5 bin_s 0.02
@@ -88,20 +88,20 @@ test_expect_success 'timeline data of run 1, node 0, 2..3.5 s' '
 '
 test_expect_success 'timeline with an explicit bin width' '
 	"$FIXTURE" --fixture f.db &&
-	"$VR" chart -d f.db -k timeline -r 1 --bin 1 --dump-data >out &&
+	"$VR" chart -d f.db -T timeline -r 1 --bin 1 --dump-data >out &&
 	grep "^rate" out >got &&
 	printf "rate 1 kswapd 64 direct 0\nrate 2 kswapd 0 direct 10\n" >expect &&
 	test_cmp expect got
 '
 test_expect_success 'latency candles: per-run p50 2000 and 3000 us for vanilla' '
 	"$FIXTURE" --fixture f.db &&
-	"$VR" chart -d f.db -k latency -m DirectReclaim --dump-data >out &&
+	"$VR" chart -d f.db -T latency -m DirectReclaim --dump-data >out &&
 	grep -q "^candle p50 4.11.0-vanilla n 2 min 2000 box_lo 2000 mean 2500 box_hi 3000 max 3000 stddev 707.107$" out &&
 	grep -q "^candle max 4.11.0-patched n 1 min 500 box_lo 500 mean 500 box_hi 500 max 500 stddev 0$" out
 '
 test_expect_success 'cdf data: all samples per kernel' '
 	"$FIXTURE" --fixture f.db &&
-	"$VR" chart -d f.db -k cdf -m DirectReclaim --dump-data >out &&
+	"$VR" chart -d f.db -T cdf -m DirectReclaim --dump-data >out &&
 	cat >expect <<-EOF &&
 	cdf metric DirectReclaim unit us
 	series 4.11.0-vanilla n 5 min 1000 median 3000 max 20000
@@ -113,7 +113,7 @@ test_expect_success 'cdf data: all samples per kernel' '
 # run 2 has 3 complete (1 + 3 + 5 ms); patched: run 3 one of 0.5 ms.
 test_expect_success 'counters data: direct stalls per kernel (mean over runs)' '
 	"$FIXTURE" --fixture f.db &&
-	"$VR" chart -d f.db -k counters --dump-data >out &&
+	"$VR" chart -d f.db -T counters --dump-data >out &&
 	grep -q "^counter Direct stalls complete \[count\] 4.11.0-vanilla mean 2.5$" out &&
 	grep -q "^counter Direct stalls incomplete \[count\] 4.11.0-vanilla mean 0.5$" out &&
 	grep -q "^counter Direct stall time \[ms\] 4.11.0-vanilla mean 15.5$" out &&
@@ -122,23 +122,23 @@ test_expect_success 'counters data: direct stalls per kernel (mean over runs)' '
 '
 test_expect_success 'empty data gives a picture with a message, not an error' '
 	"$FIXTURE" --fixture f.db &&
-	"$VR" chart -d f.db -k latency -m SlabShrink -o e.png && check_image e.png 800 600 &&
-	"$VR" chart -d f.db -k timeline -r 2 -o e.svg && check_image e.svg &&
-	"$VR" chart -d f.db -k cdf -m SlabShrink -o e.pdf && check_image e.pdf
+	"$VR" chart -d f.db -T latency -m SlabShrink -o e.png && check_image e.png 800 600 &&
+	"$VR" chart -d f.db -T timeline -r 2 -o e.svg && check_image e.svg &&
+	"$VR" chart -d f.db -T cdf -m SlabShrink -o e.pdf && check_image e.pdf
 '
 test_expect_success 'usage errors exit 2' '
 	"$FIXTURE" --fixture f.db &&
-	test_expect_code 2 "$VR" chart -d f.db -k pie -o x.png 2>err &&
+	test_expect_code 2 "$VR" chart -d f.db -T pie -o x.png 2>err &&
 	grep -q "unknown kind" err &&
-	test_expect_code 2 "$VR" chart -d f.db -k timeline -o x.png 2>err &&
+	test_expect_code 2 "$VR" chart -d f.db -T timeline -o x.png 2>err &&
 	grep -q "needs --run" err &&
-	test_expect_code 2 "$VR" chart -d f.db -k latency -o x.png 2>err &&
-	test_expect_code 2 "$VR" chart -d f.db -k counters -o x.gif 2>err &&
+	test_expect_code 2 "$VR" chart -d f.db -T latency -o x.png 2>err &&
+	test_expect_code 2 "$VR" chart -d f.db -T counters -o x.gif 2>err &&
 	grep -q "x.gif: unknown chart format" err &&
-	test_expect_code 2 "$VR" chart -d f.db -k counters -W 10 -o x.png &&
-	test_expect_code 2 "$VR" chart -d f.db -k timeline -r 1 --from -1 -o x.png &&
-	test_expect_code 2 "$VR" chart -d f.db -k counters &&
-	test_expect_code 2 "$VR" chart -d f.db -k timeline -r 1 --bin 0 -o x.png 2>err &&
+	test_expect_code 2 "$VR" chart -d f.db -T counters -W 10 -o x.png &&
+	test_expect_code 2 "$VR" chart -d f.db -T timeline -r 1 --from -1 -o x.png &&
+	test_expect_code 2 "$VR" chart -d f.db -T counters &&
+	test_expect_code 2 "$VR" chart -d f.db -T timeline -r 1 --bin 0 -o x.png 2>err &&
 	grep -q "bad value .0. for --bin" err &&
 	test ! -e x.png
 '
@@ -147,15 +147,15 @@ test_expect_success 'usage errors exit 2' '
 test_expect_success 'unknown metric names exit 2 and list the known ones' '
 	"$FIXTURE" --fixture f.db &&
 	for m in Nope directreclaim p95-Nope; do
-		test_expect_code 2 "$VR" chart -d f.db -k latency -m $m -o x.png 2>err &&
+		test_expect_code 2 "$VR" chart -d f.db -T latency -m $m -o x.png 2>err &&
 		grep -q "^vmscan-report: unknown metric .$m." err &&
 		grep -q "^known metrics: trace metrics DirectReclaim .* SlabShrink; imported metrics Write final-Write$" err || exit 1
 	done &&
-	test_expect_code 2 "$VR" chart -d f.db -k latency -m directreclaim -o x.png 2>err &&
+	test_expect_code 2 "$VR" chart -d f.db -T latency -m directreclaim -o x.png 2>err &&
 	grep -q "did you mean .DirectReclaim." err &&
-	test_expect_code 2 "$VR" chart -d f.db -k cdf -m directreclaim -o x.png 2>err &&
+	test_expect_code 2 "$VR" chart -d f.db -T cdf -m directreclaim -o x.png 2>err &&
 	grep -q "unknown metric .directreclaim." err &&
-	test_expect_code 2 "$VR" chart -d f.db -k cdf -m Write -o x.png 2>err &&
+	test_expect_code 2 "$VR" chart -d f.db -T cdf -m Write -o x.png 2>err &&
 	grep -q "is an imported metric" err &&
 	test ! -e x.png
 '
@@ -163,22 +163,22 @@ test_expect_success 'unknown metric names exit 2 and list the known ones' '
 # candles are p95 (run 1's reports: 100 and 200, mean 150) and max (900).
 test_expect_success 'an operation name is charted as its metric' '
 	"$FIXTURE" --fixture f.db &&
-	"$VR" chart -d f.db -k latency -m p95-Write --dump-data >out 2>err &&
+	"$VR" chart -d f.db -T latency -m p95-Write --dump-data >out 2>err &&
 	grep -q "charting metric .Write." err &&
 	grep -q "^latency metric Write unit as reported$" out &&
 	grep -q "^candle p95 4.11.0-vanilla n 2 min 100 .* mean 150 .* max 200 " out &&
 	grep -q "^candle max 4.11.0-vanilla n 1 min 900 " out &&
-	"$VR" chart -d f.db -k cdf -m max-DirectReclaim --dump-data >out 2>err &&
+	"$VR" chart -d f.db -T cdf -m max-DirectReclaim --dump-data >out 2>err &&
 	grep -q "^cdf metric DirectReclaim unit us$" out
 '
 test_expect_success 'runtime errors exit 1' '
 	"$FIXTURE" --fixture f.db &&
-	test_expect_code 1 "$VR" chart -d f.db -k timeline -r 99 -o x.png 2>err &&
+	test_expect_code 1 "$VR" chart -d f.db -T timeline -r 99 -o x.png 2>err &&
 	grep -q "no run with id 99" err &&
-	test_expect_code 1 "$VR" chart -d f.db -k timeline -r 1 -n 5 -o x.png 2>err &&
+	test_expect_code 1 "$VR" chart -d f.db -T timeline -r 1 -n 5 -o x.png 2>err &&
 	grep -q "no data for node 5" err &&
-	test_expect_code 1 "$VR" chart -d missing.db -k counters -o x.png &&
-	test_expect_code 1 "$VR" chart -d f.db -k counters -o no/such/dir/x.png 2>err &&
+	test_expect_code 1 "$VR" chart -d missing.db -T counters -o x.png &&
+	test_expect_code 1 "$VR" chart -d f.db -T counters -o no/such/dir/x.png 2>err &&
 	grep -q "no/such/dir/x.png: cannot write the chart: no/such/dir: No such file or directory" err
 '
 test_expect_success 'report writes the bundle; every image is valid' '

@@ -129,10 +129,10 @@ test_expect_success 'temporaries of a report that died are removed, a live one'"
 test_expect_success 'chart -o: a symbolic link is not followed; a regular file is replaced' '
 	"$FIXTURE" --fixture f.db &&
 	echo outside >outside.png && ln -s outside.png link.png &&
-	test_expect_code 1 "$VR" chart -d f.db -k counters -o link.png 2>err &&
+	test_expect_code 1 "$VR" chart -d f.db -T counters -o link.png 2>err &&
 	grep -q "^vmscan-report: link.png: is a symbolic link: not followed, not replaced$" err &&
 	echo outside >expect && test_cmp expect outside.png && test -L link.png &&
-	echo old >c.png && "$VR" chart -d f.db -k counters -o c.png &&
+	echo old >c.png && "$VR" chart -d f.db -T counters -o c.png &&
 	head -c 4 c.png | grep -q PNG && test $(ls -A | grep -c vmscan-report-) = 0
 '
 
@@ -154,7 +154,7 @@ test_expect_success 'chart on a full disk: exit 1 naming the file and the reason
 	"$FIXTURE" --fixture f.db &&
 	small_disk mnt 12 &&
 	for ext in png svg pdf; do
-		test_expect_code 1 "$VR" chart -d f.db -k counters -o mnt/c.$ext 2>err &&
+		test_expect_code 1 "$VR" chart -d f.db -T counters -o mnt/c.$ext 2>err &&
 		grep -q "^vmscan-report: mnt/c.$ext: cannot write: No space left on device$" err &&
 		test $(ls -A mnt | wc -l) = 0 || exit 1
 	done
@@ -163,7 +163,7 @@ test_expect_success 'chart on a full disk keeps the chart that was there' '
 	"$FIXTURE" --fixture f.db &&
 	small_disk mnt 12 &&
 	echo "the old chart" >mnt/c.pdf &&
-	test_expect_code 1 "$VR" chart -d f.db -k timeline -r 1 -o mnt/c.pdf 2>err &&
+	test_expect_code 1 "$VR" chart -d f.db -T timeline -r 1 -o mnt/c.pdf 2>err &&
 	grep -q "No space left on device" err &&
 	echo "the old chart" >expect && test_cmp expect mnt/c.pdf && test $(ls -A mnt | wc -l) = 1
 '

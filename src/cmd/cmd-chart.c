@@ -22,11 +22,11 @@ struct chart_args {
 	double from_s, to_s, bin_s;
 };
 
-enum { OPT_FROM = CMD_OPT_LONG, OPT_TO, OPT_BIN, OPT_DUMP };
+enum { OPT_FROM = CMD_OPT_LONG, OPT_TO, OPT_BIN, OPT_DUMP, OPT_METRICS };
 
 static const struct cmd_option chart_options[] = {
 	{ 'd', "database", "DB", "SQLite database written by 'load'" },
-	{ 'k', "kind", "KIND", "timeline, latency, cdf or counters" },
+	{ 'T', "kind", "KIND", "timeline, latency, cdf or counters" },
 	{ 'o', "output", "FILE", "the chart to write: a regular file there is replaced\n"
 				 "once the chart is wholly written; a symbolic link or\n"
 				 "anything else there is an error" },
@@ -38,6 +38,7 @@ static const struct cmd_option chart_options[] = {
 	{ 'm', "metric", "M", "latency metric, e.g. DirectReclaim, KswapdWakeupDelay,\n"
 			      "or an imported one such as Read (p95-Read is taken as\n"
 			      "Read); case-sensitive, an unknown name is an error" },
+	{ OPT_METRICS, "metrics", "M", "the same as --metric (the name compare takes)" },
 	{ 'W', "width", "PX", "image width (default 800)" },
 	{ 'H', "height", "PX", "image height (default 600; a timeline of more than two\n"
 			       "nodes grows by 230 per node)" },
@@ -53,9 +54,10 @@ static enum cmd_status chart_option(struct cmd_ctx *ctx, int key, const char *ar
 	int bad = 0;
 
 	switch (key) {
-	case 'k': a->kind = arg; break;
+	case 'T': a->kind = arg; break;
 	case 'o': a->out = arg; break;
-	case 'm': a->metric = arg; break;
+	case 'm':
+	case OPT_METRICS: a->metric = arg; break;
 	case 'r':
 		bad = vr_parse_u64(arg, &u) || u > INT64_MAX;
 		a->run_id = (long long)u;
@@ -139,7 +141,7 @@ static int chart_run(struct cmd_ctx *ctx)
 	return r ? VR_EXIT_FAIL : VR_EXIT_OK;
 }
 
-static const char *const chart_synopsis[] = { "-d DB --kind KIND [options] -o FILE", NULL };
+static const char *const chart_synopsis[] = { "[-d DB] --kind KIND [options] -o FILE", NULL };
 
 const struct cmd cmd_chart_desc = {
 	.name = "chart",

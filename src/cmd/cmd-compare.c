@@ -57,7 +57,8 @@ static int parse_stats(struct compare_cli *c, const char *arg)
 	c->stats = vr_calloc(n + 1, sizeof(*c->stats));
 	for (size_t i = 0; i < n && !ret; i++)
 		if (compare_stat_parse(names[i], &c->stats[i]))
-			ret = vr_error("compare: unknown statistic '%s'", names[i]);
+			ret = vr_error("compare: unknown statistic '%s' (valid: Min, Amean, Hmean,"
+				       " Stddev, CoeffVar, Max, BAmean-NN, Pctile-NN)", names[i]);
 	c->o.stats = c->stats;
 	c->o.nstats = n;
 	if (!ret && !n)
@@ -76,7 +77,7 @@ static bool same_name(const char *a, const char *b)
 	return la == lb && !strncmp(a, b, la);
 }
 
-enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT };
+enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT, OPT_METRIC };
 
 static const struct cmd_option compare_options[] = {
 	{ 'd', "database", "DB", "database written by `load` / `import-latency`" },
@@ -87,6 +88,7 @@ static const struct cmd_option compare_options[] = {
 		"case-sensitive, an unknown one is an error); the\n"
 		"counters block is then left out unless the LIST\n"
 		"has 'counters' (default: everything)" },
+	{ OPT_METRIC, "metric", "LIST", "the same as --metrics (the name chart takes)" },
 	{ 's', "stats", "LIST", "Min, Amean, Hmean, Stddev, CoeffVar, Max, BAmean-NN,\n"
 		"Pctile-NN (default: Min,Amean,Stddev,CoeffVar,Max,\n"
 		"BAmean-95)" },
@@ -116,6 +118,7 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 		c->o.kernels = split_list(c->kernels_arg, &c->o.nkernels);
 		break;
 	case 'm':
+	case OPT_METRIC:
 		free(c->metrics_arg);
 		c->metrics_arg = vr_strdup(arg);
 		free(c->o.metrics);
@@ -128,7 +131,8 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 		break;
 	case 'f':
 		if (render_format_parse(arg, &c->fmt))
-			return vr_error("compare: unknown format '%s'", arg), CMD_USAGE;
+			return vr_error("compare: unknown format '%s' (valid: text, markdown, csv,"
+					" json)", arg), CMD_USAGE;
 		break;
 	case 'a':
 		c->o.alpha = strtod(arg, &end);
@@ -376,7 +380,7 @@ static void compare_release(void *opts)
 }
 
 static const char *const compare_synopsis[] = {
-	"-d DB [--kernels K1,K2,...] [--metrics M,...]\n"
+	"[-d DB] [--kernels K1,K2,...] [--metrics M,...]\n"
 	"[--stats S,...] [--format text|markdown|csv|json]\n"
 	"[--alpha A] [--significance welch|ci] [--layout 2017|mmtests]",
 	"[OPTIONS] NAME=FILE,FILE... NAME=FILE,...",

@@ -7,6 +7,8 @@
  *   cmd-doc options    one line per option of every command, -h included:
  *                      "COMMAND<TAB>-X or -<TAB>--NAME<TAB>ARG or -"
  *   cmd-doc commands   one line per command: "COMMAND<TAB>summary"
+ *   cmd-doc man [CMD]  the manual page of CMD, or vmscan-report(1) (roff)
+ *   cmd-doc bash       the bash completion script
  */
 #include "cmd.h"
 #include "vr.h"
@@ -38,11 +40,17 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "options")) {
 		print_options();
+	} else if (argc == 2 && !strcmp(argv[1], "man")) {
+		cmd_print_man_index(stdout);
+	} else if (argc == 3 && !strcmp(argv[1], "man") && cmd_find(argv[2])) {
+		cmd_print_man(cmd_find(argv[2]), stdout);
+	} else if (argc == 2 && !strcmp(argv[1], "bash")) {
+		cmd_print_completion(stdout);
 	} else if (argc == 2 && !strcmp(argv[1], "commands")) {
 		for (size_t i = 0; i < cmd_table_size; i++)
 			printf("%s\t%s\n", cmd_table[i]->name, cmd_table[i]->summary);
 	} else {
-		fputs("usage: cmd-doc options|commands\n", stderr);
+		fputs("usage: cmd-doc options|commands|man [CMD]|bash\n", stderr);
 		return VR_EXIT_USAGE;
 	}
 	return fflush(stdout) || ferror(stdout) ? VR_EXIT_FAIL : VR_EXIT_OK;

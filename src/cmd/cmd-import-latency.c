@@ -48,7 +48,7 @@ static const struct cmd_option import_options[] = {
 	{ 'k', "kernel", "NAME", "kernel label of the run" },
 	{ 'i', "iteration", "N", "iteration of the run (default: the kernel's first run\n"
 				 "without latencies, else a new one)" },
-	{ 'r', "replace", NULL, "import contents already imported for NAME again, into\n"
+	{ 'R', "replace", NULL, "import contents already imported for NAME again, into\n"
 				"the run holding them (or run N of --iteration, which\n"
 				"they then leave)" },
 	{ 'q', "quiet", NULL, "do not print the run imported into" },
@@ -66,7 +66,7 @@ static enum cmd_status import_option(struct cmd_ctx *ctx, int key, const char *a
 			return vr_error("--iteration wants a number >= 1, not '%s'", arg), CMD_USAGE;
 		break;
 	case 'q': a->quiet = 1; break;
-	case 'r': a->replace = true; break;
+	case 'R': a->replace = true; break;
 	}
 	return CMD_OK;
 }
@@ -90,7 +90,7 @@ static int import_run(struct cmd_ctx *ctx)
 }
 
 static const char *const import_synopsis[] = {
-	"-d DB --kernel NAME [--iteration N] [--replace]\nFILE", NULL
+	"[-d DB] --kernel NAME [--iteration N] [--replace]\nFILE", NULL
 };
 
 const struct cmd cmd_import_latency_desc = {

@@ -26,6 +26,8 @@ static void say_loaded(void *arg, const struct load_done *d)
 		printf("run %lld: %s iteration %d <- %s%s\n", d->run_id, d->kernel, d->iteration,
 		       d->path, d->replaced ? " (replaced)" : "");
 	fflush(stdout);
+	if (!d->events)
+		vr_warn("%s holds no events: run %lld is empty", d->path, d->run_id);
 	if (say->verbose && d->how_read)
 		fprintf(stderr, "vmscan-report: %s: %s\n", d->path, d->how_read);
 }
@@ -44,7 +46,7 @@ static const struct cmd_option load_options[] = {
 				 "saved in each file)" },
 	{ 'i', "iteration", "N", "iteration number of the first file (default: the next\n"
 				 "free number for the kernel); later files count up" },
-	{ 'r', "replace", NULL, "reload a file loaded before (same contents) into its run,\n"
+	{ 'R', "replace", NULL, "reload a file loaded before (same contents) into its run,\n"
 				"keeping the run's id, label, iteration and latencies" },
 	{ 'j', "jobs", "N", "files decoded in parallel (default: number of CPUs)" },
 	{ 'q', "quiet", NULL, "do not print a line per loaded run" },
@@ -73,7 +75,7 @@ static enum cmd_status load_option(struct cmd_ctx *ctx, int key, const char *arg
 	switch (key) {
 	case 'k': a->o.kernel = arg; break;
 	case 'i': return parse_count(arg, "iteration", &a->o.iteration);
-	case 'r': a->o.replace = true; break;
+	case 'R': a->o.replace = true; break;
 	case 'j': return parse_count(arg, "jobs", &a->o.jobs);
 	case 'q': a->say.quiet = true; break;
 	case OPT_LOW_MEMORY: a->o.low_memory = true; break;
@@ -106,7 +108,7 @@ static int load_run(struct cmd_ctx *ctx)
 }
 
 static const char *const load_synopsis[] = {
-	"-d DB [--kernel NAME] [--iteration N] [--replace] [-j N] [-q]\n"
+	"[-d DB] [--kernel NAME] [--iteration N] [--replace] [-j N] [-q]\n"
 	"[-v] [--low-memory] [--premature-ms MS] FILE...",
 	NULL
 };

@@ -21,6 +21,7 @@ struct record_cli {
 	struct record_opts o;
 	const char *events;
 	bool mount;
+	bool verbose;		/* -v: name the preset's events the kernel lacks */
 };
 
 /* "2", "0.5" seconds -> ms; 0 < S <= 10^7. */
@@ -40,15 +41,15 @@ static int parse_seconds(const char *s, uint64_t *ms)
 enum { OPT_FILE_VERSION = CMD_OPT_LONG, OPT_COMPRESSION, OPT_MOUNT, OPT_KALLSYMS };
 
 static const struct cmd_option record_options[] = {
-	{ 'o', "output", "FILE", "trace.dat to write (required)" },
+	{ 'o', "output", "FILE", "trace.dat to write (default: trace.dat)" },
 	{ 'e', "events", "SPEC", "preset or comma-separated list (default: full)\n"
 		"presets: reclaim  every vmscan event\n"
 		"         full     reclaim + writeback congestion waits\n"
 		"                  (kernels <= 5.17), compaction begin/end,\n"
 		"                  sched_switch/sched_wakeup of kswapd\n"
 		"list items: a preset, SYSTEM, SYSTEM:* or SYSTEM:EVENT\n"
-		"events of a preset the kernel lacks are skipped with a\n"
-		"warning; a listed event it lacks is an error" },
+		"events of a preset the kernel lacks are skipped (named\n"
+		"with -v); a listed event it lacks is an error" },
 	{ 'b', "buffer-kb", "N", "ring buffer per CPU in KiB (default: 8192)" },
 	{ 'D', "duration", "S", "stop after S seconds (decimals allowed)" },
 	{ 'C', "clock", "NAME", "trace clock (default: mono)" },
@@ -60,6 +61,7 @@ static const struct cmd_option record_options[] = {
 		"for smaller files)" },
 	{ OPT_MOUNT, "mount", NULL, "mount tracefs first if it is not mounted" },
 	{ 'q', "quiet", NULL, "print nothing but errors and warnings" },
+	{ 'v', "verbose", NULL, "name each event of a preset the kernel lacks" },
 	{ 0 }
 };
 
@@ -102,6 +104,7 @@ static enum cmd_status record_option(struct cmd_ctx *ctx, int key, const char *a
 		c->o.kallsyms = arg;
 		break;
 	case 'q': c->o.quiet = true; break;
+	case 'v': c->verbose = true; break;
 	}
 	return CMD_OK;
 }
@@ -111,7 +114,7 @@ static enum cmd_status record_check(struct cmd_ctx *ctx)
 	struct record_cli *c = ctx->opts;
 
 	if (!c->o.output)
-		return vr_error("record: -o FILE is required"), CMD_USAGE_HELP;
+		c->o.output = "trace.dat";
 	if (c->o.file_version == 6 && strcmp(c->o.compression, "any") &&
 	    strcmp(c->o.compression, "none"))
 		return vr_error("record: file version 6 cannot be compressed"), CMD_USAGE;
@@ -124,7 +127,7 @@ static enum cmd_status record_check(struct cmd_ctx *ctx)
  * Returns the number lost. */
 static uint64_t print_stats(const struct record_cli *c, const struct record_result *res)
 {
-	uint64_t total = 0, bytes = 0;
+	uint64_t total = 0, bytes = 0, read = 0;
 
 	for (int cpu = 0; cpu < res->ncpus; cpu++) {
 		const struct record_cpu_stats *s = &res->cpu[cpu];
@@ -132,6 +135,7 @@ static uint64_t print_stats(const struct record_cli *c, const struct record_resu
 
 		total += lost;
 		bytes += s->bytes;
+		read += s->read;
 		if (!c->o.quiet)
 			fprintf(stderr, "cpu%d: %llu events read, %llu lost (overrun %llu, commit"
 			       " overrun %llu, dropped %llu), %llu bytes\n", cpu,
@@ -143,6 +147,9 @@ static uint64_t print_stats(const struct record_cli *c, const struct record_resu
 	if (!c->o.quiet)
 		fprintf(stderr, "wrote %s: %d CPUs, clock %s, %llu bytes of ring-buffer pages\n",
 		       c->o.output, res->ncpus, c->o.clock, (unsigned long long)bytes);
+	if (!read && !total)
+		vr_warn("%s holds no events: none of the traced events happened while it "
+			"recorded", c->o.output);
 	return total;
 }
 
@@ -180,6 +187,7 @@ static int record_cmd_run(struct cmd_ctx *ctx)
 		return VR_EXIT_FAIL;
 	}
 	k = record_tracefs_kernel();
+	k.verbose = c->verbose;
 	ret = record_events_resolve(&asked, &k, &events);
 	record_events_release(&asked);
 	if (ret)
@@ -203,7 +211,7 @@ static int record_cmd_run(struct cmd_ctx *ctx)
 }
 
 static const char *const record_synopsis[] = {
-	"-o FILE [--events PRESET|LIST] [--buffer-kb N]\n"
+	"[-o FILE] [--events PRESET|LIST] [--buffer-kb N]\n"
 	"[--duration S] [--clock NAME] [-- COMMAND ...]",
 	NULL
 };

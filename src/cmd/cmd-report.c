@@ -279,7 +279,7 @@ static int report_run(struct cmd_ctx *ctx)
 	return r.failed ? VR_EXIT_FAIL : VR_EXIT_OK;
 }
 
-static const char *const report_synopsis[] = { "-d DB -o DIR", NULL };
+static const char *const report_synopsis[] = { "[-d DB] -o DIR", NULL };
 
 const struct cmd cmd_report_desc = {
 	.name = "report",

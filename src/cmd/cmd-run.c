@@ -12,12 +12,20 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The exit status of a usage error or failure @st of @c's options. */
+/* The exit status of a usage error or failure @st of @c's options; a
+ * usage error ends with where the help is (its one line stays in sight). */
 static int status_exit(const struct cmd *c, enum cmd_status st)
 {
-	if (st == CMD_USAGE_HELP)
-		cmd_print_usage(c, stderr);
+	if (st == CMD_USAGE_HELP || st == CMD_USAGE)
+		fprintf(stderr, "see 'vmscan-report %s -h'\n", c->name);
 	return st == CMD_FAIL ? VR_EXIT_FAIL : VR_EXIT_USAGE;
+}
+
+const char *cmd_default_db(void)
+{
+	const char *env = getenv("VMSCAN_REPORT_DB");
+
+	return env && *env ? env : "vmscan.db";
 }
 
 /* Parse and check @argv into @ctx; CMD_OK, or the usage error or failure.
@@ -29,8 +37,11 @@ static enum cmd_status parse(struct cmd_ctx *ctx, int argc, char **argv, bool *h
 
 	if (st != CMD_OK || *help)
 		return st;
-	if (c->db != CMD_DB_NONE && !ctx->db && !(c->flags & CMD_DB_OPTIONAL))
-		return vr_error("%s: -d DB is required", c->name), CMD_USAGE_HELP;
+	/* compare NAME=FILE needs no database: the default is for the rest */
+	if (c->db != CMD_DB_NONE && !ctx->db && (!(c->flags & CMD_DB_OPTIONAL) || !ctx->argc)) {
+		ctx->db = cmd_default_db();
+		ctx->db_default = true;
+	}
 	return c->check ? c->check(ctx) : CMD_OK;
 }
 
@@ -40,8 +51,12 @@ static int run_with_store(struct cmd_ctx *ctx)
 {
 	const struct cmd *c = ctx->cmd;
 	bool opens = ctx->db && (c->db == CMD_DB_RDONLY || c->db == CMD_DB_RW);
-	bool existed = opens && access(ctx->db, F_OK) == 0;
+	bool existed = ctx->db && access(ctx->db, F_OK) == 0;
 	int ret;
+
+	if (ctx->db && !existed && ctx->db_default && (c->db == CMD_DB_RW || c->db == CMD_DB_PATH))
+		fprintf(stderr, "vmscan-report: %s: creating database %s (no -d given)\n", c->name,
+			ctx->db);
 
 	if (opens) {
 		ctx->st = store_open(ctx->db, c->db == CMD_DB_RW ? STORE_RW : STORE_RDONLY);

@@ -23,7 +23,7 @@ static int runs_run(struct cmd_ctx *ctx)
 	return runs_print(ctx->st, stdout) ? VR_EXIT_FAIL : VR_EXIT_OK;
 }
 
-static const char *const runs_synopsis[] = { "-d DB", NULL };
+static const char *const runs_synopsis[] = { "[-d DB]", NULL };
 
 const struct cmd cmd_runs_desc = {
 	.name = "runs",

@@ -45,7 +45,7 @@ static int summary_run(struct cmd_ctx *ctx)
 	return ret ? VR_EXIT_FAIL : VR_EXIT_OK;
 }
 
-static const char *const summary_synopsis[] = { "-d DB [--run ID]", NULL };
+static const char *const summary_synopsis[] = { "[-d DB] [--run ID]", NULL };
 
 const struct cmd cmd_summary_desc = {
 	.name = "summary",

@@ -11,13 +11,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+enum { OPT_FROM = CMD_OPT_LONG, OPT_MIN_STALL_MS };
+
 static const struct cmd_option timeline_options[] = {
 	{ 'd', "database", "DB", "SQLite database written by 'load'" },
 	{ 'r', "run", "ID", "the run (see 'vmscan-report runs')" },
 	{ 'n', "node", "N", "only node N (stalls without a node are kept)" },
-	{ 'f', "from", "S", "start at S seconds into the trace" },
+	{ OPT_FROM, "from", "S", "start at S seconds into the trace" },
 	{ 't', "to", "S", "stop at S seconds into the trace" },
-	{ 'm', "min-stall-ms", "MS", "stalls shorter than MS ms are left out (default 10)" },
+	{ OPT_MIN_STALL_MS, "min-stall-ms", "MS", "stalls shorter than MS ms are left out (default 10)" },
 	{ 0 }
 };
 
@@ -46,9 +48,9 @@ static enum cmd_status timeline_option(struct cmd_ctx *ctx, int key, const char 
 			return vr_error("timeline: --node wants a node number, not '%s'", arg),
 			       CMD_USAGE;
 		break;
-	case 'f': return parse_amount(arg, "--from", "seconds", &o->from_s);
+	case OPT_FROM: return parse_amount(arg, "--from", "seconds", &o->from_s);
 	case 't': return parse_amount(arg, "--to", "seconds", &o->to_s);
-	case 'm': return parse_amount(arg, "--min-stall-ms", "milliseconds", &o->min_stall_ms);
+	case OPT_MIN_STALL_MS: return parse_amount(arg, "--min-stall-ms", "milliseconds", &o->min_stall_ms);
 	}
 	return CMD_OK;
 }
@@ -73,7 +75,7 @@ static int timeline_run(struct cmd_ctx *ctx)
 }
 
 static const char *const timeline_synopsis[] = {
-	"-d DB --run ID [--node N] [--from S --to S]\n[--min-stall-ms MS]", NULL
+	"[-d DB] --run ID [--node N] [--from S --to S]\n[--min-stall-ms MS]", NULL
 };
 
 const struct cmd cmd_timeline_desc = {

@@ -125,7 +125,7 @@ static int resolve(const char *spec, struct record_events *out)
 {
 	struct record_events in;
 	int calls = 0, ret;
-	struct record_kernel k = { fake_system_events, &calls };
+	struct record_kernel k = { fake_system_events, &calls, true };
 
 	assert_int_equal(record_events_parse(spec, &in), 0);
 	ret = record_events_resolve(&in, &k, out);
