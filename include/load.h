@@ -40,6 +40,8 @@ struct load_opts {
 	int jobs;		/* files decoded ahead; 0: the number of CPUs */
 	int premature_ms;	/* kswapd premature-sleep threshold, ms (>= 1) */
 	bool low_memory;	/* compressed trace.dat only through an uncompressed copy */
+	bool progress;		/* a progress line per file on stderr when it is a
+				 * terminal (include/progress.h) */
 	/*
 	 * Called after each run commits, in the process that stored it (a
 	 * worker), before the next file is stored: print there, and flush,

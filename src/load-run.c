@@ -7,6 +7,7 @@
  */
 #include "load-priv.h"
 #include "model.h"
+#include "progress.h"
 #include "store.h"
 #include "vr.h"
 
@@ -22,7 +23,23 @@ struct sink_ctx {
 	struct model *model;
 	struct store_derived *sd;
 	const volatile sig_atomic_t *interrupted;
+	struct progress prog;	/* the file's progress line */
+	const char *path;
+	uint64_t nevents;	/* events stored so far */
 };
+
+/* The progress line of the file being read, after @n more events. */
+static void sink_progress(struct sink_ctx *c, int n)
+{
+	double s;
+
+	c->nevents += (uint64_t)n;
+	if (!progress_due(&c->prog))
+		return;
+	s = progress_elapsed_s(&c->prog);
+	progress_show(&c->prog, "load: %s: %llu events, %.0f events/s, %.1f s", c->path,
+		      (unsigned long long)c->nevents, s > 0 ? (double)c->nevents / s : 0.0, s);
+}
 
 /* One event of a text trace: the model first, as it may fill in fields
  * of the event (model_event()), then the raw row. */
@@ -33,6 +50,9 @@ static int sink_event(void *arg, const struct ingest_event *ev)
 
 	if (*c->interrupted)
 		return -1;
+	if (!(c->nevents & 4095))
+		sink_progress(c, 0);
+	c->nevents++;
 	return model_event(c->model, &e) ?: store_event(c->store, &e);
 }
 
@@ -47,6 +67,7 @@ static int sink_events(void *arg, const struct ingest_event *evs, int n)
 
 	if (*c->interrupted || store_events(c->store, evs, n))
 		return -1;
+	sink_progress(c, n);
 	return store_derived_flush(c->sd);
 }
 
@@ -131,9 +152,9 @@ static void say_loaded(const struct load_ctx *c, struct store *st, const struct 
 static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		    int iteration)
 {
-	struct sink_ctx ctx = { st, NULL, NULL, c->interrupted };
+	struct sink_ctx ctx = { st, NULL, NULL, c->interrupted, .path = in->path };
 	int64_t old_id = 0, run_id;
-	int iter_used, ret = -1;
+	int iter_used, read_failed, ret = -1;
 
 	if (find_loaded(st, in, &c->o, &old_id))
 		return -1;
@@ -156,7 +177,10 @@ static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		ctx.sd = store_derived_open(st, run_id);
 		ctx.model = load_model(NULL, in->t, &in->meta, &c->o, ctx.sd);
 	}
-	if (read_run(in, &ctx)) {
+	progress_start(&ctx.prog, !c->o.progress);
+	read_failed = read_run(in, &ctx);
+	progress_end(&ctx.prog);
+	if (read_failed) {
 		store_run_abort(st);
 		vr_error("%s: %s; the database is unchanged", in->path,
 			 *c->interrupted ? "interrupted" : "not loaded");

@@ -239,7 +239,7 @@ static int check_files(char **files, size_t n, const char *kernel)
 static int load_trace(struct store *st, const char *path, const char *kernel)
 {
 	struct load_opts o = { .db = store_path(st), .kernel = kernel,
-			       .premature_ms = LOAD_PREMATURE_MS_DEFAULT };
+			       .premature_ms = LOAD_PREMATURE_MS_DEFAULT, .progress = true };
 	char *files[] = { (char *)path };
 	struct load_result r;
 	int ret = load_files(&o, files, 1, &r);

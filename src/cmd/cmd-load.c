@@ -100,6 +100,7 @@ static int load_run(struct cmd_ctx *ctx)
 	a->o.db = ctx->db;
 	a->o.loaded = say_loaded;
 	a->o.loaded_arg = &a->say;
+	a->o.progress = !a->say.quiet;
 	if (!load_files(&a->o, ctx->argv, ctx->argc, &r))
 		return VR_EXIT_OK;
 	if (r.interrupted)

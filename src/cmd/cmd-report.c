@@ -13,6 +13,7 @@
  */
 #include "chart-data.h"
 #include "chart-draw.h"
+#include "progress.h"
 #include "cmd.h"
 #include "compare.h"
 #include "outfile.h"
@@ -37,6 +38,8 @@ struct report {
 	struct vr_buf table;	/* the changelog table section of index.md */
 	struct outdir *out;	/* the files of DIR, committed at the end */
 	int failed;		/* a part could not be made: nothing is replaced */
+	struct progress prog;	/* "report: chart N of M" on a terminal */
+	int chart_no, nchart;	/* charts drawn so far, of nchart */
 };
 
 /*
@@ -133,6 +136,7 @@ static void report_chart(struct report *r, struct chart_draw_req *q, const char 
 {
 	char png[200], svg[200];
 
+	progress_show(&r->prog, "report: chart %d of %d (%s)", ++r->chart_no, r->nchart, name);
 	snprintf(png, sizeof(png), "%s.png", name);
 	snprintf(svg, sizeof(svg), "%s.svg", name);
 	q->out_file = outdir_create(r->out, png);
@@ -169,6 +173,24 @@ static int report_timelines(struct report *r)
 	return rc;
 }
 
+/* r->nchart: the charts report_charts() draws for @metrics (@n of them). */
+static int count_charts(struct report *r, char **metrics, size_t n)
+{
+	struct store_stmt *q = store_stmt_new(r->st, "SELECT count(*) FROM run"
+					      " WHERE source_format <> 'latency'",
+					      "runs with a timeline");
+	int rc;
+
+	if (!q)
+		return -1;
+	rc = store_step(q);
+	r->nchart = 1 + (int)n + (rc > 0 ? store_col_int(q, 0) : 0);
+	for (size_t i = 0; i < n; i++)
+		r->nchart += chart_metric_is_trace(metrics[i]);
+	store_stmt_free(q);
+	return rc < 0 ? -1 : 0;
+}
+
 static int report_charts(struct report *r)
 {
 	struct chart_draw_req req = { .width = r->width, .height = r->height };
@@ -177,6 +199,12 @@ static int report_charts(struct report *r)
 
 	if (chart_metric_names(r->st, &metrics, &n))
 		return -1;
+	if (count_charts(r, metrics, n)) {
+		for (size_t i = 0; i < n; i++)
+			free(metrics[i]);
+		free(metrics);
+		return -1;
+	}
 	vr_buf_addstr(&r->index, "\n## Latency\n\n");
 	if (!n)
 		vr_buf_addstr(&r->index, "No latency metric has samples in this database.\n\n");
@@ -266,8 +294,10 @@ static int report_run(struct cmd_ctx *ctx)
 	report_text(&r);
 	vr_buf_addf(&r.index, "\n%s", r.table.buf);
 	vr_buf_release(&r.table);
+	progress_start(&r.prog, false);
 	if (report_charts(&r))
 		r.failed = 1;
+	progress_end(&r.prog);
 	write_file(&r, "index.md", r.index.buf, r.index.len);
 	if (r.failed) {
 		vr_error("%s: nothing replaced, the directory is as it was", r.dir);
