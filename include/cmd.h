@@ -85,6 +85,9 @@ struct cmd_ctx {
 				 * "vmscan.db"; NULL for CMD_DB_NONE and for
 				 * compare NAME=FILE without -d */
 	bool db_default;	/* ->db was not given by -d */
+	bool db_kept;		/* set by ->run(): it committed something, so a
+				 * CMD_DB_RW database it created stays even when
+				 * it fails later (import-latency FILE...) */
 	struct store *st;	/* open per ->db (NULL for CMD_DB_NONE,
 				 * CMD_DB_PATH, or no -d) */
 	int argc;		/* the operands: what follows the options */

@@ -46,8 +46,9 @@ struct import_args {
 static const struct cmd_option import_options[] = {
 	{ 'd', "database", "DB", "SQLite database to create or extend" },
 	{ 'k', "kernel", "NAME", "kernel label of the run" },
-	{ 'i', "iteration", "N", "iteration of the run (default: the kernel's first run\n"
-				 "without latencies, else a new one)" },
+	{ 'i', "iteration", "N", "iteration of the run of the first FILE (default: the\n"
+				 "kernel's first run without latencies, else a new\n"
+				 "one); later files count up" },
 	{ 'R', "replace", NULL, "import contents already imported for NAME again, into\n"
 				"the run holding them (or run N of --iteration, which\n"
 				"they then leave)" },
@@ -75,8 +76,8 @@ static enum cmd_status import_check(struct cmd_ctx *ctx)
 {
 	const struct import_args *a = ctx->opts;
 
-	if (!a->kernel || ctx->argc != 1)
-		return vr_error("import-latency: --kernel NAME and one FILE are required"),
+	if (!a->kernel || ctx->argc < 1)
+		return vr_error("import-latency: --kernel NAME and a FILE are required"),
 		       CMD_USAGE_HELP;
 	return CMD_OK;
 }
@@ -84,13 +85,20 @@ static enum cmd_status import_check(struct cmd_ctx *ctx)
 static int import_run(struct cmd_ctx *ctx)
 {
 	const struct import_args *a = ctx->opts;
+	int failed = 0;
 
-	return cmd_import_latency_file(ctx->st, ctx->argv[0], a->kernel, a->iteration, a->quiet,
-				       a->replace) ? VR_EXIT_FAIL : VR_EXIT_OK;
+	/* one transaction per file, as load does per run: a bad file is named
+	 * and leaves the others imported */
+	for (int i = 0; i < ctx->argc; i++)
+		failed += cmd_import_latency_file(ctx->st, ctx->argv[i], a->kernel,
+						  a->iteration ? a->iteration + i : 0, a->quiet,
+						  a->replace) != 0;
+	ctx->db_kept = failed < ctx->argc;
+	return failed ? VR_EXIT_FAIL : VR_EXIT_OK;
 }
 
 static const char *const import_synopsis[] = {
-	"[-d DB] --kernel NAME [--iteration N] [--replace]\nFILE", NULL
+	"[-d DB] --kernel NAME [--iteration N] [--replace]\nFILE...", NULL
 };
 
 const struct cmd cmd_import_latency_desc = {
@@ -98,7 +106,8 @@ const struct cmd cmd_import_latency_desc = {
 	.summary = "import a workload's latency report into a run",
 	.synopsis = import_synopsis,
 	.description =
-		"Store application latencies from FILE as run (NAME, N) of DB, so that\n"
+		"Store application latencies from each FILE as run (NAME, N) of DB (one\n"
+		"run per file, N counting up, one transaction per file), so that\n"
 		"`compare` shows them next to the reclaim latencies (values kept as given).\n"
 		"FILE holds simoop reports (\"Read latency usec: (p50: 1,234) (p95: ...)\n"
 		"(p99: ...)\"; each report is one sample of p50-Read, p95-Read, ..., unit us)\n"

@@ -67,7 +67,7 @@ static int run_with_store(struct cmd_ctx *ctx)
 	if (ctx->st) {
 		store_close(ctx->st);
 		ctx->st = NULL;
-		if (c->db == CMD_DB_RW && ret != VR_EXIT_OK && !existed)
+		if (c->db == CMD_DB_RW && ret != VR_EXIT_OK && !existed && !ctx->db_kept)
 			unlink(ctx->db);
 	}
 	return ret;
