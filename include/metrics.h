@@ -196,4 +196,13 @@ void metric_names_release(char **names, size_t n);
 int metric_unknown(const char *name, char *const *accepted, size_t naccepted,
 		   const char *known);
 
+/**
+ * metric_op_split - the percentile and metric of an imported operation name:
+ * "p95-Write" is p95 of Write, "final-p95-Write" (simoop's final stats) p95
+ * of final-Write.  The token is p<number>, max, min or mean.  @pct, @metric:
+ * OUT, malloc'ed (caller frees); without such a token the whole name is the
+ * metric and *@pct is "value".  Chart and compare both name metrics so.
+ */
+void metric_op_split(const char *op, char **pct, char **metric);
+
 #endif /* VR_METRICS_H */

@@ -88,59 +88,13 @@ static void append(double **dst, size_t *dn, const double *v, size_t n)
 	*dn += n;
 }
 
-/*
- * An imported operation name is a metric with a percentile token:
- * "p95-Write" is p95 of Write, "final-p95-Write" (simoop's final stats) p95 of
- * final-Write.  The token is p<number>, max, min or mean.  Splits @op into
- * @pct and @metric (malloc'ed, caller frees); without such a token the whole
- * name is the metric and @pct is "value".
- */
-static bool pct_token(const char *t, size_t n)
-{
-	if ((n == 3 && (!strncmp(t, "max", 3) || !strncmp(t, "min", 3))) ||
-	    (n == 4 && !strncmp(t, "mean", 4)))
-		return true;
-	if (n < 2 || t[0] != 'p')
-		return false;
-	for (size_t i = 1; i < n; i++)
-		if (!((t[i] >= '0' && t[i] <= '9') || t[i] == '.'))
-			return false;
-	return true;
-}
-
-static void app_op_split(const char *op, char **pct, char **metric)
-{
-	const char *t = op;
-
-	while (*t) {
-		size_t n = strcspn(t, "-");
-
-		if (pct_token(t, n)) {
-			struct vr_buf m;
-
-			*pct = vr_strdup(t);
-			(*pct)[n] = '\0';
-			vr_buf_init(&m);
-			vr_buf_add(&m, op, (size_t)(t - op));	/* prefix with its '-' */
-			vr_buf_addstr(&m, t[n] ? t + n + 1 : "");
-			if (m.len && m.buf[m.len - 1] == '-')
-				m.buf[--m.len] = '\0';
-			*metric = vr_buf_detach(&m);
-			return;
-		}
-		t += n + (t[n] ? 1 : 0);
-	}
-	*pct = vr_strdup("value");
-	*metric = vr_strdup(op);
-}
-
 /* Does application operation @op belong to metric @metric? */
 static bool app_op_of(const char *op, const char *metric)
 {
 	char *pct, *m;
 	bool yes;
 
-	app_op_split(op, &pct, &m);
+	metric_op_split(op, &pct, &m);
 	yes = !strcmp(m, metric);
 	free(pct);
 	free(m);
@@ -170,7 +124,7 @@ int chart_metric_names(struct store *s, char ***names, size_t *n)
 		if (ops.ops[i].spec)
 			name = vr_strdup(ops.ops[i].spec->name);
 		else
-			app_op_split(ops.ops[i].name, &pct, &name);
+			metric_op_split(ops.ops[i].name, &pct, &name);
 		free(pct);
 		for (j = 0; j < *n; j++)
 			if (!strcmp((*names)[j], name))
@@ -217,7 +171,7 @@ static int chart_accepted(struct store *s, char ***acc, size_t *nacc, struct vr_
 	for (size_t i = 0; i < napp; i++) {
 		char *pct, *m;
 
-		app_op_split(app[i], &pct, &m);
+		metric_op_split(app[i], &pct, &m);
 		free(pct);
 		if (name_index(*acc, *nacc, m) >= 0) {
 			free(m);
@@ -244,7 +198,7 @@ int chart_metric_resolve(struct store *s, const char *name, int need_trace, char
 	if (name_index(acc, nacc, name) >= 0) {
 		*out = vr_strdup(name);
 	} else {
-		app_op_split(name, &pct, &m);
+		metric_op_split(name, &pct, &m);
 		if (strcmp(pct, "value") && name_index(acc, nacc, m) >= 0) {
 			vr_warn("'%s' is one row of compare; charting metric '%s' (all its"
 				" percentiles)", name, m);
@@ -322,7 +276,7 @@ static char *op_label(const char *op)
 {
 	char *pct, *metric;
 
-	app_op_split(op, &pct, &metric);
+	metric_op_split(op, &pct, &metric);
 	free(metric);
 	return pct;
 }

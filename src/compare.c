@@ -299,16 +299,22 @@ static void fill_cell(const struct compare_stat *st, const struct metric_op *op,
 	mark_significance(o, vals, c, hb, cell);
 }
 
+/* Is @op named by --metrics: its own name, or its metric's as chart names
+ * it (metric_op_split(): p95-Read and final-p95-Read are rows of Read and
+ * final-Read)? */
 static bool op_selected(const struct metric_op *op, const struct compare_opts *o)
 {
-	const char *metric = strchr(op->name, '-');
+	char *pct, *metric;
+	bool yes = !o->metrics;
 
-	if (!o->metrics)
+	if (yes)
 		return true;
-	for (size_t i = 0; i < o->nmetrics; i++)
-		if (!strcmp(o->metrics[i], op->name) || (metric && !strcmp(o->metrics[i], metric + 1)))
-			return true;
-	return false;
+	metric_op_split(op->name, &pct, &metric);
+	for (size_t i = 0; i < o->nmetrics && !yes; i++)
+		yes = !strcmp(o->metrics[i], op->name) || !strcmp(o->metrics[i], metric);
+	free(pct);
+	free(metric);
+	return yes;
 }
 
 /*
@@ -544,15 +550,17 @@ static int accepted_metrics(struct store *s, char ***acc, size_t *nacc, struct v
 	if (napp)
 		vr_buf_addstr(known, "imported operations");
 	for (size_t i = 0; i < napp; i++) {
-		const char *metric = strchr(app[i], '-');
+		char *pct, *metric;
 
+		metric_op_split(app[i], &pct, &metric);
 		vr_buf_addf(known, " %s", app[i]);
 		name_add(acc, nacc, vr_strdup(app[i]));
-		if (metric)
-			name_add(acc, nacc, vr_strdup(metric + 1));
+		name_add(acc, nacc, metric);
+		free(pct);
 	}
 	if (napp)
-		vr_buf_addstr(known, " (or the name after the first '-' for all of its rows); ");
+		vr_buf_addstr(known, " (or their metric, as chart names it: Read for p95-Read,"
+			      " final-Read for final-p95-Read, for all of its rows); ");
 	vr_buf_addstr(known, "counters (keeps the counters block)");
 	name_add(acc, nacc, vr_strdup("counters"));
 	metric_names_release(app, napp);

@@ -371,3 +371,43 @@ int metric_unknown(const char *name, char *const *accepted, size_t naccepted,
 					" mean '%s'?)\nknown metrics: %s", name, accepted[i], known);
 	return vr_error("unknown metric '%s'\nknown metrics: %s", name, known);
 }
+
+/* A percentile token of an imported operation name (metric_op_split()). */
+static bool pct_token(const char *t, size_t n)
+{
+	if ((n == 3 && (!strncmp(t, "max", 3) || !strncmp(t, "min", 3))) ||
+	    (n == 4 && !strncmp(t, "mean", 4)))
+		return true;
+	if (n < 2 || t[0] != 'p')
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!((t[i] >= '0' && t[i] <= '9') || t[i] == '.'))
+			return false;
+	return true;
+}
+
+void metric_op_split(const char *op, char **pct, char **metric)
+{
+	const char *t = op;
+
+	while (*t) {
+		size_t n = strcspn(t, "-");
+
+		if (pct_token(t, n)) {
+			struct vr_buf m;
+
+			*pct = vr_strdup(t);
+			(*pct)[n] = '\0';
+			vr_buf_init(&m);
+			vr_buf_add(&m, op, (size_t)(t - op));	/* prefix with its '-' */
+			vr_buf_addstr(&m, t[n] ? t + n + 1 : "");
+			if (m.len && m.buf[m.len - 1] == '-')
+				m.buf[--m.len] = '\0';
+			*metric = vr_buf_detach(&m);
+			return;
+		}
+		t += n + (t[n] ? 1 : 0);
+	}
+	*pct = vr_strdup("value");
+	*metric = vr_strdup(op);
+}

@@ -26,4 +26,21 @@ test_expect_success '--iteration N numbers the first file; a bad file fails alon
 	sqlite3 m.db "SELECT iteration FROM run ORDER BY id" >actual &&
 	printf "4\n6\n" >expect && test_cmp expect actual
 '
+test_expect_success 'compare and chart take the same metric names (final-Read, Read), as --metric or --metrics' '
+	"$VR" import-latency -q -d n.db -k k "$S/wsf10-1.latency.txt" "$S/wsf10-2.latency.txt" &&
+	sqlite3 n.db "SELECT DISTINCT operation FROM app_latency WHERE operation GLOB '\''final-*-Read'\''" |
+		sort >expect && test $(wc -l <expect) = 4 &&
+	for opt in --metric --metrics -m; do
+		"$VR" compare -d n.db -f csv $opt final-Read >out &&
+		awk -F, "NR > 1 && \$1 == \"latency\" { print \$3 }" out | sort -u >actual &&
+		test_cmp expect actual || exit 1
+	done &&
+	"$VR" compare -d n.db -f csv --metric Read >out &&
+	awk -F, "NR > 1 && \$1 == \"latency\" { print \$3 }" out | sort -u >actual &&
+	printf "max-Read\np50-Read\np95-Read\np99-Read\n" >expect && test_cmp expect actual &&
+	for opt in --metric --metrics -m; do
+		"$VR" chart -d n.db -T latency $opt final-Read --dump-data >out &&
+		grep -q "^latency metric final-Read" out || exit 1
+	done
+'
 test_done
