@@ -28,10 +28,14 @@ test_expect_success 'report: chart N of M on a terminal, M the charts it writes;
 	tr "\r" "\n" <tty.out | grep -q "^report: chart 1 of $n (" &&
 	tr "\r" "\n" <tty.out | grep -q "^report: chart $n of $n (" &&
 	"$VR" report -d t.db -o rep2 2>err | cat &&
-	! grep -q "chart 1 of" err
+	! grep -q "chart 1 of" err &&
+	tty "\"$VR\" report -q -d t.db -o rep3" && test -s rep3/index.md &&
+	! grep -q "chart 1 of" tty.out
 '
 test_expect_success 'compare NAME=FILE: a progress line per file on a terminal' '
 	tty "\"$VR\" compare a=\"$test_root/two.dat\" b=\"$test_root/two.dat\"" &&
-	test $(tr "\r" "\n" <tty.out | grep -c "^load: $test_root/two.dat: ") -ge 2
+	test $(tr "\r" "\n" <tty.out | grep -c "^load: $test_root/two.dat: ") -ge 2 &&
+	tty "\"$VR\" compare -q a=\"$test_root/two.dat\" b=\"$test_root/two.dat\"" &&
+	! grep -q "events/s" tty.out && grep -q Amean tty.out
 '
 test_done

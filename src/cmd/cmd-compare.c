@@ -25,6 +25,7 @@ struct compare_cli {
 	struct compare_stat *stats;
 	enum render_format fmt;
 	bool own_kernels;	/* o.kernels[i] are the NAMEs of NAME=FILE (owned) */
+	bool quiet;		/* -q: no progress line while loading NAME=FILE */
 };
 
 /* Split @s at commas in place into a malloc'ed array; empty items skipped. */
@@ -93,6 +94,7 @@ static const struct cmd_option compare_options[] = {
 		"Pctile-NN (default: Min,Amean,Stddev,CoeffVar,Max,\n"
 		"BAmean-95)" },
 	{ 'f', "format", "FMT", "text (default), markdown, csv or json" },
+	{ 'q', "quiet", NULL, "no progress line while NAME=FILE traces load" },
 	{ 'a', "alpha", "A", "significance level of the t-test (default 0.10)" },
 	{ OPT_SIGNIFICANCE, "significance", "R", "welch (default): Welch's t-test at level A;\n"
 		"ci: mmtests' rule (--print-significance), the\n"
@@ -133,6 +135,9 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 		if (render_format_parse(arg, &c->fmt))
 			return vr_error("compare: unknown format '%s' (valid: text, markdown, csv,"
 					" json)", arg), CMD_USAGE;
+		break;
+	case 'q':
+		c->quiet = true;
 		break;
 	case 'a':
 		c->o.alpha = strtod(arg, &end);
@@ -236,10 +241,10 @@ static int check_files(char **files, size_t n, const char *kernel)
  * worker process, a crash costing only the file).  0 or -1.  A signal that
  * interrupted the load is raised again once load_files() has put compare's
  * handler back, which removes the temporary database and ends compare. */
-static int load_trace(struct store *st, const char *path, const char *kernel)
+static int load_trace(struct store *st, const char *path, const char *kernel, bool quiet)
 {
 	struct load_opts o = { .db = store_path(st), .kernel = kernel,
-			       .premature_ms = LOAD_PREMATURE_MS_DEFAULT, .progress = true };
+			       .premature_ms = LOAD_PREMATURE_MS_DEFAULT, .progress = !quiet };
 	char *files[] = { (char *)path };
 	struct load_result r;
 	int ret = load_files(&o, files, 1, &r);
@@ -267,7 +272,7 @@ static int load_args(struct store *st, int argc, char **argv, struct compare_cli
 		for (size_t f = 0; f < nfiles && !failed; f++)
 			failed = ends_with(files[f], ".txt")
 				 ? cmd_import_latency_file(st, files[f], arg, 0, 1, false)
-				 : load_trace(st, files[f], arg);
+				 : load_trace(st, files[f], arg, c->quiet);
 		free(files);
 		names[nnames++] = arg;
 		if (!failed)

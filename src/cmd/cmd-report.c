@@ -237,6 +237,7 @@ static int report_charts(struct report *r)
 struct report_args {
 	const char *dir;
 	int width, height;	/* height 0: chart_draw() decides */
+	bool quiet;		/* no progress line */
 };
 
 static const struct cmd_option report_options[] = {
@@ -244,6 +245,7 @@ static const struct cmd_option report_options[] = {
 	{ 'o', "output", "DIR", "directory to write" },
 	{ 'W', "width", "PX", "chart width (default 800)" },
 	{ 'H', "height", "PX", "chart height (default 600, timelines grow with nodes)" },
+	{ 'q', "quiet", NULL, "no progress line (chart N of M) on a terminal" },
 	{ 0 }
 };
 
@@ -253,6 +255,7 @@ static enum cmd_status report_option(struct cmd_ctx *ctx, int key, const char *a
 
 	switch (key) {
 	case 'o': a->dir = arg; break;
+	case 'q': a->quiet = true; break;
 	case 'W':
 	case 'H':
 		if (vr_parse_int(arg, key == 'W' ? &a->width : &a->height))
@@ -294,7 +297,7 @@ static int report_run(struct cmd_ctx *ctx)
 	report_text(&r);
 	vr_buf_addf(&r.index, "\n%s", r.table.buf);
 	vr_buf_release(&r.table);
-	progress_start(&r.prog, false);
+	progress_start(&r.prog, a->quiet);
 	if (report_charts(&r))
 		r.failed = 1;
 	progress_end(&r.prog);
