@@ -5,25 +5,36 @@
 
 static const char runs_sql[] =
 	"SELECT id, kernel, iteration, coalesce(kernel_release, '-'), coalesce(clock, '-'),"
-	" coalesce(cpus, 0), coalesce((last_ts_ns - first_ts_ns) / 1e9, 0), event_count,"
-	" lost_events, lost_unknown, coalesce(file_version, 0), coalesce(compression, '-'),"
+	" cpus, (last_ts_ns - first_ts_ns) / 1e9, event_count,"
+	" lost_events, lost_unknown, file_version, coalesce(compression, '-'),"
 	" source_path, ring_overrun FROM run ORDER BY id";
 
-/* One line of runs_sql's row @q. */
+/* Integer column @col of row @q as text in @buf (@n bytes), or "-" if NULL. */
+static const char *int_or_dash(struct store_stmt *q, int col, char *buf, size_t n)
+{
+	if (store_col_is_null(q, col))
+		return "-";
+	snprintf(buf, n, "%lld", (long long)store_col_int64(q, col));
+	return buf;
+}
+
+/* One line of runs_sql's row @q; a NULL cpus, seconds or ver prints "-". */
 static int print_run(struct store_stmt *q, void *arg)
 {
 	FILE *out = arg;
 	long long lost = store_col_int64(q, 8);
-	char lostbuf[32], overbuf[32] = "-";
+	char lostbuf[32], overbuf[32], cpubuf[32], secbuf[32] = "-", verbuf[32];
 
 	snprintf(lostbuf, sizeof(lostbuf), store_col_int(q, 9) ? "%lld+?" : "%lld", lost);
-	if (!store_col_is_null(q, 13))
-		snprintf(overbuf, sizeof(overbuf), "%lld", (long long)store_col_int64(q, 13));
-	fprintf(out, "%4lld  %-24s %4d  %-20s %-6s %4d %9.3f %10lld %6s %8s %4d  %s\n",
+	if (!store_col_is_null(q, 6))
+		snprintf(secbuf, sizeof(secbuf), "%.3f", store_col_double(q, 6));
+	fprintf(out, "%4lld  %-24s %4d  %-20s %-6s %4s %9s %10lld %6s %8s %4s  %s\n",
 		(long long)store_col_int64(q, 0), store_col_text(q, 1), store_col_int(q, 2),
-		store_col_text(q, 3), store_col_text(q, 4), store_col_int(q, 5),
-		store_col_double(q, 6), (long long)store_col_int64(q, 7), lostbuf, overbuf,
-		store_col_int(q, 10), store_col_text(q, 12));
+		store_col_text(q, 3), store_col_text(q, 4),
+		int_or_dash(q, 5, cpubuf, sizeof(cpubuf)), secbuf,
+		(long long)store_col_int64(q, 7), lostbuf,
+		int_or_dash(q, 13, overbuf, sizeof(overbuf)),
+		int_or_dash(q, 10, verbuf, sizeof(verbuf)), store_col_text(q, 12));
 	return 0;
 }
 

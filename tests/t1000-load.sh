@@ -261,4 +261,13 @@ test_expect_success 'a trace given as the database (-d) is named as a trace, unt
 	grep -q "^vmscan-report: t.txt: is a text file (a text trace?), not a database" err &&
 	sha256sum -c --quiet sum
 '
+test_expect_success 'runs: what a run does not have (cpus, seconds, ver) prints "-", never 0' '
+	"$VR" import-latency -q -d n.db --kernel lat "$TOP/samples/wsf10-1.latency.txt" &&
+	printf "  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=0\n" >one.txt &&
+	"$VR" load -q -d n.db --kernel txt one.txt &&
+	"$VR" runs -d n.db | awk "NR > 1 { print \$2, \$6, \$7, \$11 }" >out &&
+	printf "%s\n" "lat - - -" "txt 1 0.000 -" >expect &&
+	test_cmp expect out
+'
+
 test_done
