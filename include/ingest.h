@@ -51,6 +51,9 @@ struct ingest_event {
 	const char *extra_json;	/* fields beyond the spec (known events) or all
 				 * fields (other events) as a JSON object; NULL
 				 * when there are none */
+	const char *comm;	/* the task's comm as a text line prints it
+				 * (valid until the next event), or NULL
+				 * (trace.dat: the saved cmdlines, task()) */
 };
 
 /* Where decoded events go.  Any callback returning non-zero stops reading. */

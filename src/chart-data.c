@@ -307,9 +307,14 @@ static int tl_kswapd(struct tl_ctx *c, struct chart_timeline_node *n)
 	vr_buf_addf(&label, "kswapd%d", n->nid);
 	n->kswapd.label = vr_buf_detach(&label);
 	while ((rc = store_step(st)) > 0) {
-		double wake = col_s(c, st, 0, 0);
-		double last = col_s(c, st, 1, wake);
 		double next = col_s(c, st, 3, end);
+		/* a cycle before the first kswapd_wake (wake_ns NULL): kswapd's
+		 * state is unknown up to its first known instant, its last
+		 * activity (else its sleep, else the next wake); the span before
+		 * is drawn unknown by the gap rule below, never awake or napping */
+		double wake = !store_col_is_null(st, 0) ? col_s(c, st, 0, 0) :
+			      col_s(c, st, 1, col_s(c, st, 2, next));
+		double last = col_s(c, st, 1, wake);
 		const char *d = store_col_text(st, 4);
 		int state = decision_state(d);
 

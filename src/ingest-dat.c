@@ -735,6 +735,7 @@ static int decode_record(struct ingest_dat *d, const struct tep_record *rec,
 	out->name = de->ev->name;
 	out->present = 0;
 	out->extra_json = NULL;
+	out->comm = NULL;
 	/* str[] of a field this format lacks must not keep a stale pointer
 	 * (fuzz-dat: a mangled sched_switch format crashed run_fill) */
 	memset(out->str, 0, sizeof(out->str));

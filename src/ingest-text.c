@@ -659,6 +659,11 @@ static int decode_line(struct text_ctx *c, const struct text_entry *e, struct in
 	ev->spec = spec;
 	ev->system = guess_system(spec, ename);
 	ev->name = ename;
+	if (p->comm_len && !(p->comm_len == 5 && !memcmp(p->comm, "<...>", 5))) {
+		vr_buf_reset(&c->comm);
+		vr_buf_add(&c->comm, p->comm, p->comm_len);
+		ev->comm = c->comm.buf;
+	}
 	vr_buf_reset(&c->json);
 	c->bad_value = false;
 	ingest_text_body(c, spec, ename, p->body, p->body_len, ev, e->lineno);
@@ -775,6 +780,7 @@ void ingest_text_parser_free(struct ingest_text_parser *tp)
 	free(c->ent);
 	vr_buf_release(&c->json);
 	vr_buf_release(&c->evname);
+	vr_buf_release(&c->comm);
 	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
 		vr_buf_release(&c->text[i]);
 	if (c->tasks)
@@ -798,6 +804,7 @@ struct ingest_text_parser *ingest_text_index(const char *name, const char *buf, 
 	memset(c->st, 0, sizeof(*c->st));
 	vr_buf_init(&c->json);
 	vr_buf_init(&c->evname);
+	vr_buf_init(&c->comm);
 	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
 		vr_buf_init(&c->text[i]);
 	c->tasks = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);

@@ -484,6 +484,13 @@ static void learn_pid(struct kswapd_machine *k, int64_t pid, const char *comm)
 		n->pid = pid;
 }
 
+int model_kswapd_learn(struct kswapd_machine *k, int pid, const char *comm)
+{
+	if (comm)
+		learn_pid(k, pid, comm);
+	return model_kswapd_nid(k, pid);
+}
+
 /* sched_switch of @n's kswapd: switched out (@in false) or in at @ts. */
 static void switched(const struct kswapd_machine *k, struct kswapd_node *n,
 		     const struct ingest_event *ev, int mev, bool in, int64_t ts)

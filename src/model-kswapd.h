@@ -61,6 +61,14 @@ int model_kswapd_request(struct kswapd_machine *k, const struct ingest_event *ev
 int model_kswapd_activity(struct kswapd_machine *k, int nid, const struct ingest_event *ev,
 			  int mev);
 /* sched_switch / sched_wakeup(ing): kswapd's naps, when recorded. */
+/*
+ * model_kswapd_learn - @pid is kswapd<nid> if @comm says so (a text
+ * trace's line prints the comm): kswapd's reclaim before its first
+ * kswapd_wake/kswapd_sleep is then credited to it (a cycle with wake_ns
+ * NULL).  @comm may be NULL.  Returns the node, or -1.
+ */
+int model_kswapd_learn(struct kswapd_machine *k, int pid, const char *comm);
+
 int model_kswapd_sched(struct kswapd_machine *k, const struct ingest_event *ev, int mev);
 /* model_kswapd_finish_node - trace end on node @nid (< k->nnodes): close
  * its cycle, flush its requests; fills @eff. */

@@ -245,6 +245,8 @@ int model_event(struct model *m, struct ingest_event *ev)
 	if (mev == MEV_NONE)
 		return 0;
 	ks = model_kswapd_nid(&m->kswapd, ev->pid);
+	if (ks < 0 && ev->comm)
+		ks = model_kswapd_learn(&m->kswapd, ev->pid, ev->comm);
 	ret = dispatch(m, ev, mev, ks);
 	if (!ret && ks >= 0 && is_activity(mev))
 		ret = model_kswapd_activity(&m->kswapd, ks, ev, mev);

@@ -307,19 +307,24 @@ static int print_processes(const struct sum_ctx *c)
 }
 
 /* Per-node kswapd: decisions, re-wakes (a wake while not in full sleep),
- * time awake (from a wake after a full sleep, the first wake, or the trace
- * start, to the next full sleep or the trace end). */
+ * time awake (from a wake after a full sleep or the first wake to the next
+ * full sleep or the trace end).  Before kswapd's first kswapd_wake (a cycle
+ * with wake_ns NULL) its state is unknown: that time, from the trace start
+ * to the cycle's sleep (or next wake), has no duration in Awake s nor in
+ * Awake %'s span, and a line under the table says so. */
 #define UNSET INT64_MIN
 
 struct node_sum {
 	int nid;
 	int64_t pid, wakes, rewakes, sleeps, premature, early, timedout, nonap, unknown;
 	int64_t awake_ns, awake_from;
+	int64_t unknown_ns;		/* before the first wake: not known */
 };
 
-static void node_print(FILE *out, struct node_sum *n, int64_t first_ts, int64_t last_ts)
+static void node_print(FILE *out, struct node_sum *n, int64_t first_ts, int64_t last_ts,
+		       struct vr_buf *notes)
 {
-	int64_t span = last_ts - first_ts;
+	int64_t span = last_ts - first_ts - n->unknown_ns;
 
 	if (n->awake_from != UNSET)
 		n->awake_ns += last_ts - n->awake_from;
@@ -328,12 +333,17 @@ static void node_print(FILE *out, struct node_sum *n, int64_t first_ts, int64_t 
 		(long long)n->sleeps, (long long)n->premature, (long long)n->early,
 		(long long)n->timedout, (long long)n->nonap, (long long)n->unknown,
 		n->awake_ns / 1e9, span > 0 ? 100.0 * (double)n->awake_ns / (double)span : 0.0);
+	if (n->unknown_ns > 0)
+		vr_buf_addf(notes, "  node %d: kswapd's state before its first kswapd_wake (the first"
+			    " %.3f s of the trace) is unknown: not counted in Awake s or %%\n",
+			    n->nid, n->unknown_ns / 1e9);
 }
 
 /* Columns: nid, pid, wake_ns, sleep_ns, next_wake_ns, decision, premature. */
-static void node_add(struct node_sum *n, struct store_stmt *q, int64_t first_ts)
+static void node_add(struct node_sum *n, struct store_stmt *q, int64_t first_ts, int64_t last_ts)
 {
 	const char *d = store_col_text(q, 5);
+	bool slept = !strcmp(d, "full_sleep") && !store_col_is_null(q, 3);
 
 	if (!store_col_is_null(q, 1))
 		n->pid = store_col_int64(q, 1);
@@ -344,14 +354,22 @@ static void node_add(struct node_sum *n, struct store_stmt *q, int64_t first_ts)
 		else
 			n->rewakes++;
 	} else if (n->awake_from == UNSET) {
-		n->awake_from = first_ts;	/* awake when the trace began */
+		/* activity or a sleep before the first wake: since when? */
+		int64_t known = slept ? store_col_int64(q, 3) :
+				!store_col_is_null(q, 4) ? store_col_int64(q, 4) : last_ts;
+
+		n->unknown_ns += known - first_ts;
+		if (slept) {
+			n->sleeps++;
+			slept = false;
+		}
 	}
 	n->premature += store_col_int(q, 6);
 	n->early += !strcmp(d, "nap_woken_early");
 	n->timedout += !strcmp(d, "nap_timed_out");
 	n->nonap += !strcmp(d, "no_nap");
 	n->unknown += !strcmp(d, "unknown");
-	if (!strcmp(d, "full_sleep") && !store_col_is_null(q, 3)) {
+	if (slept) {
 		n->sleeps++;
 		n->awake_ns += store_col_int64(q, 3) - n->awake_from;
 		n->awake_from = UNSET;
@@ -364,10 +382,12 @@ static int print_nodes(const struct sum_ctx *c, int64_t first_ts, int64_t last_t
 					" decision, premature FROM kswapd_cycle WHERE run_id = ?1"
 					" ORDER BY nid, coalesce(wake_ns, -1)", "per-node kswapd table");
 	struct node_sum n = { .nid = -1 };
+	struct vr_buf notes;
 	int rc;
 
 	if (!q)
 		return -1;
+	vr_buf_init(&notes);
 	fprintf(c->out, "\n  %-4s %8s %7s %8s %7s %6s %7s %7s %6s %7s %10s %7s\n", "Node",
 		"kswapd", "Wakes", "Re-wakes", "Full", "Prema-", "Nap", "Nap", "No", "Unknown",
 		"Awake", "Awake");
@@ -378,14 +398,17 @@ static int print_nodes(const struct sum_ctx *c, int64_t first_ts, int64_t last_t
 
 		if (nid != n.nid) {
 			if (n.nid >= 0)
-				node_print(c->out, &n, first_ts, last_ts);
+				node_print(c->out, &n, first_ts, last_ts, &notes);
 			n = (struct node_sum){ .nid = nid, .pid = -1, .awake_from = UNSET };
 		}
-		node_add(&n, q, first_ts);
+		node_add(&n, q, first_ts, last_ts);
 	}
 	if (n.nid >= 0)
-		node_print(c->out, &n, first_ts, last_ts);
+		node_print(c->out, &n, first_ts, last_ts, &notes);
 	store_stmt_free(q);
+	if (notes.len)
+		fputs(notes.buf, c->out);
+	vr_buf_release(&notes);
 	return rc;
 }
 

@@ -171,4 +171,35 @@ test_expect_success 'damaged rows: counted as unclassified in summary and run_qu
 	test_cmp expect actual
 '
 
+# 6.8 text: kswapd0 (pid 97, known only by its comm) reclaims at 600.100
+# and sleeps at 600.250 before any kswapd_wake; woken at 600.400, asleep
+# at 600.500; the trace spans 600.000-601.000.  The first cycle (wake_ns
+# NULL) is kswapd's: its shrink_inactive 32 scanned / 24 reclaimed.  Its
+# state before 600.250 is unknown: Awake is 600.400-600.500 = 0.100 s of
+# the known 0.750 s = 13.3 % (not 0.350 s, 35 %, from the trace start), a
+# line says so; the chart draws 0-0.1 unknown, the nap from 0.1 (after
+# the reclaim), asleep 0.25-0.4.
+test_expect_success 'kswapd before its first event: credited, unknown time has no duration' '
+	cat >s.txt <<-\EOF &&
+	           a.out-500     [001] .....   600.000000: mm_vmscan_wakeup_kswapd: nid=0 order=0 gfp_flags=GFP_KERNEL
+	         kswapd0-97      [002] .....   600.100000: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=24 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+	         kswapd0-97      [002] .....   600.250000: mm_vmscan_kswapd_sleep: nid=0
+	         kswapd0-97      [002] .....   600.400000: mm_vmscan_kswapd_wake: nid=0 order=0
+	         kswapd0-97      [002] .....   600.500000: mm_vmscan_kswapd_sleep: nid=0
+	           a.out-500     [001] .....   601.000000: mm_vmscan_wakeup_kswapd: nid=0 order=0 gfp_flags=GFP_KERNEL
+	EOF
+	"$VR" load -q -d s.db --kernel 6.8.0 s.txt &&
+	sqlite3 s.db "SELECT pid, wake_ns IS NULL, last_activity_ns, sleep_ns, next_wake_ns, decision,
+		nr_scanned, nr_reclaimed FROM kswapd_cycle ORDER BY coalesce(wake_ns, -1) LIMIT 1" >actual &&
+	echo "97|1|600100000000|600250000000|600400000000|full_sleep|32|24" >expect &&
+	test_cmp expect actual &&
+	"$VR" summary -d s.db >out &&
+	grep -q "^  0          97       1        0       2 .*  0.100   13.3%$" out &&
+	grep -q "^  node 0: kswapd.s state before its first kswapd_wake (the first 0.250 s of the trace) is unknown" out &&
+	"$VR" chart -d s.db --kind timeline --run 1 --dump-data | grep "^kswapd " | head -4 >actual &&
+	printf "%s\n" "kswapd unknown 0 0.1" "kswapd awake 0.1 0.1" "kswapd napping 0.1 0.25" \
+		"kswapd asleep 0.25 0.4" >expect &&
+	test_cmp expect actual
+'
+
 test_done
