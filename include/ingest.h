@@ -383,6 +383,8 @@ struct ingest_text_stats {
 	int truncated;		/* 1: the last line had no newline and was skipped */
 	int cpus;		/* highest CPU + 1, or the cpus= header if larger */
 	int us_only;		/* 1: every timestamp had at most 6 decimals (µs) */
+	int file_version;	/* "version = N" header of trace-cmd report, or 0 */
+	uint64_t cpus_empty;	/* "CPU N is empty" lines of trace-cmd report */
 };
 
 /* Parse options. */

@@ -96,6 +96,7 @@ struct ingest_text *ingest_open_text(const char *path, const char *release,
 	meta->content_sha256 = ingest_sha256_file(path);
 	meta->release = t->release ? vr_strdup(t->release) : NULL;
 	meta->cpus = t->stats.cpus;
+	meta->file_version = t->stats.file_version;
 	if (!meta->content_sha256)
 		goto fail;
 	return t;
@@ -184,6 +185,9 @@ int ingest_text_quality(const struct ingest_text *t,
 	if (!ret && s->reordered)
 		ret = quality_item(quality, arg, "text_reordered_lines", s->reordered,
 				   "lines earlier than the line before; sorted by timestamp");
+	if (!ret && s->cpus_empty)
+		ret = quality_item(quality, arg, "text_cpus_empty", s->cpus_empty,
+				   "'CPU N is empty' lines: those CPUs recorded no events");
 	if (!ret && s->lost_markers)
 		ret = quality_item(quality, arg, "text_lost_markers", s->lost_markers,
 				   "CPU:N [LOST N EVENTS] lines");

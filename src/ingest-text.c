@@ -214,7 +214,7 @@ static int prefix_at(const char *s, size_t n, size_t i, struct line_prefix *p, c
 		return *why = "CPU number out of range", -1;
 	p->comm = s;
 	p->comm_len = k - 1;
-	while (p->comm_len && *p->comm == ' ')
+	while (p->comm_len && (*p->comm == ' ' || *p->comm == '\t'))
 		p->comm++, p->comm_len--;
 	a = j + 1;
 	for (int t = 0; t < 2; t++) {	/* optional flags column, then the time */
@@ -391,10 +391,20 @@ static bool is_noise(const char *s, size_t n, struct ingest_text_stats *st)
 			st->cpus = v;
 		return true;
 	}
-	if ((n > 10 && !memcmp(s, "version = ", 10)) || (n == 6 && !memcmp(s, "TRACE:", 6)))
+	if (n > 10 && !memcmp(s, "version = ", 10)) {
+		/* trace-cmd report's first line: the trace.dat file version */
+		v = parse_small(s + 10, n - 10, 99);
+		if (v > 0)
+			st->file_version = v;
 		return true;
-	if (n > 4 && n < 200 && !memcmp(s, "CPU ", 4) &&
-	    (memmem(s, n, " is empty", 9) || memmem(s, n, " data ", 6)))
+	}
+	if (n == 6 && !memcmp(s, "TRACE:", 6))
+		return true;
+	if (n > 4 && n < 200 && !memcmp(s, "CPU ", 4) && memmem(s, n, " is empty", 9)) {
+		st->cpus_empty++;
+		return true;
+	}
+	if (n > 4 && n < 200 && !memcmp(s, "CPU ", 4) && memmem(s, n, " data ", 6))
 		return true;
 	return false;
 }

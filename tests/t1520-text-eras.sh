@@ -202,4 +202,17 @@ test_expect_success 'kswapd before its first event: credited, unknown time has n
 	test_cmp expect actual
 '
 
+# trace-cmd report's header lines and TAB-indented event lines: the file
+# version 6 is the run's file_version, "CPU 0 is empty" is counted, and a
+# comm keeps no TAB (kswapd0, a.out).
+test_expect_success 'version = 6, CPU N is empty, TAB-indented lines' '
+	printf "version = 6\nCPU 0 is empty\ncpus=4\n\t kswapd0-97    [002]   700.000100: mm_vmscan_kswapd_wake: nid=0 order=0\n\t   a.out-500   [001]   700.000200: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL\n\t   a.out-500   [001]   700.000900: mm_vmscan_direct_reclaim_end: nr_reclaimed=12\n\t kswapd0-97    [002]   700.005000: mm_vmscan_kswapd_sleep: nid=0\n" >tab.txt &&
+	"$VR" load -q -d t.db tab.txt &&
+	sqlite3 t.db "SELECT file_version FROM run; SELECT pid, comm FROM task ORDER BY pid;
+		SELECT count FROM run_quality WHERE item = '\''text_cpus_empty'\'';
+		SELECT pid, duration_ns FROM reclaim_stall" >actual &&
+	printf "%s\n" 6 "97|kswapd0" "500|a.out" 1 "500|700000" >expect &&
+	test_cmp expect actual
+'
+
 test_done
