@@ -265,4 +265,32 @@ int store_derived_flush(struct store_derived *d);
  * not flushed); NULL is allowed. */
 void store_derived_close(struct store_derived *d);
 
+/*
+ * The evidence database (src/store-evidence.c, README.md "Evidence
+ * database"): a copy of a database without its raw event tables, marked
+ * by a table `evidence` (source_path: the database it was made from).
+ * What the reports read of the raw rows is summed into tables of the same
+ * name as the TEMP views store_open() makes over the raw rows of a loaded
+ * database: lru_isolate_pages, lru_shrink_pages, lru_shrink_direct,
+ * kswapd_wake_node, and (evidence only) lru_reclaim_ms.
+ */
+
+/**
+ * store_evidence_write - write the evidence database of @s to @path, which
+ * must not exist (SQLite's VACUUM INTO makes it; the caller removes it on
+ * failure).  @source: the name of @s to record in it (borrowed).  The copy
+ * keeps @s's application_id and user_version.  Returns 0, or -1 after
+ * "vmscan-report: PATH: what failed: sqlite's reason".
+ */
+int store_evidence_write(struct store *s, const char *path, const char *source);
+
+/** store_is_evidence - 1 if @s is an evidence database, 0 if not, -1 after a message. */
+int store_is_evidence(struct store *s);
+
+/**
+ * store_has_table - 1 if the main database of @s has table @name, 0 if not
+ * (a view is not a table), -1 after a message.
+ */
+int store_has_table(struct store *s, const char *name);
+
 #endif /* VR_STORE_H */

@@ -462,18 +462,55 @@ static int tl_stalls(struct tl_ctx *c, struct chart_timeline_node *n)
 	return step_end(st, rc);
 }
 
+#define TL_KSWAPD_PID \
+	" pid IN (SELECT pid FROM task WHERE run_id = ?1 AND comm GLOB 'kswapd*'" \
+	"  UNION SELECT pid FROM kswapd_cycle WHERE run_id = ?1 AND pid IS NOT NULL)"
+
+/*
+ * The reclaim rate's rows (time ns, pages, by kswapd) of node @n: each
+ * mm_vmscan_lru_shrink_inactive, or in an evidence database (no raw rows)
+ * each millisecond of lru_reclaim_ms at its start, which bins exactly only
+ * when the window starts and the bins end on whole milliseconds and the
+ * window reaches the run's end: otherwise an error naming what is missing.
+ */
+static struct store_stmt *tl_rate_rows(struct tl_ctx *c, struct chart_timeline_node *n,
+				       long long from_ns, long long to_ns, long long bin_ns)
+{
+	int raw = store_has_table(c->s, "mm_vmscan_lru_shrink_inactive");
+
+	if (raw < 0)
+		return NULL;
+	if (raw)
+		return prep(c, "SELECT ts_ns, coalesce(nr_reclaimed, 0)," TL_KSWAPD_PID
+			    " FROM mm_vmscan_lru_shrink_inactive WHERE run_id = ?1 AND nid = ?2",
+			    "timeline chart reclaim rate", n->nid);
+	if ((from_ns - c->first_ns) % 1000000 || bin_ns % 1000000 || to_ns < c->last_ns) {
+		vr_error("%s: no table mm_vmscan_lru_shrink_inactive (an evidence database has"
+			 " the reclaim rate per millisecond only): the timeline's window must"
+			 " start on a whole millisecond, reach the end of the run and have bins"
+			 " of whole milliseconds; or use the database it was made from",
+			 store_path(c->s));
+		return NULL;
+	}
+	return prep(c, "SELECT (SELECT first_ts_ns FROM run WHERE id = ?1) + ms * 1000000,"
+		    " nr_reclaimed," TL_KSWAPD_PID
+		    " FROM lru_reclaim_ms WHERE run_id = ?1 AND nid = ?2",
+		    "timeline chart reclaim rate", n->nid);
+}
+
 static int tl_rate(struct tl_ctx *c, struct chart_timeline_node *n)
 {
 	const struct chart_timeline *t = c->t;
-	struct store_stmt *st = prep(c,
-		"SELECT ts_ns, coalesce(nr_reclaimed, 0), pid IN ("
-		"  SELECT pid FROM task WHERE run_id = ?1 AND comm GLOB 'kswapd*'"
-		"  UNION SELECT pid FROM kswapd_cycle WHERE run_id = ?1 AND pid IS NOT NULL)"
-		" FROM mm_vmscan_lru_shrink_inactive WHERE run_id = ?1 AND nid = ?2",
-		"timeline chart reclaim rate", n->nid);
+	struct store_stmt *st;
 	long long from_ns, to_ns, bin_ns;
 	int rc;
 
+	/* bin in integer ns, so that an event on a bin edge is not moved by
+	 * floating-point rounding */
+	from_ns = c->first_ns + llround(t->from_s * 1e9);
+	to_ns = c->first_ns + llround(t->to_s * 1e9);
+	bin_ns = llround(t->bin_s * 1e9);
+	st = tl_rate_rows(c, n, from_ns, to_ns, bin_ns);
 	if (!st)
 		return -1;
 	n->nbins = (size_t)ceil((t->to_s - t->from_s) / t->bin_s - 1e-9);
@@ -481,11 +518,6 @@ static int tl_rate(struct tl_ctx *c, struct chart_timeline_node *n)
 		n->nbins = 1;
 	n->rate_kswapd = vr_calloc(n->nbins, sizeof(double));
 	n->rate_direct = vr_calloc(n->nbins, sizeof(double));
-	/* bin in integer ns, so that an event on a bin edge is not moved by
-	 * floating-point rounding */
-	from_ns = c->first_ns + llround(t->from_s * 1e9);
-	to_ns = c->first_ns + llround(t->to_s * 1e9);
-	bin_ns = llround(t->bin_s * 1e9);
 	while ((rc = store_step(st)) > 0) {
 		long long ts = store_col_int64(st, 0);
 		long long pages = store_col_int64(st, 1);
@@ -535,9 +567,8 @@ static int tl_nodes(struct tl_ctx *c, int want)
 	struct store_stmt *st = prep(c,
 		"SELECT nid FROM kswapd_cycle WHERE run_id = ?1"
 		" UNION SELECT nid FROM pgdat_flag WHERE run_id = ?1"
-		" UNION SELECT nid FROM mm_vmscan_kswapd_wake WHERE run_id = ?1 AND nid IS NOT NULL"
-		" UNION SELECT nid FROM mm_vmscan_lru_shrink_inactive"
-		"  WHERE run_id = ?1 AND nid IS NOT NULL"
+		" UNION SELECT nid FROM kswapd_wake_node WHERE run_id = ?1"
+		" UNION SELECT nid FROM lru_shrink_pages WHERE run_id = ?1 AND nid IS NOT NULL"
 		" UNION SELECT nid FROM reclaim_stall WHERE run_id = ?1 AND nid IS NOT NULL"
 		" ORDER BY 1", "timeline chart nodes", -1);
 	size_t alloc = 0;

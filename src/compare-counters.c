@@ -15,29 +15,15 @@
 
 /* kswapd pids of run ?1: kswapd threads are named kswapdN (mm/vmscan.c kswapd_run) */
 #define KSWAPD_PIDS "(SELECT pid FROM task WHERE run_id = ?1 AND comm LIKE 'kswapd%')"
-/*
- * shrink_inactive calls made inside a direct reclaim stall of the same pid
- * (begin <= ts <= end; a missing begin or end is open), each counted once.
- * One pass over the pid's stalls and calls in time order: a call is inside
- * when the stalls begun before it end at or after it.  (A join on the time
- * range took 40 s per counter on a 3M-event run: SQLite's automatic index
- * covers only run_id and pid.)
- */
-#define DIRECT_SHRINK \
-	" FROM (SELECT nr_scanned, nr_reclaimed FROM (SELECT k, ts, nr_scanned, nr_reclaimed," \
-	"  max(e) OVER (PARTITION BY pid ORDER BY ts, k ROWS UNBOUNDED PRECEDING) AS cover" \
-	"  FROM (SELECT pid, coalesce(begin_ns, 0) AS ts, 0 AS k," \
-	"   coalesce(end_ns, 9223372036854775807) AS e, NULL AS nr_scanned, NULL AS nr_reclaimed" \
-	"   FROM reclaim_stall WHERE run_id = ?1 AND kind = 'direct'" \
-	"   UNION ALL SELECT pid, ts_ns, 1, NULL, nr_scanned, nr_reclaimed" \
-	"   FROM mm_vmscan_lru_shrink_inactive WHERE run_id = ?1))" \
-	" WHERE k = 1 AND cover >= ts) s"
+/* shrink_inactive calls made inside a direct reclaim stall of the same pid
+ * (the sum lru_shrink_direct, src/store-evidence.c) */
+#define DIRECT_SHRINK " FROM lru_shrink_direct s WHERE s.run_id = ?1"
 /* pages scanned, reclaimed, and reclaimed per scanned (%) */
 #define PAGES \
 	"SELECT coalesce(sum(s.nr_scanned), 0), coalesce(sum(s.nr_reclaimed), 0)," \
 	" 100.0 * sum(s.nr_reclaimed) / nullif(sum(s.nr_scanned), 0)"
 #define KSWAPD_SHRINK \
-	" FROM mm_vmscan_lru_shrink_inactive s WHERE s.run_id = ?1 AND s.pid IN " KSWAPD_PIDS
+	" FROM lru_shrink_pages s WHERE s.run_id = ?1 AND s.pid IN " KSWAPD_PIDS
 #define CYCLES(decision) \
 	"SELECT count(*) FROM kswapd_cycle WHERE run_id = ?1 AND decision = '" decision "'"
 
@@ -76,7 +62,8 @@ static const struct counter_spec counter_specs[] = {
 	  "SELECT coalesce(sum(duration_ns), 0) / 1e6 FROM reclaim_stall WHERE run_id = ?1"
 	  " AND kind = 'direct' AND complete = 1", 0, 0 },
 	{ "Kswapd wakes",
-	  "SELECT count(*) FROM mm_vmscan_kswapd_wake WHERE run_id = ?1", 0, 0 },
+	  "SELECT coalesce(sum(count), 0) FROM run_event_count WHERE run_id = ?1"
+	  " AND system = 'vmscan' AND name = 'mm_vmscan_kswapd_wake'", 0, 0 },
 	{ "Kswapd full sleeps", CYCLES("full_sleep"), 0, 0 },
 	{ "Kswapd naps woken early", CYCLES("nap_woken_early"), 0, 0 },
 	{ "Kswapd naps timed out", CYCLES("nap_timed_out"), 0, 0 },

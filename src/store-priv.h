@@ -43,4 +43,11 @@ int store_bulk_insert(struct store_bulk *b, int spec, int64_t run_id,
  */
 int store_derived_create(struct store *s);
 
+/*
+ * store_sum_views - create the TEMP views of the sums over the raw tables
+ * of @s that its main database does not hold as tables (store-evidence.c).
+ * Returns 0, or -1 after a message.
+ */
+int store_sum_views(struct store *s);
+
 #endif

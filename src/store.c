@@ -334,13 +334,25 @@ static int check_ours(struct store *s, int64_t version, int64_t ntables)
 	return 0;
 }
 
+/* An evidence database is read, never written: it has no raw tables. */
+static int check_evidence(struct store *s, int flags)
+{
+	int ev = flags == STORE_RW ? store_is_evidence(s) : 0;
+
+	if (ev > 0)
+		return vr_error("%s: is an evidence database (written by 'report', without the raw"
+				" event tables): it is read, not written; load into the database"
+				" it was made from", s->path);
+	return ev;
+}
+
 static int check_version(struct store *s, int flags)
 {
 	int64_t version, ntables;
 
 	if (query_int(s, "PRAGMA user_version", &version) ||
 	    query_int(s, "SELECT count(*) FROM sqlite_master", &ntables) ||
-	    check_ours(s, version, ntables))
+	    check_ours(s, version, ntables) || check_evidence(s, flags))
 		return -1;
 	if (version == 1) {
 		/* read as it is; upgraded by the first write transaction, so that
@@ -449,7 +461,7 @@ struct store *store_open(const char *path, int flags)
 	 * fewer b-tree splits and writes during bulk loads */
 	if (first_statement(s, "PRAGMA page_size=65536; PRAGMA cache_size=-16384;"
 			    " PRAGMA temp_store=MEMORY; PRAGMA user_version;") ||
-	    check_version(s, flags))
+	    check_version(s, flags) || store_sum_views(s))
 		goto fail;
 	s->ins = vr_calloc(vr_event_specs_count, sizeof(*s->ins));
 	s->spec_count = vr_calloc(vr_event_specs_count, sizeof(*s->spec_count));

@@ -29,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct report {
 	const char *db_path, *dir;
@@ -50,7 +52,7 @@ struct report {
 static const char *const report_names[] = {
 	"compare.txt", "compare.md", "runs.txt", "summary.txt", "index.md",
 	"counters.png", "counters.svg", "latency-*.png", "latency-*.svg", "cdf-*.png",
-	"cdf-*.svg", "timeline-run-[0-9]*.png", "timeline-run-[0-9]*.svg", NULL
+	"cdf-*.svg", "timeline-run-[0-9]*.png", "timeline-run-[0-9]*.svg", "evidence.db", NULL
 };
 
 static void write_file(struct report *r, const char *name, const char *text, size_t len)
@@ -128,6 +130,59 @@ static void report_text(struct report *r)
 		r->failed = 1;
 	vr_buf_addstr(&r->index, "- [summary.txt](summary.txt): per run what reclaim did: totals,"
 		      " per process, per kswapd with its sleep decisions, data quality\n");
+}
+
+/* Copy the file @path into @of; 0, or -1 after a message (@of then failed). */
+static int copy_into(struct outfile *of, const char *path)
+{
+	char buf[65536];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		vr_error("%s: cannot read: %s", path, strerror(errno));
+		outfile_fail(of, 0);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		outfile_write(of, buf, n);	/* its failure is outfile_finish()'s */
+	if (ferror(f)) {
+		vr_error("%s: cannot read: %s", path, strerror(errno));
+		fclose(f);
+		outfile_fail(of, 0);
+		return -1;
+	}
+	fclose(f);
+	return outfile_finish(of);
+}
+
+/*
+ * evidence.db: the database without its raw event rows (store-evidence.c),
+ * made beside the bundle under a temporary name (".vmscan-report-PID.",
+ * removed by the next report if this one dies) and copied into the
+ * bundle's own temporary, so that it is committed with the other files.
+ */
+static void report_evidence(struct report *r)
+{
+	struct vr_buf tmp;
+	struct outfile *of;
+	struct stat st;
+
+	vr_buf_init(&tmp);
+	vr_buf_addf(&tmp, "%s/.vmscan-report-%ld.evidence-made.db", r->dir, (long)getpid());
+	unlink(tmp.buf);
+	if (store_evidence_write(r->st, tmp.buf, r->db_path) || stat(tmp.buf, &st)) {
+		r->failed = 1;
+	} else if (!(of = outdir_create(r->out, "evidence.db")) || copy_into(of, tmp.buf)) {
+		r->failed = 1;
+	} else {
+		vr_buf_addf(&r->index, "- [evidence.db](evidence.db): the SQLite database without"
+			    " its raw event rows (%.1f MB, %lld bytes): runs, derived tables,"
+			    " imported latencies; every command but load reads it\n",
+			    st.st_size / 1e6, (long long)st.st_size);
+	}
+	unlink(tmp.buf);
+	vr_buf_release(&tmp);
 }
 
 /* One chart as NAME.png and NAME.svg (one query of the data), with its index entry. */
@@ -295,6 +350,7 @@ static int report_run(struct cmd_ctx *ctx)
 		    " by running it again.\n\n## Tables\n\n", r.db_path, r.dir);
 	vr_buf_init(&r.table);
 	report_text(&r);
+	report_evidence(&r);
 	vr_buf_addf(&r.index, "\n%s", r.table.buf);
 	vr_buf_release(&r.table);
 	progress_start(&r.prog, a->quiet);
@@ -327,6 +383,8 @@ const struct cmd cmd_report_desc = {
 		"  cdf-M.png/.svg            distribution of M (trace metrics)\n"
 		"  counters.png/.svg         the counters per kernel\n"
 		"  timeline-run-N.png/.svg   the timeline of every run\n"
+		"  evidence.db               DB without its raw event rows (derived tables,\n"
+		"                            sums, latencies): -d for every reading command\n"
 		"  index.md                  links to all of them\n"
 		"DIR/MANIFEST lists the files written with their SHA-256.  A file is\n"
 		"replaced or removed only when MANIFEST says report wrote it and it is\n"

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * store-evidence.c - the sums the reports read from raw event tables, as
+ * views of one name (TEMP views over the raw rows of a loaded database,
+ * tables of the same rows in an evidence database), and the evidence
+ * database itself: run metadata, derived tables, imported latencies and
+ * those sums, without a raw event row (README.md "Evidence database").
+ */
+#include "store.h"
+#include "store-priv.h"
+#include "spec.h"
+#include "vr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The sums, each from one raw table; the reports read them instead of the
+ * raw rows, so that they read the same numbers from either database.
+ * Column names are those of the raw tables they sum.
+ */
+static const struct store_sum {
+	const char *name;
+	const char *raw;	/* the raw table it reads */
+	const char *sql;	/* its SELECT */
+	bool evidence_only;	/* only a table of the evidence database (a
+				 * loaded database's readers read the raw rows) */
+} store_sums[] = {
+	/* pages scanned per task and list: coalesce(lru, 2 * file) is the lru
+	 * (0 inactive anon, 2 inactive file; lru is 5.x+, file older) */
+	{ "lru_isolate_pages", "mm_vmscan_lru_isolate",
+	  "SELECT run_id, pid, coalesce(lru, 2 * file) AS lru, sum(nr_scanned) AS nr_scanned,"
+	  " count(*) AS events FROM mm_vmscan_lru_isolate GROUP BY run_id, pid, 3", false },
+	/* shrink_inactive per task, node and file/anon (reclaim_flags & 2:
+	 * RECLAIM_WB_FILE, NULL when the flags were not read) */
+	{ "lru_shrink_pages", "mm_vmscan_lru_shrink_inactive",
+	  "SELECT run_id, pid, nid, reclaim_flags & 2 AS file, sum(nr_scanned) AS nr_scanned,"
+	  " sum(nr_reclaimed) AS nr_reclaimed, count(*) AS events"
+	  " FROM mm_vmscan_lru_shrink_inactive GROUP BY run_id, pid, nid, 4", false },
+	/*
+	 * shrink_inactive calls made inside a direct reclaim stall of the same
+	 * pid (begin <= ts <= end; a missing begin or end is open), each counted
+	 * once, per run.  One pass over each pid's stalls and calls in time
+	 * order: a call is inside when the stalls begun before it end at or
+	 * after it.  (A join on the time range took 40 s on a 3M-event run:
+	 * SQLite's automatic index covers only run_id and pid.)
+	 */
+	{ "lru_shrink_direct", "mm_vmscan_lru_shrink_inactive",
+	  "SELECT run_id, sum(nr_scanned) AS nr_scanned, sum(nr_reclaimed) AS nr_reclaimed,"
+	  " count(*) AS events FROM (SELECT run_id, k, ts, nr_scanned, nr_reclaimed,"
+	  "  max(e) OVER (PARTITION BY run_id, pid ORDER BY ts, k ROWS UNBOUNDED PRECEDING)"
+	  "  AS cover FROM (SELECT run_id, pid, coalesce(begin_ns, 0) AS ts, 0 AS k,"
+	  "   coalesce(end_ns, 9223372036854775807) AS e, NULL AS nr_scanned,"
+	  "   NULL AS nr_reclaimed FROM reclaim_stall WHERE kind = 'direct'"
+	  "   UNION ALL SELECT run_id, pid, ts_ns, 1, NULL, nr_scanned, nr_reclaimed"
+	  "   FROM mm_vmscan_lru_shrink_inactive))"
+	  " WHERE k = 1 AND cover >= ts GROUP BY run_id", false },
+	/* nodes whose kswapd was woken */
+	{ "kswapd_wake_node", "mm_vmscan_kswapd_wake",
+	  "SELECT DISTINCT run_id, nid FROM mm_vmscan_kswapd_wake WHERE nid IS NOT NULL", false },
+	/*
+	 * pages reclaimed per millisecond since the run's first event, task and
+	 * node: the timeline chart's reclaim rate in an evidence database
+	 * (exact for bins and a window on whole milliseconds)
+	 */
+	{ "lru_reclaim_ms", "mm_vmscan_lru_shrink_inactive",
+	  "SELECT s.run_id, s.nid, s.pid, (s.ts_ns - r.first_ts_ns) / 1000000 AS ms,"
+	  " sum(coalesce(s.nr_reclaimed, 0)) AS nr_reclaimed, count(*) AS events"
+	  " FROM mm_vmscan_lru_shrink_inactive s JOIN run r ON r.id = s.run_id"
+	  " GROUP BY 1, 2, 3, 4", true },
+};
+
+/* 1 if @schema (main, temp) has a table or view @name, 0 if not, -1 on error. */
+static int has_object(sqlite3 *db, const char *schema, const char *name, const char *type)
+{
+	sqlite3_stmt *st;
+	char *sql = sqlite3_mprintf("SELECT count(*) FROM \"%w\".sqlite_master"
+				    " WHERE name = ?1 AND type = ?2", schema);
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL), n = -1;
+
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, type, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0) > 0;
+	sqlite3_finalize(st);
+	return n;
+}
+
+int store_has_table(struct store *s, const char *name)
+{
+	int n = has_object(store_db(s), "main", name, "table");
+
+	if (n < 0)
+		return vr_error("%s: cannot read the schema: %s", store_path(s),
+				sqlite3_errmsg(store_db(s)));
+	return n;
+}
+
+int store_is_evidence(struct store *s)
+{
+	return store_has_table(s, "evidence");
+}
+
+int store_sum_views(struct store *s)
+{
+	sqlite3 *db = store_db(s);
+
+	for (size_t i = 0; i < VR_ARRAY_SIZE(store_sums); i++) {
+		const struct store_sum *v = &store_sums[i];
+		int have = has_object(db, "main", v->name, "table");
+		int raw = has_object(db, "main", v->raw, "table");
+		char *sql;
+		int rc;
+
+		if (have < 0 || raw < 0)
+			return vr_error("%s: cannot read the schema: %s", store_path(s),
+					sqlite3_errmsg(db));
+		if (have || !raw || v->evidence_only)
+			continue;
+		sql = sqlite3_mprintf("CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s", v->name,
+				      v->sql);
+		rc = store_exec(s, sql, "cannot create a view of the sums");
+		sqlite3_free(sql);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* Run @sql on @db (the evidence file @path being made); 0 or -1 after a message. */
+static int ev_exec(sqlite3 *db, const char *path, const char *sql, const char *what)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) == SQLITE_OK)
+		return 0;
+	vr_error("%s: %s: %s", path, what, err ? err : sqlite3_errmsg(db));
+	sqlite3_free(err);
+	return -1;
+}
+
+/* Make the sums tables, slab_shrink a table, and drop the raw tables. */
+static int ev_reduce(sqlite3 *db, const char *path, const char *source)
+{
+	for (size_t i = 0; i < VR_ARRAY_SIZE(store_sums); i++) {
+		const struct store_sum *v = &store_sums[i];
+		int have = has_object(db, "main", v->name, "table");
+		int raw = has_object(db, "main", v->raw, "table");
+		char *sql;
+		int rc;
+
+		if (have < 0 || raw < 0)
+			return vr_error("%s: cannot read the schema: %s", path, sqlite3_errmsg(db));
+		if (have)
+			continue;	/* made from an evidence database */
+		if (!raw)
+			return vr_error("%s: neither %s nor %s to make it from", path, v->name,
+					v->raw);
+		sql = sqlite3_mprintf("CREATE TABLE \"%w\" AS %s", v->name, v->sql);
+		rc = ev_exec(db, path, sql, "cannot sum the raw rows");
+		sqlite3_free(sql);
+		if (rc)
+			return -1;
+	}
+	if (has_object(db, "main", "slab_shrink", "view") == 1 &&
+	    ev_exec(db, path, "CREATE TABLE slab_shrink_rows AS SELECT * FROM slab_shrink;"
+		    " DROP VIEW slab_shrink;"
+		    " ALTER TABLE slab_shrink_rows RENAME TO slab_shrink;",
+		    "cannot store slab_shrink"))
+		return -1;
+	for (size_t i = 0; i <= vr_event_specs_count; i++) {
+		const char *t = i < vr_event_specs_count ? vr_event_specs[i].name : "other_event";
+		char *sql = sqlite3_mprintf("DROP TABLE IF EXISTS \"%w\"", t);
+		int rc = ev_exec(db, path, sql, "cannot drop a raw table");
+
+		sqlite3_free(sql);
+		if (rc)
+			return -1;
+	}
+	char *sql = sqlite3_mprintf("CREATE TABLE IF NOT EXISTS evidence (source_path TEXT NOT NULL);"
+				    " DELETE FROM evidence; INSERT INTO evidence VALUES (%Q)", source);
+	int rc = ev_exec(db, path, sql, "cannot mark it as evidence");
+
+	sqlite3_free(sql);
+	return rc;
+}
+
+int store_evidence_write(struct store *s, const char *path, const char *source)
+{
+	sqlite3_stmt *st;
+	sqlite3 *db = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(store_db(s), "VACUUM INTO ?1", -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot copy the database: %s", path,
+				sqlite3_errmsg(store_db(s)));
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: cannot copy the database: %s", path,
+				sqlite3_errmsg(store_db(s)));
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		vr_error("%s: cannot open: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return -1;
+	}
+	rc = ev_exec(db, path, "PRAGMA journal_mode=OFF; BEGIN", "cannot begin") ||
+	     ev_reduce(db, path, source) ||
+	     ev_exec(db, path, "COMMIT; PRAGMA page_size=4096; VACUUM", "cannot commit");
+	if (sqlite3_close(db) != SQLITE_OK && !rc)
+		rc = vr_error("%s: cannot close", path);
+	return rc ? -1 : 0;
+}
