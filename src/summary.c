@@ -71,10 +71,10 @@ static const char pages_sql[] =
 	"  AND NOT file AND sync),"
 	" (SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = %d"
 	"  AND NOT file AND NOT sync),"
-	" (SELECT coalesce(sum(nr_scanned), 0) FROM mm_vmscan_lru_isolate WHERE run_id = ?1"
-	"  AND pid %s IN " KSWAPD_PIDS " AND lru IS NULL AND file IS NULL),"
-	" (SELECT coalesce(sum(nr_reclaimed), 0) FROM mm_vmscan_lru_shrink_inactive"
-	"  WHERE run_id = ?1 AND pid %s IN " KSWAPD_PIDS " AND reclaim_flags IS NULL)";
+	" (SELECT coalesce(sum(nr_scanned), 0) FROM lru_isolate_pages WHERE run_id = ?1"
+	"  AND pid %s IN " KSWAPD_PIDS " AND lru IS NULL),"
+	" (SELECT coalesce(sum(nr_reclaimed), 0) FROM lru_shrink_pages"
+	"  WHERE run_id = ?1 AND pid %s IN " KSWAPD_PIDS " AND file IS NULL)";
 
 /* Pages scanned (lru_isolate of the inactive lists) and reclaimed
  * (lru_shrink_inactive), split file/anon, and writes, by kswapd (@ks 1)
