@@ -567,7 +567,7 @@ static int tl_nodes(struct tl_ctx *c, int want)
 	struct store_stmt *st = prep(c,
 		"SELECT nid FROM kswapd_cycle WHERE run_id = ?1"
 		" UNION SELECT nid FROM pgdat_flag WHERE run_id = ?1"
-		" UNION SELECT nid FROM kswapd_wake_node WHERE run_id = ?1"
+		" UNION SELECT nid FROM kswapd_wake_node WHERE run_id = ?1 AND nid IS NOT NULL"
 		" UNION SELECT nid FROM lru_shrink_pages WHERE run_id = ?1 AND nid IS NOT NULL"
 		" UNION SELECT nid FROM reclaim_stall WHERE run_id = ?1 AND nid IS NOT NULL"
 		" ORDER BY 1", "timeline chart nodes", -1);

@@ -62,8 +62,7 @@ static const struct counter_spec counter_specs[] = {
 	  "SELECT coalesce(sum(duration_ns), 0) / 1e6 FROM reclaim_stall WHERE run_id = ?1"
 	  " AND kind = 'direct' AND complete = 1", 0, 0 },
 	{ "Kswapd wakes",
-	  "SELECT coalesce(sum(count), 0) FROM run_event_count WHERE run_id = ?1"
-	  " AND system = 'vmscan' AND name = 'mm_vmscan_kswapd_wake'", 0, 0 },
+	  "SELECT coalesce(sum(events), 0) FROM kswapd_wake_node WHERE run_id = ?1", 0, 0 },
 	{ "Kswapd full sleeps", CYCLES("full_sleep"), 0, 0 },
 	{ "Kswapd naps woken early", CYCLES("nap_woken_early"), 0, 0 },
 	{ "Kswapd naps timed out", CYCLES("nap_timed_out"), 0, 0 },

@@ -55,9 +55,10 @@ static const struct store_sum {
 	  "   UNION ALL SELECT run_id, pid, ts_ns, 1, NULL, nr_scanned, nr_reclaimed"
 	  "   FROM mm_vmscan_lru_shrink_inactive))"
 	  " WHERE k = 1 AND cover >= ts GROUP BY run_id", false },
-	/* nodes whose kswapd was woken */
+	/* kswapd wakes per node (nid NULL: not read) */
 	{ "kswapd_wake_node", "mm_vmscan_kswapd_wake",
-	  "SELECT DISTINCT run_id, nid FROM mm_vmscan_kswapd_wake WHERE nid IS NOT NULL", false },
+	  "SELECT run_id, nid, count(*) AS events FROM mm_vmscan_kswapd_wake"
+	  " GROUP BY run_id, nid", false },
 	/*
 	 * pages reclaimed per millisecond since the run's first event, task and
 	 * node: the timeline chart's reclaim rate in an evidence database

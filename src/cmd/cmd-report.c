@@ -158,18 +158,21 @@ static int copy_into(struct outfile *of, const char *path)
 
 /*
  * evidence.db: the database without its raw event rows (store-evidence.c),
- * made beside the bundle under a temporary name (".vmscan-report-PID.",
- * removed by the next report if this one dies) and copied into the
- * bundle's own temporary, so that it is committed with the other files.
+ * made in $TMPDIR (default /var/tmp: the bundle's directory then needs no
+ * room for it twice) as vmscan-report-PID.evidence.db, removed when done,
+ * and copied into the bundle's own temporary, so that it is committed with
+ * the other files.
  */
 static void report_evidence(struct report *r)
 {
+	const char *dir = getenv("TMPDIR");
 	struct vr_buf tmp;
 	struct outfile *of;
 	struct stat st;
 
 	vr_buf_init(&tmp);
-	vr_buf_addf(&tmp, "%s/.vmscan-report-%ld.evidence-made.db", r->dir, (long)getpid());
+	vr_buf_addf(&tmp, "%s/vmscan-report-%ld.evidence.db", dir && *dir ? dir : "/var/tmp",
+		    (long)getpid());
 	unlink(tmp.buf);
 	if (store_evidence_write(r->st, tmp.buf, r->db_path) || stat(tmp.buf, &st)) {
 		r->failed = 1;
