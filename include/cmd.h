@@ -62,6 +62,8 @@ enum cmd_db {
 
 /* Flags of struct cmd. */
 #define CMD_DB_OPTIONAL	0x1	/* -d may be left out (compare NAME=FILE) */
+#define CMD_DB_MANY	0x4	/* -d may be given several times: the databases
+				 * are read as one (store_open_many()) */
 #define CMD_STOP_AT_OPERAND 0x2	/* options end at the first operand
 				 * (record -- COMMAND ARGS: getopt's '+') */
 
@@ -81,9 +83,11 @@ enum cmd_status {
 struct cmd_ctx {
 	const struct cmd *cmd;
 	void *opts;		/* the command's options: a copy of ->defaults */
-	const char *db;		/* the -d argument, else $VMSCAN_REPORT_DB, else
-				 * "vmscan.db"; NULL for CMD_DB_NONE and for
-				 * compare NAME=FILE without -d */
+	const char *db;		/* the -d argument (the first with CMD_DB_MANY), else
+				 * $VMSCAN_REPORT_DB, else "vmscan.db"; NULL for
+				 * CMD_DB_NONE and for compare NAME=FILE without -d */
+	const char **dbs;	/* CMD_DB_MANY: every -d argument, in order */
+	int ndbs;
 	bool db_default;	/* ->db was not given by -d */
 	bool db_kept;		/* set by ->run(): it committed something, so a
 				 * CMD_DB_RW database it created stays even when

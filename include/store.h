@@ -46,6 +46,20 @@ enum store_open_flags {
  */
 struct store *store_open(const char *path, int flags);
 
+/**
+ * store_open_many - open the @n databases @paths (n >= 1) read-only as one
+ * (src/store-many.c): each is checked as store_open() checks it, then all
+ * are ATTACHed (at most 10, SQLite's limit) to an in-memory database whose
+ * TEMP views of every table UNION ALL them.  The run ids of database k
+ * are its own plus the highest run id of the databases before it (those
+ * of the first are unchanged); a run whose content_sha256 an earlier
+ * database holds is left out with its rows.  A table that one of them
+ * lacks (the raw tables of an evidence database) is not there: a query of
+ * it fails with "no such table".  @n 1 is store_open(STORE_RDONLY).
+ * Returns the store (store_close()), or NULL after a message.
+ */
+struct store *store_open_many(const char *const *paths, int n);
+
 /** store_close - finish statements and close; NULL is allowed. */
 void store_close(struct store *s);
 

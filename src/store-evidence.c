@@ -19,24 +19,18 @@
  * raw rows, so that they read the same numbers from either database.
  * Column names are those of the raw tables they sum.
  */
-static const struct store_sum {
-	const char *name;
-	const char *raw;	/* the raw table it reads */
-	const char *sql;	/* its SELECT */
-	bool evidence_only;	/* only a table of the evidence database (a
-				 * loaded database's readers read the raw rows) */
-} store_sums[] = {
+const struct store_sum store_sums[] = {
 	/* pages scanned per task and list: coalesce(lru, 2 * file) is the lru
 	 * (0 inactive anon, 2 inactive file; lru is 5.x+, file older) */
 	{ "lru_isolate_pages", "mm_vmscan_lru_isolate",
 	  "SELECT run_id, pid, coalesce(lru, 2 * file) AS lru, sum(nr_scanned) AS nr_scanned,"
-	  " count(*) AS events FROM mm_vmscan_lru_isolate GROUP BY run_id, pid, 3", false },
+	  " count(*) AS events FROM @.mm_vmscan_lru_isolate GROUP BY run_id, pid, 3", false },
 	/* shrink_inactive per task, node and file/anon (reclaim_flags & 2:
 	 * RECLAIM_WB_FILE, NULL when the flags were not read) */
 	{ "lru_shrink_pages", "mm_vmscan_lru_shrink_inactive",
 	  "SELECT run_id, pid, nid, reclaim_flags & 2 AS file, sum(nr_scanned) AS nr_scanned,"
 	  " sum(nr_reclaimed) AS nr_reclaimed, count(*) AS events"
-	  " FROM mm_vmscan_lru_shrink_inactive GROUP BY run_id, pid, nid, 4", false },
+	  " FROM @.mm_vmscan_lru_shrink_inactive GROUP BY run_id, pid, nid, 4", false },
 	/*
 	 * shrink_inactive calls made inside a direct reclaim stall of the same
 	 * pid (begin <= ts <= end; a missing begin or end is open), each counted
@@ -51,13 +45,13 @@ static const struct store_sum {
 	  "  max(e) OVER (PARTITION BY run_id, pid ORDER BY ts, k ROWS UNBOUNDED PRECEDING)"
 	  "  AS cover FROM (SELECT run_id, pid, coalesce(begin_ns, 0) AS ts, 0 AS k,"
 	  "   coalesce(end_ns, 9223372036854775807) AS e, NULL AS nr_scanned,"
-	  "   NULL AS nr_reclaimed FROM reclaim_stall WHERE kind = 'direct'"
+	  "   NULL AS nr_reclaimed FROM @.reclaim_stall WHERE kind = 'direct'"
 	  "   UNION ALL SELECT run_id, pid, ts_ns, 1, NULL, nr_scanned, nr_reclaimed"
-	  "   FROM mm_vmscan_lru_shrink_inactive))"
+	  "   FROM @.mm_vmscan_lru_shrink_inactive))"
 	  " WHERE k = 1 AND cover >= ts GROUP BY run_id", false },
 	/* kswapd wakes per node (nid NULL: not read) */
 	{ "kswapd_wake_node", "mm_vmscan_kswapd_wake",
-	  "SELECT run_id, nid, count(*) AS events FROM mm_vmscan_kswapd_wake"
+	  "SELECT run_id, nid, count(*) AS events FROM @.mm_vmscan_kswapd_wake"
 	  " GROUP BY run_id, nid", false },
 	/*
 	 * pages reclaimed per millisecond since the run's first event, task and
@@ -67,9 +61,30 @@ static const struct store_sum {
 	{ "lru_reclaim_ms", "mm_vmscan_lru_shrink_inactive",
 	  "SELECT s.run_id, s.nid, s.pid, (s.ts_ns - r.first_ts_ns) / 1000000 AS ms,"
 	  " sum(coalesce(s.nr_reclaimed, 0)) AS nr_reclaimed, count(*) AS events"
-	  " FROM mm_vmscan_lru_shrink_inactive s JOIN run r ON r.id = s.run_id"
+	  " FROM @.mm_vmscan_lru_shrink_inactive s JOIN @.run r ON r.id = s.run_id"
 	  " GROUP BY 1, 2, 3, 4", true },
 };
+const size_t store_sums_count = VR_ARRAY_SIZE(store_sums);
+
+char *store_sum_sql(const struct store_sum *v, const char *schema)
+{
+	struct vr_buf b;
+	char *sql;
+
+	vr_buf_init(&b);
+	for (const char *p = v->sql; *p; p++) {
+		if (p[0] == '@' && p[1] == '.') {
+			if (schema)
+				vr_buf_addf(&b, "\"%s\".", schema);
+			p++;
+		} else {
+			vr_buf_addf(&b, "%c", *p);
+		}
+	}
+	sql = vr_strdup(b.buf);
+	vr_buf_release(&b);
+	return sql;
+}
 
 /* 1 if @schema (main, temp) has a table or view @name, 0 if not, -1 on error. */
 static int has_object(sqlite3 *db, const char *schema, const char *name, const char *type)
@@ -92,7 +107,11 @@ static int has_object(sqlite3 *db, const char *schema, const char *name, const c
 
 int store_has_table(struct store *s, const char *name)
 {
-	int n = has_object(store_db(s), "main", name, "table");
+	/* several databases read as one: their tables are TEMP views */
+	int n = has_object(store_db(s), "temp", name, "view");
+
+	if (n == 0)
+		n = has_object(store_db(s), "main", name, "table");
 
 	if (n < 0)
 		return vr_error("%s: cannot read the schema: %s", store_path(s),
@@ -109,7 +128,7 @@ int store_sum_views(struct store *s)
 {
 	sqlite3 *db = store_db(s);
 
-	for (size_t i = 0; i < VR_ARRAY_SIZE(store_sums); i++) {
+	for (size_t i = 0; i < store_sums_count; i++) {
 		const struct store_sum *v = &store_sums[i];
 		int have = has_object(db, "main", v->name, "table");
 		int raw = has_object(db, "main", v->raw, "table");
@@ -121,8 +140,10 @@ int store_sum_views(struct store *s)
 					sqlite3_errmsg(db));
 		if (have || !raw || v->evidence_only)
 			continue;
-		sql = sqlite3_mprintf("CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s", v->name,
-				      v->sql);
+		char *body = store_sum_sql(v, NULL);
+
+		sql = sqlite3_mprintf("CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s", v->name, body);
+		free(body);
 		rc = store_exec(s, sql, "cannot create a view of the sums");
 		sqlite3_free(sql);
 		if (rc)
@@ -146,7 +167,7 @@ static int ev_exec(sqlite3 *db, const char *path, const char *sql, const char *w
 /* Make the sums tables, slab_shrink a table, and drop the raw tables. */
 static int ev_reduce(sqlite3 *db, const char *path, const char *source)
 {
-	for (size_t i = 0; i < VR_ARRAY_SIZE(store_sums); i++) {
+	for (size_t i = 0; i < store_sums_count; i++) {
 		const struct store_sum *v = &store_sums[i];
 		int have = has_object(db, "main", v->name, "table");
 		int raw = has_object(db, "main", v->raw, "table");
@@ -160,7 +181,10 @@ static int ev_reduce(sqlite3 *db, const char *path, const char *source)
 		if (!raw)
 			return vr_error("%s: neither %s nor %s to make it from", path, v->name,
 					v->raw);
-		sql = sqlite3_mprintf("CREATE TABLE \"%w\" AS %s", v->name, v->sql);
+		char *body = store_sum_sql(v, NULL);
+
+		sql = sqlite3_mprintf("CREATE TABLE \"%w\" AS %s", v->name, body);
+		free(body);
 		rc = ev_exec(db, path, sql, "cannot sum the raw rows");
 		sqlite3_free(sql);
 		if (rc)
@@ -189,11 +213,86 @@ static int ev_reduce(sqlite3 *db, const char *path, const char *source)
 	return rc;
 }
 
+/* Raw tables are left out of evidence: the event tables and other_event. */
+static bool is_raw(const char *name)
+{
+	if (!strcmp(name, "other_event"))
+		return true;
+	for (size_t i = 0; i < vr_event_specs_count; i++)
+		if (!strcmp(name, vr_event_specs[i].name))
+			return true;
+	return false;
+}
+
+/*
+ * Several databases read as one (store_open_many()): their TEMP views are
+ * copied into tables of a new file attached to the same connection (no
+ * constraints: two hosts may have the same kernel and iteration).
+ */
+static int many_evidence_write(struct store *s, const char *path, const char *source)
+{
+	sqlite3 *db = store_db(s);
+	sqlite3_stmt *st;
+	char *sql = sqlite3_mprintf("ATTACH 'file:%q?mode=rwc' AS ev", path);
+	int rc = store_exec(s, sql, "cannot create the evidence database");
+
+	sqlite3_free(sql);
+	if (rc)
+		return -1;
+	rc = store_exec(s, "BEGIN", "cannot begin");
+	if (!rc && sqlite3_prepare_v2(db, "SELECT name FROM temp.sqlite_master WHERE type = 'view'"
+				      " ORDER BY name", -1, &st, NULL) != SQLITE_OK)
+		rc = vr_error("%s: %s", path, sqlite3_errmsg(db));
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		struct vr_buf cols;
+		sqlite3_stmt *c;
+
+		if (is_raw(name))
+			continue;
+		/* its columns but the rowid the view adds for ordering */
+		sql = sqlite3_mprintf("SELECT * FROM temp.\"%w\" LIMIT 0", name);
+		rc = sqlite3_prepare_v2(db, sql, -1, &c, NULL) != SQLITE_OK;
+		sqlite3_free(sql);
+		if (rc) {
+			rc = vr_error("%s: %s", path, sqlite3_errmsg(db));
+			break;
+		}
+		vr_buf_init(&cols);
+		for (int i = 0; i < sqlite3_column_count(c); i++)
+			if (strcmp(sqlite3_column_name(c, i), "rowid"))
+				vr_buf_addf(&cols, "%s\"%s\"", cols.len ? ", " : "",
+					    sqlite3_column_name(c, i));
+		sqlite3_finalize(c);
+		sql = sqlite3_mprintf("CREATE TABLE ev.\"%w\" AS SELECT %s FROM temp.\"%w\"", name,
+				      cols.buf, name);
+		rc = store_exec(s, sql, "cannot copy a table into the evidence database");
+		sqlite3_free(sql);
+		vr_buf_release(&cols);
+	}
+	if (!rc)
+		sqlite3_finalize(st);
+	sql = sqlite3_mprintf("CREATE TABLE ev.evidence (source_path TEXT NOT NULL);"
+			      " INSERT INTO ev.evidence VALUES (%Q);"
+			      " PRAGMA ev.user_version=%d; PRAGMA ev.application_id=%d",
+			      source, VR_SCHEMA_VERSION, VR_APPLICATION_ID);
+	rc = rc || store_exec(s, sql, "cannot mark it as evidence") ||
+	     store_exec(s, "COMMIT", "cannot commit");
+	sqlite3_free(sql);
+	if (rc)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_exec(db, "DETACH ev", NULL, NULL, NULL);
+	return rc ? -1 : 0;
+}
+
 int store_evidence_write(struct store *s, const char *path, const char *source)
 {
 	sqlite3_stmt *st;
 	sqlite3 *db = NULL;
 	int rc;
+
+	if (has_object(store_db(s), "main", "run", "table") == 0)
+		return many_evidence_write(s, path, source);
 
 	if (sqlite3_prepare_v2(store_db(s), "VACUUM INTO ?1", -1, &st, NULL) != SQLITE_OK)
 		return vr_error("%s: cannot copy the database: %s", path,

@@ -44,6 +44,33 @@ int store_bulk_insert(struct store_bulk *b, int spec, int64_t run_id,
 int store_derived_create(struct store *s);
 
 /*
+ * A sum over raw rows that the readers use (store-evidence.c): a TEMP view
+ * of a loaded database, a table of an evidence database.
+ */
+struct store_sum {
+	const char *name;
+	const char *raw;	/* the raw table it reads */
+	const char *sql;	/* its SELECT; "@." stands for the schema */
+	bool evidence_only;	/* only a table of the evidence database (a
+				 * loaded database's readers read the raw rows) */
+};
+extern const struct store_sum store_sums[];
+extern const size_t store_sums_count;
+
+/*
+ * store_sum_sql - @v's SELECT reading the tables of @schema ("db1"), or
+ * unqualified for NULL.  Returns a malloc'ed string.
+ */
+char *store_sum_sql(const struct store_sum *v, const char *schema);
+
+/*
+ * store_open_memory - a store on an empty in-memory database (URI file
+ * names allowed, for ATTACH ... ?mode=ro), named @label in messages.
+ * Returns it, or NULL after a message.
+ */
+struct store *store_open_memory(const char *label);
+
+/*
  * store_sum_views - create the TEMP views of the sums over the raw tables
  * of @s that its main database does not hold as tables (store-evidence.c).
  * Returns 0, or -1 after a message.

@@ -473,6 +473,24 @@ fail:
 	return NULL;
 }
 
+struct store *store_open_memory(const char *label)
+{
+	struct store *s = vr_calloc(1, sizeof(*s));
+
+	s->path = vr_strdup(label);
+	s->wb_fd = -1;
+	if (sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_URI |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		vr_error("%s: cannot open: %s", label, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		store_close(s);
+		return NULL;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, 10000);
+	return s;
+}
+
 void store_close(struct store *s)
 {
 	if (!s)

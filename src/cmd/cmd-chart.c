@@ -160,6 +160,7 @@ const struct cmd cmd_chart_desc = {
 	.options = chart_options,
 	.help_col = 22,
 	.db = CMD_DB_RDONLY,
+	.flags = CMD_DB_MANY,
 	.opts_size = sizeof(struct chart_args),
 	.defaults = &(const struct chart_args){ .run_id = -1, .nid = -1, .to_s = -1,
 						.width = 800, .height = 0 },

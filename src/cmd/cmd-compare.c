@@ -415,7 +415,7 @@ const struct cmd cmd_compare_desc = {
 	.options = compare_options,
 	.help_col = 24,
 	.db = CMD_DB_RDONLY,
-	.flags = CMD_DB_OPTIONAL,
+	.flags = CMD_DB_OPTIONAL | CMD_DB_MANY,
 	.opts_size = sizeof(struct compare_cli),
 	.defaults = &(const struct compare_cli){ .o.alpha = 0.10, .fmt = RENDER_TEXT },
 	.option = compare_option,

@@ -133,6 +133,14 @@ static const struct cmd_option *option_of(const struct cmd *c, int key)
 	return &cmd_help_option;
 }
 
+/* One more -d of a CMD_DB_MANY command; ctx->db stays the first. */
+static void add_db(struct cmd_ctx *ctx, const char *path)
+{
+	ctx->dbs = vr_realloc(ctx->dbs, (ctx->ndbs + 1) * sizeof(*ctx->dbs));
+	ctx->dbs[ctx->ndbs++] = path;
+	ctx->db = ctx->dbs[0];
+}
+
 enum cmd_status cmd_parse(struct cmd_ctx *ctx, int argc, char **argv, bool *help)
 {
 	const struct cmd *c = ctx->cmd;
@@ -148,6 +156,8 @@ enum cmd_status cmd_parse(struct cmd_ctx *ctx, int argc, char **argv, bool *help
 			st = CMD_USAGE_HELP;	/* getopt said what */
 		else if (key == 'h' && option_of(c, key) == &cmd_help_option)
 			*help = true;
+		else if (key == 'd' && c->db != CMD_DB_NONE && (c->flags & CMD_DB_MANY))
+			add_db(ctx, optarg);
 		else if (key == 'd' && c->db != CMD_DB_NONE)
 			ctx->db = optarg;
 		else

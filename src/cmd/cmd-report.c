@@ -396,6 +396,7 @@ const struct cmd cmd_report_desc = {
 	.options = report_options,
 	.help_col = 22,
 	.db = CMD_DB_RDONLY,
+	.flags = CMD_DB_MANY,
 	.opts_size = sizeof(struct report_args),
 	.defaults = &(const struct report_args){ .width = 800, .height = 0 },
 	.option = report_option,

@@ -59,7 +59,8 @@ static int run_with_store(struct cmd_ctx *ctx)
 			ctx->db);
 
 	if (opens) {
-		ctx->st = store_open(ctx->db, c->db == CMD_DB_RW ? STORE_RW : STORE_RDONLY);
+		ctx->st = ctx->ndbs > 1 ? store_open_many(ctx->dbs, ctx->ndbs) :
+			  store_open(ctx->db, c->db == CMD_DB_RW ? STORE_RW : STORE_RDONLY);
 		if (!ctx->st)
 			return VR_EXIT_FAIL;
 	}
@@ -96,5 +97,6 @@ int cmd_run(const struct cmd *c, int argc, char **argv)
 	if (c->release)
 		c->release(ctx.opts);
 	free(ctx.opts);
+	free(ctx.dbs);
 	return ret;
 }

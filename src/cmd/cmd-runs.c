@@ -37,6 +37,7 @@ const struct cmd cmd_runs_desc = {
 	.options = runs_options,
 	.help_col = 22,
 	.db = CMD_DB_RDONLY,
+	.flags = CMD_DB_MANY,
 	.check = runs_check,
 	.run = runs_run,
 };
