@@ -134,4 +134,15 @@ int vr_parse_nonneg_double(const char *s, double *out);
 /** vr_parse_int - like vr_parse_u64 for a non-negative int. */
 int vr_parse_int(const char *s, int *out);
 
+/**
+ * vr_label_ok - whether @s can be a kernel label (--kernel, compare's
+ * NAME=FILE): not empty, not only blanks, and no control character (bytes
+ * below 0x20, and 0x7f), so that every table header prints it readably.
+ * Printable ASCII and UTF-8 bytes are allowed.
+ */
+bool vr_label_ok(const char *s);
+
+/* The words of a usage error about a rejected label. */
+#define VR_LABEL_RULE "a label must not be empty or only blanks and may hold no control characters"
+
 #endif /* VR_H */

@@ -246,3 +246,15 @@ void vr_restore_interrupts(const struct vr_interrupts *saved)
 	for (size_t i = 0; i < VR_ARRAY_SIZE(interrupt_signals); i++)
 		sigaction(interrupt_signals[i], &saved->old[i], NULL);
 }
+
+bool vr_label_ok(const char *s)
+{
+	bool seen = false;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			return false;
+		seen |= *p != ' ';
+	}
+	return seen;
+}

@@ -270,4 +270,16 @@ test_expect_success 'runs: what a run does not have (cpus, seconds, ver) prints 
 	test_cmp expect out
 '
 
+test_expect_success 'a kernel label that is empty, only blanks or holds a control character: usage error, exit 2, no run' '
+	printf "  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=0\n" >one.txt &&
+	for k in "" "   " "$(printf "x\ny")" "$(printf "x\033y")"; do
+		test_expect_code 2 "$VR" load -q -d k.db --kernel "$k" one.txt 2>err &&
+		grep -q "^vmscan-report: --kernel: a label must not be empty or only blanks and may hold no control characters$" err &&
+		test_expect_code 2 "$VR" import-latency -q -d k.db --kernel "$k" "$TOP/samples/wsf10-1.latency.txt" 2>err &&
+		grep -q "^vmscan-report: --kernel: a label must not be empty" err || return 1
+	done &&
+	test ! -e k.db &&
+	"$VR" load -q -d k.db --kernel "6.18 rc1" one.txt && "$VR" runs -d k.db | grep -q "^   1  6.18 rc1 "
+'
+
 test_done

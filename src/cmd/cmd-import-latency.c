@@ -61,7 +61,11 @@ static enum cmd_status import_option(struct cmd_ctx *ctx, int key, const char *a
 	struct import_args *a = ctx->opts;
 
 	switch (key) {
-	case 'k': a->kernel = arg; break;
+	case 'k':
+		if (!vr_label_ok(arg))
+			return vr_error("--kernel: %s", VR_LABEL_RULE), CMD_USAGE;
+		a->kernel = arg;
+		break;
 	case 'i':
 		if (vr_parse_int(arg, &a->iteration) || a->iteration < 1)
 			return vr_error("--iteration wants a number >= 1, not '%s'", arg), CMD_USAGE;

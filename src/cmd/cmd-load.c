@@ -73,7 +73,11 @@ static enum cmd_status load_option(struct cmd_ctx *ctx, int key, const char *arg
 	struct load_args *a = ctx->opts;
 
 	switch (key) {
-	case 'k': a->o.kernel = arg; break;
+	case 'k':
+		if (!vr_label_ok(arg))
+			return vr_error("--kernel: %s", VR_LABEL_RULE), CMD_USAGE;
+		a->o.kernel = arg;
+		break;
 	case 'i': return parse_count(arg, "iteration", &a->o.iteration);
 	case 'R': a->o.replace = true; break;
 	case 'j': return parse_count(arg, "jobs", &a->o.jobs);
