@@ -113,6 +113,11 @@ limited() {
 		test $rc = 1 && test ! -e lim.db
 	fi
 }
+# AddressSanitizer reserves terabytes of address space at start, which no
+# `ulimit -v` of this test allows: under `make asan` the check cannot run.
+if ldd "$VR" 2>/dev/null | grep -q libasan; then
+	echo "# skipped under AddressSanitizer: under memory limits (ulimit -v)"
+else
 test_expect_success 'under memory limits: exit 0 with every event, or exit 1 and no run' '
 	file=$sdir/wsf10-1.dat &&
 	want=$(trace-cmd report "$file" 2>/dev/null | grep -c "^ *.*-[0-9]* *\[[0-9]*\] [0-9.]*: [a-z_]*:") &&
@@ -121,4 +126,5 @@ test_expect_success 'under memory limits: exit 0 with every event, or exit 1 and
 		limited "$file" "$want" $kb || exit 1
 	done
 '
+fi
 test_done
