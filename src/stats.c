@@ -107,31 +107,33 @@ double stats_coeffvar(const double *v, size_t n)
 	return mean == 0 ? 0 : stats_stddev(v, n) * 100.0 / mean;
 }
 
+/* How many of @n best-first values make the best @pct percent, as mmtests
+ * takes them for BAmean-NN and Pctile-NN: floor(n * pct / 100), at least 1,
+ * at most n (0 for n == 0). */
+static size_t best_count(size_t n, double pct)
+{
+	size_t count = (size_t)floor((double)n * pct / 100.0);
+
+	if (count < 1)
+		count = 1;
+	return count > n ? n : count;
+}
+
 double stats_bamean(const double *best_first, size_t n, double pct)
 {
-	size_t count;
+	size_t count = best_count(n, pct);
 
 	if (!n)
 		return NAN;
-	count = (size_t)floor((double)n * pct / 100.0);
-	if (count < 1)
-		count = 1;
-	if (count > n)
-		count = n;
 	return stats_mean(best_first, count);
 }
 
 double stats_pctile(const double *best_first, size_t n, double pct)
 {
-	size_t count;
+	size_t count = best_count(n, pct);
 
 	if (!n)
 		return NAN;
-	count = (size_t)floor((double)n * pct / 100.0);
-	if (count < 1)
-		count = 1;
-	if (count > n)
-		count = n;
 	return best_first[count - 1];
 }
 
