@@ -51,9 +51,12 @@ struct ingest_event {
 	const char *extra_json;	/* fields beyond the spec (known events) or all
 				 * fields (other events) as a JSON object; NULL
 				 * when there are none */
-	const char *comm;	/* the task's comm as a text line prints it
-				 * (valid until the next event), or NULL
-				 * (trace.dat: the saved cmdlines, task()) */
+	const char *comm;	/* the task's comm at this event, or NULL if not
+				 * known: a text line's comm as printed
+				 * (NULL for "<...>"); in a trace.dat the comm
+				 * the last sched_switch/sched_wakeup naming the
+				 * pid gave, before any the saved cmdlines.
+				 * Interned: valid until the reader is closed */
 };
 
 /* Where decoded events go.  Any callback returning non-zero stops reading. */
@@ -65,13 +68,48 @@ struct ingest_sink {
 	/* @count is the number of lost events, or -1 when the kernel said
 	 * events were lost without saying how many. */
 	int (*lost)(void *arg, int cpu, uint64_t ts_ns, int64_t count);
-	/* A pid->comm pair from the saved cmdlines. */
-	int (*task)(void *arg, int pid, const char *comm);
+	/* The comm @pid had from @first_ns to @last_ns (its first and last
+	 * event under it, in the trace's clock): one call per span, after
+	 * the events (struct ingest_tasks). */
+	int (*task)(void *arg, int pid, const char *comm, int64_t first_ns, int64_t last_ns);
 	void *arg;
 };
 
 struct ingest_dat;
 struct stat;
+
+/*
+ * struct ingest_tasks - the comms of each pid over time (src/ingest-tasks.c),
+ * fed by a reader in timestamp order.  Strings it returns are interned:
+ * valid until ingest_tasks_free().  Not thread-safe: one reader thread.
+ */
+struct ingest_tasks;
+
+struct ingest_tasks *ingest_tasks_new(void);
+void ingest_tasks_free(struct ingest_tasks *t);
+/**
+ * ingest_tasks_note - @pid has comm @comm (@len bytes, no NUL needed) at
+ * @ts_ns: extends its open span, or opens a new one when the comm differs
+ * (exec, or the pid reused).  Returns the interned comm.
+ */
+const char *ingest_tasks_note(struct ingest_tasks *t, int pid, const char *comm, size_t len,
+			      uint64_t ts_ns);
+/**
+ * ingest_tasks_note_saved - as ingest_tasks_note(), for a comm that comes
+ * from the recording's saved cmdlines (the name at its end), not from an
+ * event of this time.
+ */
+const char *ingest_tasks_note_saved(struct ingest_tasks *t, int pid, const char *comm,
+				    uint64_t ts_ns);
+/** ingest_tasks_saved_later - how many spans taken from the saved cmdlines
+ * an event then named otherwise (their rows may carry a later name). */
+uint64_t ingest_tasks_saved_later(const struct ingest_tasks *t);
+/** ingest_tasks_current - the comm of @pid's open span (extended to
+ * @ts_ns), or NULL when none is open. */
+const char *ingest_tasks_current(struct ingest_tasks *t, int pid, uint64_t ts_ns);
+/** ingest_tasks_emit - every span through @sink->task, in the order they
+ * opened; 0 or the callback's non-zero value. */
+int ingest_tasks_emit(const struct ingest_tasks *t, const struct ingest_sink *sink);
 
 /* The first bytes of every trace.dat file (trace-cmd.dat.v6(5)/v7(5)). */
 #define INGEST_DAT_MAGIC_LEN 10
@@ -340,6 +378,18 @@ int ingest_dat_has_field(void *d, const char *system, const char *event, const c
  * .kswapd_pid).  Call before ingest_read_dat().
  */
 int ingest_dat_kswapd_pid(void *d, int nid);
+
+/**
+ * ingest_dat_comm_quality - after ingest_read_dat(): the run_quality item
+ * task_comm_saved_cmdline through @quality(@arg, item, count, detail) when
+ * some pid's rows before the first sched event naming it took its saved
+ * cmdline and a sched event then named it otherwise.  0 or @quality's
+ * non-zero value.
+ */
+int ingest_dat_comm_quality(const struct ingest_dat *d,
+			    int (*quality)(void *arg, const char *item, int64_t count,
+					   const char *detail),
+			    void *arg);
 
 /** ingest_close_dat - free @d; NULL is allowed. */
 void ingest_close_dat(struct ingest_dat *d);

@@ -27,6 +27,8 @@
 struct model_stall {
 	const char *kind;	/* "direct", "memcg", "memcg_softlimit", "node" */
 	int pid;
+	const char *comm;	/* the task's comm at the begin (the end without one) (ingest_event.comm,
+				 * borrowed from the reader), or NULL */
 	int64_t nid;		/* node_reclaim only, else MODEL_NULL */
 	int64_t begin_ns, end_ns, duration_ns;	/* MODEL_NULL when unseen */
 	int64_t order, gfp_flags, nr_reclaimed;	/* MODEL_NULL when unseen */
@@ -41,6 +43,8 @@ struct model_stall {
 struct model_kswapd_cycle {
 	int nid;
 	int64_t pid;		/* kswapd pid, MODEL_NULL if never seen */
+	const char *comm;	/* the task's comm at the wake (its first event without one) (ingest_event.comm,
+				 * borrowed from the reader), or NULL */
 	int64_t wake_ns;	/* MODEL_NULL: activity before the first wake */
 	int64_t order, highest_zoneidx;		/* of the kswapd_wake */
 	int64_t last_activity_ns;	/* last event of kswapd before the sleep
@@ -61,6 +65,8 @@ struct model_kswapd_cycle {
 struct model_wakeup {
 	int64_t ts_ns;
 	int pid, nid;
+	const char *comm;	/* the task's comm at the request (ingest_event.comm,
+				 * borrowed from the reader), or NULL */
 	int64_t zid, order, gfp_flags;	/* MODEL_NULL when not in the format */
 	const char *kswapd_state;	/* asleep, napping, awake, unknown */
 	int64_t served_ns, delay_ns;	/* next kswapd_wake of the node */
@@ -81,6 +87,8 @@ struct model_flag {
 struct model_throttle {
 	const char *kind;	/* throttled, congestion_wait, wait_iff_congested */
 	int pid;
+	const char *comm;	/* the task's comm at the event (ingest_event.comm,
+				 * borrowed from the reader), or NULL */
 	int64_t nid;		/* MODEL_NULL for the writeback events */
 	const char *reason;	/* WRITEBACK, ISOLATED, NOPROGRESS, CONGESTED
 				 * (names joined by '|'), or NULL */
@@ -96,6 +104,8 @@ struct model_throttle {
  */
 struct model_slab {
 	int pid;
+	const char *comm;	/* the task's comm at the start (ingest_event.comm,
+				 * borrowed from the reader), or NULL */
 	int64_t nid;
 	const char *shrinker;	/* symbol of the shrinker's scan function */
 	int64_t begin_ns, end_ns, duration_ns;
@@ -107,6 +117,8 @@ struct model_slab {
 struct model_write {
 	int64_t ts_ns;
 	int pid;
+	const char *comm;	/* the task's comm at the write (ingest_event.comm,
+				 * borrowed from the reader), or NULL */
 	bool by_kswapd;
 	int64_t pfn;
 	bool file;		/* RECLAIM_WB_FILE, else anon (swap) */

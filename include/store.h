@@ -119,8 +119,19 @@ int store_events(struct store *s, const struct ingest_event *evs, int n);
 /** store_lost - record lost events (count -1: unknown); 0 or -1. */
 int store_lost(struct store *s, int cpu, uint64_t ts_ns, int64_t count);
 
-/** store_task - record a pid/comm pair of the open run; 0 or -1. */
-int store_task(struct store *s, int pid, const char *comm);
+/**
+ * store_task - record that @pid had @comm from @first_ns to @last_ns (ns,
+ * the trace's clock) in the open run: one row per span (the task table).
+ * 0 or -1 after the message.
+ */
+int store_task(struct store *s, int pid, const char *comm, int64_t first_ns, int64_t last_ns);
+
+/**
+ * store_has_column - 1 if @table (a table or TEMP view) has @column, 0 if
+ * not (a database made before the column was added, and only read since),
+ * -1 after the message.
+ */
+int store_has_column(struct store *s, const char *table, const char *column);
 
 /**
  * store_run_commit - write the run's totals (event counts per type, first

@@ -135,7 +135,6 @@ static int align_cursors(struct ingest_dat *d, struct dat_cursor *nw)
 
 		if (n->cpu != o->cpu || !same_extent(o, n))
 			return -1;
-		n->last_pid = o->last_pid;
 		tracecmd_free_record(n->rec);
 		n->rec = NULL;
 		if (!o->rec)

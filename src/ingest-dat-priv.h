@@ -50,7 +50,6 @@ struct dat_cursor {
 	struct tracecmd_input *handle;
 	int cpu;
 	struct tep_record *rec;
-	int last_pid;		/* pid of the previous record, already noted */
 	unsigned long long base;	/* offset of the CPU's first record */
 	unsigned long long seen;	/* bytes of the CPU's data read, as last polled */
 	unsigned long long last;	/* offset of the last record decoded */
@@ -68,9 +67,8 @@ struct ingest_dat {
 	int nevents;
 	struct vr_buf json;			/* extra fields of one event */
 	struct vr_buf text[VR_SPEC_MAX_FIELDS];	/* copied strings of one event */
-	GHashTable *pids;			/* pids seen, for the task table */
-	GHashTable *last_comm;			/* pid+1 -> comm sched events named last */
-	GPtrArray *event_comms;			/* "pid:comm" pairs, each once per change */
+	struct ingest_tasks *tasks;		/* comms of each pid over time, fed
+						 * by the reader thread in time order */
 	int spec_switch, spec_wakeup, spec_waking;	/* spec indexes */
 	int f_prev_comm, f_prev_pid, f_next_comm, f_next_pid;	/* sched_switch */
 	int f_comm, f_pid;			/* sched_wakeup and sched_waking */

@@ -170,7 +170,7 @@ struct dat_cursor *dat_open_cursors(struct tracecmd_input *top, struct tracecmd_
 		for (int c = 0; c < ncpu; c++) {
 			struct tep_record *rec = tracecmd_read_data(h, c);
 
-			cur[*n] = (struct dat_cursor){ h, c, rec, INT_MIN, rec ? rec->offset : 0, 0, 0, false,
+			cur[*n] = (struct dat_cursor){ h, c, rec, rec ? rec->offset : 0, 0, 0, false,
 							 0, 0 };
 			if (rec && !*clock_from)
 				*clock_from = h;
@@ -389,9 +389,7 @@ struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *
 	vr_buf_init(&d->json);
 	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
 		vr_buf_init(&d->text[i]);
-	d->pids = g_hash_table_new(g_direct_hash, g_direct_equal);
-	d->last_comm = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
-	d->event_comms = g_ptr_array_new_with_free_func(g_free);
+	d->tasks = ingest_tasks_new();
 	d->spec_switch = spec_find("sched", "sched_switch");
 	d->spec_wakeup = spec_find("sched", "sched_wakeup");
 	d->spec_waking = spec_find("sched", "sched_waking");
@@ -469,12 +467,7 @@ void ingest_close_dat(struct ingest_dat *d)
 	vr_buf_release(&d->json);
 	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
 		vr_buf_release(&d->text[i]);
-	if (d->pids)
-		g_hash_table_destroy(d->pids);
-	if (d->last_comm)
-		g_hash_table_destroy(d->last_comm);
-	if (d->event_comms)
-		g_ptr_array_free(d->event_comms, TRUE);
+	ingest_tasks_free(d->tasks);
 	free(d->path);
 	free(d);
 }
@@ -756,58 +749,38 @@ bad:
 			de->ev->name, rec->size);
 }
 
+/* A sched event names task @pid_f with comm @comm_f at the event's time. */
 static void note_comm(struct ingest_dat *d, const struct ingest_event *ev, int comm_f, int pid_f)
 {
-	gpointer key;
-	const char *last;
-
 	if (!(ev->present & (1u << comm_f)) || !(ev->present & (1u << pid_f)) || !ev->str[comm_f])
 		return;
-	key = GINT_TO_POINTER((int)ev->val[pid_f] + 1);
-	last = g_hash_table_lookup(d->last_comm, key);
-	if (last && !strcmp(last, ev->str[comm_f]))
-		return;
-	g_hash_table_insert(d->last_comm, key, g_strdup(ev->str[comm_f]));
-	g_ptr_array_add(d->event_comms, g_strdup_printf("%d:%s", (int)ev->val[pid_f],
-							ev->str[comm_f]));
+	ingest_tasks_note(d->tasks, (int)ev->val[pid_f], ev->str[comm_f], strlen(ev->str[comm_f]),
+			  ev->ts_ns);
 }
 
-/* Remember the comms that sched events name (prev/next task, woken task). */
-static void note_event_comms(struct ingest_dat *d, const struct ingest_event *ev)
+/*
+ * The comm of @ev's task at its time (events in timestamp order, on the
+ * reader thread): the one the last sched_switch (prev_comm, next_comm) or
+ * sched_wakeup/sched_waking (comm) naming the pid gave; before any, the
+ * saved cmdline (trace-cmd saves the kernel's saved_cmdlines at the end of
+ * the recording: the name the pid had then, a later one if it exec'ed
+ * meanwhile); NULL for a pid without either.  Spans go to the task table.
+ */
+static void event_comm(struct ingest_dat *d, struct ingest_event *ev)
 {
-	if (ev->spec < 0)
-		return;
-	if (ev->spec == d->spec_switch) {
+	if (ev->spec >= 0 && ev->spec == d->spec_switch) {
 		note_comm(d, ev, d->f_prev_comm, d->f_prev_pid);
 		note_comm(d, ev, d->f_next_comm, d->f_next_pid);
-	} else if (ev->spec == d->spec_wakeup || ev->spec == d->spec_waking) {
+	} else if (ev->spec >= 0 && (ev->spec == d->spec_wakeup || ev->spec == d->spec_waking)) {
 		/* sched_waking has the same fields as sched_wakeup */
 		note_comm(d, ev, d->f_comm, d->f_pid);
 	}
-}
+	ev->comm = ingest_tasks_current(d->tasks, ev->pid, ev->ts_ns);
+	if (!ev->comm && tep_is_pid_registered(d->tep, ev->pid)) {
+		const char *saved = tep_data_comm_from_pid(d->tep, ev->pid);
 
-/* task rows: the saved cmdline of every pid seen, and comms sched events named. */
-static int emit_tasks(struct ingest_dat *d, const struct ingest_sink *sink)
-{
-	GHashTableIter it;
-	gpointer key;
-	int ret = 0;
-
-	if (!sink->task)
-		return 0;
-	g_hash_table_iter_init(&it, d->pids);
-	while (!ret && g_hash_table_iter_next(&it, &key, NULL)) {
-		int pid = GPOINTER_TO_INT(key) - 1;
-
-		if (tep_is_pid_registered(d->tep, pid))
-			ret = sink->task(sink->arg, pid, tep_data_comm_from_pid(d->tep, pid));
+		ev->comm = ingest_tasks_note_saved(d->tasks, ev->pid, saved, ev->ts_ns);
 	}
-	for (guint i = 0; !ret && i < d->event_comms->len; i++) {
-		const char *pair = g_ptr_array_index(d->event_comms, i);
-
-		ret = sink->task(sink->arg, atoi(pair), strchr(pair, ':') + 1);
-	}
-	return ret;
 }
 
 /*
@@ -1111,12 +1084,6 @@ static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *
 			m->val[0] = rec->missed_events > 0 ? rec->missed_events : -1;
 			r->strsize[r->n - 1] = 0;
 		}
-		/* runs of one task on a CPU are the rule: one hash insert per run */
-		if (ev.pid != c->last_pid) {
-			g_hash_table_add(d->pids, GINT_TO_POINTER(ev.pid + 1));
-			c->last_pid = ev.pid;
-		}
-		note_event_comms(d, &ev);
 		r->strsize[r->n] = need;
 		event_copy(&r->ev[r->n++], &ev, r->arena, &r->used);
 		c->last = rec->offset;
@@ -1217,10 +1184,12 @@ static void *reader_thread(void *arg)
 			runs_free(runs, d->ncur);
 			return NULL;
 		}
-		if (ev->spec == LOST_MARK)
+		if (ev->spec == LOST_MARK) {
 			b->ev[b->n++] = *ev;
-		else
+		} else {
 			batch_add(b, ev);
+			event_comm(d, &b->ev[b->n - 1]);
+		}
 		if (early_work(d, &b->ev[b->n - 1])) {
 			status = -1;
 			break;
@@ -1342,6 +1311,21 @@ static void stop_reader(struct ingest_dat *d)
 	d->pipe = NULL;
 }
 
+int ingest_dat_comm_quality(const struct ingest_dat *d,
+			    int (*quality)(void *arg, const char *item, int64_t count,
+					   const char *detail),
+			    void *arg)
+{
+	uint64_t n = ingest_tasks_saved_later(d->tasks);
+
+	if (!n || !quality)
+		return 0;
+	return quality(arg, "task_comm_saved_cmdline", (int64_t)n,
+		       "tasks whose rows before the first sched event naming them carry the saved"
+		       " cmdline (the name at the end of the recording), which a sched event"
+		       " then contradicted");
+}
+
 int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink)
 {
 	int ret;
@@ -1351,7 +1335,7 @@ int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink)
 	ret = consume(d->pipe, sink);
 	stop_reader(d);
 	if (!ret)
-		ret = emit_tasks(d, sink);
+		ret = ingest_tasks_emit(d->tasks, sink);
 	return ret;
 }
 

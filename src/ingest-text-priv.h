@@ -29,8 +29,7 @@ struct text_ctx {
 	struct vr_buf json;
 	struct vr_buf text[VR_SPEC_MAX_FIELDS];
 	struct vr_buf evname;
-	struct vr_buf comm;		/* the current line's comm */
-	GHashTable *tasks;		/* pid -> comm (owned strings) */
+	struct ingest_tasks *tasks;	/* comms of each pid over time */
 	uint32_t *seen;			/* per spec: fields its lines carry */
 	uint32_t printed;		/* fields the current line prints, whatever
 					 * their value (a name is printed too) */

@@ -236,9 +236,13 @@ static int prefix_at(const char *s, size_t n, size_t i, struct line_prefix *p, c
 }
 
 /*
- * `trace-cmd report -l`: "COMM-PID   CPUFLAGS  TIME: EVENT: BODY" with the
- * CPU number glued to the latency flags ("0d..1.") and the comm cut to 8
- * characters.  Tried when no "[CPU]" column is found.
+ * `trace-cmd report -l`: "COMM-PID   CPUFLAGS  TIME: EVENT: BODY", printed
+ * by libtraceevent's tep_print_event() with "%8.8s-%-5d %3d" and the
+ * latency flags glued to the CPU number ("  1d..1."): the comm is right-
+ * aligned in 8 columns and cut to 8 characters ("simoop-latency" prints
+ * "simoop-l"); it is kept as printed, without the padding.  The comm may
+ * itself hold '-' and digits: the pid is the first "-DIGITS " whose tail
+ * has the CPU, flags and timestamp.  Tried when no "[CPU]" column is found.
  */
 static int prefix_latency(const char *s, size_t n, struct line_prefix *p, const char **why)
 {
@@ -280,7 +284,9 @@ static int prefix_latency(const char *s, size_t n, struct line_prefix *p, const 
 		if (p->pid < 0 || p->cpu < 0)
 			return *why = p->pid < 0 ? "pid out of range" : "CPU number out of range", -1;
 		p->comm = s;
-		p->comm_len = 0;	/* cut to 8 characters: not a usable comm */
+		p->comm_len = i;
+		while (p->comm_len && (*p->comm == ' ' || *p->comm == '\t'))
+			p->comm++, p->comm_len--;
 		return name_and_body(s, n, t, p);
 	}
 	return 0;
@@ -636,16 +642,10 @@ static const char *guess_system(int spec, const char *name)
 	return "unknown";
 }
 
-static void note_task(struct text_ctx *c, const struct line_prefix *p)
+/* "<...>": the printing tool did not know the comm (no saved cmdline). */
+static bool comm_known(const struct line_prefix *p)
 {
-	char *old;
-
-	if (!p->comm_len || (p->comm_len == 5 && !memcmp(p->comm, "<...>", 5)))
-		return;
-	old = g_hash_table_lookup(c->tasks, GINT_TO_POINTER(p->pid + 1));
-	if (old && strlen(old) == p->comm_len && !memcmp(old, p->comm, p->comm_len))
-		return;
-	g_hash_table_replace(c->tasks, GINT_TO_POINTER(p->pid + 1), g_strndup(p->comm, p->comm_len));
+	return p->comm_len && !(p->comm_len == 5 && !memcmp(p->comm, "<...>", 5));
 }
 
 /* Decode the line of @e into @ev (valid until the next call). */
@@ -669,11 +669,6 @@ static int decode_line(struct text_ctx *c, const struct text_entry *e, struct in
 	ev->spec = spec;
 	ev->system = guess_system(spec, ename);
 	ev->name = ename;
-	if (p->comm_len && !(p->comm_len == 5 && !memcmp(p->comm, "<...>", 5))) {
-		vr_buf_reset(&c->comm);
-		vr_buf_add(&c->comm, p->comm, p->comm_len);
-		ev->comm = c->comm.buf;
-	}
 	vr_buf_reset(&c->json);
 	c->bad_value = false;
 	ingest_text_body(c, spec, ename, p->body, p->body_len, ev, e->lineno);
@@ -692,7 +687,12 @@ static int emit_event(struct text_ctx *c, const struct text_entry *e, struct ing
 
 	if (decode_line(c, e, ev, &p))
 		return -1;
-	note_task(c, &p);
+	/* the comm of this line's time: a pid's comm may change (exec, reuse);
+	 * a "<...>" line keeps the one the pid had before (NULL before any) */
+	if (comm_known(&p))
+		ev->comm = ingest_tasks_note(c->tasks, p.pid, p.comm, p.comm_len, p.ts_ns);
+	else
+		ev->comm = ingest_tasks_current(c->tasks, p.pid, p.ts_ns);
 	c->st->events++;
 	return c->sink->event(c->sink->arg, ev);
 }
@@ -720,20 +720,6 @@ static int learn_fields(struct text_ctx *c)
 	return 0;
 }
 
-static int emit_tasks(struct text_ctx *c)
-{
-	GHashTableIter it;
-	gpointer k, v;
-	int ret = 0;
-
-	if (!c->sink->task)
-		return 0;
-	g_hash_table_iter_init(&it, c->tasks);
-	while (!ret && g_hash_table_iter_next(&it, &k, &v))
-		ret = c->sink->task(c->sink->arg, GPOINTER_TO_INT(k) - 1, v);
-	return ret;
-}
-
 static int emit_all(struct text_ctx *c)
 {
 	struct ingest_event ev;
@@ -748,7 +734,7 @@ static int emit_all(struct text_ctx *c)
 		else
 			ret = emit_event(c, e, &ev);
 	}
-	return ret ? ret : emit_tasks(c);
+	return ret ? ret : ingest_tasks_emit(c->tasks, c->sink);
 }
 
 static size_t count_events(const struct text_ctx *c)
@@ -790,11 +776,9 @@ void ingest_text_parser_free(struct ingest_text_parser *tp)
 	free(c->ent);
 	vr_buf_release(&c->json);
 	vr_buf_release(&c->evname);
-	vr_buf_release(&c->comm);
 	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
 		vr_buf_release(&c->text[i]);
-	if (c->tasks)
-		g_hash_table_destroy(c->tasks);
+	ingest_tasks_free(c->tasks);
 	free(c->seen);
 	free(c->seen_event);
 	free(c->first);
@@ -814,10 +798,9 @@ struct ingest_text_parser *ingest_text_index(const char *name, const char *buf, 
 	memset(c->st, 0, sizeof(*c->st));
 	vr_buf_init(&c->json);
 	vr_buf_init(&c->evname);
-	vr_buf_init(&c->comm);
 	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
 		vr_buf_init(&c->text[i]);
-	c->tasks = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	c->tasks = ingest_tasks_new();
 	c->seen = vr_calloc(vr_event_specs_count, sizeof(*c->seen));
 	c->seen_event = vr_calloc(vr_event_specs_count, sizeof(*c->seen_event));
 	c->first = vr_calloc(vr_event_specs_count, sizeof(*c->first));

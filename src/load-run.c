@@ -85,11 +85,11 @@ static int sink_lost(void *arg, int cpu, uint64_t ts_ns, int64_t count)
 	return store_lost(c->store, cpu, ts_ns, count) ?: model_lost(c->model, cpu, ts_ns, count);
 }
 
-static int sink_task(void *arg, int pid, const char *comm)
+static int sink_task(void *arg, int pid, const char *comm, int64_t first_ns, int64_t last_ns)
 {
 	struct sink_ctx *c = arg;
 
-	return store_task(c->store, pid, comm);
+	return store_task(c->store, pid, comm, first_ns, last_ns);
 }
 
 /* run_quality rows and warnings for what a text trace could not carry. */
@@ -99,6 +99,16 @@ static int load_text_quality(struct ingest_text *t, struct store_derived *sd)
 
 	store_derived_sink(sd, &ms);
 	return ingest_text_quality(t, ms.quality, ms.arg);
+}
+
+/* run_quality rows for the comms a trace.dat could only take from its
+ * saved cmdlines. */
+static int load_dat_quality(struct ingest_dat *d, struct store_derived *sd)
+{
+	struct model_sink ms;
+
+	store_derived_sink(sd, &ms);
+	return ingest_dat_comm_quality(d, ms.quality, ms.arg);
 }
 
 /* The run of @in already loaded (same contents): *@old_id, 0 if none.
@@ -129,6 +139,7 @@ static int read_run(struct load_input *in, struct sink_ctx *ctx)
 	 * model may be finished here */
 	return (in->t ? ingest_read_text(in->t, &sink) : ingest_read_dat(in->d, &sink)) ||
 	       model_finish(ctx->model) || (in->t && load_text_quality(in->t, ctx->sd)) ||
+	       (in->d && load_dat_quality(in->d, ctx->sd)) ||
 	       store_derived_flush(ctx->sd) ? -1 : 0;
 }
 

@@ -370,6 +370,7 @@ int model_kswapd_wake(struct kswapd_machine *k, const struct ingest_event *ev, i
 	if (!ret)
 		ret = flush_requests(k, n, ts);
 	open_cycle(k, n, ts);
+	n->cur.comm = ev->comm;
 	n->cur.order = model_val(k->cx, ev, mev, MF_ORDER);
 	n->cur.highest_zoneidx = model_val(k->cx, ev, mev, MF_ZID);
 	n->running = true;
@@ -389,6 +390,8 @@ int model_kswapd_sleep(struct kswapd_machine *k, const struct ingest_event *ev, 
 		n->pid = ev->pid;
 	if (!ks_open(n))
 		open_cycle(k, n, MODEL_NULL);	/* activity before the first wake */
+	if (!n->cur.comm)
+		n->cur.comm = ev->comm;
 	eff->nid = (int)nid;
 	eff->pass_end = true;
 	if (n->state == KS_ASLEEP) {
@@ -421,7 +424,7 @@ int model_kswapd_request(struct kswapd_machine *k, const struct ingest_event *ev
 	}
 	w = &n->pend[n->npend++];
 	*w = (struct model_wakeup){
-		.ts_ns = ts, .pid = ev->pid, .nid = (int)nid,
+		.ts_ns = ts, .pid = ev->pid, .comm = ev->comm, .nid = (int)nid,
 		.zid = model_val(cx, ev, mev, MF_ZID),
 		.order = model_val(cx, ev, mev, MF_ORDER),
 		.gfp_flags = model_val(cx, ev, mev, MF_GFP_FLAGS),
@@ -443,6 +446,8 @@ int model_kswapd_activity(struct kswapd_machine *k, int nid, const struct ingest
 
 	if (!ks_open(n))
 		open_cycle(k, n, MODEL_NULL);
+	if (!n->cur.comm && n->cur.pid == ev->pid)
+		n->cur.comm = ev->comm;
 	n->cur.last_activity_ns = (int64_t)ev->ts_ns;
 	n->last_act = (int64_t)ev->ts_ns;
 	n->lost_gen_act = k->cx->lost_gen;

@@ -21,6 +21,7 @@
 /* The value of the per-pid map. */
 struct slab_open {
 	int64_t begin_ns, nid, nr_objects, total_scan;
+	const char *comm;		/* of the start (borrowed, interned) */
 	unsigned int lost_gen;
 	char shrinker[64];		/* the start's symbol ("": none), cut at 63 */
 };
@@ -56,6 +57,7 @@ int model_throttle(struct misc_machine *mm, const struct ingest_event *ev, int m
 		.kind = mev == MEV_THROTTLED ? "throttled" :
 			mev == MEV_CONGESTION_WAIT ? "congestion_wait" : "wait_iff_congested",
 		.pid = ev->pid,
+		.comm = ev->comm,
 		.nid = model_val(cx, ev, mev, MF_NID),
 		.reason = mev == MEV_THROTTLED ?
 			  throttle_reason(model_val(cx, ev, mev, MF_REASON)) : NULL,
@@ -73,7 +75,7 @@ int model_throttle(struct misc_machine *mm, const struct ingest_event *ev, int m
 static int emit_unended(struct misc_machine *mm, int pid, const struct slab_open *so)
 {
 	struct model_slab r = {
-		.pid = pid, .nid = so->nid, .shrinker = so->shrinker[0] ? so->shrinker : NULL,
+		.pid = pid, .comm = so->comm, .nid = so->nid, .shrinker = so->shrinker[0] ? so->shrinker : NULL,
 		.begin_ns = so->begin_ns, .end_ns = MODEL_NULL, .duration_ns = MODEL_NULL,
 		.nr_objects_to_shrink = so->nr_objects, .total_scan = so->total_scan,
 		.retval = MODEL_NULL, .complete = false,
@@ -95,6 +97,7 @@ int model_slab_start(struct misc_machine *mm, const struct ingest_event *ev, int
 	if (!fresh)
 		ret = emit_unended(mm, ev->pid, so);
 	so->begin_ns = (int64_t)ev->ts_ns;
+	so->comm = ev->comm;
 	so->nid = model_val(cx, ev, mev, MF_NID);
 	so->nr_objects = model_val(cx, ev, mev, MF_NR_OBJECTS);
 	so->total_scan = model_val(cx, ev, mev, MF_TOTAL_SCAN);
@@ -144,7 +147,7 @@ int model_write(struct misc_machine *mm, const struct ingest_event *ev, int mev,
 	const struct model_ctx *cx = mm->cx;
 	int64_t flags = model_val(cx, ev, mev, MF_RECLAIM_FLAGS);
 	struct model_write r = {
-		.ts_ns = (int64_t)ev->ts_ns, .pid = ev->pid, .by_kswapd = by_kswapd,
+		.ts_ns = (int64_t)ev->ts_ns, .pid = ev->pid, .comm = ev->comm, .by_kswapd = by_kswapd,
 		.pfn = model_val(cx, ev, mev, MF_PFN),
 		.file = flags != MODEL_NULL && (flags & RECLAIM_WB_FILE),
 		.sync = flags != MODEL_NULL && (flags & RECLAIM_WB_SYNC),

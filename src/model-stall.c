@@ -75,6 +75,7 @@ int model_stall_begin(struct stall_machine *s, const struct ingest_event *ev, in
 	so->row = (struct model_stall){
 		.kind = kind_name[kind],
 		.pid = ev->pid,
+		.comm = ev->comm,
 		.nid = model_val(cx, ev, mev, MF_NID),
 		.begin_ns = (int64_t)ev->ts_ns,
 		.end_ns = MODEL_NULL,
@@ -100,7 +101,7 @@ int model_stall_end(struct stall_machine *s, const struct ingest_event *ev, int 
 
 	if (!so) {
 		struct model_stall r = {
-			.kind = kind_name[kind], .pid = ev->pid, .nid = MODEL_NULL,
+			.kind = kind_name[kind], .pid = ev->pid, .comm = ev->comm, .nid = MODEL_NULL,
 			.begin_ns = MODEL_NULL, .end_ns = (int64_t)ev->ts_ns,
 			.duration_ns = MODEL_NULL, .order = MODEL_NULL, .gfp_flags = MODEL_NULL,
 			.nr_reclaimed = model_val(cx, ev, mev, MF_NR_RECLAIMED),

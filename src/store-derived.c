@@ -46,7 +46,7 @@ enum { NOT_NULL = false, NULLABLE = true };
 
 #define S(f, null) COLUMN(struct model_stall, f, null, NULL)
 static const struct store_column stall_cols[] = {
-	S(kind, NOT_NULL), S(pid, NOT_NULL), S(nid, NULLABLE), S(begin_ns, NULLABLE),
+	S(kind, NOT_NULL), S(pid, NOT_NULL), S(comm, NULLABLE), S(nid, NULLABLE), S(begin_ns, NULLABLE),
 	S(end_ns, NULLABLE), S(duration_ns, NULLABLE), S(order, NULLABLE),
 	S(gfp_flags, NULLABLE), S(nr_reclaimed, NULLABLE), S(kswapd_state, NULLABLE),
 	S(complete, NOT_NULL), S(incomplete_reason, NULLABLE),
@@ -55,7 +55,7 @@ static const struct store_column stall_cols[] = {
 
 #define C(f, null) COLUMN(struct model_kswapd_cycle, f, null, NULL)
 static const struct store_column cycle_cols[] = {
-	C(nid, NOT_NULL), C(pid, NULLABLE), C(wake_ns, NULLABLE), C(order, NULLABLE),
+	C(nid, NOT_NULL), C(pid, NULLABLE), C(comm, NULLABLE), C(wake_ns, NULLABLE), C(order, NULLABLE),
 	C(highest_zoneidx, NULLABLE), C(last_activity_ns, NULLABLE), C(sleep_ns, NULLABLE),
 	C(next_wake_ns, NULLABLE), C(nap_ns, NULLABLE), C(decision, NOT_NULL),
 	COLUMN(struct model_kswapd_cycle, decision_exact, NOT_NULL, "0"),
@@ -66,7 +66,7 @@ static const struct store_column cycle_cols[] = {
 
 #define W(f, null) COLUMN(struct model_wakeup, f, null, NULL)
 static const struct store_column wakeup_cols[] = {
-	W(ts_ns, NOT_NULL), W(pid, NOT_NULL), W(nid, NOT_NULL), W(zid, NULLABLE),
+	W(ts_ns, NOT_NULL), W(pid, NOT_NULL), W(comm, NULLABLE), W(nid, NOT_NULL), W(zid, NULLABLE),
 	W(order, NULLABLE), W(gfp_flags, NULLABLE), W(kswapd_state, NULLABLE),
 	W(served_ns, NULLABLE), W(delay_ns, NULLABLE),
 };
@@ -82,7 +82,7 @@ static const struct store_column flag_cols[] = {
 
 #define T(f, null) COLUMN(struct model_throttle, f, null, NULL)
 static const struct store_column throttle_cols[] = {
-	T(kind, NOT_NULL), T(pid, NOT_NULL), T(nid, NULLABLE), T(reason, NULLABLE),
+	T(kind, NOT_NULL), T(pid, NOT_NULL), T(comm, NULLABLE), T(nid, NULLABLE), T(reason, NULLABLE),
 	T(begin_ns, NULLABLE), T(end_ns, NOT_NULL), T(usec_timeout, NULLABLE),
 	T(usec_delayed, NULLABLE),
 };
@@ -90,7 +90,7 @@ static const struct store_column throttle_cols[] = {
 
 #define L(f, null) COLUMN(struct model_slab, f, null, NULL)
 static const struct store_column slab_cols[] = {
-	L(pid, NOT_NULL), L(nid, NULLABLE), L(shrinker, NULLABLE), L(begin_ns, NULLABLE),
+	L(pid, NOT_NULL), L(comm, NULLABLE), L(nid, NULLABLE), L(shrinker, NULLABLE), L(begin_ns, NULLABLE),
 	L(end_ns, NULLABLE), L(duration_ns, NULLABLE), L(nr_objects_to_shrink, NULLABLE),
 	L(total_scan, NULLABLE), L(retval, NULLABLE), L(complete, NOT_NULL),
 };
@@ -98,7 +98,7 @@ static const struct store_column slab_cols[] = {
 
 #define R(f, null) COLUMN(struct model_write, f, null, NULL)
 static const struct store_column write_cols[] = {
-	R(ts_ns, NOT_NULL), R(pid, NOT_NULL), R(by_kswapd, NOT_NULL), R(pfn, NULLABLE),
+	R(ts_ns, NOT_NULL), R(pid, NOT_NULL), R(comm, NULLABLE), R(by_kswapd, NOT_NULL), R(pfn, NULLABLE),
 	R(file, NOT_NULL), R(sync, NOT_NULL),
 };
 #undef R

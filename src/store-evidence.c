@@ -15,22 +15,40 @@
 #include <string.h>
 
 /*
+ * The comm of raw row r at its time (README "Schema", task): of a pid with
+ * several task spans (exec, pid reuse), the span begun last at or before
+ * the row (@COMM, a lookup per row of those pids only); of a pid with one,
+ * its comm, looked up once per group ('' in the inner query); NULL for a
+ * pid without a task row, or before the span it had first.
+ */
+#define COMM_MANY "CASE WHEN (r.run_id, r.pid) IN (SELECT run_id, pid FROM @.task GROUP BY 1, 2" \
+	" HAVING count(*) > 1) THEN (SELECT t.comm FROM @.task t WHERE t.run_id = r.run_id" \
+	" AND t.pid = r.pid AND t.first_ns <= r.ts_ns ORDER BY t.first_ns DESC LIMIT 1)" \
+	" ELSE '' END"
+#define COMM_OF "CASE WHEN c IS '' THEN (SELECT min(t.comm) FROM @.task t" \
+	" WHERE t.run_id = g.run_id AND t.pid = g.pid) ELSE c END"
+
+/*
  * The sums, each from one raw table; the reports read them instead of the
  * raw rows, so that they read the same numbers from either database.
  * Column names are those of the raw tables they sum.
  */
 const struct store_sum store_sums[] = {
-	/* pages scanned per task and list: coalesce(lru, 2 * file) is the lru
-	 * (0 inactive anon, 2 inactive file; lru is 5.x+, file older) */
+	/* pages scanned per task (pid and its comm then, see COMM_OF) and
+	 * list: coalesce(lru, 2 * file) is the lru (0 inactive anon, 2
+	 * inactive file; lru is 5.x+, file older) */
 	{ "lru_isolate_pages", "mm_vmscan_lru_isolate",
-	  "SELECT run_id, pid, coalesce(lru, 2 * file) AS lru, sum(nr_scanned) AS nr_scanned,"
-	  " count(*) AS events FROM @.mm_vmscan_lru_isolate GROUP BY run_id, pid, 3", false },
+	  "SELECT run_id, pid, " COMM_OF " AS comm, lru, nr_scanned, events FROM"
+	  " (SELECT run_id, pid, @COMM AS c, coalesce(lru, 2 * file) AS lru,"
+	  "  sum(nr_scanned) AS nr_scanned, count(*) AS events FROM @.mm_vmscan_lru_isolate r"
+	  "  GROUP BY run_id, pid, 3, 4) g", false },
 	/* shrink_inactive per task, node and file/anon (reclaim_flags & 2:
 	 * RECLAIM_WB_FILE, NULL when the flags were not read) */
 	{ "lru_shrink_pages", "mm_vmscan_lru_shrink_inactive",
-	  "SELECT run_id, pid, nid, reclaim_flags & 2 AS file, sum(nr_scanned) AS nr_scanned,"
-	  " sum(nr_reclaimed) AS nr_reclaimed, count(*) AS events"
-	  " FROM @.mm_vmscan_lru_shrink_inactive GROUP BY run_id, pid, nid, 4", false },
+	  "SELECT run_id, pid, " COMM_OF " AS comm, nid, file, nr_scanned, nr_reclaimed, events"
+	  " FROM (SELECT run_id, pid, @COMM AS c, nid, reclaim_flags & 2 AS file,"
+	  "  sum(nr_scanned) AS nr_scanned, sum(nr_reclaimed) AS nr_reclaimed, count(*) AS events"
+	  "  FROM @.mm_vmscan_lru_shrink_inactive r GROUP BY run_id, pid, 3, nid, 5) g", false },
 	/*
 	 * shrink_inactive calls made inside a direct reclaim stall of the same
 	 * pid (begin <= ts <= end; a missing begin or end is open), each counted
@@ -66,13 +84,40 @@ const struct store_sum store_sums[] = {
 };
 const size_t store_sums_count = VR_ARRAY_SIZE(store_sums);
 
-char *store_sum_sql(const struct store_sum *v, const char *schema)
+/* Does @schema's task table have spans (first_ns)?  Tables made before
+ * them (and only read since) have one comm per pid and row. */
+static bool task_spans(sqlite3 *db, const char *schema)
 {
-	struct vr_buf b;
+	char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info('task', '%q')"
+				    " WHERE name = 'first_ns'", schema ? schema : "main");
+	sqlite3_stmt *st;
+	bool have = false;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		have = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+		sqlite3_finalize(st);
+	}
+	sqlite3_free(sql);
+	return have;
+}
+
+char *store_sum_sql(const struct store_sum *v, sqlite3 *db, const char *schema)
+{
+	const char *many = task_spans(db, schema) ? COMM_MANY : "''";
+	struct vr_buf b, t;
 	char *sql;
 
-	vr_buf_init(&b);
+	vr_buf_init(&t);	/* @COMM first: its text has "@." in it */
 	for (const char *p = v->sql; *p; p++) {
+		if (!strncmp(p, "@COMM", 5)) {
+			vr_buf_addstr(&t, many);
+			p += 4;
+		} else {
+			vr_buf_addf(&t, "%c", *p);
+		}
+	}
+	vr_buf_init(&b);
+	for (const char *p = t.buf; *p; p++) {
 		if (p[0] == '@' && p[1] == '.') {
 			if (schema)
 				vr_buf_addf(&b, "\"%s\".", schema);
@@ -83,6 +128,7 @@ char *store_sum_sql(const struct store_sum *v, const char *schema)
 	}
 	sql = vr_strdup(b.buf);
 	vr_buf_release(&b);
+	vr_buf_release(&t);
 	return sql;
 }
 
@@ -140,7 +186,7 @@ int store_sum_views(struct store *s)
 					sqlite3_errmsg(db));
 		if (have || !raw || v->evidence_only)
 			continue;
-		char *body = store_sum_sql(v, NULL);
+		char *body = store_sum_sql(v, db, NULL);
 
 		sql = sqlite3_mprintf("CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s", v->name, body);
 		free(body);
@@ -181,7 +227,7 @@ static int ev_reduce(sqlite3 *db, const char *path, const char *source)
 		if (!raw)
 			return vr_error("%s: neither %s nor %s to make it from", path, v->name,
 					v->raw);
-		char *body = store_sum_sql(v, NULL);
+		char *body = store_sum_sql(v, db, NULL);
 
 		sql = sqlite3_mprintf("CREATE TABLE \"%w\" AS %s", v->name, body);
 		free(body);

@@ -168,7 +168,7 @@ static char *source_of(struct many *m, int k, const char *name, int *err)
 			return NULL;
 		}
 		snprintf(schema, sizeof(schema), "db%d", k);
-		body = store_sum_sql(&store_sums[i], schema);
+		body = store_sum_sql(&store_sums[i], m->db, schema);
 		src = sql_dup(sqlite3_mprintf("(%s)", body));
 		free(body);
 		return src;

@@ -59,9 +59,11 @@ extern const size_t store_sums_count;
 
 /*
  * store_sum_sql - @v's SELECT reading the tables of @schema ("db1"), or
- * unqualified for NULL.  Returns a malloc'ed string.
+ * unqualified for NULL (main), in @db: the comm of a row at its time when
+ * that task table has spans (first_ns), else the pid's one comm.  Returns
+ * a malloc'ed string.
  */
-char *store_sum_sql(const struct store_sum *v, const char *schema);
+char *store_sum_sql(const struct store_sum *v, sqlite3 *db, const char *schema);
 
 /*
  * store_open_memory - a store on an empty in-memory database (URI file

@@ -74,10 +74,13 @@ static const char fixed_schema[] =
 	" run_id INTEGER NOT NULL REFERENCES run(id),"
 	" system TEXT NOT NULL, name TEXT NOT NULL, count INTEGER NOT NULL,"
 	" PRIMARY KEY (run_id, system, name));"
+	/* one row per span of events a pid emitted under one comm (a pid
+	 * reused, or a task that exec'ed, has several); before the spans the
+	 * table had one row per (pid, comm), PRIMARY KEY (run_id, pid, comm) */
 	"CREATE TABLE IF NOT EXISTS task ("
 	" run_id INTEGER NOT NULL REFERENCES run(id),"
 	" pid INTEGER NOT NULL, comm TEXT NOT NULL,"
-	" PRIMARY KEY (run_id, pid, comm));"
+	" first_ns INTEGER, last_ns INTEGER);"
 	"CREATE TABLE IF NOT EXISTS lost_events ("
 	" run_id INTEGER NOT NULL REFERENCES run(id),"
 	" cpu INTEGER NOT NULL, ts_ns INTEGER NOT NULL,"
@@ -109,6 +112,15 @@ static const struct {
 } added_columns[] = {
 	{ "app_latency", "unit", "TEXT" },
 	{ "app_latency", "source_sha256", "TEXT" },
+	/* the comm of a row's own time: task spans, derived rows' comm */
+	{ "task", "first_ns", "INTEGER" },
+	{ "task", "last_ns", "INTEGER" },
+	{ "reclaim_stall", "comm", "TEXT" },
+	{ "kswapd_cycle", "comm", "TEXT" },
+	{ "kswapd_wakeup", "comm", "TEXT" },
+	{ "reclaim_throttle", "comm", "TEXT" },
+	{ "slab_shrink_stored", "comm", "TEXT" },
+	{ "reclaim_write", "comm", "TEXT" },
 };
 
 static int query_int(struct store *s, const char *sql, int64_t *out);
@@ -252,7 +264,9 @@ static int schema_in_transaction(struct store *s)
 		return -1;
 	}
 	if (store_exec(s, fixed_schema, "cannot create schema") || store_derived_create(s) ||
-	    store_exec(s, app_latency_schema, "cannot create schema") || add_missing_columns(s))
+	    store_exec(s, app_latency_schema, "cannot create schema") || add_missing_columns(s) ||
+	    store_exec(s, "CREATE INDEX IF NOT EXISTS task_time ON task (run_id, pid, first_ns)",
+		       "cannot create schema"))
 		return -1;
 	for (size_t i = 0; i < vr_event_specs_count; i++) {
 		char *sql = spec_table_sql((int)i);
@@ -995,17 +1009,39 @@ int store_lost(struct store *s, int cpu, uint64_t ts_ns, int64_t count)
 	return step_done(s, st, "cannot insert lost events");
 }
 
-int store_task(struct store *s, int pid, const char *comm)
+int store_task(struct store *s, int pid, const char *comm, int64_t first_ns, int64_t last_ns)
 {
 	sqlite3_stmt *st;
 
-	if (prepare(s, &s->ins_task, "INSERT OR IGNORE INTO task (run_id, pid, comm) VALUES (?,?,?)"))
+	/* OR IGNORE: a database made before the spans keeps its key (run_id,
+	 * pid, comm), so a comm a pid has twice keeps its first span there */
+	if (prepare(s, &s->ins_task, "INSERT OR IGNORE INTO task (run_id, pid, comm, first_ns,"
+		    " last_ns) VALUES (?,?,?,?,?)"))
 		return -1;
 	st = s->ins_task;
 	sqlite3_bind_int64(st, 1, s->run_id);
 	sqlite3_bind_int(st, 2, pid);
 	sqlite3_bind_text(st, 3, comm, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, first_ns);
+	sqlite3_bind_int64(st, 5, last_ns);
 	return step_done(s, st, "cannot insert task");
+}
+
+int store_has_column(struct store *s, const char *table, const char *column)
+{
+	sqlite3_stmt *st;
+	int n = -1;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot read the schema: %s", s->path, sqlite3_errmsg(s->db));
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0) > 0;
+	sqlite3_finalize(st);
+	return n < 0 ? vr_error("%s: cannot read the schema: %s", s->path, sqlite3_errmsg(s->db))
+		     : n;
 }
 
 static int insert_count(struct store *s, sqlite3_stmt *st, const char *system,

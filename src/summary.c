@@ -247,32 +247,40 @@ static int print_other(const struct sum_ctx *c, int64_t last_ts)
 	return table(q, flag_row, c->out);
 }
 
+/*
+ * One row per task: pid and the comm it had then (a pid that exec'ed or was
+ * reused has a row per comm; ifnull(comm, '<...>') is the key, as printed).
+ * Each table says the comm of its rows' time (the derived rows' comm, the
+ * sums' comm); %s is "comm", or "NULL" in a database made before rows had
+ * a comm.
+ */
 static const char per_process_sql[] =
 	"WITH ks AS " KSWAPD_PIDS ","
-	" st AS (SELECT pid, count(*) n,"
+	" st AS (SELECT pid, ifnull(%s, '<...>') k, count(*) n,"
 	"  coalesce(sum(CASE WHEN complete THEN duration_ns END), 0) ns FROM reclaim_stall"
-	"  WHERE run_id = ?1 AND kind = 'direct' GROUP BY pid),"
-	" wk AS (SELECT pid, count(*) n FROM kswapd_wakeup WHERE run_id = ?1 GROUP BY pid),"
-	" sc AS (SELECT pid, sum(nr_scanned) n FROM lru_isolate_pages WHERE run_id = ?1"
-	"  AND lru IN (0, 2) GROUP BY pid),"
-	" rc AS (SELECT pid, sum(nr_reclaimed) n FROM lru_shrink_pages"
-	"  WHERE run_id = ?1 GROUP BY pid),"
-	" wr AS (SELECT pid, sum(sync) s, sum(NOT sync) a FROM reclaim_write WHERE run_id = ?1"
-	"  GROUP BY pid),"
-	" p AS (SELECT pid FROM st UNION SELECT pid FROM wk UNION SELECT pid FROM sc"
-	"  UNION SELECT pid FROM rc UNION SELECT pid FROM wr)"
-	" SELECT p.pid, (SELECT min(comm) FROM task t WHERE t.run_id = ?1 AND t.pid = p.pid),"
+	"  WHERE run_id = ?1 AND kind = 'direct' GROUP BY 1, 2),"
+	" wk AS (SELECT pid, ifnull(%s, '<...>') k, count(*) n FROM kswapd_wakeup"
+	"  WHERE run_id = ?1 GROUP BY 1, 2),"
+	" sc AS (SELECT pid, ifnull(%s, '<...>') k, sum(nr_scanned) n FROM lru_isolate_pages"
+	"  WHERE run_id = ?1 AND lru IN (0, 2) GROUP BY 1, 2),"
+	" rc AS (SELECT pid, ifnull(%s, '<...>') k, sum(nr_reclaimed) n FROM lru_shrink_pages"
+	"  WHERE run_id = ?1 GROUP BY 1, 2),"
+	" wr AS (SELECT pid, ifnull(%s, '<...>') k, sum(sync) s, sum(NOT sync) a FROM reclaim_write"
+	"  WHERE run_id = ?1 GROUP BY 1, 2),"
+	" p AS (SELECT pid, k FROM st UNION SELECT pid, k FROM wk UNION SELECT pid, k FROM sc"
+	"  UNION SELECT pid, k FROM rc UNION SELECT pid, k FROM wr)"
+	" SELECT p.pid, p.k,"
 	" coalesce(st.n, 0), coalesce(wk.n, 0), coalesce(sc.n, 0), coalesce(rc.n, 0),"
 	" coalesce(wr.s, 0), coalesce(wr.a, 0), coalesce(st.ns, 0),"
 	" (SELECT group_concat('direct-' || coalesce(o, '?') || '=' || n, ' ') FROM"
 	"  (SELECT \"order\" o, count(*) n FROM reclaim_stall WHERE run_id = ?1"
-	"   AND kind = 'direct' AND pid = p.pid GROUP BY 1 ORDER BY 1)),"
+	"   AND kind = 'direct' AND pid = p.pid AND ifnull(%s, '<...>') = p.k GROUP BY 1 ORDER BY 1)),"
 	" (SELECT group_concat('wakeup-' || coalesce(o, '?') || '=' || n, ' ') FROM"
 	"  (SELECT \"order\" o, count(*) n FROM kswapd_wakeup WHERE run_id = ?1"
-	"   AND pid = p.pid GROUP BY 1 ORDER BY 1))"
-	" FROM p LEFT JOIN st USING (pid) LEFT JOIN wk USING (pid) LEFT JOIN sc USING (pid)"
-	" LEFT JOIN rc USING (pid) LEFT JOIN wr USING (pid)"
-	" WHERE p.pid NOT IN ks ORDER BY 9 DESC, 3 DESC, 1";
+	"   AND pid = p.pid AND ifnull(%s, '<...>') = p.k GROUP BY 1 ORDER BY 1))"
+	" FROM p LEFT JOIN st USING (pid, k) LEFT JOIN wk USING (pid, k) LEFT JOIN sc USING (pid, k)"
+	" LEFT JOIN rc USING (pid, k) LEFT JOIN wr USING (pid, k)"
+	" WHERE p.pid NOT IN ks ORDER BY 9 DESC, 3 DESC, 1, 2";
 
 static int process_row(struct store_stmt *q, void *arg)
 {
@@ -281,7 +289,7 @@ static int process_row(struct store_stmt *q, void *arg)
 	const char *w = store_col_text(q, 10);
 	char name[40];
 
-	snprintf(name, sizeof(name), "%s-%d", comm ? comm : "<...>", store_col_int(q, 0));
+	snprintf(name, sizeof(name), "%s-%d", comm, store_col_int(q, 0));
 	fprintf(out, "  %-24s %8lld %8lld %10lld %10lld %8lld %8lld %12.3f  %s%s%s\n", name,
 		(long long)store_col_int64(q, 2), (long long)store_col_int64(q, 3),
 		(long long)store_col_int64(q, 4), (long long)store_col_int64(q, 5),
@@ -290,11 +298,31 @@ static int process_row(struct store_stmt *q, void *arg)
 	return 0;
 }
 
+/* "comm", or "NULL" when @table has no comm column (an older database);
+ * -1 after a message. */
+static int comm_col(const struct sum_ctx *c, const char *table, const char **col)
+{
+	int have = store_has_column(c->s, table, "comm");
+
+	*col = have > 0 ? "comm" : "NULL";
+	return have < 0 ? -1 : 0;
+}
+
 static int print_processes(const struct sum_ctx *c)
 {
-	struct store_stmt *q = run_stmt(c, per_process_sql, "per-process table");
+	const char *st, *wk, *sc, *rc, *wr;
+	struct store_stmt *q;
+	struct vr_buf sql;
 	int ret;
 
+	if (comm_col(c, "reclaim_stall", &st) || comm_col(c, "kswapd_wakeup", &wk) ||
+	    comm_col(c, "lru_isolate_pages", &sc) || comm_col(c, "lru_shrink_pages", &rc) ||
+	    comm_col(c, "reclaim_write", &wr))
+		return -1;
+	vr_buf_init(&sql);
+	vr_buf_addf(&sql, per_process_sql, st, wk, sc, rc, wr, st, wk);
+	q = run_stmt(c, sql.buf, "per-process table");
+	vr_buf_release(&sql);
 	if (!q)
 		return -1;
 	fprintf(c->out, "\n  %-24s %8s %8s %10s %10s %8s %8s %12s  %s\n", "Process (comm-pid)",

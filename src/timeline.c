@@ -9,8 +9,11 @@
 #include "vr.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* ?1 run, ?2 from_ns (absolute), ?3 to_ns, ?4 node or NULL, ?5 min stall ns */
+/* ?1 run, ?2 from_ns (absolute), ?3 to_ns, ?4 node or NULL, ?5 min stall ns;
+ * @COMM: the stall's comm (stall_comm()) */
 static const char timeline_sql[] =
 	"WITH c AS (SELECT *, coalesce(nap_ns, last_activity_ns, wake_ns) AS e,"
 	"  CASE WHEN decision_exact THEN ' [exact]' ELSE '' END AS x"
@@ -39,7 +42,7 @@ static const char timeline_sql[] =
 	"  flag), 5 FROM pgdat_flag WHERE run_id = ?1 AND clear_ns IS NOT NULL"
 	" UNION ALL SELECT begin_ns, nid, printf('%s reclaim stall %.3f ms: %s-%d order=%s,"
 	" kswapd %s%s', kind, duration_ns / 1e6,"
-	"  coalesce((SELECT min(comm) FROM task t WHERE t.run_id = ?1 AND t.pid = s.pid), '<...>'),"
+	"  coalesce(@COMM, '<...>'),"
 	"  pid, coalesce(\"order\", '?'), coalesce(kswapd_state, 'unknown'),"
 	"  CASE WHEN complete THEN '' ELSE ' (incomplete: ' || incomplete_reason || ')' END), 6"
 	"  FROM reclaim_stall s WHERE run_id = ?1 AND duration_ns >= ?5"
@@ -105,16 +108,39 @@ static int print_line(struct store_stmt *q, void *arg)
 	return 0;
 }
 
+/*
+ * timeline_sql with the stall's comm: the comm of its own time (column
+ * reclaim_stall.comm), or in a database made before rows had it, the pid's
+ * first comm by name.  NULL after a message.
+ */
+static char *stall_sql(struct store *s)
+{
+	int have = store_has_column(s, "reclaim_stall", "comm");
+	const char *at = strstr(timeline_sql, "@COMM");
+	struct vr_buf b;
+
+	if (have < 0)
+		return NULL;
+	vr_buf_init(&b);
+	vr_buf_add(&b, timeline_sql, (size_t)(at - timeline_sql));
+	vr_buf_addstr(&b, have ? "s.comm" : "(SELECT min(comm) FROM task t WHERE t.run_id = ?1"
+		      " AND t.pid = s.pid)");
+	vr_buf_addstr(&b, at + 5);
+	return vr_buf_detach(&b);
+}
+
 int timeline_print(struct store *s, const struct timeline_opts *o, FILE *out)
 {
 	struct timeline_out t = { out, 0 };
 	struct store_stmt *q;
+	char *sql;
 	int ret;
 
 	if (run_first_ts(s, o->run_id, &t.first_ns) ||
-	    (o->nid >= 0 && check_node(s, o->run_id, o->nid)))
+	    (o->nid >= 0 && check_node(s, o->run_id, o->nid)) || !(sql = stall_sql(s)))
 		return -1;
-	q = store_stmt_new(s, timeline_sql, "timeline");
+	q = store_stmt_new(s, sql, "timeline");
+	free(sql);
 	if (!q)
 		return -1;
 	store_bind_int64(q, 1, o->run_id);

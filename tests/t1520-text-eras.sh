@@ -5,6 +5,7 @@
 # time before its first event.  Expected values are worked out by hand in
 # the comments.
 . "$(dirname "$0")/lib.sh"
+MKDAT="$TOP/tests/mkdat.py"
 
 # era_trace ERA: a direct reclaimer (a.out-500) whose one inactive-file
 # call isolated 32 pages, all under writeback (nr_writeback=32 ==
@@ -213,6 +214,136 @@ test_expect_success 'version = 6, CPU N is empty, TAB-indented lines' '
 		SELECT pid, duration_ns FROM reclaim_stall" >actual &&
 	printf "%s\n" 6 "97|kswapd0" "500|a.out" 1 "500|700000" >expect &&
 	test_cmp expect actual
+'
+
+# trace-cmd report -l (libtraceevent's latency format "%8.8s-%-5d %3d" and
+# the flags glued to the CPU): the comm is the 8 printed characters
+# without the padding ("simoop-l", "Web Cont", " kswapd0" -> kswapd0), the
+# pid after the last '-' before the CPU, CPU 12 before "dN.2.".  kswapd0
+# is known by its comm: its reclaim (30 pages) before any kswapd_wake is
+# its cycle's.  "<...>" has no comm: no task row, comm NULL.
+test_expect_success 'trace-cmd report -l lines: comm, pid, cpu and timestamp' '
+	cat >l.txt <<-\EOF &&
+	simoop-l-8293    1..... 14262.995617: mm_vmscan_wakeup_kswapd: nid=0 order=0 gfp_flags=GFP_HIGHUSER_MOVABLE
+	 kswapd0-45      0..... 14262.996100: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=30 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+	 kswapd0-45      0..... 14262.996211: mm_vmscan_kswapd_sleep: nid=0
+	simoop-l-8293    1d..1. 14262.997000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE
+	Web Cont-4711   12dN.2. 14262.997100: mm_vmscan_direct_reclaim_begin: order=2 gfp_flags=GFP_KERNEL
+	simoop-l-8293    1..... 14262.998000: mm_vmscan_direct_reclaim_end: nr_reclaimed=32
+	Web Cont-4711   12..... 14262.999100: mm_vmscan_direct_reclaim_end: nr_reclaimed=8
+	   <...>-123456   3..... 14263.000000: mm_vmscan_wakeup_kswapd: nid=0 order=1 gfp_flags=GFP_KERNEL
+	EOF
+	"$VR" load -q -d l.db --kernel 6.8.0 l.txt &&
+	sqlite3 l.db "SELECT pid, comm FROM task ORDER BY pid;
+		SELECT pid, cpu, ts_ns FROM mm_vmscan_direct_reclaim_begin ORDER BY ts_ns;
+		SELECT pid, cpu, ts_ns FROM mm_vmscan_wakeup_kswapd ORDER BY ts_ns;
+		SELECT pid, duration_ns, nr_reclaimed FROM reclaim_stall ORDER BY begin_ns;
+		SELECT pid, wake_ns IS NULL, nr_reclaimed FROM kswapd_cycle" >actual &&
+	printf "%s\n" "45|kswapd0" "4711|Web Cont" "8293|simoop-l" \
+		"8293|1|14262997000000" "4711|12|14262997100000" \
+		"8293|1|14262995617000" "123456|3|14263000000000" \
+		"8293|1000000|32" "4711|2000000|8" "45|1|30" >expect &&
+	test_cmp expect actual
+'
+
+# A task that exec'ed (pid 500: sh, then a.out) and a pid reused (600:
+# cc1, then make).  Each row has the comm of its own time:
+#   stall 100.000100-100.001100 sh (1.000 ms), scanned 16, reclaimed 8;
+#   wakeup 100.002000 and stall 100.003000-100.006000 a.out (3.000 ms,
+#   order 1), scanned 32, reclaimed 24; pid 600 stall 100.004000-100.005000
+#   cc1 (1.000 ms), stall 100.007000-100.009000 make (2.000 ms, order 2).
+# The task table has one span per comm: first and last event under it.
+# summary has a row per comm, the pages split by the rows' time.
+comm_trace() {
+	cat <<-\EOF
+	              sh-500     [001] ....   100.000100: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL
+	              sh-500     [001] ....   100.000600: mm_vmscan_lru_isolate: isolate_mode=0 classzone=2 order=0 nr_requested=32 nr_scanned=16 nr_skipped=0 nr_taken=16 lru=inactive_file
+	              sh-500     [001] ....   100.000700: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=16 nr_reclaimed=8 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+	              sh-500     [001] ....   100.001100: mm_vmscan_direct_reclaim_end: nr_reclaimed=8
+	           a.out-500     [001] ....   100.002000: mm_vmscan_wakeup_kswapd: nid=0 order=1 gfp_flags=GFP_KERNEL
+	           a.out-500     [001] ....   100.003000: mm_vmscan_direct_reclaim_begin: order=1 gfp_flags=GFP_KERNEL
+	           a.out-500     [001] ....   100.003100: mm_vmscan_lru_isolate: isolate_mode=0 classzone=2 order=1 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 lru=inactive_file
+	           a.out-500     [001] ....   100.003200: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=24 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+	             cc1-600     [002] ....   100.004000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL
+	             cc1-600     [002] ....   100.005000: mm_vmscan_direct_reclaim_end: nr_reclaimed=0
+	           a.out-500     [001] ....   100.006000: mm_vmscan_direct_reclaim_end: nr_reclaimed=24
+	            make-600     [002] ....   100.007000: mm_vmscan_direct_reclaim_begin: order=2 gfp_flags=GFP_KERNEL
+	            make-600     [002] ....   100.009000: mm_vmscan_direct_reclaim_end: nr_reclaimed=4
+	EOF
+}
+
+test_expect_success 'a pid whose comm changes: every row has the comm of its own time' '
+	comm_trace >c.txt &&
+	"$VR" load -q -d c.db --kernel 5.10.0 c.txt &&
+	sqlite3 c.db "SELECT pid, comm, first_ns, last_ns FROM task ORDER BY first_ns;
+		SELECT pid, comm, begin_ns, duration_ns FROM reclaim_stall ORDER BY begin_ns;
+		SELECT pid, comm, ts_ns FROM kswapd_wakeup" >actual &&
+	cat >expect <<-\EOF &&
+	500|sh|100000100000|100001100000
+	500|a.out|100002000000|100006000000
+	600|cc1|100004000000|100005000000
+	600|make|100007000000|100009000000
+	500|sh|100000100000|1000000
+	500|a.out|100003000000|3000000
+	600|cc1|100004000000|1000000
+	600|make|100007000000|2000000
+	500|a.out|100002000000
+	EOF
+	test_cmp expect actual &&
+	"$VR" summary -d c.db >out &&
+	grep "^  [a-z.0-9]*-[56]00 " out >actual &&
+	cat >expect <<-\EOF &&
+	  a.out-500                       1        1         32         24        0        0        3.000  direct-1=1 wakeup-1=1
+	  make-600                        1        0          0          0        0        0        2.000  direct-2=1
+	  sh-500                          1        0         16          8        0        0        1.000  direct-0=1
+	  cc1-600                         1        0          0          0        0        0        1.000  direct-0=1
+	EOF
+	test_cmp expect actual &&
+	"$VR" timeline -d c.db --run 1 --min-stall-ms 0 | grep "reclaim stall" | sed "s/.*stall //" >actual &&
+	printf "%s\n" "1.000 ms: sh-500 order=0, kswapd unknown" "3.000 ms: a.out-500 order=1, kswapd unknown" \
+		"1.000 ms: cc1-600 order=0, kswapd unknown" "2.000 ms: make-600 order=2, kswapd unknown" >expect &&
+	test_cmp expect actual
+'
+
+# The same in a trace.dat (tests/mkdat.py): pid 500 saved as "a.out" (the
+# name at the end of the recording); a sched_switch at 1.002 s names it
+# "sh", one at 1.006 s "a.out" again.  Stall 1 (1.000 s) comes before any
+# sched event: the saved cmdline, a.out; stall 2 (1.004 s) sh; stall 3
+# (1.007 s) a.out.  run_quality says one span took the saved cmdline
+# and was contradicted.  trace-cmd report prints a.out on every line.
+test_expect_success 'trace.dat: the comm sched events give, the saved cmdline before them' '
+	cat >c.spec <<-\EOF &&
+	era 4.11
+	cpus 2
+	uname Linux box 4.11.0 x86_64
+	comm 500 a.out
+	ev 0 1000000000 500 mm_vmscan_direct_reclaim_begin order=0 may_writepage=1 gfp_flags=0x24200ca classzone_idx=2
+	ev 0 1001000000 500 mm_vmscan_direct_reclaim_end nr_reclaimed=4
+	ev 0 1002000000 500 sched_switch prev_comm=sh prev_pid=500 prev_prio=120 prev_state=2 next_comm=swapper/0 next_pid=0 next_prio=120
+	ev 0 1004000000 500 mm_vmscan_direct_reclaim_begin order=1 may_writepage=1 gfp_flags=0x24200ca classzone_idx=2
+	ev 0 1005000000 500 mm_vmscan_direct_reclaim_end nr_reclaimed=8
+	ev 0 1006000000 500 sched_switch prev_comm=a.out prev_pid=500 prev_prio=120 prev_state=2 next_comm=swapper/0 next_pid=0 next_prio=120
+	ev 0 1007000000 500 mm_vmscan_direct_reclaim_begin order=2 may_writepage=1 gfp_flags=0x24200ca classzone_idx=2
+	ev 0 1009000000 500 mm_vmscan_direct_reclaim_end nr_reclaimed=16
+	EOF
+	python3 "$MKDAT" c.spec c.dat &&
+	"$VR" load -q -d cd.db c.dat &&
+	sqlite3 cd.db "SELECT pid, comm, begin_ns FROM reclaim_stall ORDER BY begin_ns;
+		SELECT pid, comm, first_ns, last_ns FROM task ORDER BY first_ns, pid;
+		SELECT count FROM run_quality WHERE item = '\''task_comm_saved_cmdline'\''" >actual &&
+	cat >expect <<-\EOF &&
+	500|a.out|1000000000
+	500|sh|1004000000
+	500|a.out|1007000000
+	500|a.out|1000000000|1001000000
+	0|swapper/0|1002000000|1006000000
+	500|sh|1002000000|1005000000
+	500|a.out|1006000000|1009000000
+	1
+	EOF
+	test_cmp expect actual &&
+	trace-cmd report -i c.dat 2>/dev/null | grep -c "a.out-500" >actual &&
+	echo 8 >expect && test_cmp expect actual
 '
 
 test_done

@@ -55,11 +55,12 @@ static int fuzz_lost(void *arg, int cpu, uint64_t ts_ns, int64_t count)
 	return 0;
 }
 
-static int fuzz_task(void *arg, int pid, const char *comm)
+static int fuzz_task(void *arg, int pid, const char *comm, int64_t first_ns, int64_t last_ns)
 {
 	struct fuzz_state *st = arg;
 
-	if (pid < 0)
+	/* a span: a known comm, first before last, both real timestamps */
+	if (pid < 0 || !*comm || first_ns > last_ns || first_ns < 0)
 		abort();
 	st->bytes += strlen(comm);
 	return 0;

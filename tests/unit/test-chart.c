@@ -38,7 +38,7 @@ static const char fixture_sql[] =
 	" (1, '4.11.0-vanilla', 1, 'a1.dat', 'trace.dat', 'h1', 1000000000, 11000000000, 'x'),"
 	" (2, '4.11.0-vanilla', 2, 'a2.dat', 'trace.dat', 'h2', 0, 5000000000, 'x'),"
 	" (3, '4.11.0-patched', 1, 'b1.dat', 'trace.dat', 'h3', 0, 5000000000, 'x');"
-	"INSERT INTO task VALUES (1, 50, 'kswapd0'), (1, 100, 'alloc');"
+	"INSERT INTO task (run_id, pid, comm) VALUES (1, 50, 'kswapd0'), (1, 100, 'alloc');"
 	/* kswapd cycles, absolute seconds: wake, last activity, sleep, next wake */
 	"INSERT INTO kswapd_cycle (run_id, nid, pid, wake_ns, last_activity_ns, sleep_ns,"
 	" next_wake_ns, decision, premature, complete) VALUES"

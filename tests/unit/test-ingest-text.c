@@ -77,10 +77,12 @@ static int cap_lost(void *arg, int cpu, uint64_t ts, int64_t count)
 	return 0;
 }
 
-static int cap_task(void *arg, int pid, const char *comm)
+static int cap_task(void *arg, int pid, const char *comm, int64_t first_ns, int64_t last_ns)
 {
 	struct capture *c = arg;
 
+	if (first_ns > last_ns || c->ntask == 8)
+		return -1;
 	c->task[c->ntask].pid = pid;
 	snprintf(c->task[c->ntask++].comm, 32, "%s", comm);
 	return 0;
