@@ -13,6 +13,11 @@ thousands of events), on the first million events of the big trace (cut
 with `trace-cmd split`) and on the whole of it.  File-backed pages (the
 uncompressed copy libtracecmd maps) are page cache the kernel can take back,
 and are shown apart.
+Then the commands that read a loaded database (summary, compare, timeline of
+the run, report writing its bundle, compare on the bundle's evidence.db),
+the same way, with their wall time as a fraction of load's (targets: report
+<= 0.5, summary and compare <= 0.2), and the sizes of the database and of
+report's evidence.db.
 """
 import os
 import statistics
@@ -112,6 +117,7 @@ def main():
             low = measure([vr, 'load', '-q', '-d', db2, '--low-memory', path])
             os.unlink(db2)
             sizes.append((count_events(bare, path), plain, low))
+        after = measure_after_load(vr, big, tmp, rounds)
     rows = [(name, *median_row([m[:3] for m in samples[name]]), anon[name]) for name in names]
     print(f'trace: {big} ({os.path.getsize(big) / 1e6:.1f} MB, {nev} events);'
           f' medians of {rounds} interleaved rounds (peak anon: one more run each, sampled)')
@@ -132,6 +138,60 @@ def main():
         grow = sizes[-1][1][3] / sizes[-2][1][3]
         print(f'load peak anonymous RSS on {sizes[-1][0]} events / on {sizes[-2][0]} events: {grow:.2f}'
               f' (flat: {"yes" if grow <= 1.15 else "NO"})')
+
+    print_after_load(after, rows[0][1])
+
+
+AFTER_NAMES = ['summary', 'compare', 'timeline --run 1', 'report -o DIR',
+               'compare -d evidence.db']
+
+
+def measure_after_load(vr, big, tmp, rounds):
+    """Load @big once into a database of its own under @tmp, then time the
+    commands that read it (@rounds interleaved rounds, medians; one more
+    sampled run each for peak anonymous memory).  Returns (rows, db bytes,
+    evidence.db bytes): rows are (name, wall s, cpu s, peak RSS MB, peak
+    anon MB)."""
+    db = os.path.join(tmp, 'after.db')
+    subprocess.run([vr, 'load', '-q', '-d', db, '--kernel', 'big', big], check=True)
+    out = os.path.join(tmp, 'bundle')
+    evidence = os.path.join(out, 'evidence.db')
+
+    def argv_of(name):
+        return {'summary': [vr, 'summary', '-d', db],
+                'compare': [vr, 'compare', '-d', db],
+                'timeline --run 1': [vr, 'timeline', '-d', db, '--run', '1'],
+                'report -o DIR': [vr, 'report', '-d', db, '-o', out],
+                'compare -d evidence.db': [vr, 'compare', '-d', evidence]}[name]
+
+    samples = {name: [] for name in AFTER_NAMES}
+    anon = {}
+    for r in range(rounds + 1):
+        for name in AFTER_NAMES:
+            if name.startswith('report') and os.path.exists(out):
+                subprocess.run(['rm', '-rf', out], check=True)
+            m = measure(argv_of(name), poll=(r == rounds))
+            if r == rounds:
+                anon[name] = m[3]
+            else:
+                samples[name].append(m[:3])
+    rows = [(name, *median_row(samples[name]), anon[name]) for name in AFTER_NAMES]
+    return rows, os.path.getsize(db), os.path.getsize(evidence)
+
+
+def print_after_load(after, load_wall):
+    """Print measure_after_load()'s table and the ratios to @load_wall (s)."""
+    rows, db_bytes, evidence_bytes = after
+    targets = {'summary': 0.2, 'compare': 0.2, 'report -o DIR': 0.5}
+    print('after the load, on its database (medians as above):')
+    print(f'{"command":32s} {"wall s":>8s} {"cpu s":>8s} {"peak RSS MB":>12s}'
+          f' {"peak anon MB":>13s} {"wall/load":>10s}')
+    for name, wall, cpu, rss, anon in rows:
+        ratio = wall / load_wall
+        goal = targets.get(name)
+        verdict = f' (target <= {goal}: {"met" if ratio <= goal else "NOT met"})' if goal else ''
+        print(f'{name:32s} {wall:8.2f} {cpu:8.2f} {rss:12.1f} {anon:13.1f} {ratio:10.3f}{verdict}')
+    print(f'database {db_bytes / 1e6:.1f} MB, evidence.db {evidence_bytes / 1e6:.1f} MB')
 
 
 if __name__ == '__main__':
