@@ -243,44 +243,51 @@ void ingest_dat_spill_remove_stale(void);
 
 /*
  * trace-cmd convert's scratch files (ingest-dat-scratch.c): libtracecmd
- * 3.1.6 writes each CPU's data through /tmp/trace_cpu_dataXXXXXX (mkstemp,
- * a fixed directory) and deletes them only when done.
- *
- * ingest_scratch_open_by - those that process @pid, a convert of @src, has
- * open for writing (call it with @pid stopped): regular files of this
- * user, not @src.  A NULL-terminated array of paths (owned; g_strfreev()).
+ * 3.1.6 (trace-output.c) writes each CPU's data through
+ * /tmp/trace_cpu_dataXXXXXX (mkstemp, a fixed directory) and deletes them
+ * only when done.  A load deletes only those its own convert had open for
+ * writing, by device and inode, never a file by its name alone.
  */
-char **ingest_scratch_open_by(pid_t pid, const char *src);
-
-struct ingest_scratch_snapshot;
+struct ingest_scratch;
 
 /*
- * ingest_scratch_snapshot - note the scratch files there are now, and the
- * @n @inputs (paths) of the load, before a convert starts.  Owned; free
- * with ingest_scratch_snapshot_free() (NULL is fine).
+ * ingest_scratch_watch - start noting the scratch files that trace-cmd
+ * convert @pid (a child of this process, just started, reading @src)
+ * opens for writing: a thread looks at /proc/@pid/fd every 20 ms, and each
+ * file found (a regular file of this user named /tmp/trace_cpu_dataXXXXXX,
+ * not @src) goes into memory and into a record file,
+ * /tmp/vmscan-report-UID/convert-PID-START, kept locked (flock) by this
+ * process, that a later load reads if this one is killed.  A record that
+ * cannot be made is warned about (vr_warn()); the noting goes on in memory.
+ * Owned; end with ingest_scratch_end().
  */
-struct ingest_scratch_snapshot *ingest_scratch_snapshot(char *const *inputs, int n);
-void ingest_scratch_snapshot_free(struct ingest_scratch_snapshot *snap);
+struct ingest_scratch *ingest_scratch_watch(pid_t pid, const char *src);
 
 /*
- * ingest_scratch_sweep - after a convert died without deleting its scratch
- * files (killed by someone else, with a worker that crashed, or failed):
- * delete those that appeared since @snap (not there then, modified since),
- * that are regular files of this user, not one of its inputs, and that no
- * process this user can see has open; waits up to 1 s for a dying convert
- * to close them.  Each removal is reported (vr_warn(): "left by a
- * trace-cmd convert that @how", e.g. "was killed").
+ * ingest_scratch_look - stop the looking thread of @w and look once more,
+ * with the convert stopped (SIGSTOP) before it is killed, so that nothing
+ * it has open is missed.  NULL is fine.
  */
-void ingest_scratch_sweep(const struct ingest_scratch_snapshot *snap, const char *how);
+void ingest_scratch_look(struct ingest_scratch *w);
 
 /*
- * ingest_scratch_remove_stale - at the start of a load of the @n @inputs:
- * delete every scratch file that is a regular file of this user, not one
- * of @inputs, and that no process this user can see has open (left by a
- * convert that was killed with its load, SIGKILL or the OOM killer, or
- * that failed), each removal reported.
+ * ingest_scratch_end - once @w's convert is reaped: delete the files noted
+ * that are still there as the same files (device, inode, birth time where
+ * known), each reported unless @how is NULL (vr_warn(): "removed FILE, left
+ * by a trace-cmd convert that @how"), remove the record, free @w (NULL is
+ * fine).
  */
-void ingest_scratch_remove_stale(char *const *inputs, int n);
+void ingest_scratch_end(struct ingest_scratch *w, const char *how);
+
+/*
+ * ingest_scratch_remove_stale - delete what loads that were killed (their
+ * record no longer locked) left: the files their records note, if still
+ * the same files and their convert is gone, then the records.  Records
+ * whose convert still runs (it is being killed with its load, by
+ * PR_SET_PDEATHSIG) are waited for up to @wait_ms, then left to a later
+ * load.  Each removal is reported (vr_warn()).
+ */
+void ingest_scratch_remove_stale(int wait_ms);
 
 /** ingest_dat_spill_dir - where copies go: $TMPDIR, or /var/tmp (borrowed). */
 const char *ingest_dat_spill_dir(void);

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdarg.h>
+#include <sys/types.h>
 
 #define VR_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -109,6 +110,14 @@ int vr_parse_u64(const char *s, uint64_t *out);
  * removing what a killed vmscan-report left (tracefs instances, copies).
  */
 bool vr_name_of_dead_process(const char *name, const char *prefix, char after);
+
+/**
+ * vr_proc_start_time - the start time of process @pid (field 22 of
+ * /proc/PID/stat, clock ticks since boot; proc(5)), with which a pid that
+ * was reused is told from the process once known by it; its state letter
+ * into *@state unless NULL.  0 when it does not run (gone, or a zombie).
+ */
+unsigned long long vr_proc_start_time(pid_t pid, char *state);
 
 /* The handlers of the signals that interrupt a command (SIGINT, SIGTERM,
  * SIGHUP) before vr_catch_interrupts(), for vr_restore_interrupts(). */

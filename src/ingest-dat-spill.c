@@ -59,7 +59,7 @@ struct ingest_spill {
 	char *dir, *out, *log;
 	pid_t pid;		/* 0 once reaped */
 	int status;		/* its wait status, once reaped */
-	struct ingest_scratch_snapshot *snap;	/* convert's scratch before it */
+	struct ingest_scratch *scratch;	/* convert's scratch files, noted */
 };
 
 /* Start trace-cmd convert from @s->src into @s->out.  0 or -1 (errno). */
@@ -97,6 +97,7 @@ static int start_convert(struct ingest_spill *s)
 		_exit(127);
 	}
 	close(log);
+	s->scratch = ingest_scratch_watch(s->pid, s->src);
 	return 0;
 }
 
@@ -181,7 +182,7 @@ static char *path_in(const char *dir, const char *name)
 
 static void spill_free(struct ingest_spill *s)
 {
-	ingest_scratch_snapshot_free(s->snap);
+	ingest_scratch_end(s->scratch, NULL);
 	free(s->src);
 	free(s->dir);
 	free(s->out);
@@ -212,7 +213,6 @@ struct ingest_spill *ingest_dat_spill_start(const char *path)
 	s->dir = vr_buf_detach(&dir);
 	s->out = path_in(s->dir, "uncompressed.dat");
 	s->log = path_in(s->dir, "convert.log");
-	s->snap = ingest_scratch_snapshot(&s->src, 1);
 	if (start_convert(s)) {
 		vr_error("%s: cannot run trace-cmd convert: %s", path, strerror(errno));
 		ingest_dat_spill_cancel(s);
@@ -250,8 +250,10 @@ int ingest_dat_spill_poll(struct ingest_spill *s)
 		if (r < 0)
 			s->status = -1;
 		s->pid = 0;
-		if (r > 0 && s->status)	/* killed or failed: its scratch stays */
-			ingest_scratch_sweep(s->snap, WIFSIGNALED(s->status) ? "was killed" : "failed");
+		/* killed or failed: its scratch files stay */
+		ingest_scratch_end(s->scratch, !s->status ? "finished"
+					       : WIFSIGNALED(s->status) ? "was killed" : "failed");
+		s->scratch = NULL;
 		if (s->status)
 			report_failure(s);
 	}
@@ -266,11 +268,10 @@ const char *ingest_dat_spill_path(const struct ingest_spill *s)
 /*
  * Kill the running convert of @s and delete the scratch files it had
  * open: stopped first (and waited for), so that it makes no new one
- * between the look and the kill.
+ * between the last look and the kill.
  */
 static void kill_convert(struct ingest_spill *s)
 {
-	char **scratch = NULL;
 	int status;
 	pid_t r;
 
@@ -278,16 +279,15 @@ static void kill_convert(struct ingest_spill *s)
 	while ((r = waitpid(s->pid, &status, WUNTRACED)) < 0 && errno == EINTR)
 		;
 	if (r == s->pid && WIFSTOPPED(status))
-		scratch = ingest_scratch_open_by(s->pid, s->src);
+		ingest_scratch_look(s->scratch);
 	if (r != s->pid || WIFSTOPPED(status)) {	/* else it ended by itself */
 		kill(s->pid, SIGKILL);
 		while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
 	s->pid = 0;
-	for (int i = 0; scratch && scratch[i]; i++)
-		unlink(scratch[i]);
-	g_strfreev(scratch);
+	ingest_scratch_end(s->scratch, NULL);
+	s->scratch = NULL;
 }
 
 void ingest_dat_spill_cancel(struct ingest_spill *s)

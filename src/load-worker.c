@@ -137,7 +137,6 @@ int load_run_worker(struct load_ctx *c, char *const *files, int n, int first,
 	sigset_t stop, waitmask;
 	int fds[2];
 	pid_t pid, parent;
-	struct ingest_scratch_snapshot *snap;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return -1;
@@ -148,10 +147,8 @@ int load_run_worker(struct load_ctx *c, char *const *files, int n, int first,
 	sigprocmask(SIG_BLOCK, &stop, &waitmask);
 	fflush(NULL);
 	parent = getpid();
-	snap = ingest_scratch_snapshot(files, n);
 	pid = fork();
 	if (pid < 0) {
-		ingest_scratch_snapshot_free(snap);
 		sigprocmask(SIG_SETMASK, &waitmask, NULL);
 		close(fds[0]);
 		close(fds[1]);
@@ -168,9 +165,10 @@ int load_run_worker(struct load_ctx *c, char *const *files, int n, int first,
 	*status = reap(pid);
 	if (WIFSIGNALED(*status)) {	/* its uncompressed copies, at once */
 		ingest_dat_spill_remove_stale();
-		ingest_scratch_sweep(snap, "was killed");	/* its converts died with it */
+		/* its converts die with it (PR_SET_PDEATHSIG), leaving their
+		 * scratch files and records: up to 3 s for them to be gone */
+		ingest_scratch_remove_stale(3000);
 	}
-	ingest_scratch_snapshot_free(snap);
 	sigprocmask(SIG_SETMASK, &waitmask, NULL);
 	return 0;
 }

@@ -206,6 +206,30 @@ bool vr_name_of_dead_process(const char *name, const char *prefix, char after)
 	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
+unsigned long long vr_proc_start_time(pid_t pid, char *state)
+{
+	char path[64], buf[1024], st = 0, *p;
+	unsigned long long start = 0;
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* the comm may hold blanks and parentheses */
+	/* after the comm: state (field 3), then 18 fields to starttime (22) */
+	if (!p || sscanf(p + 1, " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s"
+			 " %*s %*s %*s %*s %llu", &st, &start) != 2)
+		return 0;
+	if (state)
+		*state = st;
+	return st == 'Z' || st == 'X' ? 0 : start;
+}
+
 int vr_parse_nonneg_double(const char *s, double *out)
 {
 	char *end;

@@ -6,6 +6,8 @@
  *   VR_CRASH_OPEN=S   tracecmd_open() of a path containing S crashes;
  *   VR_CRASH_READ=S   the 1000th tracecmd_read_data() on such a file does;
  *   VR_CRASH_SIGNAL=N raise signal N instead of SIGSEGV (9: as if killed);
+ *   VR_CRASH_WAIT=F   before crashing, wait (up to 10 s) for file F to
+ *                     exist, then 0.2 s more (a child's file to be seen);
  *   VR_EXIT_READ=S    the 1000th read of such a file ends the process with
  *                     exit status 0 instead, as if it had stopped reading;
  *   VR_CRASH_EXIT=S   a process that opened such a file crashes as it exits.
@@ -26,8 +28,13 @@ static int reads, crash_at_exit;
 
 static void crash(void)
 {
-	const char *s = getenv("VR_CRASH_SIGNAL");
+	const char *s = getenv("VR_CRASH_SIGNAL"), *wait = getenv("VR_CRASH_WAIT");
 
+	if (wait && *wait) {
+		for (int i = 0; i < 200 && access(wait, F_OK); i++)
+			usleep(50000);
+		usleep(200000);
+	}
 	raise(s && *s ? atoi(s) : SIGSEGV);
 }
 

@@ -3,6 +3,25 @@
 # test_done.  Each test runs in its own fresh directory under a temp root.
 set -u
 : "${VR:?run through tests/run-tests.sh (make test)}"
+
+# A script that sets VR_PRIVATE_TMP=want before sourcing this file runs
+# with a /tmp of its own (a user and mount namespace, unshare -rm, a bind
+# mount of a fresh directory): its files named like trace-cmd convert's
+# scratch files are then neither seen nor taken by loads running
+# elsewhere on the machine (older builds delete such files by name), and
+# it sees none of theirs.  Without unshare it runs as it is.  The results
+# file is passed on as a descriptor (its path is under the hidden /tmp).
+if [ "${VR_PRIVATE_TMP:-}" = want ] && [ -z "${VR_PRIVATE_TMP_DIR:-}" ] &&
+   unshare -rm true 2>/dev/null; then
+	_priv=$(mktemp -d /tmp/vr-ptmp.XXXXXX)
+	if [ -n "${VR_RESULTS:-}" ]; then exec 9>>"$VR_RESULTS"; fi
+	VR_PRIVATE_TMP_DIR=$_priv VR_RESULTS=${VR_RESULTS:+/proc/self/fd/9} \
+		unshare -rm bash -c 'mount --bind "$VR_PRIVATE_TMP_DIR" /tmp && exec bash "$0" "$@"' \
+		"$0" "$@"
+	_rc=$?
+	rm -rf "$_priv"
+	exit $_rc
+fi
 test_name=$(basename "$0")
 test_root=$(mktemp -d "/tmp/vr-test.XXXXXX")
 trap 'rm -rf "$test_root"' EXIT

@@ -4,6 +4,8 @@
 # it happened on and is reported, and the other files still load.  The
 # crash is injected with tests/crash-preload.c (LD_PRELOAD) into good
 # recordings: at tracecmd_open(), or in the middle of reading.
+# a /tmp of its own: loads elsewhere must not take its scratch-named files
+VR_PRIVATE_TMP=want
 . "$(dirname "$0")/lib.sh"
 samples=$(ls "${VR_SAMPLES_DIR:-$TOP/samples}"/*.dat 2>/dev/null | head -3)
 # the ASan build: no report of the injected SIGSEGV, no link-order check
@@ -57,15 +59,18 @@ test_expect_success 'a crash while trace-cmd makes a copy: the scratch files it 
 	setup && mkdir tmp bin &&
 	# a trace-cmd that, as libtracecmd does, writes through a file it
 	# makes with mkstemp("/tmp/trace_cpu_dataXXXXXX"), then waits; it dies
-	# with the worker, the file stays
-	printf "#!/bin/bash\ns=\$(mktemp /tmp/trace_cpu_dataXXXXXX)\necho \$s >%s/scratch.name\nexec 5<>\$s\nexec -a vr-t1020-$$ sleep 3600\n" \
+	# with the worker, the file stays.  The worker crashes once the file is
+	# open (VR_CRASH_WAIT), as the scratch files of a real convert are open for
+	# seconds: the load notes the files it finds its convert writing
+	printf "#!/bin/bash\ns=\$(mktemp /tmp/trace_cpu_dataXXXXXX)\nexec 5<>\$s\necho \$s >%s/scratch.name\nexec -a vr-t1020-$$ sleep 3600\n" \
 		"$PWD" >bin/trace-cmd && chmod +x bin/trace-cmd &&
 	# alike but open: not touched
 	busy=$(mktemp /tmp/trace_cpu_dataXXXXXX) &&
 	{ sleep 60 5<>"$busy" & } && holder=$! &&
 	# and the input itself named like one, written just before
 	input=$(mktemp /tmp/trace_cpu_dataXXXXXX) && cp crashme.dat "$input" &&
-	VR_CRASH_READ=trace_cpu_data VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
+	VR_CRASH_READ=trace_cpu_data VR_CRASH_WAIT=$PWD/scratch.name VR_TEST_IN_MEMORY_CAP=1 \
+		TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
 		test_expect_code 1 crashing "$VR" load -q -d db "$input" 2>err &&
 	grep -q "^vmscan-report: $input: loading it crashed" err &&
 	scratch=$(cat scratch.name) && test -n "$scratch" && test ! -e "$scratch" &&

@@ -7,6 +7,8 @@
 # costs memory.  VR_TEST_IN_MEMORY_CAP (bytes) puts the samples, a few MB,
 # past the cap: with 1 byte the reader stops at its first look (after 1024
 # events) and waits for the copy, so both parts are always exercised.
+# a /tmp of its own: loads elsewhere must not take its scratch-named files
+VR_PRIVATE_TMP=want
 . "$(dirname "$0")/lib.sh"
 samples=$(ls "${VR_SAMPLES_DIR:-$TOP/samples}"/*.dat 2>/dev/null)
 sample=$(echo "$samples" | head -1)
@@ -223,30 +225,54 @@ test_expect_success 'started with SIGHUP ignored (nohup): a hangup does not stop
 	test_expect_code 0 wait $pid &&
 	test "$(sqlite3 db "SELECT count(*) FROM run")" = 1 && ! grep -q interrupted err
 '
-test_expect_success 'trace-cmd convert that fails: its scratch files go, read in memory' '
+test_expect_success 'trace-cmd convert that fails: its scratch files go, a file alike made meanwhile stays' '
 	mkdir tmp bin &&
 	# as libtracecmd does when the disk fills: a scratch file written,
-	# then an error, the file left behind
-	printf "#!/bin/bash\ns=\$(mktemp /tmp/trace_cpu_dataXXXXXX)\necho \$s >%s/scratch.name\necho data >\$s\necho \"trace-cmd: No space left on device\" >&2\nexit 1\n" \
-		"$PWD" >bin/trace-cmd && chmod +x bin/trace-cmd &&
-	VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH "$VR" load -q -d db "$sample" 2>err &&
+	# then an error, the file left behind.  While it runs, the user makes
+	# a file named alike (mktemp): not made by the convert, it stays
+	printf "#!/bin/bash\ns=\$(mktemp /tmp/trace_cpu_dataXXXXXX)\necho \$s >%s/scratch.name\nexec 5<>\$s\necho data >&5\ntouch %s/started\nuntil [ -e %s/go ]; do sleep 0.05; done\nsleep 0.5\necho \"trace-cmd: No space left on device\" >&2\nexit 1\n" \
+		"$PWD" "$PWD" "$PWD" >bin/trace-cmd && chmod +x bin/trace-cmd &&
+	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH "$VR" load -q -d db "$sample" 2>err & }
+	pid=$! &&
+	for i in $(seq 200); do test -e started && break; sleep 0.05; done && test -e started &&
+	user=$(mktemp /tmp/trace_cpu_dataXXXXXX) && touch go &&
+	test_expect_code 0 wait $pid &&
 	grep -q "trace-cmd convert failed making an uncompressed copy: trace-cmd: No space left on device" err &&
 	scratch=$(cat scratch.name) && test -n "$scratch" && test ! -e "$scratch" &&
 	grep -q "removed $scratch, left by a trace-cmd convert that failed" err &&
+	test -e "$user" && ! grep -q "$user" err && rm -f "$user" &&
 	test "$(sqlite3 db "SELECT count(*) FROM run")" = 1 && test -z "$(ls -A tmp)"
 '
-test_expect_success 'what killed loads left (scratch files, copies) goes at the start of any load' '
+test_expect_success 'a load killed (SIGKILL) while trace-cmd makes the copy: the next load removes its scratch file' '
+	mkdir tmp bin &&
+	printf "#!/bin/bash\ns=\$(mktemp /tmp/trace_cpu_dataXXXXXX)\necho \$s >%s/scratch.name\nexec 5<>\$s\nexec -a vr-t1030-c$$ sleep 3600\n" \
+		"$PWD" >bin/trace-cmd && chmod +x bin/trace-cmd &&
+	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH "$VR" load -q -d db "$sample" 2>err & }
+	pid=$! &&
+	wait_started "vr-t1030-c$$ 3600" && sleep 0.3 &&
+	kill -KILL $pid && { wait $pid || true; } &&
+	for i in $(seq 100); do pgrep -f "vr-t1030-c$$ 3600" >/dev/null || break; sleep 0.05; done &&
+	! pgrep -f "vr-t1030-c$$ 3600" &&
+	# left behind, as a real convert killed with its load leaves them
+	scratch=$(cat scratch.name) && test -n "$scratch" && test -f "$scratch" &&
+	rm -rf tmp/* && TMPDIR=$PWD/tmp "$VR" load -q -d db2 "$sample" 2>err2 &&
+	test ! -e "$scratch" &&
+	grep -q "removed $scratch, left by a trace-cmd convert that was killed with its load" err2
+'
+test_expect_success 'the copy of a killed load goes at the start of any load; the files of the user named like scratch files stay' '
 	mkdir tmp && dead=$(cat /proc/sys/kernel/pid_max) && ! kill -0 $dead 2>/dev/null &&
 	mkdir tmp/vmscan-report-$dead-abcdef && echo x >tmp/vmscan-report-$dead-abcdef/uncompressed.dat &&
+	# files of the user named as libtracecmd names its scratch files:
+	# one old and closed, one open, and the input itself: no load made
+	# them, none is touched
 	left=$(mktemp /tmp/trace_cpu_dataXXXXXX) && touch -d "1 hour ago" "$left" &&
-	# alike but open, and the input itself named like one: kept
 	busy=$(mktemp /tmp/trace_cpu_dataXXXXXX) && { sleep 60 5<"$busy" & } && holder=$! &&
 	input=$(mktemp /tmp/trace_cpu_dataXXXXXX) && cp "$sample" "$input" &&
 	# a load under the cap: it makes no copy of its own
 	TMPDIR=$PWD/tmp "$VR" load -q -d db "$input" 2>err &&
-	test ! -e "$left" && test ! -e tmp/vmscan-report-$dead-abcdef &&
+	test ! -e tmp/vmscan-report-$dead-abcdef &&
 	grep -q "removed $PWD/tmp/vmscan-report-$dead-abcdef, left by a load that was killed" err &&
-	test -e "$busy" && test -e "$input" &&
-	kill $holder && rm -f "$busy" "$input"
+	test -e "$left" && test -e "$busy" && test -e "$input" && ! grep -q trace_cpu_data err &&
+	kill $holder && rm -f "$left" "$busy" "$input"
 '
 test_done
