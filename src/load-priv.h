@@ -43,6 +43,7 @@ struct load_report {
 	int last_done;		/* the last file finished, or first - 1 */
 	long long last_run_id;	/* its run, if it loaded */
 	bool last_replaced;	/* that run replaced one loaded before */
+	bool out_of_memory;	/* it crashed right after an allocation failed */
 };
 
 /*

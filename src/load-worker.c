@@ -4,7 +4,8 @@
  * A worker's progress is one line per event on a pipe to its supervisor:
  * "s I 0" before file I (of the command line) is stored, "d I F ID R"
  * after (F 1: it failed; else ID: its run, R 1: the run replaced one),
- * "x 0 N" when the database cannot be opened for its N files.
+ * "x 0 N" when the database cannot be opened for its N files, "m 0 0"
+ * when it crashes right after an allocation failed.
  */
 #define _GNU_SOURCE	/* pipe2 */
 #include "load-priv.h"
@@ -19,6 +20,44 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/*
+ * The worker's end of the progress pipe for on_fatal_signal(), -1 outside
+ * a worker.  A file-scope variable because a signal handler reaches no
+ * other state, and only a volatile sig_atomic_t is safe to read there
+ * (C11 7.14.1.1).
+ */
+static volatile sig_atomic_t fatal_fd = -1;
+
+/*
+ * A crash in a worker (SIGSEGV, SIGBUS, SIGABRT, ...): if the last call
+ * that failed ran out of memory (errno ENOMEM: an allocation failed, which
+ * libtracecmd 3.1.6 does not always check, or vr_malloc() gave up), say so
+ * on the progress pipe ("m"; write() is async-signal-safe), then die by
+ * the signal (SA_RESETHAND put the default action back).
+ */
+static void on_fatal_signal(int sig)
+{
+	static const char line[] = "m 0 0\n";
+
+	if (errno == ENOMEM && fatal_fd >= 0) {
+		ssize_t w = write(fatal_fd, line, sizeof(line) - 1);
+
+		(void)w;	/* dying anyway */
+	}
+	raise(sig);	/* at once, or when the handler returns (blocked) */
+}
+
+static void catch_fatal_signals(int fd)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE };
+	struct sigaction sa = { .sa_handler = on_fatal_signal, .sa_flags = SA_RESETHAND };
+
+	fatal_fd = fd;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
 
 void load_progress(const struct load_ctx *c, char what, int i, int failed)
 {
@@ -45,7 +84,9 @@ static void take_line(const char *line, struct load_report *r)
 
 	if (sscanf(line, "%c %d %d %lld %d", &what, &i, &f, &id, &replaced) < 3)
 		return;
-	if (what == 'x') {
+	if (what == 'm') {
+		r->out_of_memory = true;
+	} else if (what == 'x') {
 		r->failed += f;
 	} else if (what == 's') {
 		r->current = i;
@@ -110,6 +151,7 @@ worker_main(const struct load_ctx *parent_ctx, char *const *files, int n, int fi
 	sigprocmask(SIG_SETMASK, waitmask, NULL);
 	c.progress_fd = fd;
 	c.progress_base = first;
+	catch_fatal_signals(fd);
 	c.supervised = true;
 	if (one_at_a_time)
 		c.o.jobs = 1;

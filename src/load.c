@@ -75,15 +75,44 @@ static unsigned long long as_limit_mib(void)
 	return (unsigned long long)rl.rlim_cur >> 20;
 }
 
+/* Was signal @sig sent to the worker (a kill) rather than a crash? */
+static bool killed_by(int sig)
+{
+	return sig == SIGKILL || sig == SIGUSR1 || sig == SIGUSR2 || sig == SIGPIPE ||
+	       sig == SIGALRM || sig == SIGQUIT;
+}
+
+/*
+ * What ended the worker, with wait @status, @oom and @enomem as for
+ * say_worker_died(), in a few words after "the load's worker" (into @buf).
+ */
+static const char *worker_end(int status, bool oom, bool enomem, char *buf, size_t len)
+{
+	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+
+	if (!sig)
+		snprintf(buf, len, "ended (exit status %d)", WEXITSTATUS(status));
+	else if (enomem)
+		snprintf(buf, len, "crashed (signal %d) right after an allocation failed (ENOMEM)", sig);
+	else if (oom)
+		snprintf(buf, len, "was killed by the kernel's OOM killer (signal %d)", sig);
+	else if (killed_by(sig))
+		snprintf(buf, len, "was killed by signal %d (SIG%s)", sig, sigabbrev_np(sig));
+	else
+		snprintf(buf, len, "crashed (signal %d)", sig);
+	return buf;
+}
+
 /*
  * Say why the worker ended, with wait @status, while loading @path: by
  * itself before it was done (an exit status), by the OOM killer (SIGKILL
- * while the kernel's oom_kill count rose: @oom), by another SIGKILL or
+ * while the kernel's oom_kill count rose: @oom), by a crash right after an
+ * allocation failed (@enomem: the worker said so), by another SIGKILL or
  * signal sent to it, or by a crash (SIGSEGV and the like, which
  * libtracecmd 3.1.6 does on some corrupt files, and which allocations
  * failing under an address-space limit can cause).
  */
-static void say_worker_died(const char *path, int status, bool oom)
+static void say_worker_died(const char *path, int status, bool oom, bool enomem)
 {
 	unsigned long long limit = as_limit_mib();
 	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
@@ -92,11 +121,14 @@ static void say_worker_died(const char *path, int status, bool oom)
 	if (!sig) {
 		vr_error("%s: not loaded: the load's worker ended (exit status %d) while loading it;"
 			 " the database is unchanged", path, WEXITSTATUS(status));
+	} else if (enomem) {
+		vr_error("%s: loading it ran out of memory: the worker crashed (signal %d) right after"
+			 " an allocation failed (ENOMEM); not loaded, the database is unchanged", path,
+			 sig);
 	} else if (oom) {
 		vr_error("%s: loading it ran out of memory: the worker was killed by the kernel's OOM"
 			 " killer (signal %d); not loaded, the database is unchanged", path, sig);
-	} else if (sig == SIGKILL || sig == SIGUSR1 || sig == SIGUSR2 || sig == SIGPIPE ||
-		   sig == SIGALRM || sig == SIGQUIT) {
+	} else if (killed_by(sig)) {
 		vr_error("%s: loading it was stopped: the worker was killed by signal %d (SIG%s);"
 			 " not loaded, the database is unchanged", path, sig, sigabbrev_np(sig));
 	} else {
@@ -200,11 +232,18 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 			break;
 		}
 		if (!isolate && (c->o.jobs != 1) && k + 1 < n) {
-			isolate = true;	/* which of the files in flight was it? */
+			char how[128];
+
+			/* which of the files in flight was it?  Said, never silent:
+			 * the retry costs time, and a second end fails the file */
+			vr_warn("%s: the load's worker %s while loading it or a file after it (they are"
+				" decoded at once): loading again from it, one file at a time", files[k],
+				worker_end(status, oom, r.out_of_memory, how, sizeof(how)));
+			isolate = true;
 			first = k;
 			continue;
 		}
-		say_worker_died(files[k], status, oom);
+		say_worker_died(files[k], status, oom, r.out_of_memory);
 		failed++;
 		first = k + 1;
 		isolate = false;

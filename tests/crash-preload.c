@@ -6,6 +6,9 @@
  *   VR_CRASH_OPEN=S   tracecmd_open() of a path containing S crashes;
  *   VR_CRASH_READ=S   the 1000th tracecmd_read_data() on such a file does;
  *   VR_CRASH_SIGNAL=N raise signal N instead of SIGSEGV (9: as if killed);
+ *   VR_CRASH_ENOMEM=1 crash with errno ENOMEM, as after a failed allocation;
+ *   VR_CRASH_ONCE=F   crash only if file F does not exist, making it first
+ *                     (a second worker reading the file again does not);
  *   VR_CRASH_WAIT=F   before crashing, wait (up to 10 s) for file F to
  *                     exist, then 0.2 s more (a child's file to be seen);
  *   VR_EXIT_READ=S    the 1000th read of such a file ends the process with
@@ -14,6 +17,8 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,13 +33,23 @@ static int reads, crash_at_exit;
 
 static void crash(void)
 {
-	const char *s = getenv("VR_CRASH_SIGNAL"), *wait = getenv("VR_CRASH_WAIT");
+	const char *s = getenv("VR_CRASH_SIGNAL"), *once = getenv("VR_CRASH_ONCE");
+	const char *wait = getenv("VR_CRASH_WAIT");
+	int fd;
 
+	if (once && *once) {
+		fd = open(once, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		if (fd < 0)
+			return;
+		close(fd);
+	}
 	if (wait && *wait) {
 		for (int i = 0; i < 200 && access(wait, F_OK); i++)
 			usleep(50000);
 		usleep(200000);
 	}
+	if (getenv("VR_CRASH_ENOMEM"))
+		errno = ENOMEM;
 	raise(s && *s ? atoi(s) : SIGSEGV);
 }
 

@@ -102,6 +102,29 @@ test_expect_success 'a worker killed (SIGKILL) while reading: said so, not blame
 	! grep -q "libtracecmd" err &&
 	test "$(runs)" = "a.dat:1" && test ! -e db-journal
 '
+test_expect_success 'a worker that crashes right after an allocation failed: out of memory, said so' '
+	setup &&
+	VR_CRASH_READ=crashme VR_CRASH_ENOMEM=1 test_expect_code 1 crashing "$VR" load -q -d db \
+		crashme.dat 2>err &&
+	grep -q "^vmscan-report: crashme.dat: loading it ran out of memory: the worker crashed (signal 11) right after an allocation failed (ENOMEM)" err &&
+	! grep -q "libtracecmd" err && test ! -e db && test ! -e db-journal
+'
+test_expect_success 'default -j, a worker killed once (SIGKILL): said so, loaded again one at a time, exit 0' '
+	setup &&
+	VR_CRASH_READ=crashme VR_CRASH_SIGNAL=9 VR_CRASH_ONCE=$PWD/once \
+		test_expect_code 0 crashing "$VR" load -q -d db a.dat crashme.dat c.dat 2>err &&
+	test -e once &&
+	grep -q "^vmscan-report: warning: [a-z]*.dat: the load.s worker was killed by signal 9 (SIGKILL) while loading it or a file after it (they are decoded at once): loading again from it, one file at a time" err &&
+	test "$(runs)" = "a.dat:1 crashme.dat:2 c.dat:3" && test ! -e db-journal
+'
+test_expect_success 'default -j, a worker killed again on the retry: that file fails, named, exit 1' '
+	setup &&
+	VR_CRASH_READ=crashme VR_CRASH_SIGNAL=9 \
+		test_expect_code 1 crashing "$VR" load -q -d db a.dat crashme.dat c.dat 2>err &&
+	grep -q "^vmscan-report: warning: [a-z]*.dat: the load.s worker was killed by signal 9 (SIGKILL) while loading it or a file after it" err &&
+	grep -q "^vmscan-report: crashme.dat: loading it was stopped: the worker was killed by signal 9 (SIGKILL)" err &&
+	test "$(runs)" = "a.dat:1 c.dat:2" && test ! -e db-journal
+'
 test_expect_success 'a crash under an address-space limit (ulimit -v) says memory may have run out' '
 	if ldd "$VR" | grep -q libasan; then echo "skipped: ASan needs the address space"; exit 0; fi
 	setup &&
