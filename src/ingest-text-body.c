@@ -334,14 +334,52 @@ static const char *const int32_fields[] = {
 	"next_prio", "pid", "prio", "success", "target_cpu", NULL
 };
 
-static bool fits_field(int spec, int f, int64_t x)
+/*
+ * Counters the kernel declares unsigned long (or unsigned int) in
+ * TP_STRUCT__entry and prints with %lu/%u (include/trace/events/vmscan.h,
+ * 4.4-6.18: lru_isolate, lru_shrink_inactive, lru_shrink_active,
+ * direct_reclaim_end, inactive_list_is_low, shrink_slab_start's 4.4-4.15
+ * pgs_scanned/lru_pgs): a printed "-1" cannot have come from them, and a
+ * page count above 2^63 - 1 is no count (it would be stored negative).
+ */
+static const char *const counter_fields[] = {
+	"nr_requested", "nr_scanned", "nr_skipped", "nr_taken", "nr_reclaimed", "nr_dirty",
+	"nr_writeback", "nr_congested", "nr_immediate", "nr_activate", "nr_activate0",
+	"nr_activate1", "nr_ref_keep", "nr_unmap_fail", "nr_active", "nr_deactivated",
+	"nr_referenced", "total_inactive", "inactive", "total_active", "active", "ratio",
+	"pgs_scanned", "lru_pgs", NULL
+};
+/*
+ * Unsigned long pfns, struct page addresses and gfp masks, printed in hex
+ * (%lx, %p: vmscan.h writepage, compaction.h compaction_begin/end): a
+ * minus sign cannot have come from them; above 2^63 - 1 they are stored as
+ * the bit pattern, as ingest-dat stores them.
+ */
+static const char *const unsigned_fields[] = {
+	"page", "pfn", "zone_start", "migrate_pfn", "free_pfn", "zone_end", "gfp_flags", NULL
+};
+
+static bool listed(const char *const *names, const char *name)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/* Why @x (printed as @v) cannot be field @f of @spec, or NULL if it can. */
+static const char *out_of_field(int spec, int f, int64_t x, const char *v)
 {
 	const char *name = vr_event_specs[spec].fields[f].name;
 
-	for (int i = 0; int32_fields[i]; i++)
-		if (!strcmp(int32_fields[i], name))
-			return x >= INT32_MIN && x <= (int64_t)UINT32_MAX;
-	return true;
+	if (listed(int32_fields, name) && (x < INT32_MIN || x > (int64_t)UINT32_MAX))
+		return "out of range (the kernel's field is a 32-bit integer)";
+	if (listed(counter_fields, name) && x < 0)
+		return v[0] == '-' ? "out of range (the kernel's field is an unsigned counter)"
+				   : "out of range (a counter above 2^63 - 1)";
+	if (listed(unsigned_fields, name) && v[0] == '-')
+		return "out of range (the kernel's field is unsigned)";
+	return NULL;
 }
 
 /* A value out of range: remembered for the caller to report. */
@@ -367,6 +405,7 @@ static void set_field(struct text_ctx *c, int spec, int f, enum text_conv conv, 
 	int64_t x = 0;
 	int r = -1;
 	bool symbolic = false;
+	const char *why;
 
 	c->printed |= 1u << f;
 	if (vr_event_specs[spec].fields[f].type == VR_FT_TEXT) {
@@ -425,9 +464,8 @@ static void set_field(struct text_ctx *c, int spec, int f, enum text_conv conv, 
 	case CV_EXTRA:
 		break;
 	}
-	if (!r && !fits_field(spec, f, x)) {
-		bad_value(c, label, llen, v, vlen,
-			  "out of range (the kernel's field is a 32-bit integer)");
+	if (!r && (why = out_of_field(spec, f, x, v))) {
+		bad_value(c, label, llen, v, vlen, why);
 		return;
 	}
 	if (!r) {
@@ -633,11 +671,11 @@ static void set_int(struct text_ctx *c, int spec, const char *fname, int64_t v,
 {
 	int f = spec_field(spec, fname, strlen(fname));
 	char num[24];
+	const char *why;
 
-	if (f >= 0 && !fits_field(spec, f, v)) {
-		snprintf(num, sizeof(num), "%lld", (long long)v);
-		bad_value(c, fname, strlen(fname), num, strlen(num),
-			  "out of range (the kernel's field is a 32-bit integer)");
+	snprintf(num, sizeof(num), "%lld", (long long)v);
+	if (f >= 0 && (why = out_of_field(spec, f, v, num))) {
+		bad_value(c, fname, strlen(fname), num, strlen(num), why);
 	} else if (f >= 0) {
 		ev->val[f] = v;
 		ev->present |= 1u << f;

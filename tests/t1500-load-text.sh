@@ -245,6 +245,25 @@ test_expect_success 'numbers no kernel field holds: FILE:LINE errors, the databa
 		"$ok_line" >big.txt &&
 	bad_text big.txt 2 "nr_scanned=18446744073709551616: out of range (more than 64 bits)"
 '
+test_expect_success 'negative values and counters past 2^63 - 1 of unsigned fields: FILE:LINE errors' '
+	python3 "$MKDAT" "$DATA/numa-4.11.spec" n.dat && "$VR" load -q -d keep.db n.dat &&
+	# nr_scanned and nr_reclaimed are unsigned long, printed %lu
+	# (vmscan.h mm_vmscan_lru_shrink_inactive); pfn is unsigned long, %lx
+	printf "%s\n  a-1 [000] .... 2.000000: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=-1 nr_reclaimed=0\n" \
+		"$ok_line" >neg.txt &&
+	bad_text neg.txt 2 "nr_scanned=-1: out of range (the kernel.s field is an unsigned counter)" &&
+	printf "%s\n%s\n  a-1 [000] .... 2.000000: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=18446744073709551615\n" \
+		"$ok_line" "$ok_line" >wrap.txt &&
+	bad_text wrap.txt 3 "nr_reclaimed=18446744073709551615: out of range (a counter above 2^63 - 1)" &&
+	printf "%s\n  a-1 [000] .... 2.000000: mm_vmscan_write_folio: pfn=-5 flags=RECLAIM_WB_ANON\n" \
+		"$ok_line" >pfn.txt &&
+	bad_text pfn.txt 2 "pfn=-5: out of range (the kernel.s field is unsigned)" &&
+	# a signed field may be negative: shrink_slab_end total_scan is long (%ld)
+	printf "%s\n  a-1 [000] .... 2.000000: mm_shrink_slab_end: super_cache_scan+0x0/0x1a0 0000000000000000: nid: 0 unused scan count 0 new scan count -3 total_scan -3 last shrinker return val -1\n" \
+		"$ok_line" >signed.txt &&
+	"$VR" load -q -d s.db signed.txt &&
+	test "$(sqlite3 s.db "SELECT new_scan, total_scan, retval FROM mm_shrink_slab_end")" = "-3|-3|-1"
+'
 test_expect_success 'a text without events is no run: blanks, a cpus= header, lost markers only' '
 	python3 "$MKDAT" "$DATA/numa-4.11.spec" n.dat && "$VR" load -q -d keep.db n.dat &&
 	python3 -c "import sys; sys.stdout.write(\"\\n\" * 1000000)" >blank.txt &&

@@ -583,9 +583,18 @@ static void test_out_of_range(void **state)
 	(void)state;
 	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_lru_shrink_inactive: nid=0"
 			       " nr_scanned=18446744073709551616 nr_reclaimed=1\n", NULL, &c, NULL), -1);
+	/* an unsigned long counter (%lu) is no count above 2^63 - 1, nor below 0 */
 	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_lru_shrink_inactive: nid=0"
-			       " nr_scanned=18446744073709551615 nr_reclaimed=1\n", NULL, &c, NULL), 0);
-	assert_true((uint64_t)val(&c.ev[0], "nr_scanned") == UINT64_MAX);	/* bit pattern */
+			       " nr_scanned=18446744073709551615 nr_reclaimed=1\n", NULL, &c, NULL), -1);
+	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_lru_shrink_inactive: nid=0"
+			       " nr_scanned=-1 nr_reclaimed=1\n", NULL, &c, NULL), -1);
+	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_lru_shrink_inactive: nid=0"
+			       " nr_scanned=9223372036854775807 nr_reclaimed=1\n", NULL, &c, NULL), 0);
+	assert_true(val(&c.ev[0], "nr_scanned") == INT64_MAX);
+	/* a pfn (%lx) keeps its bit pattern above 2^63 - 1, as ingest-dat stores it */
+	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_write_folio:"
+			       " pfn=0xffffffffffffffff flags=RECLAIM_WB_ANON\n", NULL, &c, NULL), 0);
+	assert_true((uint64_t)val(&c.ev[0], "pfn") == UINT64_MAX);	/* bit pattern */
 	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_lru_shrink_inactive: nid=0"
 			       " nr_scanned=0x10000000000000000 nr_reclaimed=1\n", NULL, &c, NULL), -1);
 	assert_int_equal(parse("  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=99999999999\n",
