@@ -50,6 +50,9 @@ int vr_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /** vr_warn - like vr_error() but prefixed "warning: "; returns nothing. */
 void vr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** vr_warn_plain - a note on stderr, "vmscan-report: " and the text
+ * (escaped as vr_warn() escapes it), without "warning: ". */
+void vr_warn_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /**
  * vr_malloc/vr_calloc/vr_realloc/vr_strdup - allocation that never returns
@@ -92,6 +95,20 @@ void vr_buf_vaddf(struct vr_buf *b, const char *fmt, va_list ap);
  * JSON string literal with quotes and escapes (RFC 8259).
  */
 void vr_buf_add_json_str(struct vr_buf *b, const char *s, size_t len);
+/**
+ * vr_buf_add_escaped - append the NUL-terminated @s with each control
+ * byte (below 0x20, and 0x7f) written as a C escape (\t, \n, \r, ...,
+ * else \ooo octal), as git quotes a path (quote.c quote_c_style()), so
+ * that a file name cannot break a message line or drive the terminal.
+ * A NULL @s appends "(null)", as glibc's printf() does.
+ */
+void vr_buf_add_escaped(struct vr_buf *b, const char *s);
+/**
+ * vr_escaped - @s escaped as by vr_buf_add_escaped(), in @b (reset first;
+ * the caller's, released by it): for a user's path in a printf() of its
+ * own.  Returns @b->buf.
+ */
+const char *vr_escaped(struct vr_buf *b, const char *s);
 /**
  * vr_buf_detach - return the string and leave @b empty; the caller frees the
  * result with free().

@@ -81,9 +81,9 @@ static bool want_spill(const struct load_opts *o, const char *path)
 	avail = mem_available();
 	if (stat(path, &st) || !avail || (uint64_t)st.st_size * 12 <= avail / 2)
 		return false;
-	fprintf(stderr, "vmscan-report: %s: about %llu MiB once decompressed, more than half the"
-		" free memory: reading an uncompressed copy instead (--low-memory)\n", path,
-		(unsigned long long)st.st_size * 12 >> 20);
+	vr_warn_plain("%s: about %llu MiB once decompressed, more than half the free memory:"
+		      " reading an uncompressed copy instead (--low-memory)", path,
+		      (unsigned long long)st.st_size * 12 >> 20);
 	return true;
 }
 

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -365,11 +366,23 @@ char *metric_presence_text(const struct metric_presence *p)
 int metric_unknown(const char *name, char *const *accepted, size_t naccepted,
 		   const char *known)
 {
-	for (size_t i = 0; i < naccepted; i++)
-		if (!strcasecmp(name, accepted[i]))
-			return vr_error("unknown metric '%s' (names are case-sensitive: did you"
-					" mean '%s'?)\nknown metrics: %s", name, accepted[i], known);
-	return vr_error("unknown metric '%s'\nknown metrics: %s", name, known);
+	struct vr_buf b;
+	int ret = -1;
+	size_t i;
+
+	for (i = 0; i < naccepted && strcasecmp(name, accepted[i]); i++)
+		;
+	if (i < naccepted)
+		ret = vr_error("unknown metric '%s' (names are case-sensitive: did you mean '%s'?)",
+			       name, accepted[i]);
+	else
+		ret = vr_error("unknown metric '%s'", name);
+	/* a second line, escaped as vr_error() escapes (imported names are the
+	 * user's) */
+	vr_buf_init(&b);
+	fprintf(stderr, "known metrics: %s\n", vr_escaped(&b, known));
+	vr_buf_release(&b);
+	return ret;
 }
 
 /* A percentile token of an imported operation name (metric_op_split()). */

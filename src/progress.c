@@ -3,6 +3,7 @@
  * progress.c - the progress line on stderr (include/progress.h).
  */
 #include "progress.h"
+#include "vr.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,15 +38,20 @@ double progress_elapsed_s(const struct progress *p)
 
 void progress_show(struct progress *p, const char *fmt, ...)
 {
+	struct vr_buf text, line;
 	va_list ap;
 
 	if (!p->on)
 		return;
-	fputs("\r", stderr);
+	vr_buf_init(&text);
+	vr_buf_init(&line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vr_buf_vaddf(&text, fmt, ap);
 	va_end(ap);
-	fputs("\033[K", stderr);
+	/* a file name's control bytes escaped, as in messages */
+	fprintf(stderr, "\r%s\033[K", vr_escaped(&line, text.buf));
+	vr_buf_release(&text);
+	vr_buf_release(&line);
 	fflush(stderr);
 	p->shown = true;
 	p->last_ns = now_ns();

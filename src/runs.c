@@ -2,6 +2,7 @@
 /* runs.c - the run list of a database; see include/runs.h. */
 #include "runs.h"
 #include "store-query.h"
+#include "vr.h"
 
 static const char runs_sql[] =
 	"SELECT id, kernel, iteration, coalesce(kernel_release, '-'), coalesce(clock, '-'),"
@@ -24,17 +25,23 @@ static int print_run(struct store_stmt *q, void *arg)
 	FILE *out = arg;
 	long long lost = store_col_int64(q, 8);
 	char lostbuf[32], overbuf[32], cpubuf[32], secbuf[32] = "-", verbuf[32];
+	struct vr_buf kernel, path;	/* control bytes escaped, as in messages */
 
 	snprintf(lostbuf, sizeof(lostbuf), store_col_int(q, 9) ? "%lld+?" : "%lld", lost);
 	if (!store_col_is_null(q, 6))
 		snprintf(secbuf, sizeof(secbuf), "%.3f", store_col_double(q, 6));
+	vr_buf_init(&kernel);
+	vr_buf_init(&path);
 	fprintf(out, "%4lld  %-24s %4d  %-20s %-6s %4s %9s %10lld %6s %8s %4s  %s\n",
-		(long long)store_col_int64(q, 0), store_col_text(q, 1), store_col_int(q, 2),
+		(long long)store_col_int64(q, 0), vr_escaped(&kernel, store_col_text(q, 1)),
+		store_col_int(q, 2),
 		store_col_text(q, 3), store_col_text(q, 4),
 		int_or_dash(q, 5, cpubuf, sizeof(cpubuf)), secbuf,
 		(long long)store_col_int64(q, 7), lostbuf,
 		int_or_dash(q, 13, overbuf, sizeof(overbuf)),
-		int_or_dash(q, 10, verbuf, sizeof(verbuf)), store_col_text(q, 12));
+		int_or_dash(q, 10, verbuf, sizeof(verbuf)), vr_escaped(&path, store_col_text(q, 12)));
+	vr_buf_release(&kernel);
+	vr_buf_release(&path);
 	return 0;
 }
 

@@ -12,17 +12,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Every message is one line of printable text: the file names, labels and
+ * values it quotes have their control bytes escaped (vr_buf_add_escaped()). */
 static void vr_vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	struct vr_buf b;
+	struct vr_buf b, text;
 
 	vr_buf_init(&b);
+	vr_buf_init(&text);
+	vr_buf_vaddf(&text, fmt, ap);
 	vr_buf_addstr(&b, "vmscan-report: ");
 	vr_buf_addstr(&b, prefix);
-	vr_buf_vaddf(&b, fmt, ap);
+	vr_buf_add_escaped(&b, text.buf);
 	vr_buf_addstr(&b, "\n");
 	fputs(b.buf, stderr);
+	vr_buf_release(&text);
 	vr_buf_release(&b);
+}
+
+void vr_buf_add_escaped(struct vr_buf *b, const char *s)
+{
+	static const char names[] = "abtnvfr";	/* \a (7) to \r (13) */
+
+	if (!s)
+		s = "(null)";	/* as glibc's printf("%s", NULL) */
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p >= 0x20 && *p != 0x7f)
+			vr_buf_add(b, p, 1);
+		else if (*p >= '\a' && *p <= '\r')
+			vr_buf_addf(b, "\\%c", names[*p - '\a']);
+		else
+			vr_buf_addf(b, "\\%03o", *p);
+	}
+}
+
+const char *vr_escaped(struct vr_buf *b, const char *s)
+{
+	vr_buf_reset(b);
+	vr_buf_add_escaped(b, s);
+	return b->buf;
 }
 
 int vr_error(const char *fmt, ...)
@@ -41,6 +69,15 @@ void vr_warn(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	vr_vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void vr_warn_plain(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vr_vreport("", fmt, ap);
 	va_end(ap);
 }
 

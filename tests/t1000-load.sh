@@ -281,5 +281,23 @@ test_expect_success 'a kernel label that is empty, only blanks or holds a contro
 	test ! -e k.db &&
 	"$VR" load -q -d k.db --kernel "6.18 rc1" one.txt && "$VR" runs -d k.db | grep -q "^   1  6.18 rc1 "
 '
+test_expect_success 'control bytes of a file name are escaped in every message; compare NAMEs are labels' '
+	printf "  a-1 [000] .... 1.000000: mm_vmscan_kswapd_sleep: nid=0\n" >one.txt &&
+	bad=$(printf "x\ny\033[31mz\tw.txt") &&
+	# a missing file: one line, the newline, ESC and TAB written as escapes
+	test_expect_code 1 "$VR" load -q -d m.db "$bad" 2>err &&
+	test $(wc -l <err) = 1 &&
+	grep -qxF "vmscan-report: x\ny\033[31mz\tw.txt: No such file or directory" err &&
+	# a loaded one: the run line on stdout too
+	cp one.txt "$bad" && "$VR" load -d m.db "$bad" >out 2>err &&
+	test $(wc -l <out) = 1 && grep -qF "<- x\ny\033[31mz\tw.txt" out &&
+	! grep -q "$(printf "\033")" out err &&
+	"$VR" runs -d m.db >runs && test $(wc -l <runs) = 2 && grep -qF "x\ny\033[31mz\tw.txt" runs &&
+	# compare: a NAME with a control byte is refused as --kernel is
+	test_expect_code 2 "$VR" compare "$(printf "a\tb")=one.txt" b=one.txt 2>err &&
+	grep -q "^vmscan-report: compare: NAME of NAME=FILE,...: a label must not be empty or only blanks and may hold no control characters$" err &&
+	test_expect_code 2 "$VR" compare "  =one.txt" b=one.txt 2>err &&
+	grep -q "NAME of NAME=FILE,...: a label must not be empty" err
+'
 
 test_done

@@ -159,13 +159,28 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 	return CMD_OK;
 }
 
-/* The NAME=FILE,... operands: well formed, each NAME once. */
+/* Is the NAME of NAME=FILE,... @arg a label vr_label_ok() takes, as --kernel's? */
+static bool name_ok(const char *arg)
+{
+	char *name = vr_strdup(arg);
+	bool ok;
+
+	name[strcspn(name, "=")] = '\0';
+	ok = vr_label_ok(name);
+	free(name);
+	return ok;
+}
+
+/* The NAME=FILE,... operands: well formed, each NAME a label, each once. */
 static enum cmd_status check_operands(int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++) {
 		if (!strchr(argv[i], '=') || argv[i][0] == '=')
 			return vr_error("compare: '%s' is not NAME=FILE,...", argv[i]),
 			       CMD_USAGE_HELP;
+		if (!name_ok(argv[i]))
+			return vr_error("compare: NAME of NAME=FILE,...: %s", VR_LABEL_RULE),
+			       CMD_USAGE;
 		for (int j = 0; j < i; j++)
 			if (same_name(argv[i], argv[j]))
 				return vr_error("compare: kernel '%.*s' is named twice; give its"

@@ -21,15 +21,23 @@ struct load_say {
 static void say_loaded(void *arg, const struct load_done *d)
 {
 	const struct load_say *say = arg;
+	struct vr_buf kernel, path;
 
+	vr_buf_init(&kernel);
+	vr_buf_init(&path);
+	/* a file name, or a release from a trace, may hold control bytes */
+	vr_escaped(&path, d->path);
 	if (!say->quiet)
-		printf("run %lld: %s iteration %d <- %s%s\n", d->run_id, d->kernel, d->iteration,
-		       d->path, d->replaced ? " (replaced)" : "");
+		printf("run %lld: %s iteration %d <- %s%s\n", d->run_id,
+		       vr_escaped(&kernel, d->kernel), d->iteration, path.buf,
+		       d->replaced ? " (replaced)" : "");
 	fflush(stdout);
 	if (!d->events)
 		vr_warn("%s holds no events: run %lld is empty", d->path, d->run_id);
 	if (say->verbose && d->how_read)
-		fprintf(stderr, "vmscan-report: %s: %s\n", d->path, d->how_read);
+		fprintf(stderr, "vmscan-report: %s: %s\n", path.buf, d->how_read);
+	vr_buf_release(&kernel);
+	vr_buf_release(&path);
 }
 
 /* The options: what load_files() is asked, and what is said per run. */

@@ -55,8 +55,7 @@ static int run_with_store(struct cmd_ctx *ctx)
 	int ret;
 
 	if (ctx->db && !existed && ctx->db_default && (c->db == CMD_DB_RW || c->db == CMD_DB_PATH))
-		fprintf(stderr, "vmscan-report: %s: creating database %s (no -d given)\n", c->name,
-			ctx->db);
+		vr_warn_plain("%s: creating database %s (no -d given)", c->name, ctx->db);
 
 	if (opens) {
 		ctx->st = ctx->ndbs > 1 ? store_open_many(ctx->dbs, ctx->ndbs) :
