@@ -271,7 +271,8 @@ struct ingest_scratch *ingest_scratch_watch(pid_t pid, const char *src)
 		w->src_ino = st.st_ino;
 		w->has_src = true;
 	}
-	if (record_open(w))
+	/* gone already (it failed at once): nothing to look at, nothing to record */
+	if (w->start && record_open(w))
 		vr_warn("%s: cannot keep a record of trace-cmd convert's scratch files in"
 			" %s/vmscan-report-%u (%s): should this load be killed, they stay in %s",
 			src, SCRATCH_DIR, (unsigned int)geteuid(), strerror(errno), SCRATCH_DIR);
@@ -381,7 +382,7 @@ static int clean_record(int dir_fd, int scratch_fd, const char *name)
 			close(fd);
 		return 0;
 	}
-	if (vr_proc_start_time(pid, NULL) == start) {
+	if (start && vr_proc_start_time(pid, NULL) == start) {
 		busy = 1;
 	} else {
 		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
