@@ -28,6 +28,7 @@
 #define VR_OUTFILE_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 struct outfile;
 struct outdir;
@@ -110,6 +111,13 @@ void outfile_abort(struct outfile *of);
  * directory", "DIR/MANIFEST: not written by vmscan-report ...").
  */
 struct outdir *outdir_open(const char *dir, const char *const *legacy);
+
+/**
+ * outdir_remove_temporaries - remove the temporaries that process @pid (a
+ * child of the caller, ended) left in @dir: ".vmscan-report-PID." regular
+ * files, as outdir_open() removes those of any dead process.  No message.
+ */
+void outdir_remove_temporaries(const char *dir, pid_t pid);
 
 /**
  * outdir_create - start writing @name in @d.  @name must be a plain file

@@ -136,6 +136,10 @@ bool vr_name_of_dead_process(const char *name, const char *prefix, char after);
  */
 unsigned long long vr_proc_start_time(pid_t pid, char *state);
 
+/** vr_as_limit_mib - the address-space limit (ulimit -v, RLIMIT_AS) in
+ * MiB, or 0 when there is none. */
+unsigned long long vr_as_limit_mib(void);
+
 /* The handlers of the signals that interrupt a command (SIGINT, SIGTERM,
  * SIGHUP) before vr_catch_interrupts(), for vr_restore_interrupts(). */
 struct vr_interrupts {

@@ -65,16 +65,6 @@ static long long oom_kills(void)
 	return n;
 }
 
-/* The address-space limit (ulimit -v) in MiB, or 0 if there is none. */
-static unsigned long long as_limit_mib(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_AS, &rl) || rl.rlim_cur == RLIM_INFINITY)
-		return 0;
-	return (unsigned long long)rl.rlim_cur >> 20;
-}
-
 /* Was signal @sig sent to the worker (a kill) rather than a crash? */
 static bool killed_by(int sig)
 {
@@ -114,7 +104,7 @@ static const char *worker_end(int status, bool oom, bool enomem, char *buf, size
  */
 static void say_worker_died(const char *path, int status, bool oom, bool enomem)
 {
-	unsigned long long limit = as_limit_mib();
+	unsigned long long limit = vr_as_limit_mib();
 	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	char hint[128] = "";
 

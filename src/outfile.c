@@ -536,6 +536,30 @@ static void sweep_dead_temporaries(struct outdir *d)
 	closedir(dh);
 }
 
+void outdir_remove_temporaries(const char *dir, pid_t pid)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *dh = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	char prefix[64];
+	size_t len;
+
+	if (!dh) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	len = (size_t)snprintf(prefix, sizeof(prefix), TMP_PREFIX "%d.", (int)pid);
+	while ((de = readdir(dh))) {
+		struct stat st;
+
+		if (!strncmp(de->d_name, prefix, len) &&
+		    !fstatat(dirfd(dh), de->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode))
+			unlinkat(dirfd(dh), de->d_name, 0);
+	}
+	closedir(dh);
+}
+
 static void outdir_free(struct outdir *d)
 {
 	for (size_t i = 0; i < d->nold; i++)

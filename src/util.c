@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 /* Every message is one line of printable text: the file names, labels and
  * values it quotes have their control bytes escaped (vr_buf_add_escaped()). */
@@ -241,6 +242,15 @@ bool vr_name_of_dead_process(const char *name, const char *prefix, char after)
 	if (end == name + len || *end != after || pid <= 0 || pid == (long)getpid())
 		return false;
 	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+unsigned long long vr_as_limit_mib(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_AS, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	return (unsigned long long)rl.rlim_cur >> 20;
 }
 
 unsigned long long vr_proc_start_time(pid_t pid, char *state)

@@ -126,6 +126,29 @@ test_expect_success 'temporaries of a report that died are removed, a live one'"
 	test ! -e out/.vmscan-report-$pid.index.md && test -e out/.vmscan-report-$live.index.md &&
 	test $(ls -A out | grep -c "^\.") = 1
 '
+test_expect_success 'report dying of a memory limit inside pango/fontconfig: exit 1, said, no temporaries, DIR as it was' '
+	if ldd "$VR" | grep -q libasan; then echo "skipped: ASan needs the address space"; exit 0; fi
+	"$FIXTURE" --fixture f.db && "$VR" report -q -d f.db -o out && mkdir tmp &&
+	(cd out && sha256sum * | sort) >before &&
+	# under these limits glib aborts (SIGTRAP, no thread for pango) or
+	# fontconfig crashes (SIGSEGV) on this machine; a limit under which
+	# report writes the bundle after all (exit 0) must leave it the same
+	failed=0 &&
+	for l in 40000 60000 80000 100000; do
+		rc=0 && (ulimit -v $l && TMPDIR=$PWD/tmp exec "$VR" report -q -d f.db -o out) 2>err || rc=$?
+		case $rc in
+		0) ;;
+		1) failed=$((failed + 1)) && grep -q "^vmscan-report: out: " err ;;
+		*) echo "limit $l: exit $rc"; cat err; exit 1 ;;
+		esac &&
+		(cd out && sha256sum * | sort) >after && test_cmp before after &&
+		test -z "$(ls -A tmp)" && ! ls -A out | grep -q "^\.vmscan-report" || exit 1
+	done &&
+	# a directory it was to make is not left behind
+	rc=0 && (ulimit -v 80000 && TMPDIR=$PWD/tmp exec "$VR" report -q -d f.db -o new) 2>err || rc=$?
+	if [ $rc = 1 ]; then test ! -e new && test -z "$(ls -A tmp)"; else test $rc = 0; fi &&
+	if [ $failed = 0 ]; then echo "no limit made report fail on this machine"; fi
+'
 test_expect_success 'chart -o: a symbolic link is not followed; a regular file is replaced' '
 	"$FIXTURE" --fixture f.db &&
 	echo outside >outside.png && ln -s outside.png link.png &&

@@ -11,6 +11,7 @@
  * a re-run replaces or removes only files still as recorded, and on any
  * error nothing in DIR changes.
  */
+#define _GNU_SOURCE	/* sigabbrev_np */
 #include "chart-data.h"
 #include "chart-draw.h"
 #include "progress.h"
@@ -30,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct report {
@@ -163,16 +165,23 @@ static int copy_into(struct outfile *of, const char *path)
  * and copied into the bundle's own temporary, so that it is committed with
  * the other files.
  */
-static void report_evidence(struct report *r)
+/* $TMPDIR/vmscan-report-PID.evidence.db of process @pid, into @b. */
+static void evidence_tmp(struct vr_buf *b, pid_t pid)
 {
 	const char *dir = getenv("TMPDIR");
+
+	vr_buf_addf(b, "%s/vmscan-report-%ld.evidence.db", dir && *dir ? dir : "/var/tmp",
+		    (long)pid);
+}
+
+static void report_evidence(struct report *r)
+{
 	struct vr_buf tmp;
 	struct outfile *of;
 	struct stat st;
 
 	vr_buf_init(&tmp);
-	vr_buf_addf(&tmp, "%s/vmscan-report-%ld.evidence.db", dir && *dir ? dir : "/var/tmp",
-		    (long)getpid());
+	evidence_tmp(&tmp, getpid());
 	unlink(tmp.buf);
 	if (store_evidence_write(r->st, tmp.buf, r->db_path) || stat(tmp.buf, &st)) {
 		r->failed = 1;
@@ -338,7 +347,8 @@ static enum cmd_status report_check(struct cmd_ctx *ctx)
 	return CMD_OK;
 }
 
-static int report_run(struct cmd_ctx *ctx)
+/* Write the bundle (in the process report_run() started). */
+static int report_write(struct cmd_ctx *ctx)
 {
 	const struct report_args *a = ctx->opts;
 	struct report r = { .db_path = ctx->db, .dir = a->dir, .st = ctx->st, .width = a->width,
@@ -369,6 +379,68 @@ static int report_run(struct cmd_ctx *ctx)
 	}
 	vr_buf_release(&r.index);
 	return r.failed ? VR_EXIT_FAIL : VR_EXIT_OK;
+}
+
+/*
+ * The process that wrote the bundle in @dir died by signal @sig: remove
+ * what it left (its temporaries in @dir and $TMPDIR's evidence.db with
+ * SQLite's side files; @dir itself if it made it and it is empty, as it
+ * was not there: !@existed) and say so.
+ */
+static void report_died(const char *dir, pid_t pid, bool existed, int sig)
+{
+	static const char *const side[] = { "", "-journal", "-wal", "-shm" };
+	unsigned long long limit = vr_as_limit_mib();
+	char hint[128] = "";
+	struct vr_buf tmp;
+
+	outdir_remove_temporaries(dir, pid);
+	vr_buf_init(&tmp);
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		vr_buf_reset(&tmp);
+		evidence_tmp(&tmp, pid);
+		vr_buf_addstr(&tmp, side[i]);
+		unlink(tmp.buf);
+	}
+	vr_buf_release(&tmp);
+	if (!existed)
+		rmdir(dir);
+	if (limit)
+		snprintf(hint, sizeof(hint), ", most likely out of memory under the address-space"
+			 " limit of %llu MiB (ulimit -v)", limit);
+	vr_error("%s: writing the bundle crashed (signal %d, SIG%s) inside the libraries%s;"
+		 " nothing replaced, its temporary files removed, the directory is as it was",
+		 dir, sig, sigabbrev_np(sig), hint);
+}
+
+/*
+ * The bundle is written by a child process: pango, cairo and fontconfig
+ * end the process when memory runs out (glib's g_error() when a thread
+ * cannot be created under ulimit -v: SIGTRAP; fontconfig: SIGSEGV), which
+ * no caller can catch, and the temporaries would stay.  This process
+ * waits, takes the child's exit status, and cleans up after a crash
+ * (report_died(): exit 1).  Without fork(), the bundle is written here.
+ */
+static int report_run(struct cmd_ctx *ctx)
+{
+	const struct report_args *a = ctx->opts;
+	bool existed = access(a->dir, F_OK) == 0;
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return report_write(ctx);
+	if (pid == 0)
+		exit(report_write(ctx));	/* the child's own end, as load's worker */
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return VR_EXIT_FAIL;	/* cannot happen for our own child */
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	report_died(a->dir, pid, existed, WTERMSIG(status));
+	return VR_EXIT_FAIL;
 }
 
 static const char *const report_synopsis[] = { "[-d DB] -o DIR", NULL };
