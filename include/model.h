@@ -81,6 +81,9 @@ struct model_flag {
 	const char *rule;	/* rule set, e.g. "4.17-5.4 per-pass" */
 	const char *evidence;	/* counters or witness event (borrowed) */
 	bool inferred;		/* 0 only for a directly traced flag */
+	const char *proof;	/* NULL: as inferred; "extended", "cut" or
+				 * "extended and cut": changed to agree with
+				 * what the trace proves (static) */
 };
 
 /* One throttle or congestion wait (reclaim_throttle table). */

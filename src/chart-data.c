@@ -366,13 +366,32 @@ static int flag_band_of(const char *name)
 }
 
 /*
+ * What an empty PGDAT_DIRTY band says where the model inferred flags: the
+ * model's run_quality pgdat_flag_dirty counts the DIRTY tests it made
+ * (src/model-flags.c); with none there was no basis.  A database made
+ * before that item says "never set".
+ */
+static const char *dirty_note(struct tl_ctx *c)
+{
+	struct store_stmt *st = prep(c, "SELECT count FROM run_quality WHERE run_id = ?1"
+				     " AND item = 'pgdat_flag_dirty'", "timeline chart DIRTY note", -1);
+	const char *note = "never set";
+
+	if (store_step(st) > 0)
+		note = store_col_int64(st, 0) ? "never set (an estimate: nr_unqueued_dirty is"
+						" not traced)" : "cannot be inferred";
+	store_stmt_free(st);
+	return note;
+}
+
+/*
  * What an empty flag band says.  The model writes the run_quality row
  * 'pgdat_flag_not_inferred' when the recording's kernel lacks the counters
  * (4.10 and older) or skips the flag logic (multi-gen LRU, 6.3+), and
  * 'pgdat_flag_rule' when it did infer flags (src/model-flags.c).  Without
  * either (a database loaded before the model existed) nothing is known.
  */
-static const char *flag_note(struct tl_ctx *c, int any_rows)
+static const char *flag_note(struct tl_ctx *c, int any_rows, bool dirty)
 {
 	struct store_stmt *st = prep(c, "SELECT item FROM run_quality WHERE run_id = ?1"
 				     " AND item IN ('pgdat_flag_not_inferred', 'pgdat_flag_rule')"
@@ -383,6 +402,8 @@ static const char *flag_note(struct tl_ctx *c, int any_rows)
 		note = strcmp(store_col_text(st, 0), "pgdat_flag_rule")
 		       ? "not inferable for this kernel" : "never set";
 	store_stmt_free(st);
+	if (dirty && !strcmp(note, "never set"))
+		note = dirty_note(c);
 	return note;
 }
 
@@ -435,7 +456,7 @@ static int tl_flags(struct tl_ctx *c, struct chart_timeline_node *n)
 			n->flags[i].label = vr_buf_detach(&b);
 		}
 		if (!n->flags[i].nspans)
-			n->flags[i].note = vr_strdup(flag_note(c, any));
+			n->flags[i].note = vr_strdup(flag_note(c, any, i == 0));
 	}
 	return step_end(st, rc);
 }

@@ -34,11 +34,43 @@
  * nr_dirty - nr_writeback - nr_immediate (exact for global and cgroup-v2
  * reclaim), and 0 for anon calls (page_check_dirty_writeback() reports
  * swap-backed pages clean).
- * Witnesses: kswapd nr_immediate > 0 => WRITEBACK; kswapd writing a FILE
- * page => DIRTY; kswapd congestion_wait (<= 5.15) or throttled WRITEBACK
- * => WRITEBACK; a non-kswapd throttled CONGESTED (5.16+) or
- * wait_iff_congested (4.17-5.15, called only when the flag is set) => the
- * congested flag.
+ * Witnesses: kswapd nr_immediate > 0 => WRITEBACK (4.11-4.16; a proof
+ * from 4.17, below); kswapd writing a FILE page => DIRTY; kswapd
+ * congestion_wait (<= 5.15) or throttled WRITEBACK => WRITEBACK;
+ * wait_iff_congested of another task (4.17-5.15, called only when the
+ * flag is set) => the congested flag.  nr_unqueued_dirty being estimated,
+ * every PGDAT_DIRTY interval from the counters is an estimate (its
+ * evidence says so, and run_quality pgdat_flag_dirty counts the tests).
+ * Proofs (hard constraints on the intervals; mm/vmscan.c read in 6.6,
+ * gregkh/linux 029c9408, and 6.18):
+ * - shrink_folio_list() counts a folio under writeback in nr_immediate
+ *   only if current_is_kswapd() && folio_test_reclaim() &&
+ *   test_bit(PGDAT_WRITEBACK); from 4.17 only kswapd sets the flag (end of
+ *   shrink_node(), sc->nr.writeback == sc->nr.taken) and only kswapd
+ *   clears it (clear_pgdat_congested() from prepare_kswapd_sleep()), so it
+ *   is constant through one kswapd call: nr_immediate > 0 proves it set
+ *   from the call's lru_isolate to its lru_shrink_inactive.  The same
+ *   folio counts in nr_congested when folio_check_dirty_writeback()
+ *   reports writeback and PG_reclaim is set, so nr_congested > 0 with
+ *   nr_immediate == 0 proves it clear through the call - from 5.18, when
+ *   nr_congested stopped counting folios of congested devices ("Remove
+ *   inode_congested()", NeilBrown); up to a writeback ending between the
+ *   two tests and ->is_dirty_writeback overrides (block device, NFS).
+ * - shrink_node() throttles a non-kswapd task CONGESTED only when the
+ *   target lruvec's flag is set (5.16+: LRUVEC_CONGESTED; 6.5+:
+ *   LRUVEC_NODE_CONGESTED or LRUVEC_CGROUP_CONGESTED); for direct and node
+ *   reclaim the target is the root lruvec (the node's flag), for memcg
+ *   reclaim the memcg's own (not modelled).  reclaim_throttle() emits
+ *   mm_vmscan_throttled after the wait, usec_delayed (whole jiffies) after
+ *   it began.  No wait proves nothing: reclaim_throttle() returns at once
+ *   for kthreads and when skip_throttle_noprogress() finds at most half of
+ *   the reclaimable pages pending writeback.
+ * An interval never overlaps a proven-clear call (it ends at the call's
+ * start, or is dropped when it would start inside) and always covers a
+ * proven-set call or wait start (its start moves back, or a new one opens:
+ * only a balanced check clears the flag).  Intervals that ended are held
+ * back FLAG_LOOKBACK_NS before they go to the sink, for waits dated in the
+ * past.
  * Clearing (4.12+, 631b6e083ec3 "mm, vmscan: only clear pgdat
  * congested/dirty/writeback state when balanced"): clear_pgdat_congested()
  * runs only from prepare_kswapd_sleep() when the node is balanced, at the
@@ -64,19 +96,36 @@
 /* The flags, per node. */
 enum { FL_WRITEBACK, FL_CONGESTED, FL_DIRTY, FL_COUNT };
 
+#define EVIDENCE_LEN 160
+
 struct flag_node {
 	bool set[FL_COUNT];
 	int64_t set_ns[FL_COUNT], last_ev_ns[FL_COUNT];
-	char evidence[FL_COUNT][128];
+	char evidence[FL_COUNT][EVIDENCE_LEN];
+	const char *proof[FL_COUNT];	/* NULL, "extended", "cut", ... (static) */
 	/* kswapd's current shrink_node() pass (4.17+) */
 	int ncalls, taken_unknown;	/* calls; those without nr_taken */
 	int64_t taken, file_taken, dirty, congested, writeback, immediate, unqueued;
 	int64_t last_call_ns, priority;
 };
 
+/*
+ * An interval that ended, held back FLAG_LOOKBACK_NS before it is emitted
+ * so that a proof dated in the past (a throttled event is emitted after
+ * its wait) can still extend it.
+ */
+struct flag_closed {
+	int nid, fl;
+	bool dropped;			/* a proof showed it never held: not emitted */
+	int64_t set_ns, clear_ns;
+	const char *proof;
+	char evidence[EVIDENCE_LEN];
+};
+
 /* The value of the isolate map: the pid's last inactive-list lru_isolate. */
 struct isolate_last {
 	int64_t nr_taken;
+	int64_t ts_ns;			/* its time: the start of the call */
 	int64_t nid;			/* node of the pid's last shrink_inactive */
 };
 
@@ -164,6 +213,10 @@ static void choose_rule(struct flag_machine *fm, const struct model_config *cfg)
 	fm->dirty_needs_unqueued = rel >= 613 ||
 		fmt(cfg, "vmscan", "mm_vmscan_reclaim_pages", "nid") == 1;
 	fm->rule_name = rule_names[fm->rule];
+	fm->proof_set = fm->rule >= FR_PER_PASS;
+	fm->proof_clear = fm->proof_set &&
+		(rel >= 518 || fmt(cfg, "vmscan", "mm_vmscan_write_folio", "pfn") == 1);
+	fm->proof_congested = fm->rule >= FR_LRUVEC;
 	snprintf(fm->rule_detail, sizeof(fm->rule_detail), "%s; %s; release %s%s", fm->rule_name,
 		 basis, cfg->release ? cfg->release : "unknown",
 		 fm->dirty_needs_unqueued ? "; PGDAT_DIRTY needs unqueued dirty > 0 (6.13+)" : "");
@@ -185,6 +238,9 @@ void model_flags_release(struct flag_machine *fm)
 	free(fm->fn);
 	fm->fn = NULL;
 	fm->nnodes = 0;
+	free(fm->q);
+	fm->q = NULL;
+	fm->qhead = fm->qlen = fm->qcap = 0;
 }
 
 const char *model_flags_rule(const struct flag_machine *fm)
@@ -207,7 +263,15 @@ static struct flag_node *fnode(struct flag_machine *fm, int64_t nid)
 	return &fm->fn[nid];
 }
 
-#define EV_LEN sizeof(((struct flag_node *)0)->evidence[0])
+#define EV_LEN EVIDENCE_LEN
+
+/*
+ * How long an interval that ended is held back for proofs dated in the
+ * past: reclaim_throttle() waits at most HZ (its default case; WRITEBACK
+ * HZ/10, ISOLATED HZ/50, CONGESTED and NOPROGRESS one jiffy), so a
+ * throttled event's start lies at most a second before it.
+ */
+#define FLAG_LOOKBACK_NS 1000000000LL
 
 /*
  * Mark flag @fl of @nid set at @ts (if it is not yet).  Returns the
@@ -223,6 +287,7 @@ static char *set_flag(struct flag_machine *fm, int64_t nid, int fl, int64_t ts)
 	if (!f->set[fl]) {
 		f->set[fl] = true;
 		f->set_ns[fl] = ts;
+		f->proof[fl] = NULL;
 		ev = f->evidence[fl];
 		ev[0] = '\0';
 	}
@@ -231,26 +296,147 @@ static char *set_flag(struct flag_machine *fm, int64_t nid, int fl, int64_t ts)
 	return ev;
 }
 
-static int emit_flag(struct flag_machine *fm, int nid, int fl, int64_t clear)
+static int emit_row(struct flag_machine *fm, int nid, int fl, int64_t set, int64_t clear,
+		    const char *evidence, const char *proof)
 {
-	struct flag_node *f = &fm->fn[nid];
 	struct model_flag r = {
-		.nid = nid, .flag = flag_name(fm, fl), .set_ns = f->set_ns[fl], .clear_ns = clear,
-		.rule = fm->rule_name, .evidence = f->evidence[fl], .inferred = true,
+		.nid = nid, .flag = flag_name(fm, fl), .set_ns = set, .clear_ns = clear,
+		.rule = fm->rule_name, .evidence = evidence, .inferred = true, .proof = proof,
 	};
 
-	f->set[fl] = false;
 	fm->rows++;
 	return fm->cx->sink.flag ? fm->cx->sink.flag(fm->cx->sink.arg, &r) : 0;
 }
 
-int model_flags_clear(struct flag_machine *fm, int nid, int64_t ts_ns)
+/* The proof note after @old (static strings): "extended" and "cut" add up. */
+static const char *proof_note(const char *old, const char *add)
+{
+	if (!old || !strcmp(old, add))
+		return add;
+	return "extended and cut";
+}
+
+/* End the open interval of @fl on @nid at @clear: into the queue. */
+static void close_flag(struct flag_machine *fm, int nid, int fl, int64_t clear)
+{
+	struct flag_node *f = &fm->fn[nid];
+	struct flag_closed *c;
+
+	f->set[fl] = false;
+	if (fm->qhead + fm->qlen == fm->qcap) {
+		if (fm->qhead) {	/* slide the live entries to the front */
+			memmove(fm->q, fm->q + fm->qhead, fm->qlen * sizeof(*fm->q));
+			fm->qhead = 0;
+		} else {
+			fm->qcap = fm->qcap ? 2 * fm->qcap : 16;
+			fm->q = vr_realloc(fm->q, fm->qcap * sizeof(*fm->q));
+		}
+	}
+	c = &fm->q[fm->qhead + fm->qlen++];
+	*c = (struct flag_closed){ .nid = nid, .fl = fl, .set_ns = f->set_ns[fl],
+				   .clear_ns = clear, .proof = f->proof[fl] };
+	memcpy(c->evidence, f->evidence[fl], sizeof(c->evidence));
+}
+
+/* Emit the held-back intervals that ended before @before_ns (all: INT64_MAX). */
+static int flush_closed(struct flag_machine *fm, int64_t before_ns)
 {
 	int ret = 0;
 
+	while (!ret && fm->qlen && fm->q[fm->qhead].clear_ns < before_ns) {
+		const struct flag_closed *c = &fm->q[fm->qhead];
+
+		if (!c->dropped)
+			ret = emit_row(fm, c->nid, c->fl, c->set_ns, c->clear_ns, c->evidence,
+				       c->proof);
+		fm->qhead++;
+		fm->qlen--;
+	}
+	if (!fm->qlen)
+		fm->qhead = 0;
+	return ret;
+}
+
+/*
+ * A proof: flag @fl of @nid was set at @t (not after the current event).
+ * Makes an interval cover @t (set_ns <= @t <= clear_ns): the held-back or
+ * open interval that ends at or after @t starts no later than @t (moved
+ * back; an open one will not be cleared before @t), or a new one opens at @t
+ * (the flag is cleared only at kswapd's balanced checks, all of which
+ * before now are seen, so it stays set).  Fills @what into a new
+ * interval's evidence.  Returns true when an interval had to change.
+ */
+static bool require_set(struct flag_machine *fm, int64_t nid, int fl, int64_t t,
+			const char *what)
+{
+	struct flag_node *f = fnode(fm, nid);
+	char *e;
+
+	if (!f)
+		return false;
+	for (size_t i = fm->qhead; i < fm->qhead + fm->qlen; i++) {
+		struct flag_closed *c = &fm->q[i];
+
+		if (c->dropped || c->nid != nid || c->fl != fl || c->clear_ns < t)
+			continue;
+		if (c->set_ns <= t)
+			return false;
+		c->set_ns = t;
+		c->proof = proof_note(c->proof, "extended");
+		return true;
+	}
+	if (f->set[fl] && t > f->last_ev_ns[fl])
+		f->last_ev_ns[fl] = t;	/* a balanced check before @t came later */
+	if (f->set[fl] && f->set_ns[fl] <= t)
+		return false;
+	if (f->set[fl]) {
+		f->set_ns[fl] = t;
+	} else if ((e = set_flag(fm, nid, fl, t))) {
+		snprintf(e, EV_LEN, "%s", what);
+	}
+	f->proof[fl] = proof_note(f->proof[fl], "extended");
+	return true;
+}
+
+/*
+ * A proof: flag @fl of @nid was clear from @t to now.  Every interval
+ * reaching past @t ends at @t; one that starts at or after @t never held
+ * and is dropped.  Returns true when an interval had to change.
+ */
+static bool forbid_set(struct flag_machine *fm, int64_t nid, int fl, int64_t t)
+{
+	struct flag_node *f = fnode(fm, nid);
+	bool changed = false;
+
+	if (!f)
+		return false;
+	for (size_t i = fm->qhead; i < fm->qhead + fm->qlen; i++) {
+		struct flag_closed *c = &fm->q[i];
+
+		if (c->dropped || c->nid != nid || c->fl != fl || c->clear_ns <= t)
+			continue;
+		if (c->set_ns >= t)
+			c->dropped = true;
+		c->clear_ns = t;
+		c->proof = proof_note(c->proof, "cut");
+		changed = true;
+	}
+	if (f->set[fl]) {
+		f->proof[fl] = proof_note(f->proof[fl], "cut");
+		if (f->set_ns[fl] < t)
+			close_flag(fm, (int)nid, fl, t);
+		else
+			f->set[fl] = false;
+		changed = true;
+	}
+	return changed;
+}
+
+int model_flags_clear(struct flag_machine *fm, int nid, int64_t ts_ns)
+{
 	if (fm->rule == FR_NONE || nid < 0 || nid >= fm->nnodes)
 		return 0;
-	for (int fl = 0; !ret && fl < FL_COUNT; fl++) {
+	for (int fl = 0; fl < FL_COUNT; fl++) {
 		struct flag_node *f = &fm->fn[nid];
 		int64_t clear = ts_ns;
 
@@ -260,9 +446,9 @@ int model_flags_clear(struct flag_machine *fm, int nid, int64_t ts_ns)
 			clear = f->last_ev_ns[fl];
 			fm->evidence_after_clear++;
 		}
-		ret = emit_flag(fm, nid, fl, clear);
+		close_flag(fm, nid, fl, clear);
 	}
-	return ret;
+	return 0;
 }
 
 /* End of kswapd's current pass window on @nid: test the pass sums. */
@@ -286,11 +472,13 @@ int model_flags_pass_end(struct flag_machine *fm, int nid)
 	if (f->dirty > 0 && f->dirty == f->congested && (e = set_flag(fm, nid, FL_CONGESTED, t)))
 		snprintf(e, EV_LEN, "kswapd pass of %d calls: nr_dirty=%lld == nr_congested=%lld",
 			 f->ncalls, (long long)f->dirty, (long long)f->congested);
+	if (!f->taken_unknown)
+		fm->n_dirty_tests++;
 	if (!f->taken_unknown && f->unqueued == f->file_taken &&
 	    (!fm->dirty_needs_unqueued || f->unqueued > 0) &&
 	    (e = set_flag(fm, nid, FL_DIRTY, t)))
 		snprintf(e, EV_LEN, "kswapd pass of %d calls: unqueued_dirty=%lld =="
-			 " file_taken=%lld", f->ncalls, (long long)f->unqueued,
+			 " file_taken=%lld (estimate)", f->ncalls, (long long)f->unqueued,
 			 (long long)f->file_taken);
 	f->ncalls = f->taken_unknown = 0;
 	f->taken = f->file_taken = f->dirty = f->congested = 0;
@@ -326,6 +514,7 @@ static void isolate(struct flag_machine *fm, const struct ingest_event *ev, int 
 	if (fresh)
 		il->nid = MODEL_NULL;
 	il->nr_taken = model_val(fm->cx, ev, mev, MF_NR_TAKEN);
+	il->ts_ns = (int64_t)ev->ts_ns;
 }
 
 static void per_call(struct flag_machine *fm, int pid, int64_t nid, int64_t ts, int64_t taken,
@@ -340,9 +529,40 @@ static void per_call(struct flag_machine *fm, int pid, int64_t nid, int64_t ts, 
 	if (dirty > 0 && dirty == congested && (e = set_flag(fm, nid, FL_CONGESTED, ts)))
 		snprintf(e, EV_LEN, "call of pid %d: nr_dirty=%lld == nr_congested=%lld", pid,
 			 (long long)dirty, (long long)congested);
+	if (taken != MODEL_NULL)
+		fm->n_dirty_tests++;
 	if (taken != MODEL_NULL && unqueued == taken && (e = set_flag(fm, nid, FL_DIRTY, ts)))
-		snprintf(e, EV_LEN, "call of pid %d: unqueued_dirty=%lld == nr_taken=%lld", pid,
-			 (long long)unqueued, (long long)taken);
+		snprintf(e, EV_LEN, "call of pid %d: unqueued_dirty=%lld == nr_taken=%lld"
+			 " (estimate)", pid, (long long)unqueued, (long long)taken);
+}
+
+/*
+ * The proofs of one kswapd shrink_folio_list() call on @nid that ran from
+ * @start to @ts (model-flags.c, top): nr_immediate > 0 proves
+ * PGDAT_WRITEBACK set through it (4.17+), nr_congested > 0 with
+ * nr_immediate == 0 proves it clear through it (5.18+).
+ */
+static void kswapd_call_proofs(struct flag_machine *fm, int64_t nid, int64_t start, int64_t ts,
+			       int64_t cong, int64_t imm)
+{
+	char what[EV_LEN];
+
+	if (imm > 0 && fm->proof_set) {
+		fm->n_proof_set++;
+		snprintf(what, sizeof(what), "proof: kswapd call nr_immediate=%lld (set during"
+			 " the call)", (long long)imm);
+		fm->n_extended += require_set(fm, nid, FL_WRITEBACK, start, what);
+		require_set(fm, nid, FL_WRITEBACK, ts, what);	/* and to the call's end */
+	} else if (imm > 0 && fm->rule == FR_PER_CALL) {
+		char *e = set_flag(fm, nid, FL_WRITEBACK, ts);
+
+		if (e)
+			snprintf(e, EV_LEN, "witness: kswapd lru_shrink_inactive nr_immediate=%lld",
+				 (long long)imm);
+	} else if (imm == 0 && cong > 0 && fm->proof_clear) {
+		fm->n_proof_clear++;
+		fm->n_cut += forbid_set(fm, nid, FL_WRITEBACK, start);
+	}
 }
 
 static void shrink_inactive(struct flag_machine *fm, const struct ingest_event *ev, int mev, int ks,
@@ -356,17 +576,13 @@ static void shrink_inactive(struct flag_machine *fm, const struct ingest_event *
 	int64_t flags = model_val(fm->cx, ev, mev, MF_RECLAIM_FLAGS);
 	struct isolate_last *il = model_pidmap_find(&fm->isolate, ev->pid);
 	bool file = flags != MODEL_NULL && (flags & RECLAIM_WB_FILE);
-	int64_t taken, unqueued;
+	int64_t taken, unqueued, start;
 	struct flag_node *f;
-	char *e;
 
 	fm->n_shrink_inactive++;
 	if (nid == MODEL_NULL || dirty == MODEL_NULL || wb == MODEL_NULL || cong == MODEL_NULL ||
 	    imm == MODEL_NULL || !(f = fnode(fm, nid)))
 		return;
-	if (ks >= 0 && imm > 0 && (e = set_flag(fm, nid, FL_WRITEBACK, ts)))
-		snprintf(e, EV_LEN, "witness: kswapd lru_shrink_inactive nr_immediate=%lld",
-			 (long long)imm);
 	if (il)
 		il->nid = nid;
 	if (!il || il->nr_taken == MODEL_NULL) {
@@ -377,16 +593,23 @@ static void shrink_inactive(struct flag_machine *fm, const struct ingest_event *
 	} else {
 		taken = il->nr_taken;
 	}
+	start = il && il->ts_ns <= ts ? il->ts_ns : ts;
 	unqueued = file ? dirty - wb - imm : 0;
 	if (unqueued < 0)
 		unqueued = 0;
 	if (fm->rule == FR_PER_CALL) {
+		if (ks >= 0)
+			kswapd_call_proofs(fm, nid, start, ts, cong, imm);
 		per_call(fm, ev->pid, nid, ts, taken, dirty, wb, cong, unqueued);
 		return;
 	}
-	if (ks < 0 || in_softlimit)
+	if (ks < 0)
 		return;	/* only kswapd's own passes count from 4.17 */
-	priority_boundary(fm, (int)nid, model_val(fm->cx, ev, mev, MF_PRIORITY));
+	if (!in_softlimit)	/* the window may end here: its flags first */
+		priority_boundary(fm, (int)nid, model_val(fm->cx, ev, mev, MF_PRIORITY));
+	kswapd_call_proofs(fm, nid, start, ts, cong, imm);
+	if (in_softlimit)
+		return;	/* soft-limit reclaim has its own scan_control */
 	f->ncalls++;
 	if (taken == MODEL_NULL)
 		f->taken_unknown++;
@@ -402,7 +625,40 @@ static void shrink_inactive(struct flag_machine *fm, const struct ingest_event *
 	f->last_call_ns = ts;
 }
 
-static void throttle_witness(struct flag_machine *fm, const struct ingest_event *ev, int mev, int ks)
+/*
+ * A user task's mm_vmscan_throttled CONGESTED (5.16+): shrink_node() found
+ * the target lruvec's congested flag set just before the wait, which
+ * began usec_delayed before the event (to a jiffy: the kernel counts
+ * whole jiffies).  In direct or node reclaim the target is the root
+ * lruvec, whose flag is the node's; in memcg reclaim it is the memcg's
+ * own (LRUVEC_CGROUP_CONGESTED, not modelled); without a begin of either
+ * the context is unknown and nothing is proven.
+ */
+static void congested_proof(struct flag_machine *fm, const struct ingest_event *ev, int mev,
+			    int64_t nid, unsigned int ctx)
+{
+	int64_t delayed = model_val(fm->cx, ev, mev, MF_USEC_DELAYED);
+	int64_t t = (int64_t)ev->ts_ns;
+	char what[EV_LEN];
+
+	if (ctx & FCTX_MEMCG) {
+		fm->n_proof_cgroup++;
+		return;
+	}
+	if (!(ctx & FCTX_GLOBAL)) {
+		fm->n_throttle_no_context++;
+		return;
+	}
+	if (delayed != MODEL_NULL && delayed > 0 && delayed <= FLAG_LOOKBACK_NS / 1000)
+		t -= delayed * 1000;
+	fm->n_proof_congested++;
+	snprintf(what, sizeof(what), "proof: pid %d throttled CONGESTED in global reclaim"
+		 " (set when its wait began)", ev->pid);
+	fm->n_extended += require_set(fm, nid, FL_CONGESTED, t, what);
+}
+
+static void throttle_witness(struct flag_machine *fm, const struct ingest_event *ev, int mev, int ks,
+			     unsigned int ctx)
 {
 	int64_t ts = (int64_t)ev->ts_ns, nid;
 	struct isolate_last *il;
@@ -416,8 +672,8 @@ static void throttle_witness(struct flag_machine *fm, const struct ingest_event 
 			if ((e = set_flag(fm, nid, FL_WRITEBACK, ts)))
 				snprintf(e, EV_LEN, "witness: kswapd throttled WRITEBACK");
 		} else if (ks < 0 && model_val(fm->cx, ev, mev, MF_REASON) == 0x8 &&
-			   (e = set_flag(fm, nid, FL_CONGESTED, ts))) {
-			snprintf(e, EV_LEN, "witness: pid %d throttled CONGESTED", ev->pid);
+			   fm->proof_congested && nid != MODEL_NULL) {
+			congested_proof(fm, ev, mev, nid, ctx);
 		}
 		break;
 	case MEV_CONGESTION_WAIT:
@@ -437,7 +693,7 @@ static void throttle_witness(struct flag_machine *fm, const struct ingest_event 
 }
 
 int model_flags_event(struct flag_machine *fm, const struct ingest_event *ev, int mev, int ks,
-		      bool in_softlimit)
+		      unsigned int ctx)
 {
 	int64_t flags;
 	char *e;
@@ -459,7 +715,7 @@ int model_flags_event(struct flag_machine *fm, const struct ingest_event *ev, in
 	}
 	switch (mev) {
 	case MEV_SHRINK_INACTIVE:
-		shrink_inactive(fm, ev, mev, ks, in_softlimit);
+		shrink_inactive(fm, ev, mev, ks, ctx & FCTX_SOFTLIMIT);
 		break;
 	case MEV_SHRINK_ACTIVE: case MEV_SLAB_START:
 		if (ks >= 0 && fm->rule != FR_PER_CALL)
@@ -471,29 +727,99 @@ int model_flags_event(struct flag_machine *fm, const struct ingest_event *ev, in
 		break;
 	case MEV_WRITEPAGE:
 		flags = model_val(fm->cx, ev, mev, MF_RECLAIM_FLAGS);
-		if (ks >= 0 && flags != MODEL_NULL && (flags & RECLAIM_WB_FILE) &&
-		    (e = set_flag(fm, ks, FL_DIRTY, (int64_t)ev->ts_ns)))
-			snprintf(e, EV_LEN, "witness: kswapd wrote file pfn %lld",
-				 (long long)model_val(fm->cx, ev, mev, MF_PFN));
+		if (ks >= 0 && flags != MODEL_NULL && (flags & RECLAIM_WB_FILE)) {
+			fm->n_dirty_witness++;
+			if ((e = set_flag(fm, ks, FL_DIRTY, (int64_t)ev->ts_ns)))
+				snprintf(e, EV_LEN, "witness: kswapd wrote file pfn %lld",
+					 (long long)model_val(fm->cx, ev, mev, MF_PFN));
+		}
 		break;
 	default:
-		throttle_witness(fm, ev, mev, ks);
+		throttle_witness(fm, ev, mev, ks, ctx);
 		break;
 	}
-	return 0;
+	return flush_closed(fm, (int64_t)ev->ts_ns - FLAG_LOOKBACK_NS);
 }
 
+/*
+ * What the timeline, summary and chart say of PGDAT_DIRTY (run_quality
+ * pgdat_flag_dirty; its count is the tests made).  nr_unqueued_dirty is
+ * not traced, so every interval from the counters is an estimate; the
+ * only witness is kswapd writing a file folio (shrink_folio_list() lets
+ * only kswapd write one, and only with PGDAT_DIRTY set), which needs a
+ * filesystem with ->writepage: pageout() activates a folio whose mapping
+ * has none (mm/vmscan.c of 6.6, gregkh/linux 029c9408), ext4 and xfs
+ * provide none in 6.x trees, and 6.18's pageout() writes only shmem and
+ * swap-cache folios ("We no longer attempt to writeback filesystem folios
+ * here").
+ */
+static const char *dirty_note(const struct flag_machine *fm)
+{
+	if (!fm->n_dirty_tests && !fm->n_dirty_witness)
+		return "PGDAT_DIRTY cannot be inferred: no kswapd call with nr_taken"
+		       " (its lru_isolate) was traced, and no kswapd file write";
+	if (fm->n_dirty_witness)
+		return "PGDAT_DIRTY is an estimate from the rule (nr_unqueued_dirty is not"
+		       " traced: nr_dirty - nr_writeback - nr_immediate of file calls) except"
+		       " where kswapd's file writes witness it";
+	if (fm->release >= 600)
+		return "PGDAT_DIRTY is an estimate from the rule (nr_unqueued_dirty is not"
+		       " traced: nr_dirty - nr_writeback - nr_immediate of file calls);"
+		       " nothing witnesses it on 6.x: ext4/xfs have no ->writepage, so kswapd"
+		       " never writes their file folios";
+	return "PGDAT_DIRTY is an estimate from the rule (nr_unqueued_dirty is not"
+	       " traced: nr_dirty - nr_writeback - nr_immediate of file calls); no kswapd"
+	       " file write witnessed it";
+}
+
+/* The run_quality items of the proofs (model-flags.c, top). */
+static int proof_quality(struct flag_machine *fm)
+{
+	const struct model_ctx *cx = fm->cx;
+
+	return model_quality(cx, "pgdat_flag_proofs_set", fm->n_proof_set, fm->proof_set ?
+			     "kswapd lru_shrink_inactive with nr_immediate > 0: PGDAT_WRITEBACK"
+			     " set through the call (4.17+)" : "not a proof before 4.17") ?:
+	       model_quality(cx, "pgdat_flag_proofs_clear", fm->n_proof_clear, fm->proof_clear ?
+			     "kswapd lru_shrink_inactive with nr_congested > 0 and nr_immediate"
+			     " = 0: PGDAT_WRITEBACK clear through the call (5.18+)" :
+			     "not a proof before 5.18 (nr_congested also counted congested"
+			     " devices)") ?:
+	       model_quality(cx, "pgdat_flag_proofs_congested", fm->n_proof_congested,
+			     "a user task's throttled CONGESTED in direct or node reclaim: the"
+			     " node's congested flag set when its wait began (5.16+)") ?:
+	       model_quality(cx, "pgdat_flag_proofs_cgroup", fm->n_proof_cgroup,
+			     "throttled CONGESTED in memcg reclaim: that memcg's"
+			     " LRUVEC_CGROUP_CONGESTED (LRUVEC_CONGESTED before 6.5) was set,"
+			     " not the node's; not modelled") ?:
+	       model_quality(cx, "pgdat_flag_throttle_no_context", fm->n_throttle_no_context,
+			     "throttled CONGESTED of a task with no reclaim begin traced: which"
+			     " lruvec it tested is unknown, no proof") ?:
+	       model_quality(cx, "pgdat_flag_extended", fm->n_extended,
+			     "intervals opened or moved back to cover a proven-set time") ?:
+	       model_quality(cx, "pgdat_flag_cut", fm->n_cut,
+			     "intervals ended (or dropped) at a proven-clear kswapd call") ?:
+	       model_quality(cx, "pgdat_flag_dirty", fm->n_dirty_tests, dirty_note(fm));
+}
 
 int model_flags_finish(struct flag_machine *fm, uint64_t kswapd_wakes)
 {
 	int ret = 0;
 	const char *reason = fm->no_rule_reason;
 
-	for (int nid = 0; nid < fm->nnodes; nid++) {
+	for (int nid = 0; nid < fm->nnodes; nid++)
 		model_flags_pass_end(fm, nid);
-		for (int fl = 0; !ret && fl < FL_COUNT; fl++)
-			if (fm->fn[nid].set[fl])
-				ret = emit_flag(fm, nid, fl, MODEL_NULL);
+	ret = flush_closed(fm, INT64_MAX);
+	for (int nid = 0; !ret && nid < fm->nnodes; nid++) {
+		for (int fl = 0; !ret && fl < FL_COUNT; fl++) {
+			struct flag_node *f = &fm->fn[nid];
+
+			if (f->set[fl]) {
+				f->set[fl] = false;
+				ret = emit_row(fm, nid, fl, f->set_ns[fl], MODEL_NULL,
+					       f->evidence[fl], f->proof[fl]);
+			}
+		}
 	}
 	if (ret)
 		return ret;
@@ -523,5 +849,6 @@ int model_flags_finish(struct flag_machine *fm, uint64_t kswapd_wakes)
 			     "flag evidence seen after kswapd's balanced check; clear moved to it") ?:
 	       model_quality(fm->cx, "pgdat_flag_call_without_isolate", fm->call_no_isolate,
 			     "lru_shrink_inactive without a preceding lru_isolate of the pid"
-			     " (nr_taken unknown: only the CONGESTED test made)");
+			     " (nr_taken unknown: only the CONGESTED test made)") ?:
+	       proof_quality(fm);
 }

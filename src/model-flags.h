@@ -16,6 +16,18 @@
 enum flag_rule { FR_NONE, FR_PER_CALL, FR_PER_PASS, FR_LRUVEC, FR_NODE_CGROUP };
 
 struct flag_node;
+struct flag_closed;
+
+/*
+ * What the task of an event is doing, for the flag machine (the stall
+ * machine knows; the dispatcher asks it): bits of the context argument of
+ * model_flags_event().
+ */
+enum {
+	FCTX_SOFTLIMIT = 1,	/* inside memcg soft-limit reclaim */
+	FCTX_GLOBAL = 2,	/* inside direct or node reclaim: target the root lruvec */
+	FCTX_MEMCG = 4,		/* inside memcg reclaim: target that memcg's lruvec */
+};
 
 struct flag_machine {
 	const struct model_ctx *cx;	/* borrowed from the dispatcher */
@@ -29,6 +41,16 @@ struct flag_machine {
 	struct model_pidmap isolate;	/* pid -> last inactive lru_isolate */
 	struct flag_node *fn;		/* per node, grown on demand */
 	int nnodes;
+	/* which proofs hold for the recording's kernel (model-flags.c, top) */
+	bool proof_set, proof_clear, proof_congested;
+	/* intervals that ended, not yet emitted (FIFO, oldest at qhead) */
+	struct flag_closed *q;
+	size_t qhead, qlen, qcap;
+	/* proofs seen; intervals changed to agree with them */
+	uint64_t n_proof_set, n_proof_clear, n_proof_congested, n_proof_cgroup;
+	uint64_t n_throttle_no_context, n_extended, n_cut;
+	/* PGDAT_DIRTY tests made (estimated nr_unqueued_dirty) and witnesses */
+	uint64_t n_dirty_tests, n_dirty_witness;
 	/* counts for run_quality */
 	uint64_t n_shrink_inactive, n_isolate;
 	uint64_t rows, evidence_after_clear, call_no_isolate;
@@ -49,11 +71,13 @@ void model_flags_release(struct flag_machine *f);
  * model_flags_event - an event the flags read: lru_isolate,
  * lru_shrink_inactive/active, slab start, writepage, soft-limit begin,
  * throttled and the congestion waits.  @ks: the node whose kswapd is the
- * event's task, or -1; @in_softlimit: the task is inside soft-limit
- * reclaim (asked only for a kswapd's lru_shrink_inactive).  Returns 0.
+ * event's task, or -1; @ctx: FCTX_* bits of what the task is doing (asked
+ * for lru_shrink_inactive and mm_vmscan_throttled only).  Intervals that
+ * ended more than a second before @ev go to the sink.  Returns 0 or the
+ * sink's value.
  */
 int model_flags_event(struct flag_machine *f, const struct ingest_event *ev, int mev, int ks,
-		      bool in_softlimit);
+		      unsigned int ctx);
 /* model_flags_pass_end - kswapd_wake or kswapd_sleep on @nid: kswapd's
  * shrink_node() pass window ends; test its sums.  Returns 0. */
 int model_flags_pass_end(struct flag_machine *f, int nid);

@@ -189,13 +189,27 @@ static int stall_begin(struct model *m, const struct ingest_event *ev, int mev,
 	return model_stall_begin(&m->stall, ev, mev, kind, ks_state);
 }
 
-/* The flag machine's view of @ev; @ks: the node whose kswapd sent it, or -1. */
+/*
+ * The flag machine's view of @ev; @ks: the node whose kswapd sent it, or
+ * -1.  What the task is doing (FCTX_*, model-flags.h) comes from the open
+ * stalls: a kswapd call inside soft-limit reclaim, and for a throttled
+ * event whether its task is in direct/node reclaim or in memcg reclaim.
+ */
 static int flags_event(struct model *m, const struct ingest_event *ev, int mev, int ks)
 {
-	bool soft = mev == MEV_SHRINK_INACTIVE && ks >= 0 &&
-		    model_stall_open(&m->stall, ev->pid, SK_SOFTLIMIT);
+	unsigned int ctx = 0;
 
-	return model_flags_event(&m->flags, ev, mev, ks, soft);
+	if (mev == MEV_SHRINK_INACTIVE && ks >= 0 &&
+	    model_stall_open(&m->stall, ev->pid, SK_SOFTLIMIT))
+		ctx |= FCTX_SOFTLIMIT;
+	if (mev == MEV_THROTTLED && ks < 0) {
+		if (model_stall_open(&m->stall, ev->pid, SK_DIRECT) ||
+		    model_stall_open(&m->stall, ev->pid, SK_NODE))
+			ctx |= FCTX_GLOBAL;
+		if (model_stall_open(&m->stall, ev->pid, SK_MEMCG))
+			ctx |= FCTX_MEMCG;
+	}
+	return model_flags_event(&m->flags, ev, mev, ks, ctx);
 }
 
 static int dispatch(struct model *m, struct ingest_event *ev, int mev, int ks)

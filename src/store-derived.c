@@ -76,7 +76,7 @@ static const struct store_column wakeup_cols[] = {
 static const struct store_column flag_cols[] = {
 	F(nid, NOT_NULL), F(flag, NOT_NULL), F(set_ns, NULLABLE), F(clear_ns, NULLABLE),
 	F(rule, NOT_NULL), F(evidence, NOT_NULL),
-	COLUMN(struct model_flag, inferred, NOT_NULL, "1"),
+	COLUMN(struct model_flag, inferred, NOT_NULL, "1"), F(proof, NULLABLE),
 };
 #undef F
 

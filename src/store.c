@@ -121,6 +121,7 @@ static const struct {
 	{ "reclaim_throttle", "comm", "TEXT" },
 	{ "slab_shrink_stored", "comm", "TEXT" },
 	{ "reclaim_write", "comm", "TEXT" },
+	{ "pgdat_flag", "proof", "TEXT" },
 };
 
 static int query_int(struct store *s, const char *sql, int64_t *out);

@@ -213,6 +213,18 @@ static int flag_row(struct store_stmt *q, void *arg)
 	return 0;
 }
 
+/*
+ * What the model says of PGDAT_DIRTY (run_quality pgdat_flag_dirty,
+ * src/model-flags.c dirty_note()): an estimate, or cannot be inferred.
+ */
+static int dirty_note_row(struct store_stmt *q, void *arg)
+{
+	struct table_rows *t = arg;
+
+	fprintf(t->out, "%s  %s\n", t->n++ ? "" : "\n", store_col_text(q, 0));
+	return 0;
+}
+
 /* Run @q's rows through @row (a struct table_rows), then free @q. */
 static int table(struct store_stmt *q, int (*row)(struct store_stmt *, void *), FILE *out)
 {
@@ -244,7 +256,11 @@ static int print_other(const struct sum_ctx *c, int64_t last_ts)
 		     " min(rule) FROM pgdat_flag WHERE run_id = ?1 GROUP BY 1, 2 ORDER BY 1, 2",
 		     "pgdat flag time");
 	store_bind_int64(q, 2, last_ts);
-	return table(q, flag_row, c->out);
+	if (table(q, flag_row, c->out))
+		return -1;
+	return table(run_stmt(c, "SELECT detail FROM run_quality WHERE run_id = ?1"
+			      " AND item = 'pgdat_flag_dirty' AND detail IS NOT NULL",
+			      "PGDAT_DIRTY note"), dirty_note_row, c->out);
 }
 
 /*

@@ -12,8 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ?1 run, ?2 from_ns (absolute), ?3 to_ns, ?4 node or NULL, ?5 min stall ns;
- * @COMM: the stall's comm (stall_comm()) */
+/*
+ * ?1 run, ?2 from_ns (absolute), ?3 to_ns, ?4 node or NULL, ?5 min stall ns;
+ * @COMM: the stall's comm, @PROOF: pgdat_flag's proof column (timeline_query()).
+ * A PGDAT_DIRTY interval from the counters says it is an estimate
+ * (nr_unqueued_dirty is not traced, src/model-flags.c); one ended or moved
+ * by a proof says so.
+ */
 static const char timeline_sql[] =
 	"WITH c AS (SELECT *, coalesce(nap_ns, last_activity_ns, wake_ns) AS e,"
 	"  CASE WHEN decision_exact THEN ' [exact]' ELSE '' END AS x"
@@ -36,10 +41,16 @@ static const char timeline_sql[] =
 	" UNION ALL SELECT sleep_ns, nid, printf('kswapd full sleep%s',"
 	"  CASE WHEN premature THEN ', PREMATURE: wakeup request soon after' ELSE '' END), 3"
 	"  FROM c WHERE sleep_ns IS NOT NULL"
-	" UNION ALL SELECT set_ns, nid, printf('%s set (%s, rule %s)', flag, evidence, rule), 4"
+	" UNION ALL SELECT set_ns, nid, printf('%s set (%s, rule %s)%s', flag, evidence, rule,"
+	"  CASE WHEN flag = 'PGDAT_DIRTY' AND evidence NOT LIKE 'witness:%' THEN"
+	"  ' [estimate: nr_unqueued_dirty is not traced]'"
+	"  WHEN coalesce(@PROOF, '') LIKE 'extended%' AND evidence NOT LIKE 'proof:%' THEN"
+	"  ' [moved back to cover a proof]' ELSE '' END), 4"
 	"  FROM pgdat_flag WHERE run_id = ?1 AND set_ns IS NOT NULL"
-	" UNION ALL SELECT clear_ns, nid, printf('%s cleared (kswapd found the node balanced)',"
-	"  flag), 5 FROM pgdat_flag WHERE run_id = ?1 AND clear_ns IS NOT NULL"
+	" UNION ALL SELECT clear_ns, nid, printf('%s cleared (%s)', flag,"
+	"  CASE WHEN coalesce(@PROOF, '') LIKE '%cut' THEN 'cut: a kswapd call proves it"
+	" clear from here' ELSE 'kswapd found the node balanced' END), 5"
+	"  FROM pgdat_flag WHERE run_id = ?1 AND clear_ns IS NOT NULL"
 	" UNION ALL SELECT begin_ns, nid, printf('%s reclaim stall %.3f ms: %s-%d order=%s,"
 	" kswapd %s%s', kind, duration_ns / 1e6,"
 	"  coalesce(@COMM, '<...>'),"
@@ -113,20 +124,41 @@ static int print_line(struct store_stmt *q, void *arg)
  * reclaim_stall.comm), or in a database made before rows had it, the pid's
  * first comm by name.  NULL after a message.
  */
+/* @sql with every @name replaced by @value, appended to @b. */
+static void replace_all(struct vr_buf *b, const char *sql, const char *name, const char *value)
+{
+	const char *at;
+
+	while ((at = strstr(sql, name))) {
+		vr_buf_add(b, sql, (size_t)(at - sql));
+		vr_buf_addstr(b, value);
+		sql = at + strlen(name);
+	}
+	vr_buf_addstr(b, sql);
+}
+
+/*
+ * timeline_sql for this database (malloc'ed; NULL on error): @COMM is the
+ * stall's own comm where reclaim_stall has it, else the pid's; @PROOF is
+ * pgdat_flag.proof, NULL in a database made before that column.
+ */
 static char *stall_sql(struct store *s)
 {
 	int have = store_has_column(s, "reclaim_stall", "comm");
-	const char *at = strstr(timeline_sql, "@COMM");
-	struct vr_buf b;
+	int proof = store_has_column(s, "pgdat_flag", "proof");
+	struct vr_buf b, b2;
+	char *sql;
 
-	if (have < 0)
+	if (have < 0 || proof < 0)
 		return NULL;
 	vr_buf_init(&b);
-	vr_buf_add(&b, timeline_sql, (size_t)(at - timeline_sql));
-	vr_buf_addstr(&b, have ? "s.comm" : "(SELECT min(comm) FROM task t WHERE t.run_id = ?1"
-		      " AND t.pid = s.pid)");
-	vr_buf_addstr(&b, at + 5);
-	return vr_buf_detach(&b);
+	replace_all(&b, timeline_sql, "@COMM", have ? "s.comm" : "(SELECT min(comm) FROM task t"
+		    " WHERE t.run_id = ?1 AND t.pid = s.pid)");
+	sql = vr_buf_detach(&b);
+	vr_buf_init(&b2);
+	replace_all(&b2, sql, "@PROOF", proof ? "proof" : "NULL");
+	free(sql);
+	return vr_buf_detach(&b2);
 }
 
 int timeline_print(struct store *s, const struct timeline_opts *o, FILE *out)

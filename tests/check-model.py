@@ -17,8 +17,30 @@ and rebuild, with nothing but the text:
      everything else;
   5. shrinker calls: mm_shrink_slab_start/end paired per pid the same way
      as stalls, with the start's nr_objects_to_shrink and the end's retval;
+  6. memcg, soft-limit and node reclaim stalls, paired like direct ones;
+  7. pages written by reclaim: every mm_vmscan_write_folio / writepage line
+     (time, pid, pfn, file from RECLAIM_WB_FILE 0x2 of reclaim_flags);
+  8. throttling: every mm_vmscan_throttled line (pid, nid, reason, time,
+     usec_timeout, usec_delayed) and the writeback congestion waits;
+  9. what the kernel proves about the pgdat flags (mm/vmscan.c of 6.x:
+     shrink_folio_list() counts a folio under writeback with PG_reclaim in
+     nr_congested and, for kswapd, in nr_immediate exactly when
+     PGDAT_WRITEBACK is set; only kswapd sets and clears that flag, from
+     4.17; shrink_node() throttles a task CONGESTED only when the target
+     lruvec's congested flag is set, 5.16+):
+     - a kswapd lru_shrink_inactive with nr_immediate > 0 (4.17+): a
+       PGDAT_WRITEBACK interval of its node covers the call, from the
+       task's preceding lru_isolate of an inactive list to the event;
+     - one with nr_congested > 0 and nr_immediate == 0 (5.18+, when
+       nr_congested stopped counting congested devices): no PGDAT_WRITEBACK
+       interval overlaps the call;
+     - a non-kswapd task's mm_vmscan_throttled reason CONGESTED inside its
+       direct or node reclaim: the node's congested flag interval covers
+       the time its wait began (the event's time - usec_delayed); inside
+       memcg reclaim it is that memcg's flag, not the node's;
+     and the counts of each kind against run_quality pgdat_flag_proofs_*;
 and compare them with reclaim_stall, kswapd_cycle, kswapd_wakeup,
-slab_shrink and run_quality.  When NAME.vmstat-before and NAME.vmstat-after sit next to
+slab_shrink, reclaim_write, reclaim_throttle, pgdat_flag and run_quality.  When NAME.vmstat-before and NAME.vmstat-after sit next to
 NAME.dat (samples/record-samples.sh writes them around the recording), the
 kernel's own counters check the sleep decisions too: kswapd wakes against
 the pageoutrun delta, nap_woken_early cycles against
@@ -80,6 +102,145 @@ def pages(path):
     return {k: tuple(v) for k, v in out.items() if v[0]}
 
 
+STALL_EVENTS = {
+    'mm_vmscan_memcg_reclaim_begin': ('memcg', False),
+    'mm_vmscan_memcg_reclaim_end': ('memcg', True),
+    'mm_vmscan_memcg_softlimit_reclaim_begin': ('memcg_softlimit', False),
+    'mm_vmscan_memcg_softlimit_reclaim_end': ('memcg_softlimit', True),
+    'mm_vmscan_node_reclaim_begin': ('node', False),
+    'mm_vmscan_node_reclaim_end': ('node', True),
+}
+REASONS = {1: 'WRITEBACK', 2: 'ISOLATED', 4: 'NOPROGRESS', 8: 'CONGESTED'}
+WAITS = {'writeback_congestion_wait': 'congestion_wait',
+         'writeback_wait_iff_congested': 'wait_iff_congested'}
+
+
+def release(path):
+    """(major, minor) of the release trace-cmd says the file was recorded on, or None."""
+    proc = subprocess.run(['trace-cmd', 'report', '--uname', '-i', path],
+                          capture_output=True, text=True, errors='replace')
+    for line in proc.stdout.splitlines():
+        m = re.match(r'^\S+ \S+ (\d+)\.(\d+)', line)
+        if m:
+            return int(m.group(1)), int(m.group(2))
+    return None
+
+
+def writes_and_throttles(path):
+    """reclaim_write and reclaim_throttle rows as the trace text gives them."""
+    writes, throttles = [], []
+    for ev, ts, pid, body in report(path):
+        f = dict(FIELD.findall(body))
+        if ev in ('mm_vmscan_write_folio', 'mm_vmscan_writepage'):
+            flags = int(f['reclaim_flags'], 0)
+            writes.append((ts, pid, int(f['pfn'], 0), int(bool(flags & 2))))
+        elif ev == 'mm_vmscan_throttled':
+            delayed = int(f['usec_delayed'])
+            throttles.append(('throttled', pid, int(f['nid']),
+                              REASONS.get(int(f['reason'], 0), 'OTHER'), ts - delayed * 1000,
+                              ts, int(f['usec_timeout']), delayed))
+        elif ev in WAITS:
+            delayed = int(f['usec_delayed'])
+            throttles.append((WAITS[ev], pid, None, None, ts - delayed * 1000, ts,
+                              int(f['usec_timeout']), delayed))
+    return sorted(writes), sorted(throttles, key=repr)
+
+
+def proofs(path):
+    """The pgdat flag proofs of the trace text (see the top of this file):
+    {'set': [(nid, start, end)], 'clear': [(nid, start, end)],
+     'congested': [(nid, t)], 'cgroup': n, 'no_context': n}, and whether
+    multi-gen LRU reclaim showed (lru_isolate nr_requested 4096)."""
+    events = list(report(path))
+    kswapd = {pid for ev, _, pid, _ in events
+              if ev in ('mm_vmscan_kswapd_wake', 'mm_vmscan_kswapd_sleep')}
+    isolate_ts, inside = {}, collections.defaultdict(set)
+    out = {'set': [], 'clear': [], 'congested': [], 'cgroup': 0, 'no_context': 0}
+    mglru = False
+    begins = {'mm_vmscan_direct_reclaim_begin': 'global', 'mm_vmscan_node_reclaim_begin':
+              'global', 'mm_vmscan_memcg_reclaim_begin': 'memcg'}
+    ends = {'mm_vmscan_direct_reclaim_end': 'global', 'mm_vmscan_node_reclaim_end': 'global',
+            'mm_vmscan_memcg_reclaim_end': 'memcg'}
+    for ev, ts, pid, body in events:
+        f = dict(FIELD.findall(body))
+        if ev in begins:
+            inside[pid].add((begins[ev], ev))
+        elif ev in ends:
+            inside[pid] = {c for c in inside[pid] if c[1] != ev.replace('_end', '_begin')}
+        elif ev == 'mm_vmscan_lru_isolate':
+            mglru |= f.get('nr_requested') == '4096'
+            if 'lru' not in f or int(f['lru']) in (0, 2):
+                isolate_ts[pid] = ts
+        elif ev == 'mm_vmscan_lru_shrink_inactive' and pid in kswapd:
+            start = isolate_ts.get(pid, ts)
+            imm, cong = int(f['nr_immediate']), int(f['nr_congested'])
+            if imm > 0:
+                out['set'].append((int(f['nid']), start, ts))
+            elif cong > 0:
+                out['clear'].append((int(f['nid']), start, ts))
+        elif (ev == 'mm_vmscan_throttled' and pid not in kswapd
+              and int(f['reason'], 0) == 8):
+            kinds = {c[0] for c in inside[pid]}
+            if 'memcg' in kinds:
+                out['cgroup'] += 1
+            elif 'global' in kinds:
+                out['congested'].append((int(f['nid']), ts - int(f['usec_delayed']) * 1000))
+            else:
+                out['no_context'] += 1
+    return out, mglru
+
+
+def check_proofs(path, db):
+    """Every proof against the stored intervals, and the proof counts."""
+    c = sqlite3.connect(db)
+    quality = dict(c.execute("SELECT item, count FROM run_quality"))
+    p, mglru = proofs(path)
+    rel = release(path)
+    ok_set = rel is not None and rel >= (4, 17)
+    ok_clear = rel is not None and rel >= (5, 18)
+    if 'pgdat_flag_rule' not in quality:
+        print('%s: proofs: %d set, %d clear, %d congested; the model infers no flags (%s)'
+              % (path, len(p['set']), len(p['clear']), len(p['congested']),
+                 'multi-gen LRU' if mglru else 'pgdat_flag_not_inferred'))
+        return 0
+    flags = collections.defaultdict(list)
+    for nid, flag, s, e in c.execute('SELECT nid, flag, set_ns, clear_ns FROM pgdat_flag'):
+        flags[(nid, 'CONGESTED' if flag.endswith('CONGESTED') else flag)].append(
+            (s, e if e is not None else float('inf')))
+    bad = []
+    for nid, a, b in p['set'] if ok_set else []:
+        if not any(s <= a and b <= e for s, e in flags[(nid, 'PGDAT_WRITEBACK')]):
+            bad.append('kswapd call %d..%d nr_immediate > 0: no PGDAT_WRITEBACK interval'
+                       ' of node %d covers it' % (a, b, nid))
+    for nid, a, b in p['clear'] if ok_clear else []:
+        over = [(s, e) for s, e in flags[(nid, 'PGDAT_WRITEBACK')] if s < b and e > a]
+        if over:
+            bad.append('kswapd call %d..%d nr_congested > 0, nr_immediate 0: PGDAT_WRITEBACK'
+                       ' of node %d set over it %s' % (a, b, nid, over[:2]))
+    if rel is not None and rel >= (5, 16):
+        for nid, t in p['congested']:
+            if not any(s <= t <= e for s, e in flags[(nid, 'CONGESTED')]):
+                bad.append('throttled CONGESTED, wait began %d: no congested interval of'
+                           ' node %d covers it' % (t, nid))
+    counts = {'pgdat_flag_proofs_set': len(p['set']) if ok_set else 0,
+              'pgdat_flag_proofs_clear': len(p['clear']) if ok_clear else 0,
+              'pgdat_flag_proofs_congested': len(p['congested']),
+              'pgdat_flag_proofs_cgroup': p['cgroup'],
+              'pgdat_flag_throttle_no_context': p['no_context']}
+    for item, n in counts.items():
+        if quality.get(item, 0) != n:
+            bad.append('%s: %d in the trace, run_quality %s' % (item, n, quality.get(item)))
+    for line in bad[:10]:
+        print('%s: proof MISMATCH: %s' % (path, line))
+    print('%s: proofs: %d set, %d clear (kswapd calls), %d congested (throttled), %d of a'
+          ' memcg, %d without context; intervals extended %d, cut %d: %s'
+          % (path, counts['pgdat_flag_proofs_set'], counts['pgdat_flag_proofs_clear'],
+             counts['pgdat_flag_proofs_congested'], p['cgroup'], p['no_context'],
+             quality.get('pgdat_flag_extended', 0), quality.get('pgdat_flag_cut', 0),
+             'ok' if not bad else '%d MISMATCHES' % len(bad)))
+    return len(bad)
+
+
 def summary_pages(vr, db):
     proc = subprocess.run([vr, 'summary', '-d', db], capture_output=True, text=True, check=True)
     out = {}
@@ -97,6 +258,9 @@ def expected(path):
     pending = collections.defaultdict(list)
     requests = []
     slab_open, slab_pairs, slab_unended, slab_no_start = {}, [], [], 0
+    other_open = collections.defaultdict(dict)
+    other_pairs, other_unterminated = [], []
+    other_no_begin = collections.Counter()
     for ev, ts, pid, body in report(path):
         if ev == 'mm_shrink_slab_start':
             if pid in slab_open:
@@ -118,6 +282,17 @@ def expected(path):
                 pairs.append((pid, open_begin.pop(pid), ts))
             else:
                 no_begin += 1
+        elif ev in STALL_EVENTS:
+            kind, end = STALL_EVENTS[ev]
+            o = other_open[kind]
+            if not end:
+                if pid in o:
+                    other_unterminated.append((kind, pid, o[pid]))
+                o[pid] = ts
+            elif pid in o:
+                other_pairs.append((kind, pid, o.pop(pid), ts))
+            else:
+                other_no_begin[kind] += 1
         elif ev in ('mm_vmscan_kswapd_wake', 'mm_vmscan_kswapd_sleep',
                     'mm_vmscan_wakeup_kswapd'):
             nid = int(NID.search(body).group(1))
@@ -130,6 +305,7 @@ def expected(path):
             else:
                 pending[nid].append(ts)
     unterminated += [(pid, ts) for pid, ts in open_begin.items()]
+    other_unterminated += [(k, pid, ts) for k, o in other_open.items() for pid, ts in o.items()]
     slab_unended += [(pid, v[0]) for pid, v in slab_open.items()]
     for nid, reqs in pending.items():
         requests += [(req, nid, None) for req in reqs]
@@ -138,6 +314,8 @@ def expected(path):
         'wakes': dict(wakes), 'sleeps': sum(sleeps.values()), 'requests': sorted(requests),
         'slab_pairs': sorted(slab_pairs), 'slab_unended': sorted(slab_unended),
         'slab_no_start': slab_no_start,
+        'other_pairs': sorted(other_pairs), 'other_unterminated': sorted(other_unterminated),
+        'other_no_begin': dict(other_no_begin),
     }
 
 
@@ -166,6 +344,14 @@ def actual(db):
                                  ' WHERE end_ns IS NULL AND complete = 0')),
         'slab_no_start': one('SELECT count(*) FROM slab_shrink'
                              ' WHERE begin_ns IS NULL AND complete = 0'),
+        'other_pairs': sorted(q("SELECT kind, pid, begin_ns, end_ns FROM reclaim_stall"
+                                " WHERE kind != 'direct' AND begin_ns IS NOT NULL"
+                                " AND end_ns IS NOT NULL")),
+        'other_unterminated': sorted(q("SELECT kind, pid, begin_ns FROM reclaim_stall"
+                                       " WHERE kind != 'direct' AND begin_ns IS NOT NULL"
+                                       " AND end_ns IS NULL")),
+        'other_no_begin': dict(q("SELECT kind, count(*) FROM reclaim_stall"
+                                 " WHERE kind != 'direct' AND begin_ns IS NULL GROUP BY kind")),
     }
 
 
@@ -213,7 +399,15 @@ def check(vr, path):
         subprocess.run([vr, 'load', '-q', '-d', db, path], check=True)
         want, got = expected(path), actual(db)
         want['pages'], got['pages'] = pages(path), summary_pages(vr, db)
-        bad = check_vmstat(path, db)
+        want['writes'], want['throttles'] = writes_and_throttles(path)
+        c = sqlite3.connect(db)
+        got['writes'] = sorted(tuple(r) for r in c.execute(
+            'SELECT ts_ns, pid, pfn, file FROM reclaim_write'))
+        got['throttles'] = sorted((tuple(r) for r in c.execute(
+            'SELECT kind, pid, nid, reason, begin_ns, end_ns, usec_timeout, usec_delayed'
+            ' FROM reclaim_throttle')), key=repr)
+        c.close()
+        bad = check_vmstat(path, db) + check_proofs(path, db)
     want['requests'].sort(key=lambda r: (r[0], r[1], -1 if r[2] is None else r[2]))
     for key in want:
         if want[key] != got[key]:
@@ -227,10 +421,16 @@ def check(vr, path):
             else:
                 print('%s: %s: expected %s, database %s' % (path, key, w, g))
     durations = [e - b for _, b, e in want['pairs']]
+    files = sum(w[3] for w in want['writes'])
     print('%s: %d stalls (%.3f ms total), %d kswapd wakes, %d sleeps, %d requests,'
-          ' %d shrinker calls: %s'
+          ' %d shrinker calls, %d other stalls (%s), %d pages written by reclaim (file %d,'
+          ' anon %d), %d throttle waits: %s'
           % (path, len(durations), sum(durations) / 1e6, sum(want['wakes'].values()),
              want['sleeps'], len(want['requests']), len(want['slab_pairs']),
+             len(want['other_pairs']),
+             ' '.join('%s=%d' % kv for kv in sorted(collections.Counter(
+                 k for k, *_ in want['other_pairs']).items())) or '-',
+             len(want['writes']), files, len(want['writes']) - files, len(want['throttles']),
              'ok' if not bad else 'MISMATCH'))
     return bad
 

@@ -185,6 +185,15 @@ FORMATS['6.18'] = {
 for era in FORMATS:
     for k, v in COMMON.items():
         FORMATS[era].setdefault(k, v)
+# Formats a file carries only when its spec has such an event (so that the
+# files of older specs keep their bytes).
+EXTRA = {'6.18': {
+    'mm_vmscan_memcg_reclaim_begin': (
+        'vmscan', [('int', 'order', 4, 1), ('unsigned long', 'gfp_flags', 'long', 0)],
+        '"order=%d gfp_flags=%s", REC->order, (REC->gfp_flags) ? ' + GFP_PRINT + ' : "none"'),
+    'mm_vmscan_memcg_reclaim_end': ('vmscan', [('unsigned long', 'nr_reclaimed', 'long', 0)],
+                                    '"nr_reclaimed=%lu", REC->nr_reclaimed'),
+}}
 
 
 class Spec:
@@ -328,7 +337,9 @@ def cpu_pages(sp, evs):
 
 
 def write(sp, out):
-    fmts = FORMATS[sp.era]
+    fmts = dict(FORMATS[sp.era])
+    used = {ev[4] for ev in sp.events if ev[0] != 'lost'}
+    fmts.update((n, v) for n, v in EXTRA.get(sp.era, {}).items() if n in used)
     e, ls = sp.endian, sp.long
     names = sorted(fmts)
     ids = {n: 300 + i for i, n in enumerate(names)}

@@ -40,8 +40,10 @@ derived() {	# DB: every derived row, in a fixed order
 # - node 1: wake 1.010, activity 1.011, wake 1.01102: 20 us: no nap.
 # - flags (6.18: rule "6.5+ node/cgroup"): kswapd's pass 32 writeback == 32
 #   taken sets PGDAT_WRITEBACK at 1.002; its file write_folio at 1.003 sets
-#   PGDAT_DIRTY; both cleared at the nap start 1.003.  pid 101 throttled
-#   CONGESTED on node 1 at 1.195 sets LRUVEC_NODE_CONGESTED, never cleared.
+#   PGDAT_DIRTY; both cleared at the nap start 1.003.  pid 101, in direct
+#   reclaim since 1.190, throttled CONGESTED on node 1 at 1.195 after
+#   1000 us: LRUVEC_NODE_CONGESTED was set when its wait began, 1.194 (a
+#   proof: the interval opens there), never cleared.
 #   The anon pass at 1.153 sets nothing (6.13+: DIRTY needs unqueued > 0).
 cat >"$test_root/expect-two-nodes" <<'EOF'
 stall|direct|100|1050000000|1080000000|30000000|0|3264|16|napping|1|
@@ -55,7 +57,7 @@ cycle|1|51|1011020000|0|2||||unknown|0|0|0|0|0
 wakeup|1150000000|100|0|2|2|3264|asleep|1151000000|1000000
 flag|0|PGDAT_DIRTY|1003000000|1003000000|6.5+ node/cgroup|witness: kswapd wrote file pfn 4096
 flag|0|PGDAT_WRITEBACK|1002000000|1003000000|6.5+ node/cgroup|kswapd pass of 1 calls: nr_writeback=32 == nr_taken=32
-flag|1|LRUVEC_NODE_CONGESTED|1195000000||6.5+ node/cgroup|witness: pid 101 throttled CONGESTED
+flag|1|LRUVEC_NODE_CONGESTED|1194000000||6.5+ node/cgroup|proof: pid 101 throttled CONGESTED in global reclaim (set when its wait began)
 throttle|throttled|101|1|CONGESTED|1194000000|1195000000|10000|1000
 write|1003000000|50|1|4096|1|0
 EOF
@@ -80,6 +82,116 @@ test_expect_success 'load --premature-ms: 46 ms after the sleep is premature at 
 	test "$(sqlite3 b.db "SELECT sum(premature) FROM kswapd_cycle")" = 0 &&
 	test_expect_code 2 "$VR" load -q -d c.db --premature-ms 0 t.dat 2>err &&
 	grep -q "premature-ms wants a number" err
+'
+
+# Worked out from tests/data-model/proofs-writeback-6.18.spec (rule 6.5+
+# node/cgroup; 6.18: a kswapd call's nr_immediate > 0 proves
+# PGDAT_WRITEBACK set through it, nr_congested > 0 with nr_immediate 0
+# proves it clear through it; a call runs from its lru_isolate):
+# - pass 1 (call 1.001-1.002): writeback 32 == taken 32; the priority
+#   change at 1.004 ends it: PGDAT_WRITEBACK inferred set at 1.002;
+# - call 1.003-1.004 has 8 congested, 0 immediate: clear from 1.003, so the
+#   interval is cut there: [1.002, 1.003], proof "cut"; its pass: dirty 8
+#   == congested 8, LRUVEC_NODE_CONGESTED set at 1.004 (at the next
+#   priority change, 1.021);
+# - call 1.020-1.021 has 4 immediate: set from 1.020, where nothing was
+#   inferred: a new interval from 1.020, proof "extended";
+# - kswapd naps at its last event 1.021 and sleeps at 1.130: both flags
+#   cleared at 1.021.  DIRTY: unqueued 0, 8 and 0 against 32 file pages
+#   taken in the three passes: never set, 3 tests, all estimates.
+cat >"$test_root/expect-proofs-wb" <<'EOF'
+flag|0|PGDAT_WRITEBACK|1002000000|1003000000|kswapd pass of 1 calls: nr_writeback=32 == nr_taken=32|cut
+flag|0|PGDAT_WRITEBACK|1020000000|1021000000|proof: kswapd call nr_immediate=4 (set during the call)|extended
+flag|0|LRUVEC_NODE_CONGESTED|1004000000|1021000000|kswapd pass of 1 calls: nr_dirty=8 == nr_congested=8|
+quality|pgdat_flag_cut|1
+quality|pgdat_flag_dirty|3
+quality|pgdat_flag_extended|1
+quality|pgdat_flag_proofs_cgroup|0
+quality|pgdat_flag_proofs_clear|1
+quality|pgdat_flag_proofs_congested|0
+quality|pgdat_flag_proofs_set|1
+quality|pgdat_flag_throttle_no_context|0
+EOF
+# Worked out from tests/data-model/proofs-congested-6.18.spec:
+# - kswapd's call at 1.002 (no lru_isolate: nr_taken unknown) has dirty 8
+#   == congested 8; the priority change at 1.006 ends its pass:
+#   LRUVEC_NODE_CONGESTED inferred set at 1.002.  It is also a proven-clear
+#   call of PGDAT_WRITEBACK (nothing set: nothing cut);
+# - pid 100, in direct reclaim, waited 9 ms to 1.010: the flag was set at
+#   1.001, so the interval starts there (extended); its wait of 4 ms to
+#   1.012 began at 1.008: covered, and kswapd's balanced check, dated at
+#   its nap start 1.006, must have come after 1.008: cleared at 1.008
+#   (evidence after the check);
+# - pid 102's wait is in memcg reclaim (that memcg's flag, not the node's),
+#   pid 103 has no reclaim begin (no proof): neither changes anything;
+# - pid 101, in direct reclaim since 1.300, waited 4 ms to 1.305: set at
+#   1.301, where nothing was: a new interval, still set at the end.
+# - DIRTY: no kswapd call with nr_taken: cannot be inferred.
+cat >"$test_root/expect-proofs-cong" <<'EOF'
+flag|0|LRUVEC_NODE_CONGESTED|1001000000|1008000000|kswapd pass of 1 calls: nr_dirty=8 == nr_congested=8|extended
+flag|0|LRUVEC_NODE_CONGESTED|1301000000||proof: pid 101 throttled CONGESTED in global reclaim (set when its wait began)|extended
+quality|pgdat_flag_cut|0
+quality|pgdat_flag_dirty|0
+quality|pgdat_flag_extended|2
+quality|pgdat_flag_proofs_cgroup|1
+quality|pgdat_flag_proofs_clear|1
+quality|pgdat_flag_proofs_congested|3
+quality|pgdat_flag_proofs_set|0
+quality|pgdat_flag_throttle_no_context|1
+EOF
+proof_rows() {	# DB: flag rows in table order, then the proof counts
+	sqlite3 "$1" "SELECT 'flag', nid, flag, set_ns, clear_ns, evidence, proof FROM pgdat_flag
+		ORDER BY rowid;
+		SELECT 'quality', item, count FROM run_quality WHERE item IN ('pgdat_flag_cut',
+		'pgdat_flag_dirty', 'pgdat_flag_extended', 'pgdat_flag_throttle_no_context')
+		OR item GLOB 'pgdat_flag_proofs_*' ORDER BY item"
+}
+
+test_expect_success 'proofs: a proven-clear kswapd call cuts PGDAT_WRITEBACK, a proven-set one opens it' '
+	python3 "$MKDAT" "$DATA/proofs-writeback-6.18.spec" pw.dat &&
+	"$VR" load -q -d pw.db pw.dat &&
+	proof_rows pw.db >actual &&
+	test_cmp "$test_root/expect-proofs-wb" actual
+'
+
+test_expect_success 'proofs: throttled CONGESTED moves the interval back to the wait start; memcg waits do not' '
+	python3 "$MKDAT" "$DATA/proofs-congested-6.18.spec" pc.dat &&
+	"$VR" load -q -d pc.db pc.dat &&
+	proof_rows pc.db >actual &&
+	test_cmp "$test_root/expect-proofs-cong" actual &&
+	test "$(sqlite3 pc.db "SELECT count FROM run_quality
+		WHERE item = \"pgdat_flag_evidence_after_clear\"")" = 1
+'
+
+test_expect_success 'timeline, summary, chart: cut and moved intervals; PGDAT_DIRTY an estimate, or cannot be inferred' '
+	for s in writeback congested; do
+		python3 "$MKDAT" "$DATA/proofs-$s-6.18.spec" $s.dat || exit 1
+	done &&
+	"$VR" load -q -d pw.db writeback.dat && "$VR" load -q -d pc.db congested.dat &&
+	"$VR" timeline -d pw.db -r 1 >tw &&
+	grep -q "^ *0.003000  0     PGDAT_WRITEBACK cleared (cut: a kswapd call proves it clear from here)\$" tw &&
+	grep -q "^ *0.021000  0     PGDAT_WRITEBACK cleared (kswapd found the node balanced)\$" tw &&
+	"$VR" timeline -d pc.db -r 1 >tc &&
+	grep -q "^ *0.001000  0     LRUVEC_NODE_CONGESTED set (kswapd pass of 1 calls: nr_dirty=8 == nr_congested=8, rule 6.5+ node/cgroup) \[moved back to cover a proof\]\$" tc &&
+	"$VR" summary -d pw.db >sw &&
+	grep -q "^  PGDAT_DIRTY is an estimate from the rule (nr_unqueued_dirty is not traced: nr_dirty - nr_writeback - nr_immediate of file calls); nothing witnesses it on 6.x: ext4/xfs have no ->writepage, so kswapd never writes their file folios\$" sw &&
+	"$VR" summary -d pc.db >sc &&
+	grep -q "^  PGDAT_DIRTY cannot be inferred: no kswapd call with nr_taken (its lru_isolate) was traced, and no kswapd file write\$" sc &&
+	"$VR" chart -d pc.db -T timeline -r 1 --dump-data >dc &&
+	grep -q "^flag PGDAT_DIRTY note cannot be inferred\$" dc &&
+	"$VR" chart -d pw.db -T timeline -r 1 --dump-data >dw &&
+	grep -q "^flag PGDAT_DIRTY note never set (an estimate: nr_unqueued_dirty is not traced)\$" dw
+'
+
+test_expect_success 'timeline: a PGDAT_DIRTY set from the counters says it is an estimate, a witnessed one does not' '
+	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
+	"$VR" load -q -d t.db t.dat && "$VR" timeline -d t.db -r 1 >tt &&
+	grep "PGDAT_DIRTY set (witness: kswapd wrote file pfn 4096" tt >d1 && ! grep -q estimate d1 &&
+	sed -e "s/nr_dirty=32 nr_writeback=32/nr_dirty=32 nr_writeback=0/" -e "/write_folio/d" \
+		"$DATA/two-nodes-6.18.spec" >est.spec &&
+	python3 "$MKDAT" est.spec est.dat && "$VR" load -q -d est.db est.dat &&
+	"$VR" timeline -d est.db -r 1 >te &&
+	grep -q "PGDAT_DIRTY set (kswapd pass of 1 calls: unqueued_dirty=32 == file_taken=32 (estimate), rule 6.5+ node/cgroup) \[estimate: nr_unqueued_dirty is not traced\]\$" te
 '
 
 # Per-call rule (4.11): pid 10 took 16 pages, 16 under writeback, 16 dirty,
@@ -277,9 +389,12 @@ test_expect_success 'summary and timeline: usage errors exit 2, a missing run ex
 	grep -q "^vmscan-report: t.db: run 1 has no node 5 (its nodes: 0, 1)$" err
 '
 
-test_expect_success 'check-model.py: stalls, kswapd wakes/sleeps, wakeup delays, summary pages match trace-cmd report' '
+test_expect_success 'check-model.py: stalls, kswapd, wakeups, pages, writes, throttling and flag proofs match trace-cmd report' '
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
 	python3 "$MKDAT" "$DATA/per-call-4.11.spec" p.dat &&
-	python3 "$TOP/tests/check-model.py" "$VR" t.dat p.dat $(ls "$sdir"/*.dat 2>/dev/null)
+	python3 "$MKDAT" "$DATA/proofs-writeback-6.18.spec" pw.dat &&
+	python3 "$MKDAT" "$DATA/proofs-congested-6.18.spec" pc.dat &&
+	python3 "$TOP/tests/check-model.py" "$VR" t.dat p.dat pw.dat pc.dat \
+		$(ls "$sdir"/*.dat 2>/dev/null)
 '
 test_done
