@@ -276,6 +276,43 @@ static void test_618_names_and_dirty_gate(void **state)
 	model_free(m);
 }
 
+/*
+ * A wait dated before an interval that has already ended: the interval is
+ * held back (not yet emitted) and moves its start back to the wait's start.
+ * kswapd's pass at 2 ms has dirty 8 == congested 8 (LRUVEC_NODE_CONGESTED,
+ * 6.18; unqueued 8 - 0 - 0 != 16 taken: no PGDAT_DIRTY); its pass ends at the priority change at 10 ms, its nap starts
+ * there (last event) and it sleeps at 111 ms: cleared at 10 ms.  pid 10,
+ * in direct reclaim since 0.5 ms, reports at 112 ms a wait of 111 ms: it
+ * began at 1 ms, when the flag was set, so the interval is [1, 10] ms.
+ */
+static void test_proof_moves_held_back_interval(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, "6.18.0", fmt_618);
+
+	(void)state;
+	WAKE(m, 0);
+	DIRECT(m, 0.5, 10);
+	ISO(m, 1, 50, 16, 2);
+	SI(m, 2, 50, 8, 0, 8, 0, FILE_ASYNC, 12);
+	FEED(m, "vmscan", "mm_shrink_slab_start", MS(10), 0, 50, "nid", I64(0),
+	     "nr_objects_to_shrink", I64(10), "total_scan", I64(5), "priority", I64(11));
+	SLEEP(m, 111);
+	THR(m, 112, 10, 111000, 0x8);
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nflag, 1);
+	assert_string_equal(c.flag[0].flag, "LRUVEC_NODE_CONGESTED");
+	assert_int_equal(c.flag[0].set_ns, MS(1));
+	assert_int_equal(c.flag[0].clear_ns, MS(10));
+	assert_string_equal(c.flag[0].proof, "extended");
+	assert_int_equal(cap_q(&c, "pgdat_flag_proofs_congested"), 1);
+	assert_int_equal(cap_q(&c, "pgdat_flag_extended"), 1);
+	/* the call at 1-2 ms: 8 congested, none immediate: WRITEBACK proven clear */
+	assert_int_equal(cap_q(&c, "pgdat_flag_proofs_clear"), 1);
+	assert_int_equal(cap_q(&c, "pgdat_flag_cut"), 0);
+	model_free(m);
+}
+
 /* Multi-gen LRU (lru_isolate nr_requested 4096): nothing inferred, reason kept. */
 static void test_mglru(void **state)
 {
@@ -303,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_throttle_lruvec),
 		cmocka_unit_test(test_618_names_and_dirty_gate),
 		cmocka_unit_test(test_mglru),
+		cmocka_unit_test(test_proof_moves_held_back_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
