@@ -108,7 +108,7 @@ FUZZ_FLAGS = -g -O1 -std=gnu11 -Iinclude $(PKG_CFLAGS) -DVR_VERSION='"$(VERSION)
 	      -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 # only the modules the targets reach (ingest and its utilities)
 FUZZ_LIB  := src/ingest-tasks.c src/ingest-dat.c src/ingest-dat-check.c src/ingest-dat-copy.c src/ingest-dat-spill.c src/ingest-dat-scratch.c src/ingest-text.c src/ingest-text-body.c \
-	     src/ingest-text-file.c \
+	     src/ingest-text-file.c src/ingest-text-wrap.c \
 	     src/spec.c src/util.c
 FUZZ_OBJS := $(FUZZ_LIB:src/%.c=$(FUZZ_O)/%.o)
 .SECONDARY: $(FUZZ_OBJS)

@@ -442,6 +442,8 @@ struct ingest_text_stats {
 	int us_only;		/* 1: every timestamp had at most 6 decimals (µs) */
 	int file_version;	/* "version = N" header of trace-cmd report, or 0 */
 	uint64_t cpus_empty;	/* "CPU N is empty" lines of trace-cmd report */
+	uint64_t rejoined;	/* wrapped lines joined to the event line before */
+	uint64_t first_rejoined;	/* line number of the first one */
 };
 
 /* Parse options. */
@@ -535,7 +537,8 @@ int ingest_text_has_field(void *t, const char *system, const char *event, const 
  * count, detail) call per item for the run_quality table (text_source,
  * text_skipped_lines, text_truncated_line, text_bad_fields,
  * text_failed_to_parse, text_symbolic_values, text_reordered_lines,
- * text_lost_markers).  Returns 0 or the first non-zero @quality value.
+ * text_cpus_empty, text_lost_markers, text_rejoined_lines).  Returns 0 or
+ * the first non-zero @quality value.
  */
 int ingest_text_quality(const struct ingest_text *t,
 			int (*quality)(void *arg, const char *item, int64_t count,

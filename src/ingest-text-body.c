@@ -518,6 +518,48 @@ static void put_label(struct text_ctx *c, int spec, const char *ename, const cha
 	set_field(c, spec, f, m ? m->conv : CV_NUM, l, ll, v, vl, ev, lineno);
 }
 
+enum text_label_kind ingest_text_label_kind(int spec, const char *ename, const char *l,
+					    size_t ll)
+{
+	const struct label_map *m = NULL;
+	const char *fname;
+	int f;
+
+	if (spec < 0)
+		return TL_ANY;
+	for (size_t i = 0; i < VR_ARRAY_SIZE(label_maps) && !m; i++)
+		if (strlen(label_maps[i].label) == ll && !memcmp(label_maps[i].label, l, ll) &&
+		    (!label_maps[i].event || !strcmp(label_maps[i].event, ename)))
+			m = &label_maps[i];
+	if (m && m->conv == CV_EXTRA)
+		return TL_ANY;
+	fname = m ? m->field : NULL;
+	if (fname && !strcmp(fname, "*zone"))
+		return TL_NUMBER;
+	f = fname ? spec_field(spec, fname, strlen(fname)) : spec_field(spec, l, ll);
+	if (f < 0)
+		return TL_UNKNOWN;
+	if (vr_event_specs[spec].fields[f].type == VR_FT_TEXT ||
+	    (vr_event_specs[spec].fields[f].flags & VR_FF_KSYM) || (m && m->conv != CV_NUM))
+		return TL_ANY;
+	return TL_NUMBER;
+}
+
+bool ingest_text_label_prefix(int spec, const char *ename, const char *l, size_t ll)
+{
+	if (spec < 0)
+		return true;
+	for (size_t i = 0; i < VR_ARRAY_SIZE(label_maps); i++)
+		if (!strncmp(label_maps[i].label, l, ll) && strlen(label_maps[i].label) >= ll &&
+		    (!label_maps[i].event || !strcmp(label_maps[i].event, ename)))
+			return true;
+	for (int f = 0; f < VR_SPEC_MAX_FIELDS && vr_event_specs[spec].fields[f].name; f++)
+		if (!strncmp(vr_event_specs[spec].fields[f].name, l, ll) &&
+		    strlen(vr_event_specs[spec].fields[f].name) >= ll)
+			return true;
+	return false;
+}
+
 /* Is there an identifier followed by '=' at @i?  *@eq gets the '='. */
 static bool label_at(const char *s, size_t n, size_t i, size_t *eq)
 {

@@ -161,6 +161,14 @@ int ingest_text_quality(const struct ingest_text *t,
 			(unsigned long long)s->skipped, detail);
 		ret = quality_item(quality, arg, "text_skipped_lines", s->skipped, detail);
 	}
+	if (!ret && s->rejoined) {
+		snprintf(detail, sizeof(detail), "first at line %llu; wrapped lines (terminal or"
+			 " mail) joined to the event line before them", (unsigned long long)
+			 s->first_rejoined);
+		vr_warn("%s: rejoined %llu wrapped line(s) to the event lines before them (%s)",
+			t->path, (unsigned long long)s->rejoined, detail);
+		ret = quality_item(quality, arg, "text_rejoined_lines", s->rejoined, detail);
+	}
 	if (!ret && s->truncated) {
 		vr_warn("%s: last line has no newline (cut off?); skipped", t->path);
 		ret = quality_item(quality, arg, "text_truncated_line", 1, "last line skipped");

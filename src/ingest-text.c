@@ -47,17 +47,7 @@ struct text_entry {
 	int32_t cpu;
 	int64_t lost;		/* -2: event line; else lost count (-1 unknown) */
 	bool timed;		/* lost marker: time taken from a later event */
-};
-
-/* The parsed start of an event line. */
-struct line_prefix {
-	const char *comm;
-	size_t comm_len;
-	int pid, cpu;
-	uint64_t ts_ns;
-	int ts_decimals;
-	const char *name, *body;
-	size_t name_len, body_len;
+	bool joined;		/* off is in c->joined: wrapped lines rejoined */
 };
 
 /* Kernel release "4.11.0-rc1" -> 411; 0 if it does not look like one. */
@@ -306,6 +296,31 @@ static int parse_prefix(const char *s, size_t n, struct line_prefix *p, const ch
 	return prefix_latency(s, n, p, why);
 }
 
+int ingest_text_prefix(const char *s, size_t n, struct line_prefix *p, const char **why)
+{
+	return parse_prefix(s, n, p, why);
+}
+
+/*
+ * A header cut after its timestamp or inside its event name: with a
+ * placeholder name ("_") or the colon after the cut name it parses as an
+ * event line with an empty body.
+ */
+bool ingest_text_header_fragment(struct text_ctx *c, const char *s, size_t n)
+{
+	struct line_prefix p;
+	const char *why = NULL;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	if (!n || (s[n - 1] != ':' && !is_ident((unsigned char)s[n - 1])))
+		return false;
+	vr_buf_reset(&c->scratch);
+	vr_buf_add(&c->scratch, s, n);
+	vr_buf_addstr(&c->scratch, s[n - 1] == ':' ? " _:" : ":");
+	return parse_prefix(c->scratch.buf, c->scratch.len, &p, &why) == 1 && !p.body_len;
+}
+
 /*
  * Unsigned decimal of @s at *@i (at most 19 digits, no sign), advancing
  * *@i: 1 read, 0 no digit there, -1 more than @max.
@@ -489,6 +504,94 @@ static size_t quote_len(const char *s, size_t n)
 	return i;
 }
 
+/* The event line @p (@n bytes at @off, in c->joined when @joined). */
+static void add_event(struct text_ctx *c, const struct line_prefix *p, size_t off, size_t n,
+		      uint32_t lineno, bool joined)
+{
+	struct text_entry e = { p->ts_ns, off, (uint32_t)n, lineno, p->cpu, -2, false, joined };
+	int spec;
+
+	if (p->ts_decimals > 6)
+		c->st->us_only = 0;
+	if (p->cpu + 1 > c->st->cpus)
+		c->st->cpus = p->cpu + 1;
+	note_era(c, p);
+	spec = spec_by_len(p->name, p->name_len);
+	if (spec >= 0 && !c->seen_event[spec]) {
+		c->seen_event[spec] = true;
+		c->first[spec] = c->nent;
+	}
+	add_entry(c, &e);
+}
+
+/*
+ * The event gathered in c->part is complete (the next line is another
+ * event, a marker, a header or comment, or the end): an entry for it,
+ * its wrapped lines rejoined; a header cut after its timestamp that
+ * nothing continued is a skipped line.  0 or -1 after the message.
+ */
+static int close_event(struct text_ctx *c)
+{
+	const struct text_part *h = c->part;
+	struct line_prefix p;
+	const char *why = NULL;
+	size_t off;
+	uint32_t len;
+
+	if (!c->npart)
+		return 0;
+	if (c->npart == 1) {
+		c->npart = 0;
+		if (c->part_header_only)
+			note_skip(c, h->lineno);
+		else
+			add_event(c, &c->head, h->off, h->len, h->lineno, false);
+		return 0;
+	}
+	if (ingest_text_rejoin(c, c->part, c->npart, &off, &len))
+		return -1;
+	if (parse_prefix(c->joined.buf + off, len, &p, &why) != 1)
+		return vr_error("%s:%u: lines %u-%u joined: %s", c->name, h->lineno, h->lineno,
+				c->part[c->npart - 1].lineno, why ? why : "not an event line");
+	if (!c->st->rejoined)
+		c->st->first_rejoined = c->part[1].lineno;
+	c->st->rejoined += c->npart - 1;
+	add_event(c, &p, off, len, h->lineno, true);
+	c->npart = 0;
+	return 0;
+}
+
+static void add_part(struct text_ctx *c, size_t off, size_t n, uint32_t lineno)
+{
+	if (c->npart == c->apart) {
+		c->apart = c->apart ? c->apart * 2 : 8;
+		c->part = vr_realloc(c->part, c->apart * sizeof(*c->part));
+	}
+	c->part[c->npart++] = (struct text_part){ off, (uint32_t)n, lineno };
+}
+
+/*
+ * Lines around events that are no continuation of the event before them:
+ * kernel stack traces of the stacktrace option ("<stack trace>",
+ * " => fn"), markup around a trace (systrace's "<script ...>", "</script>",
+ * "<!-- ... -->"), a mail signature's "-- ".  Skipped (counted).
+ */
+static bool is_other_line(const char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	return (n >= 3 && !memcmp(s, "=> ", 3)) || (n >= 2 && s[0] == '<' && s[n - 1] == '>') ||
+	       (n == 2 && !memcmp(s, "--", 2));
+}
+
+/*
+ * One physical line: an event line or a header cut after its timestamp
+ * starts an event (ingest_text_rejoin() joins what continues it); a lost
+ * marker, header, comment or blank line ends it; any other line after an
+ * event continues it (a wrapped line), before any event it is skipped.
+ */
 static int index_line(struct text_ctx *c, size_t off, size_t n, uint32_t lineno)
 {
 	const char *s = c->buf + off;
@@ -509,36 +612,52 @@ static int index_line(struct text_ctx *c, size_t off, size_t n, uint32_t lineno)
 	r = parse_prefix(s, n, &p, &why);
 	if (r < 0)
 		return vr_error("%s:%u: %s", c->name, lineno, why);
-	if (r > 0) {
-		e = (struct text_entry){ p.ts_ns, off, (uint32_t)n, lineno, p.cpu, -2, false };
-		if (p.ts_decimals > 6)
-			c->st->us_only = 0;
-		if (p.cpu + 1 > c->st->cpus)
-			c->st->cpus = p.cpu + 1;
-		note_era(c, &p);
-		int spec = spec_by_len(p.name, p.name_len);
-
-		if (spec >= 0 && !c->seen_event[spec]) {
-			c->seen_event[spec] = true;
-			c->first[spec] = c->nent;
-		}
-		add_entry(c, &e);
+	if (r > 0 || ingest_text_header_fragment(c, s, n)) {
+		if (close_event(c))
+			return -1;
+		c->part_header_only = r == 0;
+		c->head = p;
+		add_part(c, off, n, lineno);
 		return 0;
 	}
 	r = parse_lost(s, n, &cpu, &lost, &why);
 	if (r < 0)
 		return vr_error("%s:%u: %s", c->name, lineno, why);
 	if (r > 0) {
+		if (close_event(c))
+			return -1;
 		if (lost >= 0 && __builtin_add_overflow(c->lost_total, lost, &c->lost_total))
 			return vr_error("%s:%u: lost-events total exceeds 2^63 - 1 at this marker"
 					" (run.lost_events cannot hold it)", c->name, lineno);
-		e = (struct text_entry){ 0, off, (uint32_t)n, lineno, cpu, lost, false };
+		e = (struct text_entry){ 0, off, (uint32_t)n, lineno, cpu, lost, false, false };
 		c->st->lost_markers++;
 		add_entry(c, &e);
 		return 0;
 	}
-	if (!is_noise(s, n, c->st))
+	bool other = is_other_line(s, n);
+
+	if (other || is_noise(s, n, c->st)) {
+		if (close_event(c))
+			return -1;
+		if (other)
+			note_skip(c, lineno);
+		return 0;
+	}
+	if (!c->npart) {
 		note_skip(c, lineno);
+		return 0;
+	}
+	if (c->npart > TEXT_MAX_PARTS) {	/* say which line does not read, if one */
+		size_t joff;
+		uint32_t jlen;
+
+		if (ingest_text_rejoin(c, c->part, c->npart, &joff, &jlen))
+			return -1;
+		return vr_error("%s:%u: more than %d lines continue the event at line %u; not a"
+				" wrapped event line", c->name, lineno, TEXT_MAX_PARTS,
+				c->part[0].lineno);
+	}
+	add_part(c, off, n, lineno);
 	return 0;
 }
 
@@ -612,6 +731,8 @@ static int index_all(struct text_ctx *c)
 			return -1;
 		off += n + 1;
 	}
+	if (close_event(c))
+		return -1;
 	c->st->lines = lineno;
 	for (size_t i = 0; i < c->nent; i++) {
 		if (c->ent[i].lost != -2)
@@ -656,7 +777,7 @@ static int decode_line(struct text_ctx *c, const struct text_entry *e, struct in
 	const char *ename;
 	int spec;
 
-	if (parse_prefix(c->buf + e->off, e->len, p, &why) != 1)
+	if (parse_prefix((e->joined ? c->joined.buf : c->buf) + e->off, e->len, p, &why) != 1)
 		return vr_error("%s:%u: line changed between passes", c->name, e->lineno);
 	vr_buf_reset(&c->evname);
 	vr_buf_add(&c->evname, p->name, p->name_len);
@@ -776,6 +897,9 @@ void ingest_text_parser_free(struct ingest_text_parser *tp)
 	free(c->ent);
 	vr_buf_release(&c->json);
 	vr_buf_release(&c->evname);
+	vr_buf_release(&c->joined);
+	vr_buf_release(&c->scratch);
+	free(c->part);
 	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
 		vr_buf_release(&c->text[i]);
 	ingest_tasks_free(c->tasks);
@@ -798,6 +922,8 @@ struct ingest_text_parser *ingest_text_index(const char *name, const char *buf, 
 	memset(c->st, 0, sizeof(*c->st));
 	vr_buf_init(&c->json);
 	vr_buf_init(&c->evname);
+	vr_buf_init(&c->joined);
+	vr_buf_init(&c->scratch);
 	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
 		vr_buf_init(&c->text[i]);
 	c->tasks = ingest_tasks_new();

@@ -346,4 +346,130 @@ test_expect_success 'trace.dat: the comm sched events give, the saved cmdline be
 	echo 8 >expect && test_cmp expect actual
 '
 
+# A mail-wrapped excerpt (w.txt) of a 6.8 trace (o.txt): a terminal cut
+# its lines at 80 columns, inside words too ("nr_unmap_fai" / "l=0",
+# "lru=inactiv" / "e_file", "nid=" / "0"), then a mail client broke them
+# at a space before column 73 and dropped it (the headers end at the
+# timestamp colon, "mm_vmscan_lru_shrink_inactive" / ": nid=0").  Its 25
+# continuation lines (hand count: 2 + 2 + 2 + 4 + 6 + 6 + 2 + 1, the
+# first at line 4) are joined again: the same rows as the original, in
+# every table; quoted with "> " as a reply, the same.  By hand: the stall
+# of a.out-500 200.000200-200.000900 (700 us, 12 pages), kswapd0's cycle
+# 64 scanned / 60 reclaimed, shrink_inactive flags 0xa and 0x9.
+orig_excerpt() {
+	cat <<-\EOF
+	# tracer: nop
+	#
+	           a.out-500     [001] .....   200.000100: mm_vmscan_wakeup_kswapd: nid=0 order=0 gfp_flags=GFP_KERNEL|__GFP_NOWARN
+	         kswapd0-97      [002] .....   200.000150: mm_vmscan_kswapd_wake: nid=0 order=0
+	           a.out-500     [001] .....   200.000200: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL|__GFP_NOWARN
+	           a.out-500     [001] .....   200.000300: mm_vmscan_lru_isolate: classzone=2 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 lru=inactive_file
+	           a.out-500     [001] .....   200.000400: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=12 nr_dirty=32 nr_writeback=32 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+	         kswapd0-97      [002] .....   200.000500: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=64 nr_reclaimed=60 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=11 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC
+	           a.out-500     [001] .....   200.000900: mm_vmscan_direct_reclaim_end: nr_reclaimed=12
+	         kswapd0-97      [002] .....   200.010000: mm_vmscan_kswapd_sleep: nid=0
+	EOF
+}
+wrapped_excerpt() {
+	cat <<-\EOF
+	# tracer: nop
+	#
+	           a.out-500     [001] .....   200.000100:
+	mm_vmscan_wakeup_kswapd: nid=
+	0 order=0 gfp_flags=GFP_KERNEL|__GFP_NOWARN
+	         kswapd0-97      [002] .....   200.000150:
+	mm_vmscan_kswapd_wake: nid=0 
+	order=0
+	           a.out-500     [001] .....   200.000200:
+	mm_vmscan_direct_reclaim_begi
+	n: order=0 gfp_flags=GFP_KERNEL|__GFP_NOWARN
+	           a.out-500     [001] .....   200.000300:
+	mm_vmscan_lru_isolate: classz
+	one=2 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32
+	lru=inactiv
+	e_file
+	           a.out-500     [001] .....   200.000400:
+	mm_vmscan_lru_shrink_inactive
+	: nid=0 nr_scanned=32 nr_reclaimed=12 nr_dirty=32 nr_writeback=32
+	nr_congested=0
+	 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0
+	nr_unmap_fai
+	l=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+	         kswapd0-97      [002] .....   200.000500:
+	mm_vmscan_lru_shrink_inactive
+	: nid=0 nr_scanned=64 nr_reclaimed=60 nr_dirty=0 nr_writeback=0
+	nr_congested=0 n
+	r_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0
+	nr_unmap_fail=
+	0 priority=11 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC
+	           a.out-500     [001] .....   200.000900:
+	mm_vmscan_direct_reclaim_end:
+	 nr_reclaimed=12
+	         kswapd0-97      [002] .....   200.010000:
+	mm_vmscan_kswapd_sleep: nid=0
+	EOF
+}
+dump_all() {
+	for t in $(sqlite3 "$1" "SELECT name FROM sqlite_master WHERE type = 'table'
+			AND name NOT IN ('run', 'run_quality') ORDER BY name"); do
+		echo "== $t" && sqlite3 "$1" "SELECT * FROM \"$t\"" || return 1
+	done
+	sqlite3 "$1" "SELECT item, count, detail FROM run_quality
+		WHERE item != 'text_rejoined_lines' ORDER BY item"
+}
+
+test_expect_success 'mail-wrapped excerpt (hard and soft wraps): the same rows as its original' '
+	orig_excerpt >o.txt && wrapped_excerpt >w.txt &&
+	test $(wc -l <w.txt) = 35 &&
+	"$VR" load -q -d o.db --kernel 6.8.0 o.txt &&
+	"$VR" load -q -d w.db --kernel 6.8.0 w.txt 2>err &&
+	grep -q "^vmscan-report: warning: w.txt: rejoined 25 wrapped line(s) to the event lines before them (first at line 4;" err &&
+	dump_all o.db >expect && dump_all w.db >actual && test_cmp expect actual &&
+	sed "s/^/> /" w.txt >q.txt &&
+	"$VR" load -q -d q.db --kernel 6.8.0 q.txt 2>/dev/null &&
+	dump_all q.db >actual && test_cmp expect actual &&
+	sqlite3 w.db "SELECT event_count FROM run;
+		SELECT count FROM run_quality WHERE item = '\''text_rejoined_lines'\'';
+		SELECT pid, comm, duration_ns, nr_reclaimed FROM reclaim_stall;
+		SELECT pid, comm, nr_scanned, nr_reclaimed FROM kswapd_cycle;
+		SELECT nr_taken, lru FROM mm_vmscan_lru_isolate;
+		SELECT pid, nr_scanned, nr_reclaimed, printf('\''0x%x'\'', reclaim_flags)
+			FROM mm_vmscan_lru_shrink_inactive ORDER BY ts_ns" >actual &&
+	printf "%s\n" 8 25 "500|a.out|700000|12" "97|kswapd0|64|60" "32|2" \
+		"500|32|12|0xa" "97|64|60|0x9" >expect &&
+	test_cmp expect actual
+'
+
+# A continuation that reads neither way is an error naming its line, the
+# database unchanged: prose after the excerpt (line 36), and a hard wrap
+# whose seam joins to no label=value word ("nr_scan" / "ned=6x4", line 2).
+test_expect_success 'a continuation that reads neither way: FILE:LINE, nothing loaded' '
+	orig_excerpt >o.txt && wrapped_excerpt >w.txt && echo "Thanks, John" >>w.txt &&
+	"$VR" load -q -d keep.db --kernel 6.8.0 o.txt &&
+	dump_all keep.db >before &&
+	test_expect_code 1 "$VR" load -q -d keep.db --kernel 6.8.0 w.txt 2>err &&
+	grep -q "^vmscan-report: w.txt:36: this line is no event line; as the continuation of the event at line 34 (a wrapped line?) it reads as label=value neither joined directly nor after a space" err &&
+	printf "%s\n" "         kswapd0-97      [002] .....   200.000150: mm_vmscan_lru_shrink_inactive: nid=0 nr_scan" \
+		"ned=6x4 nr_reclaimed=60" >bad.txt &&
+	test_expect_code 1 "$VR" load -q -d keep.db --kernel 6.8.0 bad.txt 2>err &&
+	grep -q "^vmscan-report: bad.txt:2: this line is no event line; as the continuation of the event at line 1 (a wrapped line?) it reads" err &&
+	dump_all keep.db >after && test_cmp before after
+'
+
+# Lines around events that are no continuation: a stack trace of the
+# stacktrace option, markup after a systrace excerpt, a signature.  They
+# are skipped (6: lines 2-4 and 6-8, "John" too, since no event is open
+# after the "-- "), nothing is rejoined, both events load.
+test_expect_success 'stack traces, markup and a signature after events: skipped, not rejoined' '
+	printf "%s\n" "         kswapd0-97      [002] .....   200.000150: mm_vmscan_kswapd_wake: nid=0 order=0" \
+		" <stack trace>" " => balance_pgdat" " => kswapd" \
+		"         kswapd0-97      [002] .....   200.010000: mm_vmscan_kswapd_sleep: nid=0" \
+		"</script>" "-- " "John" >s.txt &&
+	"$VR" load -q -d s.db --kernel 6.8.0 s.txt 2>err &&
+	grep -q "skipped 6 line(s) that are not trace events (first at line 2)" err &&
+	sqlite3 s.db "SELECT event_count FROM run;
+		SELECT count(*) FROM run_quality WHERE item = '\''text_rejoined_lines'\''" >actual &&
+	printf "%s\n" 2 0 >expect && test_cmp expect actual
+'
+
 test_done
