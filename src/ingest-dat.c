@@ -779,7 +779,11 @@ static void event_comm(struct ingest_dat *d, struct ingest_event *ev)
 	if (!ev->comm && tep_is_pid_registered(d->tep, ev->pid)) {
 		const char *saved = tep_data_comm_from_pid(d->tep, ev->pid);
 
-		ev->comm = ingest_tasks_note_saved(d->tasks, ev->pid, saved, ev->ts_ns);
+		/* pid 0 is "<idle>" by the tracing code's fixed rule (kernel/
+		 * trace/trace.c __trace_find_cmdline()), not a name saved at the
+		 * end: nothing for sched events' swapper/N to contradict */
+		ev->comm = ev->pid ? ingest_tasks_note_saved(d->tasks, ev->pid, saved, ev->ts_ns)
+				   : ingest_tasks_note(d->tasks, 0, saved, strlen(saved), ev->ts_ns);
 	}
 }
 
