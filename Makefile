@@ -6,9 +6,11 @@
 #   make bench      speed and memory of `load` against trace-cmd (see tests/bench)
 #   make torture    the mutation test of `make test` at length, with kills and
 #                   concurrent loads (tests/mutants.py; minutes)
-#   make reports    load samples/ into a fresh database and write reports/
+#   make reports    load samples/ into fresh databases and write reports/ and
+#                   reports/pressure/ (the pressure set)
 #   make record-samples  remake the recordings in samples/ (root, minutes, uses
-#                   much memory; never run by make test)
+#                   much memory, swap on zram, a loop device; never run by make
+#                   test); SAMPLE_SETS=pressure for the pressure set only
 #   make install    binary, man pages, bash completion: PREFIX=/usr/local DESTDIR=
 #   make uninstall  remove what make install installed (same PREFIX, DESTDIR)
 

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# make reports: load samples/ into a fresh reports/vmscan.db and write the
-# evidence bundle into reports/ with `vmscan-report report`.
+# make reports: load the samples into fresh databases and write an evidence
+# bundle per sample set with `vmscan-report report`:
+#   reports/           every sample but the pressure set's: the wsf set
+#                      (samples/wsf*.dat: vm.watermark_scale_factor 10 and
+#                      200, no swap)
+#   reports/pressure/  the pressure set (samples/zram-*.dat: swap on zram,
+#                      throttled writeback, vm.dirty_ratio=20 against
+#                      vm.dirty_bytes=32M, and one memcg-limited run)
+# (see samples/README.md and samples/record-samples.sh).
 #
 # Samples are named NAME-ITERATION.dat (e.g. wsf10-2.dat: the setting
-# vm.watermark_scale_factor=10, iteration 2, see samples/record-samples.sh),
-# optionally with NAME-ITERATION.latency.txt, the workload's latency report.
-# NAME becomes the "kernel" label of the run, so the comparison table has
-# one column per setting.  The database is not committed (*.db is ignored;
-# it is large and rebuilt by this script); the bundle is.
+# vm.watermark_scale_factor=10, iteration 2), optionally with
+# NAME-ITERATION.latency.txt, the workload's latency report.  NAME becomes
+# the "kernel" label of the run, so the comparison table has one column per
+# setting.  The databases (DIR/vmscan.db) are not committed (*.db is
+# ignored; they are large and rebuilt by this script); the bundles are.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 VR=${VR:-$top/vmscan-report}
@@ -16,38 +23,64 @@ VR=${VR:-$top/vmscan-report}
 cd "$top"
 samples=${SAMPLES:-samples}
 out=${REPORTS:-reports}
-db=$out/vmscan.db
 export LC_ALL=C
-
 shopt -s nullglob
-dats=("$samples"/*.dat)
-if [ ${#dats[@]} -eq 0 ]; then
-	echo "make-reports: no samples/*.dat to load" >&2
-	exit 1
-fi
-mkdir -p "$out"
-rm -f "$db" "$db-journal"
 
-# Sort by name then iteration number so that the first setting is the baseline.
-mapfile -t dats < <(printf '%s\n' "${dats[@]}" |
-	sed -E 's/^(.*)-([0-9]+)\.dat$/\1 \2 &/' | sort -k1,1 -k2,2n | cut -d" " -f3-)
-for dat in "${dats[@]}"; do
-	base=$(basename "$dat" .dat)
-	name=${base%-*} iter=${base##*-}
-	case $iter in
-	''|*[!0-9]*) name=$base iter= ;;
-	esac
-	echo "make-reports: loading $base as kernel '$name'${iter:+ iteration $iter}" >&2
-	"$VR" load -q -d "$db" --kernel "$name" ${iter:+--iteration "$iter"} "$dat"
-	lat=$samples/$base.latency.txt
-	if [ -s "$lat" ] && "$VR" help | grep -q '^  import-latency '; then
-		"$VR" import-latency -q -d "$db" --kernel "$name" ${iter:+--iteration "$iter"} "$lat"
+# bundle DIR DAT...: load DAT... (in the order given: the first setting is
+# compare's baseline) into a fresh DIR/vmscan.db and write the bundle to DIR
+bundle() {
+	local dir=$1 dat base name iter lat
+	shift
+	local db=$dir/vmscan.db
+	mkdir -p "$dir"
+	rm -f "$db" "$db-journal"
+	for dat in "$@"; do
+		base=$(basename "$dat" .dat)
+		name=${base%-*} iter=${base##*-}
+		case $iter in
+		''|*[!0-9]*) name=$base iter= ;;
+		esac
+		echo "make-reports: loading $base as kernel '$name'${iter:+ iteration $iter} into $db" >&2
+		"$VR" load -q -d "$db" --kernel "$name" ${iter:+--iteration "$iter"} "$dat"
+		lat=$samples/$base.latency.txt
+		if [ -s "$lat" ] && "$VR" help | grep -q '^  import-latency '; then
+			"$VR" import-latency -q -d "$db" --kernel "$name" ${iter:+--iteration "$iter"} "$lat"
+		fi
+	done
+	if ! "$VR" report -d "$db" -o "$dir"; then
+		echo "make-reports: $dir is as it was; a file named above as changed since" \
+		     "vmscan-report wrote it may come from a git merge mixing two runs' bundles:" \
+		     "check out one side's $dir whole, or delete the files named" >&2
+		exit 1
 	fi
+	echo "make-reports: wrote $dir (index.md)" >&2
+}
+
+# by_name DAT...: sorted by name, then iteration number
+by_name() {
+	printf '%s\n' "$@" | sed -E 's/^(.*)-([0-9]+)\.dat$/\1 \2 &/' |
+		sort -k1,1 -k2,2n | cut -d" " -f3-
+}
+
+# every sample but the pressure set's
+main=()
+for dat in "$samples"/*.dat; do
+	case $(basename "$dat") in zram-*) ;; *) main+=("$dat") ;; esac
 done
-if ! "$VR" report -d "$db" -o "$out"; then
-	echo "make-reports: $out is as it was; a file named above as changed since" \
-	     "vmscan-report wrote it may come from a git merge mixing two runs' bundles:" \
-	     "check out one side's $out whole, or delete the files named" >&2
+if [ ${#main[@]} -eq 0 ]; then
+	echo "make-reports: no $samples/*.dat to load" >&2
 	exit 1
 fi
-echo "make-reports: wrote $out (index.md)" >&2
+mapfile -t main < <(by_name "${main[@]}")
+bundle "$out" "${main[@]}"
+
+# the pressure set: the default dirty limits first (the baseline), then the
+# small vm.dirty_bytes, then the memcg run(s)
+pressure=()
+for g in 'zram-dirtyratio*' 'zram-dirtybytes*' 'zram-memcg*'; do
+	set -- "$samples"/$g.dat
+	[ $# -gt 0 ] && mapfile -t -O ${#pressure[@]} pressure < <(by_name "$@")
+done
+if [ ${#pressure[@]} -gt 0 ]; then
+	bundle "$out/pressure" "${pressure[@]}"
+fi

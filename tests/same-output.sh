@@ -18,36 +18,42 @@ git -C "$top" worktree add -q --detach "$work/base" "$base"
 make -C "$work/base" -s -j2 vmscan-report >/dev/null
 
 # outputs VR DIR: everything a user can see, for the samples, into DIR
-# (always into $work/out, then renamed: index.md names the directory)
+# (always into $work/out, then renamed: index.md names the directory);
+# the commands run on each database make-reports wrote (reports/ and
+# reports/pressure/, the pressure set)
 outputs() {
-	local vr=$1 out=$work/out db=$work/out/vmscan.db
+	local vr=$1 out=$work/out d db id f m t
 	mkdir -p "$out"
 	(cd "$top" && SAMPLES=samples REPORTS=$out VR=$vr tests/make-reports.sh 2>/dev/null)
-	"$vr" runs -d "$db" >"$out/runs.out"
-	"$vr" summary -d "$db" >"$out/summary.out"
-	for id in $(sqlite3 "$db" 'SELECT id FROM run ORDER BY id'); do
-		"$vr" timeline -d "$db" --run "$id" >"$out/timeline-$id.out"
-		"$vr" chart -d "$db" --kind timeline --run "$id" --dump-data >"$out/chart-timeline-$id.out"
+	for d in "$out" "$out/pressure"; do
+		db=$d/vmscan.db
+		[ -e "$db" ] || continue
+		"$vr" runs -d "$db" >"$d/runs.out"
+		"$vr" summary -d "$db" >"$d/summary.out"
+		for id in $(sqlite3 "$db" 'SELECT id FROM run ORDER BY id'); do
+			"$vr" timeline -d "$db" --run "$id" >"$d/timeline-$id.out"
+			"$vr" chart -d "$db" --kind timeline --run "$id" --dump-data >"$d/chart-timeline-$id.out"
+		done
+		for f in text markdown csv json; do
+			"$vr" compare -d "$db" --format $f >"$d/compare.$f"
+		done
+		"$vr" chart -d "$db" --kind counters --dump-data >"$d/chart-counters.out"
+		for m in DirectReclaim KswapdAwake Read; do
+			"$vr" chart -d "$db" --kind latency --metric $m --dump-data >"$d/chart-latency-$m.out"
+			"$vr" chart -d "$db" --kind cdf --metric $m --dump-data >"$d/chart-cdf-$m.out" 2>&1 || true
+		done
+		for t in $(sqlite3 "$db" "SELECT name FROM sqlite_schema WHERE type IN ('table','view')
+				AND name NOT LIKE 'sqlite_%' ORDER BY name"); do
+			if [ "$t" = run ]; then
+				sqlite3 -header "$db" "SELECT * FROM run ORDER BY id" |
+					sed 's/|[0-9T:-]*Z$//' >"$d/table-$t"
+			else
+				sqlite3 -header "$db" "SELECT * FROM \"$t\"" >"$d/table-$t"
+			fi
+		done
+		sqlite3 "$db" '.schema' >"$d/schema"
+		rm -f "$db"
 	done
-	for f in text markdown csv json; do
-		"$vr" compare -d "$db" --format $f >"$out/compare.$f"
-	done
-	"$vr" chart -d "$db" --kind counters --dump-data >"$out/chart-counters.out"
-	for m in DirectReclaim KswapdAwake Read; do
-		"$vr" chart -d "$db" --kind latency --metric $m --dump-data >"$out/chart-latency-$m.out"
-		"$vr" chart -d "$db" --kind cdf --metric $m --dump-data >"$out/chart-cdf-$m.out" 2>&1 || true
-	done
-	for t in $(sqlite3 "$db" "SELECT name FROM sqlite_schema WHERE type IN ('table','view')
-			AND name NOT LIKE 'sqlite_%' ORDER BY name"); do
-		if [ "$t" = run ]; then
-			sqlite3 -header "$db" "SELECT * FROM run ORDER BY id" |
-				sed 's/|[0-9T:-]*Z$//' >"$out/table-$t"
-		else
-			sqlite3 -header "$db" "SELECT * FROM \"$t\"" >"$out/table-$t"
-		fi
-	done
-	sqlite3 "$db" '.schema' >"$out/schema"
-	rm -f "$db"
 	mv "$out" "$2"
 }
 

@@ -8,7 +8,8 @@
  *  - allocator threads allocate anonymous memory in bursts (-a MB, in mmap'ed
  *    chunks of -c KB whose pages are all touched), then munmap the burst,
  *  - an optional anonymous "hog" held resident for the whole run shrinks the
- *    memory left for the page cache so that kswapd and direct reclaim work.
+ *    memory left for the page cache so that kswapd and direct reclaim work
+ *    (--mlock locks it, so that with swap on it is not simply swapped out).
  *
  * Each operation's latency is measured in microseconds.  Every -i seconds the
  * latencies since the end of the warmup are printed in simoop's report format:
@@ -27,7 +28,8 @@
  * the OOM killer ever runs, it picks this process before anyone else's.
  *
  * The program stops by itself after the run time (or on SIGINT/SIGTERM) and
- * removes the files it created.
+ * removes the files it created (unless --keep-files: deleting a file waits for
+ * its pages under writeback, which on a throttled device takes long).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -80,6 +82,8 @@ static unsigned long opt_hog_mb;       /* maximum hog size */
 static unsigned long opt_leave_mb;     /* grow hog only while MemAvailable > this */
 static unsigned long opt_floor_mb = 2560;
 static int opt_hog_only;
+static int opt_mlock;                  /* mlock the hog: it stays put when swap is on */
+static int opt_keep_files;             /* leave the data files at exit */
 
 
 static volatile sig_atomic_t stop_flag;
@@ -279,6 +283,11 @@ static int hog_add_chunk(void)
 	if (p == MAP_FAILED)
 		return -1;
 	touch_pages(p, len);
+	if (opt_mlock && mlock(p, len)) {
+		fprintf(stderr, "simoop-lite: mlock of %lu MB: %s\n", HOG_CHUNK_MB, strerror(errno));
+		munmap(p, len);
+		return -1;
+	}
 	pthread_mutex_lock(&hog_lock);
 	if (hog_nr == hog_cap) {
 		size_t ncap = hog_cap ? hog_cap * 2 : 64;
@@ -547,7 +556,8 @@ static void remove_files(void)
 {
 	for (unsigned i = 0; i < nr_files; i++) {
 		if (file_names[i]) {
-			unlink(file_names[i]);
+			if (!opt_keep_files)
+				unlink(file_names[i]);
 			free(file_names[i]);
 		}
 	}
@@ -584,6 +594,8 @@ static void usage(FILE *f)
 "      --hog-only         only hold the hog (no files, no threads) until the run time ends;\n"
 "                         SIGUSR1 then grows or shrinks the hog back to the -L target\n"
 "      --wait-start       after creating the files, wait for SIGUSR1 before starting the run\n"
+"      --mlock            mlock the hog (it stays resident when swap is on)\n"
+"      --keep-files       do not remove the data files at exit\n"
 "  -h, --help             this help\n"
 "\n"
 "Latency reports go to stdout in simoop's format; progress messages go to stderr.\n");
@@ -623,6 +635,8 @@ int main(int argc, char **argv)
 		{ "floor", required_argument, NULL, 'F' },
 		{ "hog-only", no_argument, NULL, 1 },
 		{ "wait-start", no_argument, NULL, 2 },
+		{ "mlock", no_argument, NULL, 3 },
+		{ "keep-files", no_argument, NULL, 4 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -654,6 +668,8 @@ int main(int argc, char **argv)
 		case 'F': opt_floor_mb = parse_num(optarg, "floor"); break;
 		case 1: opt_hog_only = 1; break;
 		case 2: opt_wait_start = 1; break;
+		case 3: opt_mlock = 1; break;
+		case 4: opt_keep_files = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
