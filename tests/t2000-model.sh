@@ -194,6 +194,25 @@ test_expect_success 'timeline: a PGDAT_DIRTY set from the counters says it is an
 	grep -q "PGDAT_DIRTY set (kswapd pass of 1 calls: unqueued_dirty=32 == file_taken=32 (estimate), rule 6.5+ node/cgroup) \[estimate: nr_unqueued_dirty is not traced\]\$" te
 '
 
+# check-model.py must fail where the database disagrees with the trace:
+# a wrapper loads with vmscan-report, then changes one derived table.
+test_expect_success 'check-model.py fails on a disagreement: a cut interval reopened, a write, wait or memcg stall dropped' '
+	python3 "$MKDAT" "$DATA/proofs-writeback-6.18.spec" pw.dat &&
+	python3 "$MKDAT" "$DATA/proofs-congested-6.18.spec" pc.dat &&
+	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
+	for sql in "UPDATE pgdat_flag SET clear_ns = NULL" "DELETE FROM reclaim_write" \
+		"DELETE FROM reclaim_throttle" "UPDATE pgdat_flag SET set_ns = set_ns + 1" \
+		"DELETE FROM reclaim_stall WHERE kind = '"'"'memcg'"'"'"; do
+		printf "%s\n" "#!/bin/sh" "\"$VR\" \"\$@\" || exit" \
+			"[ \"\$1\" = load ] && sqlite3 \"\$4\" \"$sql\"" "exit 0" >vr &&
+		chmod +x vr &&
+		test_expect_code 1 python3 "$TOP/tests/check-model.py" ./vr pw.dat pc.dat t.dat >out &&
+		grep -q MISMATCH out || exit 1
+	done &&
+	printf "%s\n" "#!/bin/sh" "exec \"$VR\" \"\$@\"" >vr &&
+	python3 "$TOP/tests/check-model.py" ./vr pw.dat pc.dat t.dat >out && ! grep -q MISMATCH out
+'
+
 # Per-call rule (4.11): pid 10 took 16 pages, 16 under writeback, 16 dirty,
 # 16 congested at 1.012: WRITEBACK and CONGESTED set (DIRTY: unqueued
 # 16-16-0 = 0 != 16); kswapd napped from its last call at 1.021 and slept at
