@@ -103,7 +103,10 @@ int store_stmt_row_double(struct store_stmt *q, double *out, int n);
 
 /**
  * store_stmt_doubles - column 0 of every row of @q as doubles, rows whose
- * value is NULL left out, in row order.
+ * value is NULL left out, in row order.  A statement with a second column
+ * gives there how many times the row's value counts (a count of samples of
+ * that value: slab_shrink_ns calls); a row whose count is NULL or below 1
+ * counts once.
  * @out: OUT: malloc'ed array (NULL when empty); the caller frees it.
  * @n: OUT: its length.  Returns 0, or -1 after a message (*out NULL, *n 0).
  */

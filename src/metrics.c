@@ -59,7 +59,7 @@ const struct metric_spec metric_specs[] = {
 	  METRIC_LOWER_IS_BETTER,
 	  "'writeback_congestion_wait', 'writeback_wait_iff_congested'" },
 	{ "SlabShrink", "us", "one shrinker call (mm_shrink_slab_start to _end)",
-	  "SELECT duration_ns / 1000.0 FROM slab_shrink WHERE run_id = ?1"
+	  "SELECT duration_ns / 1000.0, calls FROM slab_shrink_ns WHERE run_id = ?1"
 	  " AND complete = 1 AND duration_ns IS NOT NULL",
 	  METRIC_LOWER_IS_BETTER, "'mm_shrink_slab_end'" },
 };

@@ -41,21 +41,26 @@ const struct store_sum store_sums[] = {
 	  "SELECT run_id, pid, " COMM_OF " AS comm, lru, nr_scanned, events FROM"
 	  " (SELECT run_id, pid, @COMM AS c, coalesce(lru, 2 * file) AS lru,"
 	  "  sum(nr_scanned) AS nr_scanned, count(*) AS events FROM @.mm_vmscan_lru_isolate r"
-	  "  GROUP BY run_id, pid, 3, 4) g", false },
+	  "  WHERE @RUN GROUP BY run_id, pid, 3, 4) g",
+	  "run_id INTEGER NOT NULL, pid INTEGER, comm TEXT, lru INTEGER, nr_scanned INTEGER,"
+	  " events INTEGER NOT NULL", false, false },
 	/* shrink_inactive per task, node and file/anon (reclaim_flags & 2:
 	 * RECLAIM_WB_FILE, NULL when the flags were not read) */
 	{ "lru_shrink_pages", "mm_vmscan_lru_shrink_inactive",
 	  "SELECT run_id, pid, " COMM_OF " AS comm, nid, file, nr_scanned, nr_reclaimed, events"
 	  " FROM (SELECT run_id, pid, @COMM AS c, nid, reclaim_flags & 2 AS file,"
 	  "  sum(nr_scanned) AS nr_scanned, sum(nr_reclaimed) AS nr_reclaimed, count(*) AS events"
-	  "  FROM @.mm_vmscan_lru_shrink_inactive r GROUP BY run_id, pid, 3, nid, 5) g", false },
+	  "  FROM @.mm_vmscan_lru_shrink_inactive r WHERE @RUN GROUP BY run_id, pid, 3, nid, 5) g",
+	  "run_id INTEGER NOT NULL, pid INTEGER, comm TEXT, nid INTEGER, file INTEGER,"
+	  " nr_scanned INTEGER, nr_reclaimed INTEGER, events INTEGER NOT NULL", false, false },
 	/*
 	 * shrink_inactive calls made inside a direct reclaim stall of the same
 	 * pid (begin <= ts <= end; a missing begin or end is open), each counted
 	 * once, per run.  One pass over each pid's stalls and calls in time
 	 * order: a call is inside when the stalls begun before it end at or
 	 * after it.  (A join on the time range took 40 s on a 3M-event run:
-	 * SQLite's automatic index covers only run_id and pid.)
+	 * SQLite's automatic index covers only run_id and pid.)  Only the
+	 * calls of pids with a direct stall can be inside one.
 	 */
 	{ "lru_shrink_direct", "mm_vmscan_lru_shrink_inactive",
 	  "SELECT run_id, sum(nr_scanned) AS nr_scanned, sum(nr_reclaimed) AS nr_reclaimed,"
@@ -63,14 +68,28 @@ const struct store_sum store_sums[] = {
 	  "  max(e) OVER (PARTITION BY run_id, pid ORDER BY ts, k ROWS UNBOUNDED PRECEDING)"
 	  "  AS cover FROM (SELECT run_id, pid, coalesce(begin_ns, 0) AS ts, 0 AS k,"
 	  "   coalesce(end_ns, 9223372036854775807) AS e, NULL AS nr_scanned,"
-	  "   NULL AS nr_reclaimed FROM @.reclaim_stall WHERE kind = 'direct'"
+	  "   NULL AS nr_reclaimed FROM @.reclaim_stall WHERE kind = 'direct' AND @RUN"
 	  "   UNION ALL SELECT run_id, pid, ts_ns, 1, NULL, nr_scanned, nr_reclaimed"
-	  "   FROM @.mm_vmscan_lru_shrink_inactive))"
-	  " WHERE k = 1 AND cover >= ts GROUP BY run_id", false },
+	  "   FROM @.mm_vmscan_lru_shrink_inactive WHERE @RUN AND pid IN"
+	  "    (SELECT pid FROM @.reclaim_stall WHERE kind = 'direct' AND @RUN)))"
+	  " WHERE k = 1 AND cover >= ts GROUP BY run_id",
+	  "run_id INTEGER NOT NULL, nr_scanned INTEGER, nr_reclaimed INTEGER,"
+	  " events INTEGER NOT NULL", false, false },
 	/* kswapd wakes per node (nid NULL: not read) */
 	{ "kswapd_wake_node", "mm_vmscan_kswapd_wake",
 	  "SELECT run_id, nid, count(*) AS events FROM @.mm_vmscan_kswapd_wake"
-	  " GROUP BY run_id, nid", false },
+	  " WHERE @RUN GROUP BY run_id, nid",
+	  "run_id INTEGER NOT NULL, nid INTEGER, events INTEGER NOT NULL", false, false },
+	/*
+	 * shrinker calls per duration (ns, NULL: an end not traced or a start
+	 * not traced) and complete: the SlabShrink samples and summary's slab
+	 * line.  Counted as the events are stored (store-sums.c).
+	 */
+	{ "slab_shrink_ns", "slab_shrink",
+	  "SELECT run_id, complete, duration_ns, count(*) AS calls FROM @.slab_shrink"
+	  " WHERE @RUN GROUP BY run_id, complete, duration_ns",
+	  "run_id INTEGER NOT NULL, complete INTEGER, duration_ns INTEGER,"
+	  " calls INTEGER NOT NULL", false, true },
 	/*
 	 * pages reclaimed per millisecond since the run's first event, task and
 	 * node: the timeline chart's reclaim rate in an evidence database
@@ -80,7 +99,7 @@ const struct store_sum store_sums[] = {
 	  "SELECT s.run_id, s.nid, s.pid, (s.ts_ns - r.first_ts_ns) / 1000000 AS ms,"
 	  " sum(coalesce(s.nr_reclaimed, 0)) AS nr_reclaimed, count(*) AS events"
 	  " FROM @.mm_vmscan_lru_shrink_inactive s JOIN @.run r ON r.id = s.run_id"
-	  " GROUP BY 1, 2, 3, 4", true },
+	  " GROUP BY 1, 2, 3, 4", NULL, true, false },
 };
 const size_t store_sums_count = VR_ARRAY_SIZE(store_sums);
 
@@ -101,8 +120,19 @@ static bool task_spans(sqlite3 *db, const char *schema)
 	return have;
 }
 
-char *store_sum_sql(const struct store_sum *v, sqlite3 *db, const char *schema)
+/* The rows of @RUN: all, run ?1's, or those of run ?1's pids that had
+ * more than one comm (store-sums.c counts the others). */
+enum sum_rows { SUM_ALL, SUM_RUN, SUM_RUN_MANY_COMMS };
+
+/* @v's SELECT on @schema (NULL: unqualified), of the rows @rows. */
+static char *sum_sql(const struct store_sum *v, sqlite3 *db, const char *schema,
+		     enum sum_rows rows)
 {
+	static const char *const run_sql[] = {
+		[SUM_ALL] = "1", [SUM_RUN] = "run_id = ?1",
+		[SUM_RUN_MANY_COMMS] = "run_id = ?1 AND pid IN (SELECT pid FROM main.task"
+				       " WHERE run_id = ?1 GROUP BY pid HAVING count(*) > 1)",
+	};
 	const char *many = task_spans(db, schema) ? COMM_MANY : "''";
 	struct vr_buf b, t;
 	char *sql;
@@ -112,6 +142,9 @@ char *store_sum_sql(const struct store_sum *v, sqlite3 *db, const char *schema)
 		if (!strncmp(p, "@COMM", 5)) {
 			vr_buf_addstr(&t, many);
 			p += 4;
+		} else if (!strncmp(p, "@RUN", 4)) {
+			vr_buf_addstr(&t, run_sql[rows]);
+			p += 3;
 		} else {
 			vr_buf_addf(&t, "%c", *p);
 		}
@@ -130,6 +163,16 @@ char *store_sum_sql(const struct store_sum *v, sqlite3 *db, const char *schema)
 	vr_buf_release(&b);
 	vr_buf_release(&t);
 	return sql;
+}
+
+char *store_sum_sql(const struct store_sum *v, sqlite3 *db, const char *schema)
+{
+	return sum_sql(v, db, schema, SUM_ALL);
+}
+
+char *store_sum_run_sql(const struct store_sum *v, sqlite3 *db, bool many_comms)
+{
+	return sum_sql(v, db, NULL, many_comms ? SUM_RUN_MANY_COMMS : SUM_RUN);
 }
 
 /* 1 if @schema (main, temp) has a table or view @name, 0 if not, -1 on error. */
@@ -181,6 +224,8 @@ int store_sum_views(struct store *s)
 		char *sql;
 		int rc;
 
+		if (raw == 0)	/* slab_shrink is a view of a loaded database */
+			raw = has_object(db, "main", v->raw, "view");
 		if (have < 0 || raw < 0)
 			return vr_error("%s: cannot read the schema: %s", store_path(s),
 					sqlite3_errmsg(db));
@@ -210,13 +255,17 @@ static int ev_exec(sqlite3 *db, const char *path, const char *sql, const char *w
 	return -1;
 }
 
-/* Make the sums tables, slab_shrink a table, and drop the raw tables. */
+/* Make the sums tables, and drop the raw tables and slab_shrink's calls
+ * (slab_shrink_ns has what the commands read of them). */
 static int ev_reduce(sqlite3 *db, const char *path, const char *source)
 {
 	for (size_t i = 0; i < store_sums_count; i++) {
 		const struct store_sum *v = &store_sums[i];
 		int have = has_object(db, "main", v->name, "table");
 		int raw = has_object(db, "main", v->raw, "table");
+
+		if (raw == 0)	/* slab_shrink is a view of a loaded database */
+			raw = has_object(db, "main", v->raw, "view");
 		char *sql;
 		int rc;
 
@@ -237,10 +286,11 @@ static int ev_reduce(sqlite3 *db, const char *path, const char *source)
 			return -1;
 	}
 	if (has_object(db, "main", "slab_shrink", "view") == 1 &&
-	    ev_exec(db, path, "CREATE TABLE slab_shrink_rows AS SELECT * FROM slab_shrink;"
-		    " DROP VIEW slab_shrink;"
-		    " ALTER TABLE slab_shrink_rows RENAME TO slab_shrink;",
-		    "cannot store slab_shrink"))
+	    ev_exec(db, path, "DROP VIEW slab_shrink", "cannot drop slab_shrink"))
+		return -1;
+	/* an evidence database made before slab_shrink_ns held every call */
+	if (has_object(db, "main", "slab_shrink", "table") == 1 &&
+	    ev_exec(db, path, "DROP TABLE slab_shrink", "cannot drop slab_shrink"))
 		return -1;
 	for (size_t i = 0; i <= vr_event_specs_count; i++) {
 		const char *t = i < vr_event_specs_count ? vr_event_specs[i].name : "other_event";
@@ -259,10 +309,11 @@ static int ev_reduce(sqlite3 *db, const char *path, const char *source)
 	return rc;
 }
 
-/* Raw tables are left out of evidence: the event tables and other_event. */
+/* Raw tables are left out of evidence: the event tables and other_event,
+ * and slab_shrink, a row per call (slab_shrink_ns sums them). */
 static bool is_raw(const char *name)
 {
-	if (!strcmp(name, "other_event"))
+	if (!strcmp(name, "other_event") || !strcmp(name, "slab_shrink"))
 		return true;
 	for (size_t i = 0; i < vr_event_specs_count; i++)
 		if (!strcmp(name, vr_event_specs[i].name))

@@ -51,8 +51,12 @@ struct store_sum {
 	const char *name;
 	const char *raw;	/* the raw table it reads */
 	const char *sql;	/* its SELECT; "@." stands for the schema */
+	const char *columns;	/* its table's columns (CREATE TABLE), NULL
+				 * for evidence_only */
 	bool evidence_only;	/* only a table of the evidence database (a
 				 * loaded database's readers read the raw rows) */
+	bool counted;		/* written by store-sums.c's counts, not by
+				 * its SQL, at a load's commit */
 };
 extern const struct store_sum store_sums[];
 extern const size_t store_sums_count;
@@ -64,6 +68,36 @@ extern const size_t store_sums_count;
  * a malloc'ed string.
  */
 char *store_sum_sql(const struct store_sum *v, sqlite3 *db, const char *schema);
+
+/* store_sum_run_sql - as store_sum_sql() on main, of the rows of the run
+ * bound to ?1 (only of its pids with several task spans if @many_comms). */
+char *store_sum_run_sql(const struct store_sum *v, sqlite3 *db, bool many_comms);
+
+/*
+ * The sums of a run being loaded (store-sums.c): counts kept as its events
+ * are stored, written with the other sums at its commit.
+ * store_sums_acc_new - an empty accumulator (owned; store_sums_acc_free()).
+ * store_sums_acc_event - count event @ev (read during the call only);
+ *   returns 1 when the counts should be written out (store_sums_acc_write())
+ *   to keep memory flat, else 0.
+ * store_sums_acc_write - insert the counts as rows of run @run_id into
+ *   @db's slab_shrink_ns and empty them; 0 or -1 after a message.
+ * store_sums_acc_reset - empty them (a new run, or one rolled back).
+ * store_sums_create - create the tables of the sums missing from @s's
+ *   database, filled from the runs it already holds, and the indexes of
+ *   derived tables the readers use, in the open write transaction; 0 or -1
+ *   after a message.
+ * store_sums_commit - write run @run_id's sums (from @a and from its rows),
+ *   before its commit; 0 or -1 after a message.
+ */
+struct store_sums_acc;
+struct store_sums_acc *store_sums_acc_new(void);
+void store_sums_acc_free(struct store_sums_acc *a);
+int store_sums_acc_event(struct store_sums_acc *a, const struct ingest_event *ev);
+int store_sums_acc_write(struct store_sums_acc *a, sqlite3 *db, int64_t run_id);
+void store_sums_acc_reset(struct store_sums_acc *a);
+int store_sums_create(struct store *s);
+int store_sums_commit(struct store *s, struct store_sums_acc *a, int64_t run_id);
 
 /*
  * store_open_memory - a store on an empty in-memory database (URI file

@@ -194,13 +194,19 @@ int store_stmt_doubles(struct store_stmt *q, double **out, size_t *n)
 	*out = NULL;
 	*n = 0;
 	while ((rc = store_step(q)) > 0) {
+		int64_t times = sqlite3_column_count(q->st) > 1 ? store_col_int64(q, 1) : 1;
+		double v;
+
 		if (store_col_is_null(q, 0))
 			continue;
-		if (*n == alloc) {
-			alloc = alloc ? 2 * alloc : 64;
-			*out = vr_realloc(*out, alloc * sizeof(**out));
+		v = store_col_double(q, 0);
+		for (int64_t k = 0; k < (times > 1 ? times : 1); k++) {
+			if (*n == alloc) {
+				alloc = alloc ? 2 * alloc : 64;
+				*out = vr_realloc(*out, alloc * sizeof(**out));
+			}
+			(*out)[(*n)++] = v;
 		}
-		(*out)[(*n)++] = store_col_double(q, 0);
 	}
 	if (rc < 0) {
 		free(*out);

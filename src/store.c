@@ -43,6 +43,7 @@ struct store {
 	bool upgrade_v1;		/* a version 1 database, opened to write */
 	unsigned wb_every;		/* batches between hints */
 	GHashTable *other_count;	/* "system:name" -> count (owned keys) */
+	struct store_sums_acc *sums;	/* counts of the open run (a writer's) */
 };
 
 static const char fixed_schema[] =
@@ -299,7 +300,9 @@ int store_write_begin(struct store *s)
 {
 	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start transaction"))
 		return -1;
-	if (s->upgrade_v1 && schema_in_transaction(s)) {
+	/* the tables of sums: in the write's transaction, as they are filled
+	 * from the runs of a database loaded before them */
+	if ((s->upgrade_v1 && schema_in_transaction(s)) || store_sums_create(s)) {
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
@@ -482,6 +485,8 @@ struct store *store_open(const char *path, int flags)
 	s->spec_count = vr_calloc(vr_event_specs_count, sizeof(*s->spec_count));
 	if (flags == STORE_RW && !(s->bulk = store_bulk_new(s->db)))
 		goto fail;
+	if (flags == STORE_RW)
+		s->sums = store_sums_acc_new();
 	return s;
 fail:
 	store_close(s);
@@ -530,6 +535,7 @@ void store_close(struct store *s)
 	free(s->spec_count);
 	if (s->other_count)
 		g_hash_table_destroy(s->other_count);
+	store_sums_acc_free(s->sums);
 	free(s->kernel);
 	free(s->path);
 	free(s);
@@ -599,7 +605,8 @@ static int delete_run_rows(struct store *s, int64_t run_id, bool keep_latency)
 			       -1, &tables, NULL) != SQLITE_OK)
 		return vr_error("%s: %s", s->path, sqlite3_errmsg(s->db));
 	while (!ret && sqlite3_step(tables) == SQLITE_ROW) {
-		char *sql = sqlite3_mprintf("DELETE FROM \"%w\" WHERE run_id = %lld",
+		/* main.: a TEMP view of the sums may have the same name */
+		char *sql = sqlite3_mprintf("DELETE FROM main.\"%w\" WHERE run_id = %lld",
 					    (const char *)sqlite3_column_text(tables, 0),
 					    (long long)run_id);
 		ret = store_exec(s, sql, "cannot delete run");
@@ -671,6 +678,8 @@ static void reset_run_state(struct store *s)
 	s->lost_total = 0;
 	s->lost_unknown = 0;
 	memset(s->spec_count, 0, vr_event_specs_count * sizeof(*s->spec_count));
+	if (s->sums)
+		store_sums_acc_reset(s->sums);
 	if (s->other_count)
 		g_hash_table_remove_all(s->other_count);
 	else
@@ -856,14 +865,18 @@ static int insert_other(struct store *s, const struct ingest_event *ev)
 	return step_done(s, st, "cannot insert event");
 }
 
-/* The run's event count and time span. */
-static void count_event(struct store *s, const struct ingest_event *ev)
+/* The run's event count and time span, and its sums (store-sums.c),
+ * written out when they grow large; 0 or -1 after a message. */
+static int count_event(struct store *s, const struct ingest_event *ev)
 {
 	if (ev->ts_ns < s->first_ts)
 		s->first_ts = ev->ts_ns;
 	if (ev->ts_ns > s->last_ts)
 		s->last_ts = ev->ts_ns;
 	s->nevents++;
+	if (s->sums && store_sums_acc_event(s->sums, ev))
+		return store_sums_acc_write(s->sums, s->db, s->run_id);
+	return 0;
 }
 
 int store_event(struct store *s, const struct ingest_event *ev)
@@ -872,7 +885,8 @@ int store_event(struct store *s, const struct ingest_event *ev)
 	int col = 5;
 	int i = ev->spec;
 
-	count_event(s, ev);
+	if (count_event(s, ev))
+		return -1;
 	if (i < 0)
 		return insert_other(s, ev);
 	if (!s->ins[i] && prepare_spec_insert(s, i))
@@ -976,7 +990,10 @@ int store_events(struct store *s, const struct ingest_event *evs, int n)
 		const struct ingest_event *ev = &evs[k];
 		int i = ev->spec;
 
-		count_event(s, ev);
+		if (count_event(s, ev)) {
+			flush_groups_drop(s);
+			return -1;
+		}
 		if (i >= 0) {
 			if (!s->ngroup[i])
 				s->touched[s->ntouched++] = i;
@@ -1108,7 +1125,7 @@ int store_run_commit(struct store *s)
 {
 	if (!s->in_run)
 		return vr_error("%s: no run is being loaded", s->path);
-	if (write_counts(s) || update_run_row(s) ||
+	if (write_counts(s) || update_run_row(s) || store_sums_commit(s, s->sums, s->run_id) ||
 	    store_exec(s, "COMMIT", "cannot commit")) {
 		store_run_abort(s);
 		return -1;

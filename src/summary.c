@@ -247,9 +247,10 @@ static int print_other(const struct sum_ctx *c, int64_t last_ts)
 		     " UNION ALL SELECT kind || coalesce(' ' || reason, ''), count(*),"
 		     " coalesce(sum(usec_delayed), 0) * 1000, coalesce(max(usec_delayed), 0) * 1000"
 		     " FROM reclaim_throttle WHERE run_id = ?1 GROUP BY 1"
-		     " UNION ALL SELECT 'slab shrink', count(*), coalesce(sum(duration_ns), 0),"
-		     " coalesce(max(duration_ns), 0) FROM slab_shrink WHERE run_id = ?1"
-		     " HAVING count(*) > 0 ORDER BY 1", "other stalls and waits");
+		     " UNION ALL SELECT 'slab shrink', sum(calls),"
+		     " coalesce(sum(duration_ns * calls), 0), coalesce(max(duration_ns), 0)"
+		     " FROM slab_shrink_ns WHERE run_id = ?1 HAVING sum(calls) > 0 ORDER BY 1",
+		     "other stalls and waits");
 	if (table(q, other_row, c->out))
 		return -1;
 	q = run_stmt(c, "SELECT nid, flag, count(*), sum(coalesce(clear_ns, ?2) - set_ns),"

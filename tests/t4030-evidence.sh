@@ -30,13 +30,21 @@ test_expect_success 'evidence.db: our application_id and user_version, no raw ta
 '
 test_expect_success 'evidence.db: run metadata, derived tables and latencies as in the database' '
 	for t in run run_event_count run_quality lost_events task reclaim_stall kswapd_cycle \
-		 kswapd_wakeup pgdat_flag reclaim_throttle slab_shrink slab_shrink_stored \
+		 kswapd_wakeup pgdat_flag reclaim_throttle slab_shrink_stored \
 		 reclaim_write app_latency; do
 		sqlite3 "$D" "SELECT * FROM $t" | sort >want.$t &&
 		sqlite3 "$E" "SELECT * FROM $t" | sort >got.$t &&
 		test_cmp want.$t got.$t || return 1
 	done &&
-	test -s want.slab_shrink && test -s want.app_latency
+	test -s want.app_latency
+'
+test_expect_success 'evidence.db: the shrinker calls counted per duration, not a row per call' '
+	sqlite3 "$D" "SELECT run_id, complete, duration_ns, count(*) FROM slab_shrink
+		GROUP BY 1, 2, 3" >want.slab &&
+	sqlite3 "$E" "SELECT run_id, complete, duration_ns, calls FROM slab_shrink_ns
+		ORDER BY 1, 2, 3" >got.slab &&
+	test_cmp want.slab got.slab && test -s want.slab &&
+	test "$(sqlite3 "$E" "SELECT count(*) FROM sqlite_master WHERE name = '\''slab_shrink'\''")" = 0
 '
 test_expect_success 'evidence.db: its sums are those of the raw rows' '
 	sqlite3 "$D" "SELECT run_id, sum(nr_reclaimed), sum(nr_scanned), count(*)
@@ -90,6 +98,50 @@ test_expect_success 'what needs raw rows says so: a timeline window not on whole
 	test_expect_code 1 "$VR" chart -d "$E" --kind timeline --run 1 --from 0.0005 \
 		--dump-data >out 2>err &&
 	grep -q "evidence.db: no table mm_vmscan_lru_shrink_inactive" err
+'
+SUMS="lru_isolate_pages lru_shrink_pages lru_shrink_direct kswapd_wake_node slab_shrink_ns"
+test_expect_success 'load writes the sums: those of the raw rows, per task under its comm then' '
+	sqlite3 "$D" "SELECT run_id, pid, coalesce(lru, 2 * file), sum(nr_scanned), count(*)
+		FROM mm_vmscan_lru_isolate GROUP BY 1, 2, 3" >want.iso &&
+	sqlite3 "$D" "SELECT run_id, pid, lru, sum(nr_scanned), sum(events)
+		FROM lru_isolate_pages GROUP BY 1, 2, 3" >got.iso &&
+	test_cmp want.iso got.iso && test -s want.iso &&
+	sqlite3 "$D" "SELECT run_id, pid, nid, reclaim_flags & 2, sum(nr_scanned),
+		sum(nr_reclaimed), count(*) FROM mm_vmscan_lru_shrink_inactive
+		GROUP BY 1, 2, 3, 4" >want.sh &&
+	sqlite3 "$D" "SELECT run_id, pid, nid, file, sum(nr_scanned), sum(nr_reclaimed),
+		sum(events) FROM lru_shrink_pages GROUP BY 1, 2, 3, 4" >got.sh &&
+	test_cmp want.sh got.sh &&
+	# the comm: the task row whose span began last at or before the event
+	sqlite3 "$D" "SELECT r.run_id, r.pid, (SELECT comm FROM task t WHERE t.run_id = r.run_id
+		AND t.pid = r.pid AND t.first_ns <= r.ts_ns ORDER BY t.first_ns DESC LIMIT 1) c,
+		sum(r.nr_scanned) FROM mm_vmscan_lru_shrink_inactive r GROUP BY 1, 2, 3" >want.comm &&
+	sqlite3 "$D" "SELECT run_id, pid, comm, sum(nr_scanned) FROM lru_shrink_pages
+		GROUP BY 1, 2, 3" >got.comm &&
+	test_cmp want.comm got.comm &&
+	sqlite3 "$D" "SELECT run_id, count(*) FROM mm_vmscan_kswapd_wake GROUP BY 1" >want.wk &&
+	sqlite3 "$D" "SELECT run_id, sum(events) FROM kswapd_wake_node GROUP BY 1" >got.wk &&
+	test_cmp want.wk got.wk &&
+	sqlite3 "$D" "SELECT run_id, slab_complete, ts_ns - slab_begin_ns, count(*) FROM
+		mm_shrink_slab_end WHERE slab_complete IS NOT NULL GROUP BY 1, 2, 3" >want.sl &&
+	sqlite3 "$D" "SELECT run_id, complete, duration_ns, calls FROM slab_shrink_ns
+		WHERE (run_id, complete, duration_ns) NOT IN (SELECT run_id, complete,
+		duration_ns FROM slab_shrink_stored) ORDER BY 1, 2, 3" >got.sl &&
+	test_cmp want.sl got.sl
+'
+test_expect_success 'a database loaded before the sums: read as it is, given them by a load' '
+	cp "$D" old.db &&
+	for t in $SUMS; do sqlite3 old.db "DROP TABLE $t" || return 1; done &&
+	"$VR" summary -d old.db >old.summary && "$VR" summary -d "$D" >want.summary &&
+	test_cmp want.summary old.summary &&
+	"$VR" compare -d old.db >old.compare && "$VR" compare -d "$D" >want.compare &&
+	test_cmp want.compare old.compare &&
+	"$VR" load -q -d old.db --replace "$sdir"/wsf10-2.dat &&
+	for t in $SUMS; do
+		sqlite3 "$D" "SELECT * FROM $t" | sort >want.$t &&
+		sqlite3 old.db "SELECT * FROM $t" | sort >got.$t &&
+		test_cmp want.$t got.$t || return 1
+	done
 '
 test_expect_success 'load and import-latency refuse evidence.db, leaving it unchanged' '
 	sum=$(sha256sum <"$E") &&

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * store-sums.c - the sums the readers use (store-evidence.c store_sums),
+ * written during the load into tables of the same names, in the run's
+ * transaction: summary, compare and report then read a few hundred rows
+ * instead of the raw ones.  The shrinker calls' durations are counted here
+ * from the events as they are stored (the model has paired each
+ * mm_shrink_slab_end with its start by then, model.h); the other sums are
+ * one INSERT ... SELECT of the run's rows at its commit.
+ */
+#include "store.h"
+#include "store-priv.h"
+#include "spec.h"
+#include "vr.h"
+
+#include <glib.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Distinct durations held before they are written out (memory stays flat). */
+enum { SLAB_KEYS_MAX = 65536 };
+
+/* An integer column's sum as SQL's sum() gives it: NULL when no value. */
+struct sql_sum {
+	int64_t sum;
+	bool have;
+};
+
+/*
+ * Pages per task of one list (lru_isolate_pages: k[0] the lru) or per task,
+ * node and file/anon (lru_shrink_pages: k[0] nid, k[1] file), keyed by pid
+ * only: the comm is the task table's (store_sums_commit()).
+ */
+struct page_key {
+	int pid;
+	int64_t k[2];
+	bool null[2];
+};
+
+struct page_sum {
+	struct page_key key;
+	struct sql_sum nr_scanned, nr_reclaimed;
+	int64_t events;
+};
+
+struct store_sums_acc {
+	int spec_isolate, f_lru, f_file, f_iso_scanned;
+	int spec_shrink, f_nid, f_flags, f_scanned, f_reclaimed;
+	GHashTable *isolate, *shrink;	/* struct page_key -> struct page_sum */
+	int spec_slab_end;		/* mm_shrink_slab_end, -1 if unknown */
+	int f_begin, f_complete;	/* its slab_begin_ns, slab_complete fields */
+	GHashTable *slab[2];		/* complete 0/1: duration_ns -> calls */
+	int64_t slab_null[2];		/* calls without a duration, by complete */
+	unsigned nkeys;
+};
+
+static guint page_hash(gconstpointer p)
+{
+	const struct page_key *k = p;
+
+	return (guint)k->pid * 31u + (guint)k->k[0] * 7u + (guint)k->k[1] + k->null[0] * 2u +
+	       k->null[1];
+}
+
+static gboolean page_equal(gconstpointer a, gconstpointer b)
+{
+	const struct page_key *x = a, *y = b;
+
+	return x->pid == y->pid && x->null[0] == y->null[0] && x->null[1] == y->null[1] &&
+	       (x->null[0] || x->k[0] == y->k[0]) && (x->null[1] || x->k[1] == y->k[1]);
+}
+
+static int field_of(int spec, const char *column)
+{
+	for (int f = 0; spec >= 0 && f < spec_nfields(spec); f++)
+		if (!strcmp(spec_column(spec, f), column))
+			return f;
+	return -1;
+}
+
+struct store_sums_acc *store_sums_acc_new(void)
+{
+	struct store_sums_acc *a = vr_calloc(1, sizeof(*a));
+
+	a->spec_isolate = spec_find("vmscan", "mm_vmscan_lru_isolate");
+	a->f_lru = field_of(a->spec_isolate, "lru");
+	a->f_file = field_of(a->spec_isolate, "file");
+	a->f_iso_scanned = field_of(a->spec_isolate, "nr_scanned");
+	a->spec_shrink = spec_find("vmscan", "mm_vmscan_lru_shrink_inactive");
+	a->f_nid = field_of(a->spec_shrink, "nid");
+	a->f_flags = field_of(a->spec_shrink, "reclaim_flags");
+	a->f_scanned = field_of(a->spec_shrink, "nr_scanned");
+	a->f_reclaimed = field_of(a->spec_shrink, "nr_reclaimed");
+	a->isolate = g_hash_table_new_full(page_hash, page_equal, NULL, free);
+	a->shrink = g_hash_table_new_full(page_hash, page_equal, NULL, free);
+	a->spec_slab_end = spec_find("vmscan", "mm_shrink_slab_end");
+	a->f_begin = field_of(a->spec_slab_end, "slab_begin_ns");
+	a->f_complete = field_of(a->spec_slab_end, "slab_complete");
+	if (a->f_begin < 0 || a->f_complete < 0)
+		a->spec_slab_end = -1;
+	for (int c = 0; c < 2; c++)
+		a->slab[c] = g_hash_table_new_full(g_int64_hash, g_int64_equal, free, free);
+	return a;
+}
+
+void store_sums_acc_free(struct store_sums_acc *a)
+{
+	if (!a)
+		return;
+	for (int c = 0; c < 2; c++)
+		g_hash_table_destroy(a->slab[c]);
+	g_hash_table_destroy(a->isolate);
+	g_hash_table_destroy(a->shrink);
+	free(a);
+}
+
+static void slab_clear(struct store_sums_acc *a)
+{
+	for (int c = 0; c < 2; c++) {
+		g_hash_table_remove_all(a->slab[c]);
+		a->slab_null[c] = 0;
+	}
+	a->nkeys = 0;
+}
+
+static void acc_clear(struct store_sums_acc *a)
+{
+	g_hash_table_remove_all(a->isolate);
+	g_hash_table_remove_all(a->shrink);
+	slab_clear(a);
+}
+
+/*
+ * One slab_shrink row of the view (store.c slab_shrink_view) per paired
+ * end: duration_ns = ts_ns - slab_begin_ns (NULL without a begin),
+ * complete = slab_complete; an end the model did not mark is not a row.
+ */
+static void acc_slab(struct store_sums_acc *a, const struct ingest_event *ev)
+{
+	GHashTable *h;
+	int64_t *n, dur;
+	int c;
+
+	if (!(ev->present & (1u << a->f_complete)))
+		return;
+	c = ev->val[a->f_complete] != 0;
+	if (!(ev->present & (1u << a->f_begin))) {
+		a->slab_null[c]++;
+		return;
+	}
+	dur = (int64_t)ev->ts_ns - ev->val[a->f_begin];
+	h = a->slab[c];
+	n = g_hash_table_lookup(h, &dur);
+	if (!n) {
+		int64_t *k = vr_malloc(sizeof(*k));
+
+		*k = dur;
+		n = vr_calloc(1, sizeof(*n));
+		g_hash_table_insert(h, k, n);
+		a->nkeys++;
+	}
+	(*n)++;
+}
+
+/* Is field @f of @ev there?  (Its value is ev->val[f].) */
+static bool has(const struct ingest_event *ev, int f)
+{
+	return f >= 0 && (ev->present & (1u << f));
+}
+
+static void sum_add(struct sql_sum *s, const struct ingest_event *ev, int f)
+{
+	if (has(ev, f)) {
+		s->sum += ev->val[f];
+		s->have = true;
+	}
+}
+
+static struct page_sum *page_get(GHashTable *h, const struct page_key *k)
+{
+	struct page_sum *p = g_hash_table_lookup(h, k);
+
+	if (!p) {
+		p = vr_calloc(1, sizeof(*p));
+		p->key = *k;
+		g_hash_table_insert(h, &p->key, p);
+	}
+	return p;
+}
+
+/* lru_isolate_pages: coalesce(lru, 2 * file) is the list. */
+static void acc_isolate(struct store_sums_acc *a, const struct ingest_event *ev)
+{
+	struct page_key k = { .pid = ev->pid, .null = { false, true } };
+	struct page_sum *p;
+
+	if (has(ev, a->f_lru))
+		k.k[0] = ev->val[a->f_lru];
+	else if (has(ev, a->f_file))
+		k.k[0] = 2 * ev->val[a->f_file];
+	else
+		k.null[0] = true;
+	p = page_get(a->isolate, &k);
+	sum_add(&p->nr_scanned, ev, a->f_iso_scanned);
+	p->events++;
+}
+
+/* lru_shrink_pages: nid, and reclaim_flags & 2 (RECLAIM_WB_FILE). */
+static void acc_shrink(struct store_sums_acc *a, const struct ingest_event *ev)
+{
+	struct page_key k = { .pid = ev->pid };
+	struct page_sum *p;
+
+	if (has(ev, a->f_nid))
+		k.k[0] = ev->val[a->f_nid];
+	else
+		k.null[0] = true;
+	if (has(ev, a->f_flags))
+		k.k[1] = ev->val[a->f_flags] & 2;
+	else
+		k.null[1] = true;
+	p = page_get(a->shrink, &k);
+	sum_add(&p->nr_scanned, ev, a->f_scanned);
+	sum_add(&p->nr_reclaimed, ev, a->f_reclaimed);
+	p->events++;
+}
+
+int store_sums_acc_event(struct store_sums_acc *a, const struct ingest_event *ev)
+{
+	if (ev->spec < 0)
+		return 0;
+	if (ev->spec == a->spec_isolate) {
+		acc_isolate(a, ev);
+		return 0;
+	}
+	if (ev->spec == a->spec_shrink) {
+		acc_shrink(a, ev);
+		return 0;
+	}
+	if (ev->spec == a->spec_slab_end && ev->spec >= 0) {
+		acc_slab(a, ev);
+		return a->nkeys >= SLAB_KEYS_MAX;
+	}
+	return 0;
+}
+
+/* Insert (@run_id, @complete, @dur or NULL, @calls) with @st. */
+static int slab_row(sqlite3 *db, sqlite3_stmt *st, int64_t run_id, int complete,
+		    const int64_t *dur, int64_t calls)
+{
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int(st, 2, complete);
+	if (dur)
+		sqlite3_bind_int64(st, 3, *dur);
+	else
+		sqlite3_bind_null(st, 3);
+	sqlite3_bind_int64(st, 4, calls);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		sqlite3_reset(st);
+		return vr_error("%s: cannot write slab_shrink_ns: %s", sqlite3_db_filename(db, "main"),
+				sqlite3_errmsg(db));
+	}
+	sqlite3_reset(st);
+	return 0;
+}
+
+int store_sums_acc_write(struct store_sums_acc *a, sqlite3 *db, int64_t run_id)
+{
+	sqlite3_stmt *st;
+	GHashTableIter it;
+	gpointer k, v;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(db, "INSERT INTO main.slab_shrink_ns (run_id, complete, duration_ns,"
+			       " calls) VALUES (?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot write slab_shrink_ns: %s",
+				sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+	for (int c = 0; !ret && c < 2; c++) {
+		g_hash_table_iter_init(&it, a->slab[c]);
+		while (!ret && g_hash_table_iter_next(&it, &k, &v))
+			ret = slab_row(db, st, run_id, c, k, *(int64_t *)v);
+		if (!ret && a->slab_null[c])
+			ret = slab_row(db, st, run_id, c, NULL, a->slab_null[c]);
+	}
+	sqlite3_finalize(st);
+	slab_clear(a);
+	return ret;
+}
+
+void store_sums_acc_reset(struct store_sums_acc *a)
+{
+	acc_clear(a);
+}
+
+/* Does @db's main schema have a table @name?  1, 0, or -1 on error. */
+static int main_table(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st;
+	int n = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table'"
+			       " AND name = ?1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0) > 0;
+	sqlite3_finalize(st);
+	return n;
+}
+
+int store_sums_create(struct store *s)
+{
+	sqlite3 *db = store_db(s);
+
+	/* summary's per-order counts of each task; pid first, so that the
+	 * queries of a run (run_id = ?) keep their scan in rowid order */
+	if (store_exec(s, "CREATE INDEX IF NOT EXISTS main.reclaim_stall_pid ON reclaim_stall"
+		       " (pid, run_id); CREATE INDEX IF NOT EXISTS main.kswapd_wakeup_pid ON"
+		       " kswapd_wakeup (pid, run_id)", "cannot create schema"))
+		return -1;
+	for (size_t i = 0; i < store_sums_count; i++) {
+		const struct store_sum *v = &store_sums[i];
+		int have = v->evidence_only ? 1 : main_table(db, v->name);
+		char *body, *sql;
+		int rc;
+
+		if (have < 0)
+			return vr_error("%s: cannot read the schema: %s", store_path(s),
+					sqlite3_errmsg(db));
+		if (have)
+			continue;
+		/* a database loaded before: the runs it holds get their sums now */
+		body = store_sum_sql(v, db, NULL);
+		sql = sqlite3_mprintf("CREATE TABLE main.\"%w\" (%s);"
+				      " INSERT INTO main.\"%w\" %s;", v->name, v->columns, v->name,
+				      body);
+		free(body);
+		rc = store_exec(s, sql, "cannot create schema");
+		sqlite3_free(sql);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* Run @sql with ?1 = @run_id; 0 or -1 after "DB: @what: why". */
+static int exec_run(struct store *s, const char *sql, int64_t run_id, const char *what)
+{
+	sqlite3 *db = store_db(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	while (sql && *sql) {
+		const char *tail;
+
+		if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK)
+			return vr_error("%s: %s: %s", store_path(s), what, sqlite3_errmsg(db));
+		if (!st)
+			break;
+		if (sqlite3_bind_parameter_count(st) >= 1)
+			sqlite3_bind_int64(st, 1, run_id);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+			return vr_error("%s: %s: %s", store_path(s), what, sqlite3_errmsg(db));
+		sql = tail;
+	}
+	return 0;
+}
+
+/*
+ * The shrinker calls of run ?1 kept whole in slab_shrink_stored join the
+ * counted ends, and each (complete, duration_ns) becomes one row.
+ */
+static const char slab_merge[] =
+	"INSERT INTO main.slab_shrink_ns (run_id, complete, duration_ns, calls)"
+	" SELECT run_id, complete, duration_ns, count(*) FROM main.slab_shrink_stored"
+	" WHERE run_id = ?1 GROUP BY run_id, complete, duration_ns;"
+	"CREATE TEMP TABLE vr_slab_merge AS SELECT run_id, complete, duration_ns,"
+	" sum(calls) AS calls FROM main.slab_shrink_ns WHERE run_id = ?1"
+	" GROUP BY run_id, complete, duration_ns ORDER BY complete, duration_ns;"
+	"DELETE FROM main.slab_shrink_ns WHERE run_id = ?1;"
+	"INSERT INTO main.slab_shrink_ns SELECT * FROM temp.vr_slab_merge;"
+	"DROP TABLE temp.vr_slab_merge;";
+
+/* The pids of run ?1 with more than one task span (exec, pid reuse). */
+static const char multi_pids[] =
+	"SELECT pid FROM main.task WHERE run_id = ?1 GROUP BY pid HAVING count(*) > 1";
+
+static GHashTable *multi_span_pids(struct store *s, int64_t run_id)
+{
+	sqlite3 *db = store_db(s);
+	GHashTable *set = g_hash_table_new(g_direct_hash, g_direct_equal);
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, multi_pids, -1, &st, NULL) != SQLITE_OK) {
+		vr_error("%s: cannot read task: %s", store_path(s), sqlite3_errmsg(db));
+		g_hash_table_destroy(set);
+		return NULL;
+	}
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		g_hash_table_add(set, GINT_TO_POINTER(sqlite3_column_int(st, 0)));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		vr_error("%s: cannot read task: %s", store_path(s), sqlite3_errmsg(db));
+		g_hash_table_destroy(set);
+		return NULL;
+	}
+	return set;
+}
+
+static void bind_sum(sqlite3_stmt *st, int i, const struct sql_sum *v)
+{
+	if (v->have)
+		sqlite3_bind_int64(st, i, v->sum);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_key(sqlite3_stmt *st, int i, const struct page_key *k, int j)
+{
+	if (k->null[j])
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_int64(st, i, k->k[j]);
+}
+
+/* Their comm: the pid's one task row (min() as store_sums' COMM_OF). */
+#define ONE_COMM "(SELECT min(comm) FROM main.task WHERE run_id = ?1 AND pid = ?2)"
+
+/*
+ * The counted pages of run @run_id's pids with one task span (or none):
+ * their comm is the same at every row.  The pids in @multi are summed by
+ * the SQL, which looks up each row's comm at its time.
+ */
+static int write_pages(struct store *s, struct store_sums_acc *a, int64_t run_id,
+		       GHashTable *multi, bool shrink)
+{
+	sqlite3 *db = store_db(s);
+	const char *sql = shrink
+		? "INSERT INTO main.lru_shrink_pages VALUES (?1, ?2, " ONE_COMM ", ?3, ?4, ?5, ?6, ?7)"
+		: "INSERT INTO main.lru_isolate_pages VALUES (?1, ?2, " ONE_COMM ", ?3, ?4, ?5)";
+	GHashTableIter it;
+	gpointer k, v;
+	sqlite3_stmt *st;
+	int rc = SQLITE_DONE;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot write the sums: %s", store_path(s), sqlite3_errmsg(db));
+	g_hash_table_iter_init(&it, shrink ? a->shrink : a->isolate);
+	while (rc == SQLITE_DONE && g_hash_table_iter_next(&it, &k, &v)) {
+		const struct page_sum *p = v;
+
+		if (g_hash_table_contains(multi, GINT_TO_POINTER(p->key.pid)))
+			continue;
+		sqlite3_bind_int64(st, 1, run_id);
+		sqlite3_bind_int(st, 2, p->key.pid);
+		bind_key(st, 3, &p->key, 0);
+		if (shrink) {
+			bind_key(st, 4, &p->key, 1);
+			bind_sum(st, 5, &p->nr_scanned);
+			bind_sum(st, 6, &p->nr_reclaimed);
+			sqlite3_bind_int64(st, 7, p->events);
+		} else {
+			bind_sum(st, 4, &p->nr_scanned);
+			sqlite3_bind_int64(st, 5, p->events);
+		}
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: cannot write the sums: %s", store_path(s), sqlite3_errmsg(db));
+	return 0;
+}
+
+int store_sums_commit(struct store *s, struct store_sums_acc *a, int64_t run_id)
+{
+	sqlite3 *db = store_db(s);
+	GHashTable *multi = NULL;
+	int ret = -1;
+
+	if (!a)
+		return vr_error("%s: not open to write", store_path(s));
+	if (store_sums_acc_write(a, db, run_id) ||
+	    exec_run(s, slab_merge, run_id, "cannot write slab_shrink_ns") ||
+	    !(multi = multi_span_pids(s, run_id)) || write_pages(s, a, run_id, multi, false) ||
+	    write_pages(s, a, run_id, multi, true))
+		goto out;
+	for (size_t i = 0; i < store_sums_count; i++) {
+		const struct store_sum *v = &store_sums[i];
+		bool paged = !strcmp(v->name, "lru_isolate_pages") ||
+			     !strcmp(v->name, "lru_shrink_pages");
+		char *body, *sql;
+		int rc;
+
+		if (v->evidence_only || v->counted || (paged && !g_hash_table_size(multi)))
+			continue;
+		body = store_sum_run_sql(v, db, paged);
+		sql = sqlite3_mprintf("INSERT INTO main.\"%w\" %s", v->name, body);
+		free(body);
+		rc = exec_run(s, sql, run_id, "cannot write the sums");
+		sqlite3_free(sql);
+		if (rc)
+			goto out;
+	}
+	ret = 0;
+out:
+	if (multi)
+		g_hash_table_destroy(multi);
+	acc_clear(a);
+	return ret;
+}
