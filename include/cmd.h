@@ -214,13 +214,4 @@ extern const struct cmd cmd_load_desc, cmd_runs_desc, cmd_compare_desc,
 	cmd_import_latency_desc, cmd_summary_desc, cmd_timeline_desc, cmd_chart_desc,
 	cmd_report_desc, cmd_record_desc;
 
-/**
- * cmd_import_latency_file - import latency report @path as the application
- * latencies of run (@kernel, @iteration; 0: see store_import_app_latency())
- * into @st, as `import-latency` does (@replace: its --replace).  Returns 0
- * or -1 (message printed, the database unchanged).
- */
-int cmd_import_latency_file(struct store *st, const char *path, const char *kernel,
-			    int iteration, int quiet, bool replace);
-
 #endif /* VR_CMD_H */

@@ -6,6 +6,7 @@
  */
 #include "cmd.h"
 #include "compare.h"
+#include "latency-import.h"
 #include "load.h"
 #include "render.h"
 #include "store.h"
@@ -269,6 +270,15 @@ static int load_trace(struct store *st, const char *path, const char *kernel, bo
 	return ret;
 }
 
+/* Import the latency report @path into @st as a run of @kernel, quietly,
+ * as `import-latency` does.  0 or -1. */
+static int import_latency(struct store *st, const char *path, const char *kernel)
+{
+	struct latency_import_result r;
+
+	return latency_import_file(st, path, kernel, 0, false, &r);
+}
+
 /* Load NAME=FILE,... arguments into @st; kernels in argument order.
  * Returns 0, VR_ERR (load failed) or VR_ERR_USAGE (a file named twice). */
 static int load_args(struct store *st, int argc, char **argv, struct compare_cli *c)
@@ -286,7 +296,7 @@ static int load_args(struct store *st, int argc, char **argv, struct compare_cli
 		failed = check_files(files, nfiles, arg) ? VR_ERR_USAGE : 0;
 		for (size_t f = 0; f < nfiles && !failed; f++)
 			failed = ends_with(files[f], ".txt")
-				 ? cmd_import_latency_file(st, files[f], arg, 0, 1, false)
+				 ? import_latency(st, files[f], arg)
 				 : load_trace(st, files[f], arg, c->quiet);
 		free(files);
 		names[nnames++] = arg;

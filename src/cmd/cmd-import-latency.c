@@ -4,37 +4,25 @@
  * latency report as the application latencies of one run.
  */
 #include "cmd.h"
-#include "ingest.h"
-#include "ingest-latency.h"
-#include "store.h"
+#include "latency-import.h"
 #include "vr.h"
 
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 
-int cmd_import_latency_file(struct store *st, const char *path, const char *kernel,
-			    int iteration, int quiet, bool replace)
+/* Import @path as `import-latency` does and say where it went (unless -q). */
+static int import_file(struct store *st, const char *path, const char *kernel, int iteration,
+		       int quiet, bool replace)
 {
-	struct ingest_latency lat;
-	char *sha;
-	int64_t run_id;
-	int iter_used, created, ret = -1;
+	struct latency_import_result r;
 
-	if (ingest_latency_read(path, &lat))
+	if (latency_import_file(st, path, kernel, iteration, replace, &r))
 		return -1;
-	sha = ingest_sha256_file(path);
-	if (sha && !store_import_app_latency(st, kernel, iteration, path, sha, &lat, replace,
-					     &run_id, &iter_used, &created)) {
-		if (!quiet)
-			printf("run %lld: %s iteration %d <- %s (%zu latency samples%s)\n",
-			       (long long)run_id, kernel, iter_used, path, lat.n,
-			       created ? ", new run" : "");
-		ret = 0;
-	}
-	free(sha);
-	ingest_latency_release(&lat);
-	return ret;
+	if (!quiet)
+		printf("run %lld: %s iteration %d <- %s (%zu latency samples%s)\n",
+		       (long long)r.run_id, kernel, r.iteration, path, r.nsamples,
+		       r.created ? ", new run" : "");
+	return 0;
 }
 
 struct import_args {
@@ -94,9 +82,9 @@ static int import_run(struct cmd_ctx *ctx)
 	/* one transaction per file, as load does per run: a bad file is named
 	 * and leaves the others imported */
 	for (int i = 0; i < ctx->argc; i++)
-		failed += cmd_import_latency_file(ctx->st, ctx->argv[i], a->kernel,
-						  a->iteration ? a->iteration + i : 0, a->quiet,
-						  a->replace) != 0;
+		failed += import_file(ctx->st, ctx->argv[i], a->kernel,
+				      a->iteration ? a->iteration + i : 0, a->quiet,
+				      a->replace) != 0;
 	ctx->db_kept = failed < ctx->argc;
 	return failed ? VR_EXIT_FAIL : VR_EXIT_OK;
 }

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * latency-import.h - import a workload's latency report file into a
+ * database as the application latencies of one run: what `import-latency`
+ * does per FILE, and `compare NAME=FILE.txt` per latency file.
+ */
+#ifndef VR_LATENCY_IMPORT_H
+#define VR_LATENCY_IMPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct store;
+
+/* What latency_import_file() imported. */
+struct latency_import_result {
+	int64_t run_id;		/* the run the samples went into */
+	int iteration;		/* its iteration (the one picked when 0 was asked) */
+	size_t nsamples;	/* samples imported (one per value of the report) */
+	bool created;		/* the run row was new (a latency-only run) */
+};
+
+/**
+ * latency_import_file - read the latency report @path (ingest_latency_read():
+ * simoop reports or "OPERATION VALUE" lines) and store it, with the file's
+ * SHA-256, as the app_latency rows of run (@kernel, @iteration) of @st
+ * (opened STORE_RW) in one transaction (store_import_app_latency(): @iteration
+ * 0 picks the run; @replace imports contents already imported for @kernel
+ * again).  @r: OUT, filled on success.  Prints nothing but errors.
+ * Returns 0, or -1 after "vmscan-report: FILE[:LINE]: what" (the database
+ * unchanged).
+ */
+int latency_import_file(struct store *st, const char *path, const char *kernel, int iteration,
+			bool replace, struct latency_import_result *r);
+
+#endif /* VR_LATENCY_IMPORT_H */
