@@ -313,8 +313,10 @@ int store_evidence_write(struct store *s, const char *path, const char *source);
 int store_is_evidence(struct store *s);
 
 /**
- * store_has_table - 1 if the main database of @s has table @name, 0 if not
- * (a view is not a table), -1 after a message.
+ * store_has_table - 1 if the main database of @s has table @name (several
+ * databases read as one, store_open_many(): the TEMP view of that name),
+ * 0 if not (a view of the main database is not a table), -1 after a
+ * message.
  */
 int store_has_table(struct store *s, const char *name);
 

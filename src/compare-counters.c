@@ -16,7 +16,7 @@
 /* kswapd pids of run ?1: kswapd threads are named kswapdN (mm/vmscan.c kswapd_run) */
 #define KSWAPD_PIDS "(SELECT pid FROM task WHERE run_id = ?1 AND comm LIKE 'kswapd%')"
 /* shrink_inactive calls made inside a direct reclaim stall of the same pid
- * (the sum lru_shrink_direct, src/store-evidence.c) */
+ * (the sum lru_shrink_direct, src/store-schema.c) */
 #define DIRECT_SHRINK " FROM lru_shrink_direct s WHERE s.run_id = ?1"
 /* pages scanned, reclaimed, and reclaimed per scanned (%) */
 #define PAGES \

@@ -2,10 +2,10 @@
 /*
  * store-derived.c - the derived tables (reclaim_stall, kswapd_cycle,
  * kswapd_wakeup, pgdat_flag, reclaim_throttle, slab_shrink_stored,
- * reclaim_write, run_quality): their column tables, the schema made from
- * them, and the insertion of the model's finished rows into the run being
- * loaded, inside its open transaction, with prepared statements and bound
- * values.  MODEL_NULL values are stored as NULL.  (Shrinker calls that have
+ * reclaim_write, run_quality): the insertion of the model's finished rows
+ * into the run being loaded, inside its open transaction, with prepared
+ * statements made from the tables' column tables (store-schema.c) and
+ * bound values.  MODEL_NULL values are stored as NULL.  (Shrinker calls that have
  * an end are no rows here: the model pairs them in the mm_shrink_slab_end
  * events, which the slab_shrink view reads.)
  *
@@ -25,154 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SD_STALL, SD_CYCLE, SD_WAKEUP, SD_FLAG, SD_THROTTLE, SD_SLAB, SD_WRITE, SD_QUALITY,
-       SD_COUNT };
-
-/* A run_quality row (the sink passes its three values as arguments). */
-struct quality_row {
-	const char *item;
-	int64_t count;
-	const char *detail;
-};
-
-/* ---- the column tables -------------------------------------------------- */
-
-/* The column's C type, from the row struct itself (no default: another
- * type does not compile). */
-#define CTYPE(st, f) _Generic(((st *)0)->f, int: STORE_C_INT, int64_t: STORE_C_I64,	\
-			      bool: STORE_C_BOOL, const char *: STORE_C_TEXT)
-#define COLUMN(st, f, null, dflt) { #f, CTYPE(st, f), offsetof(st, f), null, dflt }
-enum { NOT_NULL = false, NULLABLE = true };
-
-#define S(f, null) COLUMN(struct model_stall, f, null, NULL)
-static const struct store_column stall_cols[] = {
-	S(kind, NOT_NULL), S(pid, NOT_NULL), S(comm, NULLABLE), S(nid, NULLABLE), S(begin_ns, NULLABLE),
-	S(end_ns, NULLABLE), S(duration_ns, NULLABLE), S(order, NULLABLE),
-	S(gfp_flags, NULLABLE), S(nr_reclaimed, NULLABLE), S(kswapd_state, NULLABLE),
-	S(complete, NOT_NULL), S(incomplete_reason, NULLABLE),
-};
-#undef S
-
-#define C(f, null) COLUMN(struct model_kswapd_cycle, f, null, NULL)
-static const struct store_column cycle_cols[] = {
-	C(nid, NOT_NULL), C(pid, NULLABLE), C(comm, NULLABLE), C(wake_ns, NULLABLE), C(order, NULLABLE),
-	C(highest_zoneidx, NULLABLE), C(last_activity_ns, NULLABLE), C(sleep_ns, NULLABLE),
-	C(next_wake_ns, NULLABLE), C(nap_ns, NULLABLE), C(decision, NOT_NULL),
-	COLUMN(struct model_kswapd_cycle, decision_exact, NOT_NULL, "0"),
-	COLUMN(struct model_kswapd_cycle, premature, NOT_NULL, "0"),
-	C(nr_scanned, NULLABLE), C(nr_reclaimed, NULLABLE), C(complete, NOT_NULL),
-};
-#undef C
-
-#define W(f, null) COLUMN(struct model_wakeup, f, null, NULL)
-static const struct store_column wakeup_cols[] = {
-	W(ts_ns, NOT_NULL), W(pid, NOT_NULL), W(comm, NULLABLE), W(nid, NOT_NULL), W(zid, NULLABLE),
-	W(order, NULLABLE), W(gfp_flags, NULLABLE), W(kswapd_state, NULLABLE),
-	W(served_ns, NULLABLE), W(delay_ns, NULLABLE),
-};
-#undef W
-
-#define F(f, null) COLUMN(struct model_flag, f, null, NULL)
-static const struct store_column flag_cols[] = {
-	F(nid, NOT_NULL), F(flag, NOT_NULL), F(set_ns, NULLABLE), F(clear_ns, NULLABLE),
-	F(rule, NOT_NULL), F(evidence, NOT_NULL),
-	COLUMN(struct model_flag, inferred, NOT_NULL, "1"), F(proof, NULLABLE),
-};
-#undef F
-
-#define T(f, null) COLUMN(struct model_throttle, f, null, NULL)
-static const struct store_column throttle_cols[] = {
-	T(kind, NOT_NULL), T(pid, NOT_NULL), T(comm, NULLABLE), T(nid, NULLABLE), T(reason, NULLABLE),
-	T(begin_ns, NULLABLE), T(end_ns, NOT_NULL), T(usec_timeout, NULLABLE),
-	T(usec_delayed, NULLABLE),
-};
-#undef T
-
-#define L(f, null) COLUMN(struct model_slab, f, null, NULL)
-static const struct store_column slab_cols[] = {
-	L(pid, NOT_NULL), L(comm, NULLABLE), L(nid, NULLABLE), L(shrinker, NULLABLE), L(begin_ns, NULLABLE),
-	L(end_ns, NULLABLE), L(duration_ns, NULLABLE), L(nr_objects_to_shrink, NULLABLE),
-	L(total_scan, NULLABLE), L(retval, NULLABLE), L(complete, NOT_NULL),
-};
-#undef L
-
-#define R(f, null) COLUMN(struct model_write, f, null, NULL)
-static const struct store_column write_cols[] = {
-	R(ts_ns, NOT_NULL), R(pid, NOT_NULL), R(comm, NULLABLE), R(by_kswapd, NOT_NULL), R(pfn, NULLABLE),
-	R(file, NOT_NULL), R(sync, NOT_NULL),
-};
-#undef R
-
-#define Q(f, null) COLUMN(struct quality_row, f, null, NULL)
-static const struct store_column quality_cols[] = {
-	Q(item, NOT_NULL), Q(count, NOT_NULL), Q(detail, NULLABLE),
-};
-#undef Q
-
-#define TABLE(name, st, cols) { name, sizeof(st), cols, (int)VR_ARRAY_SIZE(cols), NULL, false }
-const struct store_derived_table store_derived_tables[SD_COUNT] = {
-	[SD_STALL] = TABLE("reclaim_stall", struct model_stall, stall_cols),
-	[SD_CYCLE] = TABLE("kswapd_cycle", struct model_kswapd_cycle, cycle_cols),
-	[SD_WAKEUP] = TABLE("kswapd_wakeup", struct model_wakeup, wakeup_cols),
-	[SD_FLAG] = TABLE("pgdat_flag", struct model_flag, flag_cols),
-	[SD_THROTTLE] = TABLE("reclaim_throttle", struct model_throttle, throttle_cols),
-	[SD_SLAB] = TABLE("slab_shrink_stored", struct model_slab, slab_cols),
-	[SD_WRITE] = TABLE("reclaim_write", struct model_write, write_cols),
-	/* one row per item and run: a later value of an item replaces it */
-	[SD_QUALITY] = { "run_quality", sizeof(struct quality_row), quality_cols,
-			 (int)VR_ARRAY_SIZE(quality_cols), "PRIMARY KEY (run_id, item)", true },
-};
-#undef TABLE
-const int store_derived_tables_count = SD_COUNT;
-
-const char *store_sql_type(enum store_ctype ctype)
-{
-	return ctype == STORE_C_TEXT ? "TEXT" : "INTEGER";
-}
-
-/* ---- SQL made from the column tables ------------------------------------ */
-
-/* Column name @name, in double quotes if it is an SQL keyword ("order"). */
-static void add_name(struct vr_buf *b, const char *name)
-{
-	if (sqlite3_keyword_check(name, (int)strlen(name)))
-		vr_buf_addf(b, "\"%s\"", name);
-	else
-		vr_buf_addstr(b, name);
-}
-
-/* CREATE TABLE text of @t, appended to @b. */
-static void table_sql(struct vr_buf *b, const struct store_derived_table *t)
-{
-	vr_buf_addf(b, "CREATE TABLE IF NOT EXISTS %s ( run_id INTEGER NOT NULL REFERENCES run(id)",
-		    t->name);
-	for (int i = 0; i < t->ncols; i++) {
-		const struct store_column *c = &t->cols[i];
-
-		vr_buf_addstr(b, ", ");
-		add_name(b, c->name);
-		vr_buf_addf(b, " %s%s", store_sql_type(c->ctype), c->nullable ? "" : " NOT NULL");
-		if (c->dflt)
-			vr_buf_addf(b, " DEFAULT %s", c->dflt);
-	}
-	if (t->constraint)
-		vr_buf_addf(b, ", %s", t->constraint);
-	vr_buf_addstr(b, ");");
-}
-
-int store_derived_create(struct store *s)
-{
-	struct vr_buf b;
-	int ret;
-
-	vr_buf_init(&b);
-	for (int t = 0; t < SD_COUNT; t++)
-		table_sql(&b, &store_derived_tables[t]);
-	ret = store_exec(s, b.buf, "cannot create schema");
-	vr_buf_release(&b);
-	return ret;
-}
-
 /* INSERT of one row of @t, run_id first (caller frees). */
 static char *insert_sql(const struct store_derived_table *t)
 {
@@ -182,7 +34,7 @@ static char *insert_sql(const struct store_derived_table *t)
 	vr_buf_addf(&b, "INSERT%s INTO %s (run_id", t->replace ? " OR REPLACE" : "", t->name);
 	for (int i = 0; i < t->ncols; i++) {
 		vr_buf_addstr(&b, ", ");
-		add_name(&b, t->cols[i].name);
+		store_sql_name(&b, t->cols[i].name);
 	}
 	vr_buf_addstr(&b, ") VALUES (?");
 	for (int i = 0; i < t->ncols; i++)

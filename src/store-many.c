@@ -3,7 +3,7 @@
  * store-many.c - several databases read as one (`-d a.db -d b.db`): each
  * is checked as store_open() checks one, then ATTACHed read-only to an
  * empty in-memory database, and every table (and view, and sum of
- * store-evidence.c) the first one has becomes a TEMP view that UNION ALLs
+ * store-schema.c) the first one has becomes a TEMP view that UNION ALLs
  * the databases, with the run ids of database k shifted by the highest run
  * id of the databases before it.  A run whose content_sha256 an earlier
  * database has is left out, its rows too.  README.md "Several databases".
@@ -29,20 +29,24 @@ static int many_exec(struct many *m, const char *sql, const char *what)
 	return store_exec(m->s, sql, what);
 }
 
-/* 1 when schema db@k has object @name (table or view), 0 if not, -1. */
+/* 1 when schema db@k has object @name of @type (NULL: table or view), 0
+ * if not, -1. */
+static int has_type(struct many *m, int k, const char *name, const char *type)
+{
+	char schema[16];
+
+	snprintf(schema, sizeof(schema), "db%d", k);
+	return store_sqlite_has(m->db, schema, name, type);
+}
+
+/* 1 when database @k has @name as a table or view, 0 if not, -1 after a
+ * message. */
 static int has(struct many *m, int k, const char *name)
 {
-	sqlite3_stmt *st;
-	char *sql = sqlite3_mprintf("SELECT count(*) FROM \"db%d\".sqlite_master WHERE name = %Q"
-				    " AND type IN ('table', 'view')", k, name);
-	int rc = sqlite3_prepare_v2(m->db, sql, -1, &st, NULL), n = -1;
+	int n = has_type(m, k, name, NULL);
 
-	sqlite3_free(sql);
-	if (rc != SQLITE_OK)
-		return vr_error("%s: %s", store_path(m->s), sqlite3_errmsg(m->db));
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0) > 0;
-	sqlite3_finalize(st);
+	if (n < 0)
+		vr_error("%s: %s", store_path(m->s), sqlite3_errmsg(m->db));
 	return n;
 }
 
@@ -53,23 +57,6 @@ static char *sql_dup(char *sql)
 
 	sqlite3_free(sql);
 	return d;
-}
-
-/* 1 when database @k has @name as a table (rows with a rowid), 0 if not, -1. */
-static int is_table(struct many *m, int k, const char *name)
-{
-	sqlite3_stmt *st;
-	char *sql = sqlite3_mprintf("SELECT count(*) FROM \"db%d\".sqlite_master WHERE name = %Q"
-				    " AND type = 'table'", k, name);
-	int rc = sqlite3_prepare_v2(m->db, sql, -1, &st, NULL), n = -1;
-
-	sqlite3_free(sql);
-	if (rc != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0) > 0;
-	sqlite3_finalize(st);
-	return n;
 }
 
 /* Percent-encode @path for a file: URI (RFC 3986 unreserved kept, '/' too). */
@@ -259,7 +246,7 @@ static int union_view(struct many *m, const char *name)
 			struct vr_buf b;
 
 			for (int k = 0; k < m->n; k++)
-				rowid &= is_table(m, k, name) == 1;
+				rowid &= has_type(m, k, name, "table") == 1;
 
 			vr_buf_init(&b);
 			vr_buf_addf(&b, "CREATE TEMP VIEW \"%s\" AS ", name);

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * store-priv.h - inside the store module: bulk inserts of events through
- * the vr_rows virtual table (store-bulk.c) and the derived tables' schema
- * (store-derived.c), used by store.c.
+ * the vr_rows virtual table (store-bulk.c), and the schema described as
+ * data with the statements run on a bare connection (store-schema.c).
+ * Layers, lowest first (make check-layers checks that no store*.c file
+ * calls one above it): store-schema.c and store-bulk.c; store.c (the
+ * connection, the event tables, runs); store-derived.c, store-evidence.c,
+ * store-many.c, store-latency.c, store-query.c.
  */
 #ifndef VR_STORE_PRIV_H
 #define VR_STORE_PRIV_H
@@ -36,15 +40,48 @@ void store_bulk_free(struct store_bulk *b);
 int store_bulk_insert(struct store_bulk *b, int spec, int64_t run_id,
 		      const struct ingest_event *evs, const uint32_t *idx, int n);
 
-/*
- * store_derived_create - create the derived tables that are missing, from
- * their column tables (store-derived.c), inside the open transaction.
- * Returns 0, or -1 after "vmscan-report: DB: cannot create schema: why".
- */
-int store_derived_create(struct store *s);
+/* The derived tables, indexes into store_derived_tables[]. */
+enum { SD_STALL, SD_CYCLE, SD_WAKEUP, SD_FLAG, SD_THROTTLE, SD_SLAB, SD_WRITE, SD_QUALITY,
+       SD_COUNT };
+
+/* A run_quality row (the model's sink passes its three values as arguments). */
+struct quality_row {
+	const char *item;
+	int64_t count;
+	const char *detail;
+};
+
+struct vr_buf;
 
 /*
- * A sum over raw rows that the readers use (store-evidence.c): a TEMP view
+ * store_sql_name - append column name @name to @b, in double quotes if it
+ * is an SQL keyword ("order", sqlite3_keyword_check()).
+ */
+void store_sql_name(struct vr_buf *b, const char *name);
+
+/*
+ * store_derived_schema_sql - the CREATE TABLE IF NOT EXISTS text of every
+ * derived table, from its column table, in store_derived_tables[] order.
+ * Returns a malloc'ed string.
+ */
+char *store_derived_schema_sql(void);
+
+/*
+ * store_sqlite_exec - run SQL text without parameters on @db (the database
+ * @path, named in messages).  Returns 0, or -1 after
+ * "vmscan-report: PATH: what: sqlite message".
+ */
+int store_sqlite_exec(sqlite3 *db, const char *path, const char *sql, const char *what);
+
+/*
+ * store_sqlite_has - 1 if schema @schema ("main", "temp", "db0") of @db has
+ * an object @name of @type ("table", "view"; NULL: a table or a view), 0 if
+ * not, -1 when the schema cannot be read (no message: sqlite3_errmsg(@db)).
+ */
+int store_sqlite_has(sqlite3 *db, const char *schema, const char *name, const char *type);
+
+/*
+ * A sum over raw rows that the readers use (store-schema.c): a TEMP view
  * of a loaded database, a table of an evidence database.
  */
 struct store_sum {
@@ -107,10 +144,14 @@ int store_sums_commit(struct store *s, struct store_sums_acc *a, int64_t run_id)
 struct store *store_open_memory(const char *label);
 
 /*
- * store_sum_views - create the TEMP views of the sums over the raw tables
- * of @s that its main database does not hold as tables (store-evidence.c).
- * Returns 0, or -1 after a message.
+ * store_sums_make - make each of store_sums[] that the main database of
+ * @db (the database @path, named in messages) does not hold as a table:
+ * with @tables false, a TEMP view over its raw table when that table is
+ * there (none of an evidence_only sum: a loaded database's readers read
+ * the raw rows); with @tables true, a table of the sum (an evidence
+ * database being made; a sum with neither its table nor its raw table is
+ * then an error).  Returns 0, or -1 after a message.
  */
-int store_sum_views(struct store *s);
+int store_sums_make(sqlite3 *db, const char *path, bool tables);
 
 #endif

@@ -154,14 +154,18 @@ static int add_missing_columns(struct store *s)
 
 int store_exec(struct store *s, const char *sql, const char *what)
 {
-	char *err = NULL;
+	return store_sqlite_exec(s->db, s->path, sql, what);
+}
 
-	if (sqlite3_exec(s->db, sql, NULL, NULL, &err) != SQLITE_OK) {
-		vr_error("%s: %s: %s", s->path, what, err ? err : sqlite3_errmsg(s->db));
-		sqlite3_free(err);
-		return -1;
-	}
-	return 0;
+/* The derived tables that are missing (store-schema.c), in the open
+ * transaction. */
+static int create_derived(struct store *s)
+{
+	char *sql = store_derived_schema_sql();
+	int ret = store_exec(s, sql, "cannot create schema");
+
+	free(sql);
+	return ret;
 }
 
 /*
@@ -265,7 +269,7 @@ static int schema_in_transaction(struct store *s)
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
 	}
-	if (store_exec(s, fixed_schema, "cannot create schema") || store_derived_create(s) ||
+	if (store_exec(s, fixed_schema, "cannot create schema") || create_derived(s) ||
 	    store_exec(s, app_latency_schema, "cannot create schema") || add_missing_columns(s) ||
 	    store_exec(s, "CREATE INDEX IF NOT EXISTS task_time ON task (run_id, pid, first_ns)",
 		       "cannot create schema"))
@@ -350,6 +354,25 @@ static int check_ours(struct store *s, int64_t version, int64_t ntables)
 		return vr_error("%s: not a vmscan-report database (an SQLite database with"
 				" neither our application_id nor our `run` table)", s->path);
 	return 0;
+}
+
+int store_has_table(struct store *s, const char *name)
+{
+	/* several databases read as one: their tables are TEMP views */
+	int n = store_sqlite_has(s->db, "temp", name, "view");
+
+	if (n == 0)
+		n = store_sqlite_has(s->db, "main", name, "table");
+
+	if (n < 0)
+		return vr_error("%s: cannot read the schema: %s", s->path,
+				sqlite3_errmsg(s->db));
+	return n;
+}
+
+int store_is_evidence(struct store *s)
+{
+	return store_has_table(s, "evidence");
 }
 
 /* An evidence database is read, never written: it has no raw tables. */
@@ -479,7 +502,7 @@ struct store *store_open(const char *path, int flags)
 	 * fewer b-tree splits and writes during bulk loads */
 	if (first_statement(s, "PRAGMA page_size=65536; PRAGMA cache_size=-16384;"
 			    " PRAGMA temp_store=MEMORY; PRAGMA user_version;") ||
-	    check_version(s, flags) || store_sum_views(s))
+	    check_version(s, flags) || store_sums_make(s->db, s->path, false))
 		goto fail;
 	s->ins = vr_calloc(vr_event_specs_count, sizeof(*s->ins));
 	s->spec_count = vr_calloc(vr_event_specs_count, sizeof(*s->spec_count));
