@@ -142,6 +142,21 @@ static int quality_item(int (*quality)(void *, const char *, int64_t, const char
 	return quality ? quality(arg, item, (int64_t)count, detail) : 0;
 }
 
+/* Warn "PATH: VERB COUNT WHAT (first at line FIRST_LINE[; NOTE])" and store
+ * it as quality @item with that detail. */
+static int lines_item(const struct ingest_text *t,
+		      int (*quality)(void *, const char *, int64_t, const char *), void *arg,
+		      const char *item, uint64_t count, uint64_t first_line, const char *verb,
+		      const char *what, const char *note)
+{
+	char detail[160];
+
+	snprintf(detail, sizeof(detail), "first at line %llu%s%s", (unsigned long long)first_line,
+		 note ? "; " : "", note ? note : "");
+	vr_warn("%s: %s%llu %s (%s)", t->path, verb, (unsigned long long)count, what, detail);
+	return quality_item(quality, arg, item, count, detail);
+}
+
 int ingest_text_quality(const struct ingest_text *t,
 			int (*quality)(void *arg, const char *item, int64_t count,
 				       const char *detail),
@@ -154,32 +169,23 @@ int ingest_text_quality(const struct ingest_text *t,
 	snprintf(detail, sizeof(detail), "text trace, %s timestamps; fields a line does not"
 		 " print are NULL", s->us_only ? "microsecond" : "nanosecond");
 	ret = quality_item(quality, arg, "text_source", s->events, detail);
-	if (!ret && s->skipped) {
-		snprintf(detail, sizeof(detail), "first at line %llu",
-			 (unsigned long long)s->first_skipped);
-		vr_warn("%s: skipped %llu line(s) that are not trace events (%s)", t->path,
-			(unsigned long long)s->skipped, detail);
-		ret = quality_item(quality, arg, "text_skipped_lines", s->skipped, detail);
-	}
-	if (!ret && s->rejoined) {
-		snprintf(detail, sizeof(detail), "first at line %llu; wrapped lines (terminal or"
-			 " mail) joined to the event line before them", (unsigned long long)
-			 s->first_rejoined);
-		vr_warn("%s: rejoined %llu wrapped line(s) to the event lines before them (%s)",
-			t->path, (unsigned long long)s->rejoined, detail);
-		ret = quality_item(quality, arg, "text_rejoined_lines", s->rejoined, detail);
-	}
+	if (!ret && s->skipped)
+		ret = lines_item(t, quality, arg, "text_skipped_lines", s->skipped,
+				 s->first_skipped, "skipped ", "line(s) that are not trace events",
+				 NULL);
+	if (!ret && s->rejoined)
+		ret = lines_item(t, quality, arg, "text_rejoined_lines", s->rejoined,
+				 s->first_rejoined, "rejoined ",
+				 "wrapped line(s) to the event lines before them",
+				 "wrapped lines (terminal or mail) joined to the event line before them");
 	if (!ret && s->truncated) {
 		vr_warn("%s: last line has no newline (cut off?); skipped", t->path);
 		ret = quality_item(quality, arg, "text_truncated_line", 1, "last line skipped");
 	}
-	if (!ret && s->bad_fields) {
-		snprintf(detail, sizeof(detail), "first at line %llu; stored NULL, text in extra",
-			 (unsigned long long)s->first_bad_field);
-		vr_warn("%s: %llu field value(s) could not be read (%s)", t->path,
-			(unsigned long long)s->bad_fields, detail);
-		ret = quality_item(quality, arg, "text_bad_fields", s->bad_fields, detail);
-	}
+	if (!ret && s->bad_fields)
+		ret = lines_item(t, quality, arg, "text_bad_fields", s->bad_fields,
+				 s->first_bad_field, "", "field value(s) could not be read",
+				 "stored NULL, text in extra");
 	if (!ret && s->failed_to_parse) {
 		vr_warn("%s: %llu event(s) printed as [FAILED TO PARSE]; their fields are NULL",
 			t->path, (unsigned long long)s->failed_to_parse);

@@ -16,6 +16,12 @@
 
 #define MARGIN 14.0
 
+/* @msg in the chart's area below @y: why an empty chart is empty. */
+static void message_below(struct rk *k, double y, const char *msg)
+{
+	rk_message(k, MARGIN, y, k->w - 2 * MARGIN, k->h - y - MARGIN, msg);
+}
+
 static const struct rgb ST_AWAKE = { 0.84, 0.26, 0.10 };
 static const struct rgb ST_NAP = { 0.98, 0.74, 0.25 };
 static const struct rgb ST_ASLEEP = { 0.62, 0.78, 0.93 };
@@ -312,9 +318,8 @@ int render_chart_timeline(const struct chart_timeline *t, const struct render_ch
 	g.t = (struct rk_axis){ .lo = t->from_s, .hi = t->to_s, .p0 = g.L, .p1 = g.R };
 	timeline_legend(&k, &y, MARGIN, k.w - 2 * MARGIN);
 	if (!t->nnodes) {
-		rk_message(&k, MARGIN, y, k.w - 2 * MARGIN, k.h - y - MARGIN,
-			   "no reclaim activity in this run: no kswapd, flag, stall or LRU "
-			   "shrink events");
+		message_below(&k, y, "no reclaim activity in this run: no kswapd, flag, stall or LRU "
+			      "shrink events");
 		goto out;
 	}
 	panel_h = (k.h - y - xaxis_h) / (double)t->nnodes;
@@ -452,8 +457,7 @@ int render_chart_latency(const struct chart_latency *l, const struct render_char
 		free(extra[i]);
 	free(extra);
 	if (!ncandles) {
-		rk_message(&k, MARGIN, y, k.w - 2 * MARGIN, k.h - y - MARGIN,
-			   "no samples of this metric in any run");
+		message_below(&k, y, "no samples of this metric in any run");
 		goto out;
 	}
 	L = MARGIN + 70;
@@ -551,8 +555,7 @@ int render_chart_cdf(const struct chart_cdf *c, const struct render_chart_opts *
 	y = kernel_legend(&k, y, names, colour, (const char *const *)extra, c->nseries,
 			  RK_SW_LINE);
 	if (!total || hi <= 0) {
-		rk_message(&k, MARGIN, y, k.w - 2 * MARGIN, k.h - y - MARGIN,
-			   "no samples of this metric in any run");
+		message_below(&k, y, "no samples of this metric in any run");
 		goto out;
 	}
 	L = MARGIN + 62;
@@ -690,8 +693,7 @@ int render_chart_counters(const struct chart_counters *c, const struct render_ch
 		     "mean over each kernel's runs; one panel per counter, each with its own scale");
 	y = kernel_legend(&k, y, c->kernels, c->colour, NULL, c->nkernels, RK_SW_BOX);
 	if (!c->ncounters || !c->nkernels) {
-		rk_message(&k, MARGIN, y, k.w - 2 * MARGIN, k.h - y - MARGIN,
-			   "no counters: the database has no trace runs");
+		message_below(&k, y, "no counters: the database has no trace runs");
 		return rk_close(&k);
 	}
 	cols = c->ncounters <= 3 ? c->ncounters : c->ncounters <= 8 ? 3 + (c->ncounters > 6) : 4;

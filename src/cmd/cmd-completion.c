@@ -148,6 +148,13 @@ static void put_command(FILE *out, const struct cmd *c)
 	fputs("\t\tesac ;;\n", out);
 }
 
+/* Every command's name, each followed by a space. */
+static void put_command_names(FILE *out)
+{
+	for (size_t i = 0; i < cmd_table_size; i++)
+		fprintf(out, "%s ", cmd_table[i]->name);
+}
+
 void cmd_print_completion(FILE *out)
 {
 	fputs(completion_head, out);
@@ -158,15 +165,13 @@ void cmd_print_completion(FILE *out)
 	      "\tCOMPREPLY=()\n"
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
 	      "\t\tCOMPREPLY=($(compgen -W '", out);
-	for (size_t i = 0; i < cmd_table_size; i++)
-		fprintf(out, "%s ", cmd_table[i]->name);
+	put_command_names(out);
 	fputs("help version --version --help' -- \"$cur\"))\n"
 	      "\t\treturn\n\tfi\n"
 	      "\tcase $cmd in\n"
 	      "\thelp)\n"
 	      "\t\t[ \"$COMP_CWORD\" -eq 2 ] && COMPREPLY=($(compgen -W '", out);
-	for (size_t i = 0; i < cmd_table_size; i++)
-		fprintf(out, "%s ", cmd_table[i]->name);
+	put_command_names(out);
 	fputs("' -- \"$cur\"))\n\t\treturn ;;\n", out);
 	for (size_t i = 0; i < cmd_table_size; i++)
 		put_command(out, cmd_table[i]);
