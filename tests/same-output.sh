@@ -17,6 +17,31 @@ export LC_ALL=C
 git -C "$top" worktree add -q --detach "$work/base" "$base"
 make -C "$work/base" -s -j2 vmscan-report >/dev/null
 
+# tables DB OUT: every table and view of DB, rows in rowid order (run.loaded_at,
+# the clock, left out), as OUT-NAME files, and its schema as OUT-schema
+tables() {
+	local db=$1 out=$2 t
+	for t in $(sqlite3 "$db" "SELECT name FROM sqlite_schema WHERE type IN ('table','view')
+			AND name NOT LIKE 'sqlite_%' ORDER BY name"); do
+		if [ "$t" = run ]; then
+			sqlite3 -header "$db" "SELECT * FROM run ORDER BY id" |
+				sed 's/|[0-9T:-]*Z$//' >"$out-$t"
+		else
+			sqlite3 -header "$db" "SELECT * FROM \"$t\"" >"$out-$t"
+		fi
+	done
+	sqlite3 "$db" '.schema' >"$out-schema"
+}
+
+# evidence DIR: the bundle's evidence.db holds run.loaded_at, so its bytes
+# (and its MANIFEST checksum) differ from run to run: compared by its tables
+evidence() {
+	[ -f "$1/evidence.db" ] || return 0
+	tables "$1/evidence.db" "$1/evidence"
+	rm -f "$1/evidence.db"
+	sed -i '/  evidence\.db$/d' "$1/MANIFEST"
+}
+
 # outputs VR DIR: everything a user can see, for the samples, into DIR
 # (always into $work/out, then renamed: index.md names the directory);
 # the commands run on each database make-reports wrote (reports/ and
@@ -42,17 +67,10 @@ outputs() {
 			"$vr" chart -d "$db" --kind latency --metric $m --dump-data >"$d/chart-latency-$m.out"
 			"$vr" chart -d "$db" --kind cdf --metric $m --dump-data >"$d/chart-cdf-$m.out" 2>&1 || true
 		done
-		for t in $(sqlite3 "$db" "SELECT name FROM sqlite_schema WHERE type IN ('table','view')
-				AND name NOT LIKE 'sqlite_%' ORDER BY name"); do
-			if [ "$t" = run ]; then
-				sqlite3 -header "$db" "SELECT * FROM run ORDER BY id" |
-					sed 's/|[0-9T:-]*Z$//' >"$d/table-$t"
-			else
-				sqlite3 -header "$db" "SELECT * FROM \"$t\"" >"$d/table-$t"
-			fi
-		done
-		sqlite3 "$db" '.schema' >"$d/schema"
+		tables "$db" "$d/table"
+		mv "$d/table-schema" "$d/schema"
 		rm -f "$db"
+		evidence "$d"
 	done
 	mv "$out" "$2"
 }
