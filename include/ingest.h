@@ -314,6 +314,19 @@ void ingest_dat_switch_when_copied(struct ingest_dat *d, struct ingest_spill *s,
 				   uint64_t cap_bytes);
 
 /**
+ * ingest_dat_progress - how far the reader of @d has got, from any thread:
+ * @done: OUT: bytes of the CPUs' data decoded so far (a CPU read to its end
+ * counts whole), @total: OUT: the bytes of data the file records for its
+ * CPUs (every buffer; decompressed sizes for a compressed file), @events:
+ * OUT: the events decoded from them (those the sink will get, lost-event
+ * markers not counted).  @done reaches @total when every CPU has been read
+ * to its end, and @events is then the file's count; 0 of 0 for a file
+ * without data.  The reader decodes ahead of the sink, by its queue.
+ */
+void ingest_dat_progress(const struct ingest_dat *d, uint64_t *done, uint64_t *total,
+			 uint64_t *events);
+
+/**
  * ingest_dat_copy_taken_at - once the reader thread is joined: bytes of CPU
  * data @d had decoded in memory when it went on from the copy
  * (ingest_dat_switch_when_copied()), or -1 if it did not.
@@ -488,6 +501,12 @@ struct ingest_text_parser *ingest_text_index(const char *name, const char *buf, 
 int ingest_text_emit(struct ingest_text_parser *tp, const struct ingest_sink *sink);
 
 /**
+ * ingest_text_parser_nevents - the event lines indexed (lost markers not
+ * counted): the events ingest_text_emit() passes to the sink's event().
+ */
+size_t ingest_text_parser_nevents(const struct ingest_text_parser *tp);
+
+/**
  * ingest_text_parser_has_field - 1 if the text shows event @event (and,
  * with @field non-NULL, a value for spec field @field on its first line),
  * else 0.  Valid right after ingest_text_index().
@@ -520,6 +539,9 @@ struct ingest_text *ingest_open_text(const char *path, const char *release,
 
 /** ingest_read_text - decode every event into @sink; 0, -1 or a sink value. */
 int ingest_read_text(struct ingest_text *t, const struct ingest_sink *sink);
+
+/** ingest_text_nevents - the events ingest_read_text() will pass on. */
+size_t ingest_text_nevents(const struct ingest_text *t);
 
 /** ingest_text_stats - what the text held (borrowed from @t). */
 const struct ingest_text_stats *ingest_text_stats(const struct ingest_text *t);

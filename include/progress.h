@@ -41,6 +41,15 @@ double progress_elapsed_s(const struct progress *p);
 void progress_show(struct progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/**
+ * progress_say - write a line of its own on stderr (printf format; a
+ * newline is added), whether or not the progress line is on: a -v detail.
+ * A progress line on the screen is cleared first and comes back with the
+ * next progress_show().
+ */
+void progress_say(struct progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /** progress_end - clear the line (if one is shown); @p is off after. */
 void progress_end(struct progress *p);
 

@@ -135,6 +135,7 @@ static int align_cursors(struct ingest_dat *d, struct dat_cursor *nw)
 
 		if (n->cpu != o->cpu || !same_extent(o, n))
 			return -1;
+		n->counted = o->counted;	/* offsets from the first record match */
 		tracecmd_free_record(n->rec);
 		n->rec = NULL;
 		if (!o->rec)

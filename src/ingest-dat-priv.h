@@ -56,6 +56,9 @@ struct dat_cursor {
 	bool any;			/* a record was decoded (last is set) */
 	unsigned long long page;	/* offset of the page last checked, +1 (0: none) */
 	unsigned long long page_ts;	/* its header's time stamp */
+	unsigned long long size;	/* bytes of data the file records for the CPU
+					 * (tracecmd_get_cpu_file_size(); 0: none) */
+	unsigned long long counted;	/* of them, added to ingest_dat.read_bytes */
 };
 
 struct ingest_dat {
@@ -90,6 +93,10 @@ struct ingest_dat {
 	struct copy_switch *copy;		/* ingest_dat_switch_when_copied() */
 	unsigned copy_tick;			/* events since the reader looked at it */
 	int64_t copy_taken_at;			/* bytes read in memory before, or -1 */
+	uint64_t data_bytes;			/* the CPUs' data, all buffers (sizes) */
+	uint64_t read_bytes;			/* of it, decoded so far, and */
+	uint64_t read_events;			/* the events in it; written by the
+						 * reader thread, read by any (atomic) */
 	struct tep_handle *old_tep;		/* of the compressed file, once switched:
 						 * events in flight point into it */
 };

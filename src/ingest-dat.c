@@ -170,8 +170,11 @@ struct dat_cursor *dat_open_cursors(struct tracecmd_input *top, struct tracecmd_
 		for (int c = 0; c < ncpu; c++) {
 			struct tep_record *rec = tracecmd_read_data(h, c);
 
+			int64_t size = tracecmd_get_cpu_file_size(h, c);
+
 			cur[*n] = (struct dat_cursor){ h, c, rec, rec ? rec->offset : 0, 0, 0, false,
-							 0, 0 };
+							 0, 0, size > 0 ? (unsigned long long)size : 0,
+							 0 };
 			if (rec && !*clock_from)
 				*clock_from = h;
 			(*n)++;
@@ -404,6 +407,8 @@ struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *
 	struct tracecmd_input *clock_from = NULL;
 
 	d->cur = dat_open_cursors(d->handle, d->instances, &d->ninstances, &d->ncur, &clock_from);
+	for (int c = 0; c < d->ncur; c++)
+		d->data_bytes += d->cur[c].size;
 	fill_meta(d, meta, clock_from);
 	return d;
 }
@@ -1052,11 +1057,42 @@ static int check_page(struct ingest_dat *d, struct dat_cursor *c, struct tep_rec
 	return 0;
 }
 
+/*
+ * Add the @nev events cursor @c has just decoded to d->read_events, and
+ * what it has decoded since the last call to d->read_bytes: its
+ * last record's offset from its first (the same in an uncompressed copy,
+ * see align_cursors()), or all of its data once it has ended (checked by
+ * dat_check_cpu_end()).  The offsets are those of the CPU's data as
+ * libtracecmd sees it, decompressed: the sizes of the flyrecord or BUFFER
+ * sections (trace-cmd's trace-input.c, 3.1.6).
+ */
+static void count_read(struct ingest_dat *d, struct dat_cursor *c, uint64_t nev)
+{
+	unsigned long long now = !c->rec ? c->size : c->any ? c->last - c->base : 0;
+
+	__atomic_add_fetch(&d->read_events, nev, __ATOMIC_RELAXED);
+	if (now > c->size)
+		now = c->size;
+	if (now > c->counted) {
+		__atomic_add_fetch(&d->read_bytes, now - c->counted, __ATOMIC_RELAXED);
+		c->counted = now;
+	}
+}
+
+void ingest_dat_progress(const struct ingest_dat *d, uint64_t *done, uint64_t *total,
+			 uint64_t *events)
+{
+	*events = __atomic_load_n(&d->read_events, __ATOMIC_RELAXED);
+	*done = __atomic_load_n(&d->read_bytes, __ATOMIC_RELAXED);
+	*total = d->data_bytes;
+}
+
 /* Decode the next run of cursor @c into @r.  0, or -1 on a decode error or
  * when the CPU's data ends early. */
 static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *r)
 {
 	struct ingest_event ev;
+	uint64_t nev = 0;
 
 	r->n = r->pos = 0;
 	r->used = 0;
@@ -1090,6 +1126,7 @@ static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *
 		}
 		r->strsize[r->n] = need;
 		event_copy(&r->ev[r->n++], &ev, r->arena, &r->used);
+		nev++;
 		c->last = rec->offset;
 		c->any = true;
 		tracecmd_free_record(rec);
@@ -1097,6 +1134,7 @@ static int run_fill(struct ingest_dat *d, struct dat_cursor *c, struct cpu_run *
 		if (!c->rec && dat_check_cpu_end(d, c))
 			return -1;
 	}
+	count_read(d, c, nev);
 	return 0;
 }
 

@@ -111,6 +111,11 @@ int ingest_read_text(struct ingest_text *t, const struct ingest_sink *sink)
 	return ingest_text_emit(t->tp, sink);
 }
 
+size_t ingest_text_nevents(const struct ingest_text *t)
+{
+	return ingest_text_parser_nevents(t->tp);
+}
+
 const struct ingest_text_stats *ingest_text_stats(const struct ingest_text *t)
 {
 	return &t->stats;

@@ -953,6 +953,11 @@ int ingest_text_emit(struct ingest_text_parser *tp, const struct ingest_sink *si
 	return emit_all(&tp->c);
 }
 
+size_t ingest_text_parser_nevents(const struct ingest_text_parser *tp)
+{
+	return count_events(&tp->c);
+}
+
 int ingest_text_parser_has_field(const struct ingest_text_parser *tp, const char *event,
 				 const char *field)
 {

@@ -26,19 +26,64 @@ struct sink_ctx {
 	struct progress prog;	/* the file's progress line */
 	const char *path;
 	uint64_t nevents;	/* events stored so far */
+	const struct ingest_dat *dat;	/* the trace.dat being read, or NULL */
+	size_t text_events;	/* a text trace's events (ingest_text_nevents()) */
+	double start_done;	/* done_share() when the line started (-1: not yet) */
 };
+
+/*
+ * The share of the file's events stored so far, 0..1, or -1 if not known.
+ * A text trace's index counts its events.  A trace.dat says how many bytes
+ * of data each CPU has, not how many events: the reader, ahead of the rows
+ * stored by its queue, counts the events in the bytes it has decoded, which
+ * estimates the file's events as EVENTS * TOTAL / DONE bytes, exact once it
+ * has read everything.
+ */
+static double done_share(const struct sink_ctx *c)
+{
+	uint64_t done, total, events;
+
+	if (!c->dat)
+		return c->text_events ? (double)c->nevents / (double)c->text_events : -1;
+	ingest_dat_progress(c->dat, &done, &total, &events);
+	if (!done || !events || !total)
+		return -1;
+	return (double)c->nevents * (double)done / ((double)events * (double)total);
+}
+
+/* "ETA S s" from the rate of this line's share so far (a file opened ahead
+ * may have been partly read before it began), "ETA -" until there is one. */
+static void eta(char *buf, size_t len, double share, double start, double s)
+{
+	if (share < 0 || start < 0 || share - start < 0.005 || s < 0.2)
+		snprintf(buf, len, "ETA -");
+	else
+		snprintf(buf, len, "ETA %.1f s", s * (1 - share) / (share - start));
+}
 
 /* The progress line of the file being read, after @n more events. */
 static void sink_progress(struct sink_ctx *c, int n)
 {
-	double s;
+	char pct[16], left[32];
+	double s, share;
 
 	c->nevents += (uint64_t)n;
 	if (!progress_due(&c->prog))
 		return;
 	s = progress_elapsed_s(&c->prog);
-	progress_show(&c->prog, "load: %s: %llu events, %.0f events/s, %.1f s", c->path,
-		      (unsigned long long)c->nevents, s > 0 ? (double)c->nevents / s : 0.0, s);
+	share = done_share(c);
+	if (share > 1)
+		share = 1;
+	if (c->start_done < 0)
+		c->start_done = share;
+	eta(left, sizeof(left), share, c->start_done, s);
+	if (share >= 0)
+		snprintf(pct, sizeof(pct), "%.0f%%, ", 100 * share);
+	else
+		pct[0] = '\0';
+	progress_show(&c->prog, "load: %s: %s%llu events, %.0f events/s, %.1f s, %s", c->path,
+		      pct, (unsigned long long)c->nevents, s > 0 ? (double)c->nevents / s : 0.0, s,
+		      left);
 }
 
 /* One event of a text trace: the model first, as it may fill in fields
@@ -163,7 +208,9 @@ static void say_loaded(const struct load_ctx *c, struct store *st, const struct 
 static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		    int iteration)
 {
-	struct sink_ctx ctx = { st, NULL, NULL, c->interrupted, .path = in->path };
+	struct sink_ctx ctx = { st, NULL, NULL, c->interrupted, .path = in->path, .dat = in->d,
+				.text_events = in->t ? ingest_text_nevents(in->t) : 0,
+				.start_done = -1 };
 	int64_t old_id = 0, run_id;
 	int iter_used, read_failed, ret = -1;
 

@@ -57,6 +57,21 @@ void progress_show(struct progress *p, const char *fmt, ...)
 	p->last_ns = now_ns();
 }
 
+void progress_say(struct progress *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->on && p->shown)
+		fputs("\r\033[K", stderr);
+	p->shown = false;
+	p->last_ns = 0;		/* the line is shown again at once */
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
 void progress_end(struct progress *p)
 {
 	if (p->on && p->shown) {

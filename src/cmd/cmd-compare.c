@@ -27,6 +27,7 @@ struct compare_cli {
 	enum render_format fmt;
 	bool own_kernels;	/* o.kernels[i] are the NAMEs of NAME=FILE (owned) */
 	bool quiet;		/* -q: no progress line while loading NAME=FILE */
+	bool verbose;		/* -v: say what each NAME=FILE file gave */
 };
 
 /* Split @s at commas in place into a malloc'ed array; empty items skipped. */
@@ -96,6 +97,8 @@ static const struct cmd_option compare_options[] = {
 		"BAmean-95)" },
 	{ 'f', "format", "FMT", "text (default), markdown, csv or json" },
 	{ 'q', "quiet", NULL, "no progress line while NAME=FILE traces load" },
+	{ 'v', "verbose", NULL, "say what each NAME=FILE file gave (its events and how a\n"
+				"trace.dat was read, or its latency samples), on stderr" },
 	{ 'a', "alpha", "A", "significance level of the t-test (default 0.10)" },
 	{ OPT_SIGNIFICANCE, "significance", "R", "welch (default): Welch's t-test at level A;\n"
 		"ci: mmtests' rule (--print-significance), the\n"
@@ -139,6 +142,9 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 		break;
 	case 'q':
 		c->quiet = true;
+		break;
+	case 'v':
+		c->verbose = true;
 		break;
 	case 'a':
 		c->o.alpha = strtod(arg, &end);
@@ -253,14 +259,25 @@ static int check_files(char **files, size_t n, const char *kernel)
 	return 0;
 }
 
+/* -v: what a NAME=FILE trace gave (stderr: stdout is the table's). */
+static void say_loaded(void *arg, const struct load_done *d)
+{
+	(void)arg;
+	fprintf(stderr, "compare: %s: %s: %llu events%s%s\n", d->kernel, d->path,
+		(unsigned long long)d->events, d->how_read ? "; " : "",
+		d->how_read ? d->how_read : "");
+}
+
 /* Load the trace @path into @st as a run of @kernel, as `load` does (in a
  * worker process, a crash costing only the file).  0 or -1.  A signal that
  * interrupted the load is raised again once load_files() has put compare's
  * handler back, which removes the temporary database and ends compare. */
-static int load_trace(struct store *st, const char *path, const char *kernel, bool quiet)
+static int load_trace(struct store *st, const char *path, const char *kernel,
+		      const struct compare_cli *c)
 {
 	struct load_opts o = { .db = store_path(st), .kernel = kernel,
-			       .premature_ms = LOAD_PREMATURE_MS_DEFAULT, .progress = !quiet };
+			       .premature_ms = LOAD_PREMATURE_MS_DEFAULT, .progress = !c->quiet,
+			       .loaded = c->verbose ? say_loaded : NULL };
 	char *files[] = { (char *)path };
 	struct load_result r;
 	int ret = load_files(&o, files, 1, &r);
@@ -270,13 +287,19 @@ static int load_trace(struct store *st, const char *path, const char *kernel, bo
 	return ret;
 }
 
-/* Import the latency report @path into @st as a run of @kernel, quietly,
- * as `import-latency` does.  0 or -1. */
-static int import_latency(struct store *st, const char *path, const char *kernel)
+/* Import the latency report @path into @st as a run of @kernel, as
+ * `import-latency` does; with -v say so on stderr.  0 or -1. */
+static int import_latency(struct store *st, const char *path, const char *kernel,
+			  const struct compare_cli *c)
 {
 	struct latency_import_result r;
 
-	return latency_import_file(st, path, kernel, 0, false, &r);
+	if (latency_import_file(st, path, kernel, 0, false, &r))
+		return -1;
+	if (c->verbose)
+		fprintf(stderr, "compare: %s: %s: %zu latency samples\n", kernel, path,
+			r.nsamples);
+	return 0;
 }
 
 /* Load NAME=FILE,... arguments into @st; kernels in argument order.
@@ -296,8 +319,8 @@ static int load_args(struct store *st, int argc, char **argv, struct compare_cli
 		failed = check_files(files, nfiles, arg) ? VR_ERR_USAGE : 0;
 		for (size_t f = 0; f < nfiles && !failed; f++)
 			failed = ends_with(files[f], ".txt")
-				 ? import_latency(st, files[f], arg)
-				 : load_trace(st, files[f], arg, c->quiet);
+				 ? import_latency(st, files[f], arg, c)
+				 : load_trace(st, files[f], arg, c);
 		free(files);
 		names[nnames++] = arg;
 		if (!failed)

@@ -44,7 +44,21 @@ struct report {
 	int failed;		/* a part could not be made: nothing is replaced */
 	struct progress prog;	/* "report: chart N of M" on a terminal */
 	int chart_no, nchart;	/* charts drawn so far, of nchart */
+	bool verbose;		/* -v: say each part made and its time */
+	double part_s;		/* progress_elapsed_s() when the last part was done */
 };
+
+/* -v: "report: made DIR/WHAT (S s)", the time since the part before
+ * (nothing once a part failed: then nothing is made). */
+static void made(struct report *r, const char *what)
+{
+	double now = progress_elapsed_s(&r->prog);
+
+	if (r->verbose && !r->failed)
+		progress_say(&r->prog, "report: made %s/%s (%.2f s)", r->dir, what,
+			     now - r->part_s);
+	r->part_s = now;
+}
 
 /*
  * The names report writes, for a DIR/MANIFEST of a vmscan-report that did
@@ -197,11 +211,18 @@ static void report_evidence(struct report *r)
 	vr_buf_release(&tmp);
 }
 
+/* "A, B" in @buf. */
+static const char *name_pair(const char *a, const char *b, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s, %s", a, b);
+	return buf;
+}
+
 /* One chart as NAME.png and NAME.svg (one query of the data), with its index entry. */
 static void report_chart(struct report *r, struct chart_draw_req *q, const char *name,
 			 const char *caption)
 {
-	char png[200], svg[200];
+	char png[200], svg[200], both[410];
 
 	progress_show(&r->prog, "report: chart %d of %d (%s)", ++r->chart_no, r->nchart, name);
 	snprintf(png, sizeof(png), "%s.png", name);
@@ -210,6 +231,8 @@ static void report_chart(struct report *r, struct chart_draw_req *q, const char 
 	q->also_file = outdir_create(r->out, svg);
 	if (!q->out_file || !q->also_file || chart_draw(r->st, q))
 		r->failed = 1;
+	else
+		made(r, name_pair(png, svg, both, sizeof(both)));
 	q->out_file = q->also_file = NULL;
 	vr_buf_addf(&r->index, "### %s\n\n![%s](%s)\n\n[SVG](%s)\n\n", caption, caption, png,
 		    svg);
@@ -305,6 +328,7 @@ struct report_args {
 	const char *dir;
 	int width, height;	/* height 0: chart_draw() decides */
 	bool quiet;		/* no progress line */
+	bool verbose;		/* say each part made */
 };
 
 static const struct cmd_option report_options[] = {
@@ -313,6 +337,8 @@ static const struct cmd_option report_options[] = {
 	{ 'W', "width", "PX", "chart width (default 800)" },
 	{ 'H', "height", "PX", "chart height (default 600, timelines grow with nodes)" },
 	{ 'q', "quiet", NULL, "no progress line (chart N of M) on a terminal" },
+	{ 'v', "verbose", NULL, "say each part made (tables, evidence.db, each chart's\n"
+				".png and .svg) and how long it took, on stderr" },
 	{ 0 }
 };
 
@@ -323,6 +349,7 @@ static enum cmd_status report_option(struct cmd_ctx *ctx, int key, const char *a
 	switch (key) {
 	case 'o': a->dir = arg; break;
 	case 'q': a->quiet = true; break;
+	case 'v': a->verbose = true; break;
 	case 'W':
 	case 'H':
 		if (vr_parse_int(arg, key == 'W' ? &a->width : &a->height))
@@ -352,7 +379,7 @@ static int report_write(struct cmd_ctx *ctx)
 {
 	const struct report_args *a = ctx->opts;
 	struct report r = { .db_path = ctx->db, .dir = a->dir, .st = ctx->st, .width = a->width,
-			    .height = a->height };
+			    .height = a->height, .verbose = a->verbose };
 
 	r.out = outdir_open(r.dir, report_names);
 	if (!r.out)
@@ -362,11 +389,15 @@ static int report_write(struct cmd_ctx *ctx)
 		    "Written by `vmscan-report report -d %s -o %s`; every file is regenerated"
 		    " by running it again.\n\n## Tables\n\n", r.db_path, r.dir);
 	vr_buf_init(&r.table);
+	progress_start(&r.prog, a->quiet);
+	progress_show(&r.prog, "report: tables");
 	report_text(&r);
+	made(&r, "compare.txt, compare.md, runs.txt, summary.txt");
+	progress_show(&r.prog, "report: evidence.db");
 	report_evidence(&r);
+	made(&r, "evidence.db");
 	vr_buf_addf(&r.index, "\n%s", r.table.buf);
 	vr_buf_release(&r.table);
-	progress_start(&r.prog, a->quiet);
 	if (report_charts(&r))
 		r.failed = 1;
 	progress_end(&r.prog);
@@ -443,7 +474,9 @@ static int report_run(struct cmd_ctx *ctx)
 	return VR_EXIT_FAIL;
 }
 
-static const char *const report_synopsis[] = { "[-d DB] -o DIR", NULL };
+static const char *const report_synopsis[] = {
+	"[-d DB] [-W PX] [-H PX] [-q] [-v] -o DIR", NULL
+};
 
 const struct cmd cmd_report_desc = {
 	.name = "report",
