@@ -23,4 +23,11 @@ struct store;
  */
 int runs_print(struct store *s, FILE *out);
 
+/**
+ * runs_no_run - the error for a run id @run_id that @s does not have:
+ * "vmscan-report: DB: no run ID (its runs: 1-3, 5)", the ids it has in
+ * ranges ("none" in a database without runs).  Returns -1, as vr_error().
+ */
+int runs_no_run(struct store *s, long long run_id);
+
 #endif /* VR_RUNS_H */

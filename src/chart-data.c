@@ -7,6 +7,7 @@
  */
 #include "chart-data.h"
 #include "store.h"
+#include "runs.h"
 #include "store-query.h"
 #include "vr.h"
 
@@ -571,7 +572,7 @@ static int tl_run(struct tl_ctx *c)
 	if (rc <= 0) {
 		store_stmt_free(st);
 		if (rc == 0)
-			return vr_error("%s: no run with id %lld", store_path(c->s), c->run_id);
+			return runs_no_run(c->s, (long long)c->run_id);
 		return -1;
 	}
 	c->t->kernel = vr_strdup(store_col_text(st, 0));
@@ -593,19 +594,23 @@ static int tl_nodes(struct tl_ctx *c, int want)
 		" UNION SELECT nid FROM reclaim_stall WHERE run_id = ?1 AND nid IS NOT NULL"
 		" ORDER BY 1", "timeline chart nodes", -1);
 	size_t alloc = 0;
+	struct vr_buf all;	/* every node, for the message */
 	int rc;
 
+	vr_buf_init(&all);
 	while ((rc = store_step(st)) > 0) {
 		struct chart_timeline_node n = { .nid = store_col_int(st, 0) };
 
+		vr_buf_addf(&all, all.len ? ", %d" : "%d", n.nid);
 		if (want < 0 || n.nid == want)
 			PUSH(c->t->nodes, c->t->nnodes, alloc, n);
 	}
 	if (rc == 0 && want >= 0 && !c->t->nnodes) {
-		store_stmt_free(st);
-		return vr_error("%s: run %lld has no data for node %d", store_path(c->s),
-				c->run_id, want);
+		vr_error("%s: run %lld has no data for node %d (its nodes: %s)", store_path(c->s),
+			 c->run_id, want, all.len ? all.buf : "none");
+		rc = -1;
 	}
+	vr_buf_release(&all);
 	return step_end(st, rc);
 }
 

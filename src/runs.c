@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* runs.c - the run list of a database; see include/runs.h. */
 #include "runs.h"
+#include "store.h"
 #include "store-query.h"
 #include "vr.h"
 
@@ -58,4 +59,39 @@ int runs_print(struct store *s, FILE *out)
 	ret = store_stmt_each(q, print_run, out);
 	store_stmt_free(q);
 	return ret;
+}
+
+/* Append run id @id to @b, runs of consecutive ids as "A-B" (@first, @prev:
+ * the open range, 0 when none). */
+static void add_range(struct vr_buf *b, long long first, long long prev)
+{
+	if (!first)
+		return;
+	vr_buf_addf(b, b->len ? ", %lld" : "%lld", first);
+	if (prev > first)
+		vr_buf_addf(b, "-%lld", prev);
+}
+
+int runs_no_run(struct store *s, long long run_id)
+{
+	struct store_stmt *q = store_stmt_new(s, "SELECT id FROM run ORDER BY id", "run ids");
+	long long first = 0, prev = 0;
+	struct vr_buf b;
+	int rc;
+
+	vr_buf_init(&b);
+	while (q && (rc = store_step(q)) > 0) {
+		long long id = store_col_int64(q, 0);
+
+		if (!first || id != prev + 1) {
+			add_range(&b, first, prev);
+			first = id;
+		}
+		prev = id;
+	}
+	add_range(&b, first, prev);
+	store_stmt_free(q);
+	vr_error("%s: no run %lld (its runs: %s)", store_path(s), run_id, b.len ? b.buf : "none");
+	vr_buf_release(&b);
+	return -1;
 }

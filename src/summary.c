@@ -17,6 +17,7 @@
  */
 #include "summary.h"
 #include "store.h"
+#include "runs.h"
 #include "store-query.h"
 #include "vr.h"
 
@@ -519,7 +520,7 @@ int summary_print_run(struct store *s, int64_t run_id, FILE *out)
 
 	if (rc <= 0) {
 		store_stmt_free(q);
-		return rc ? -1 : vr_error("%s: no run %lld", store_path(s), (long long)run_id);
+		return rc ? -1 : runs_no_run(s, (long long)run_id);
 	}
 	first = store_col_int64(q, 3);
 	last = store_col_int64(q, 4);

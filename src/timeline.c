@@ -5,6 +5,7 @@
  */
 #include "timeline.h"
 #include "store.h"
+#include "runs.h"
 #include "store-query.h"
 #include "vr.h"
 
@@ -73,7 +74,7 @@ static int run_first_ts(struct store *s, int64_t run, int64_t *first)
 	if (rc < 0)
 		return -1;
 	if (!rc)
-		return vr_error("%s: no run %lld", store_path(s), (long long)run);
+		return runs_no_run(s, (long long)run);
 	return 0;
 }
 

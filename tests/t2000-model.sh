@@ -399,8 +399,9 @@ test_expect_success 'summary and timeline: usage errors exit 2, a missing run ex
 	test_expect_code 1 "$VR" summary 2>err &&
 	grep -q "^vmscan-report: vmscan.db: no such database" err &&
 	test_expect_code 1 "$VR" summary -d t.db --run 7 2>err &&
-	grep -q "^vmscan-report: t.db: no run 7$" err &&
+	grep -q "^vmscan-report: t.db: no run 7 (its runs: 1)$" err &&
 	test_expect_code 1 "$VR" timeline -d t.db --run 7 2>err &&
+	grep -q "^vmscan-report: t.db: no run 7 (its runs: 1)$" err &&
 	test_expect_code 1 "$VR" summary -d nonexistent.db 2>err &&
 	test_expect_code 2 "$VR" timeline -d t.db --run 1 --min-stall-ms -5 2>err &&
 	grep -q "min-stall-ms wants milliseconds >= 0, not .-5." err &&

@@ -124,7 +124,8 @@ test_expect_success 'unknown --metrics names exit 2 with the known names' '
 		test_expect_code 2 "$VR" compare -d u.db --metrics $m >out 2>err &&
 		test ! -s out &&
 		grep -q "^vmscan-report: unknown metric .[A-Za-z]*." err &&
-		grep -q "^known metrics: DirectReclaim MemcgReclaim .* SlabShrink, .*imported operations p95-Write .*counters" err || exit 1
+		grep -q "^known metrics: DirectReclaim MemcgReclaim .* SlabShrink, .*imported operations p95-Write .*counters" err &&
+		test "$(tail -1 err)" = "see '\''vmscan-report compare -h'\''" || exit 1
 	done &&
 	grep -q "unknown metric .Nope." err &&
 	test_expect_code 2 "$VR" compare -d u.db --metrics directreclaim 2>err &&

@@ -149,7 +149,8 @@ test_expect_success 'unknown metric names exit 2 and list the known ones' '
 	for m in Nope directreclaim p95-Nope; do
 		test_expect_code 2 "$VR" chart -d f.db -T latency -m $m -o x.png 2>err &&
 		grep -q "^vmscan-report: unknown metric .$m." err &&
-		grep -q "^known metrics: trace metrics DirectReclaim .* SlabShrink; imported metrics Write final-Write$" err || exit 1
+		grep -q "^known metrics: trace metrics DirectReclaim .* SlabShrink; imported metrics Write final-Write$" err &&
+		test "$(tail -1 err)" = "see '\''vmscan-report chart -h'\''" || exit 1
 	done &&
 	test_expect_code 2 "$VR" chart -d f.db -T latency -m directreclaim -o x.png 2>err &&
 	grep -q "did you mean .DirectReclaim." err &&
@@ -173,10 +174,23 @@ test_expect_success 'an operation name is charted as its metric' '
 '
 test_expect_success 'runtime errors exit 1' '
 	"$FIXTURE" --fixture f.db &&
+	ids=$(sqlite3 f.db "SELECT id FROM run ORDER BY id" | awk "
+		NR > 1 && \$1 != prev + 1 { add(first, prev); first = \$1 }
+		NR == 1 { first = \$1 }
+		{ prev = \$1 }
+		END { add(first, prev); print out }
+		function add(a, b) { out = out (out == \"\" ? \"\" : \", \") (a == b ? a : a \"-\" b) }") &&
+	test "$ids" = "1-3" &&
 	test_expect_code 1 "$VR" chart -d f.db -T timeline -r 99 -o x.png 2>err &&
-	grep -q "no run with id 99" err &&
+	grep -qx "vmscan-report: f.db: no run 99 (its runs: $ids)" err &&
+	nodes=$(sqlite3 f.db "SELECT group_concat(nid, \", \") FROM (SELECT nid FROM kswapd_cycle
+		WHERE run_id = 1 UNION SELECT nid FROM pgdat_flag WHERE run_id = 1 UNION SELECT nid
+		FROM reclaim_stall WHERE run_id = 1 AND nid IS NOT NULL UNION SELECT nid FROM
+		mm_vmscan_kswapd_wake WHERE run_id = 1 UNION SELECT nid FROM
+		mm_vmscan_lru_shrink_inactive WHERE run_id = 1 AND nid IS NOT NULL ORDER BY 1)") &&
+	test -n "$nodes" &&
 	test_expect_code 1 "$VR" chart -d f.db -T timeline -r 1 -n 5 -o x.png 2>err &&
-	grep -q "no data for node 5" err &&
+	grep -qx "vmscan-report: f.db: run 1 has no data for node 5 (its nodes: $nodes)" err &&
 	test_expect_code 1 "$VR" chart -d missing.db -T counters -o x.png &&
 	test_expect_code 1 "$VR" chart -d f.db -T counters -o no/such/dir/x.png 2>err &&
 	grep -q "no/such/dir/x.png: cannot write the chart: no/such/dir: No such file or directory" err

@@ -64,6 +64,8 @@ static int run_with_store(struct cmd_ctx *ctx)
 			return VR_EXIT_FAIL;
 	}
 	ret = c->run(ctx);
+	if (ret == VR_EXIT_USAGE)	/* a bad value its run found (a metric name) */
+		fprintf(stderr, "see 'vmscan-report %s -h'\n", c->name);
 	if (ctx->st) {
 		store_close(ctx->st);
 		ctx->st = NULL;
