@@ -296,7 +296,7 @@ void store_derived_close(struct store_derived *d);
  * by a table `evidence` (source_path: the database it was made from).
  * What the reports read of the raw rows is summed into tables of the same
  * name as the TEMP views store_open() makes over the raw rows of a loaded
- * database: lru_isolate_pages, lru_shrink_pages, lru_shrink_direct,
+ * database: lru_isolate_pages, lru_shrink_pages, lru_shrink_stall,
  * kswapd_wake_node, and (evidence only) lru_reclaim_ms.
  */
 

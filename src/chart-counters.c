@@ -2,11 +2,12 @@
 /*
  * chart-counters.c - the counters chart's data: the counters block of the
  * comparison (compare.h, compare-counters.c computes every counter), one
- * value per kernel = the mean over its runs.  The unit of a counter is read
- * from its label: "... ms", "... %", "... pages ..." or a plain count.
+ * value per kernel = the mean over its runs.  The unit of a counter is that
+ * of its definition (counters.h).
  */
 #include "chart-data.h"
 #include "compare.h"
+#include "counters.h"
 #include "store.h"
 #include "store-query.h"
 #include "vr.h"
@@ -16,24 +17,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Split "Direct stall time ms" into "Direct stall time" and "ms". */
+/* The unit of the counter printed as @label (counters.h), "count" if none
+ * matches; a per-flag format matches by the text around its "%s". */
+static const char *label_unit(const char *label)
+{
+	size_t n, len = strlen(label);
+	const struct counter_def *d = counter_defs(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *pct = strstr(d[i].name, "%s");
+		size_t pre, post;
+
+		if (!d[i].per_flag) {
+			if (!strcmp(d[i].name, label))
+				return d[i].unit;
+			continue;
+		}
+		pre = (size_t)(pct - d[i].name);
+		post = strlen(pct + 2);
+		if (len > pre + post && !strncmp(label, d[i].name, pre) &&
+		    !strcmp(label + len - post, pct + 2))
+			return d[i].unit;
+	}
+	return "count";
+}
+
+/* Split "Direct reclaim stall time ms" into "Direct reclaim stall time" and
+ * "ms": a unit written at the end of the name is cut from it. */
 static void split_unit(const char *label, char **name, char **unit)
 {
-	static const char *const suffixes[] = { " ms", " %", " s", " us" };
-	size_t len = strlen(label);
+	const char *u = label_unit(label);
+	size_t len = strlen(label), lu = strlen(u);
 
-	for (size_t i = 0; i < VR_ARRAY_SIZE(suffixes); i++) {
-		size_t ls = strlen(suffixes[i]);
-
-		if (len > ls && !strcmp(label + len - ls, suffixes[i])) {
-			*name = vr_strdup(label);
-			(*name)[len - ls] = '\0';
-			*unit = vr_strdup(suffixes[i] + 1);
-			return;
-		}
-	}
 	*name = vr_strdup(label);
-	*unit = vr_strdup(strstr(label, "pages") ? "pages" : "count");
+	*unit = vr_strdup(u);
+	if (len > lu + 1 && label[len - lu - 1] == ' ' && !strcmp(label + len - lu, u))
+		(*name)[len - lu - 1] = '\0';
 }
 
 /* Is a run loaded?  1, 0, or -1 after an error message. */

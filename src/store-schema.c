@@ -199,26 +199,31 @@ const struct store_sum store_sums[] = {
 	  "run_id INTEGER NOT NULL, pid INTEGER, comm TEXT, nid INTEGER, file INTEGER,"
 	  " nr_scanned INTEGER, nr_reclaimed INTEGER, events INTEGER NOT NULL", false, false },
 	/*
-	 * shrink_inactive calls made inside a direct reclaim stall of the same
-	 * pid (begin <= ts <= end; a missing begin or end is open), each counted
-	 * once, per run.  One pass over each pid's stalls and calls in time
+	 * shrink_inactive calls made inside a reclaim stall of the same pid, per
+	 * run and stall kind (direct, memcg, memcg_softlimit, node: a call of a
+	 * softlimit stall inside a direct one is counted in both kinds), each
+	 * counted once per kind (begin <= ts <= end; a missing begin or end is
+	 * open).  One pass over each pid's stalls of a kind and its calls in time
 	 * order: a call is inside when the stalls begun before it end at or
-	 * after it.  (A join on the time range took 40 s on a 3M-event run:
-	 * SQLite's automatic index covers only run_id and pid.)  Only the
-	 * calls of pids with a direct stall can be inside one.
+	 * after it.  Only the calls of pids that have a stall of the kind are
+	 * read, once per kind.  (A join on the time range took 40 s on a
+	 * 3M-event run: SQLite's automatic index covers only run_id and pid.)
 	 */
-	{ "lru_shrink_direct", "mm_vmscan_lru_shrink_inactive",
-	  "SELECT run_id, sum(nr_scanned) AS nr_scanned, sum(nr_reclaimed) AS nr_reclaimed,"
-	  " count(*) AS events FROM (SELECT run_id, k, ts, nr_scanned, nr_reclaimed,"
-	  "  max(e) OVER (PARTITION BY run_id, pid ORDER BY ts, k ROWS UNBOUNDED PRECEDING)"
-	  "  AS cover FROM (SELECT run_id, pid, coalesce(begin_ns, 0) AS ts, 0 AS k,"
+	{ "lru_shrink_stall", "mm_vmscan_lru_shrink_inactive",
+	  "SELECT run_id, kind, sum(nr_scanned) AS nr_scanned, sum(nr_reclaimed) AS nr_reclaimed,"
+	  " count(*) AS events FROM (SELECT run_id, kind, k, ts, nr_scanned, nr_reclaimed,"
+	  "  max(e) OVER (PARTITION BY run_id, kind, pid ORDER BY ts, k ROWS UNBOUNDED PRECEDING)"
+	  "  AS cover FROM (SELECT run_id, kind, pid, coalesce(begin_ns, 0) AS ts, 0 AS k,"
 	  "   coalesce(end_ns, 9223372036854775807) AS e, NULL AS nr_scanned,"
-	  "   NULL AS nr_reclaimed FROM @.reclaim_stall WHERE kind = 'direct' AND @RUN"
-	  "   UNION ALL SELECT run_id, pid, ts_ns, 1, NULL, nr_scanned, nr_reclaimed"
-	  "   FROM @.mm_vmscan_lru_shrink_inactive WHERE @RUN AND pid IN"
-	  "    (SELECT pid FROM @.reclaim_stall WHERE kind = 'direct' AND @RUN)))"
-	  " WHERE k = 1 AND cover >= ts GROUP BY run_id",
-	  "run_id INTEGER NOT NULL, nr_scanned INTEGER, nr_reclaimed INTEGER,"
+	  "   NULL AS nr_reclaimed FROM @.reclaim_stall WHERE @RUN"
+	  "   UNION ALL SELECT i.run_id, p.kind, i.pid, i.ts_ns, 1, NULL, i.nr_scanned,"
+	  "   i.nr_reclaimed FROM (SELECT DISTINCT run_id, pid, kind FROM @.reclaim_stall"
+	  "    WHERE @RUN) p JOIN (SELECT run_id, pid, ts_ns, nr_scanned, nr_reclaimed"
+	  "    FROM @.mm_vmscan_lru_shrink_inactive WHERE @RUN AND pid IN"
+	  "     (SELECT pid FROM @.reclaim_stall WHERE @RUN)) i"
+	  "   ON i.run_id = p.run_id AND i.pid = p.pid))"
+	  " WHERE k = 1 AND cover >= ts GROUP BY run_id, kind",
+	  "run_id INTEGER NOT NULL, kind TEXT, nr_scanned INTEGER, nr_reclaimed INTEGER,"
 	  " events INTEGER NOT NULL", false, false },
 	/* kswapd wakes per node (nid NULL: not read) */
 	{ "kswapd_wake_node", "mm_vmscan_kswapd_wake",

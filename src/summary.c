@@ -16,6 +16,7 @@
  * time and the run's data-quality items.  See include/summary.h.
  */
 #include "summary.h"
+#include "counters.h"
 #include "store.h"
 #include "runs.h"
 #include "store-query.h"
@@ -87,26 +88,26 @@ static int print_pages(const struct sum_ctx *c, int ks)
 	const char *not = ks ? "" : "NOT";
 	struct store_stmt *q = store_stmt_newf(c->s, ks ? "kswapd pages" : "direct reclaim pages",
 					       pages_sql, not, not, not, not, ks, ks, ks, ks, not, not);
-	const char *who = ks ? "Kswapd" : "Direct reclaim";
+	const char *who = ks ? "Kswapd" : "Outside kswapd";
 	char label[64];
 	int64_t v[10];
 
 	store_bind_int64(q, 1, c->run);
 	if (one_row(q, v, 10))
 		return -1;
-	snprintf(label, sizeof(label), "%s pages scanned:", who);
-	fprintf(c->out, "  %-36s %10lld (file %lld, anon %lld)\n", label,
+	snprintf(label, sizeof(label), "%s lru_isolate nr_scanned:", who);
+	fprintf(c->out, "  %-44s %10lld (file %lld, anon %lld)\n", label,
 		(long long)(v[0] + v[1]), (long long)v[0], (long long)v[1]);
-	snprintf(label, sizeof(label), "%s pages reclaimed:", who);
-	fprintf(c->out, "  %-36s %10lld (file %lld, anon %lld)\n", label,
+	snprintf(label, sizeof(label), "%s shrink_inactive nr_reclaimed:", who);
+	fprintf(c->out, "  %-44s %10lld (file %lld, anon %lld)\n", label,
 		(long long)(v[2] + v[3]), (long long)v[2], (long long)v[3]);
 	snprintf(label, sizeof(label), "%s pages unclassified:", who);
-	fprintf(c->out, "  %-36s %10lld scanned, %lld reclaimed (rows without lru/file or flags)\n",
+	fprintf(c->out, "  %-44s %10lld scanned, %lld reclaimed (rows without lru/file or flags)\n",
 		label, (long long)v[8], (long long)v[9]);
 	snprintf(label, sizeof(label), "%s writes file sync/async:", who);
-	fprintf(c->out, "  %-36s %10lld / %lld\n", label, (long long)v[4], (long long)v[5]);
+	fprintf(c->out, "  %-44s %10lld / %lld\n", label, (long long)v[4], (long long)v[5]);
 	snprintf(label, sizeof(label), "%s writes anon sync/async:", who);
-	fprintf(c->out, "  %-36s %10lld / %lld\n", label, (long long)v[6], (long long)v[7]);
+	fprintf(c->out, "  %-44s %10lld / %lld\n", label, (long long)v[6], (long long)v[7]);
 	return 0;
 }
 
@@ -133,32 +134,27 @@ static int print_direct(const struct sum_ctx *c, struct vr_buf *b)
 {
 	int64_t v[3];
 
-	/* stall time of the complete stalls only, as compare's counters and the
-	 * DirectReclaim metric: an episode with events lost inside may pair
-	 * an end with the wrong begin */
-	if (one_row(run_stmt(c, "SELECT count(*),"
-			     " coalesce(sum(CASE WHEN complete THEN duration_ns END), 0),"
+	/* every stall (the counters block has the complete ones and their time) */
+	if (one_row(run_stmt(c, "SELECT count(*), 0,"
 			     " coalesce(sum(NOT complete), 0) FROM reclaim_stall"
 			     " WHERE run_id = ?1 AND kind = 'direct'", "direct reclaim stalls"), v, 3))
 		return -1;
-	fprintf(c->out, "  %-36s %10lld (%lld incomplete)\n", "Direct reclaims:",
+	fprintf(c->out, "  %-44s %10lld (%lld incomplete)\n", "Direct reclaim stalls, all:",
 		(long long)v[0], (long long)v[2]);
 	if (print_pages(c, 0))
 		return -1;
-	fprintf(c->out, "  %-36s %10.3f s (complete stalls)\n", "Time stalled in direct reclaim:",
-		v[1] / 1e9);
 	if (order_list(c, "SELECT \"order\", count(*) FROM reclaim_stall WHERE run_id = ?1"
 		       " AND kind = 'direct' GROUP BY 1 ORDER BY 1", "direct reclaims per order", b))
 		return -1;
-	fprintf(c->out, "  %-36s %s\n", "Direct reclaims per order:", b->buf);
+	fprintf(c->out, "  %-44s %s\n", "Direct reclaim stalls per order:", b->buf);
 	if (one_row(run_stmt(c, "SELECT count(*) FROM kswapd_wakeup WHERE run_id = ?1",
 			     "wakeup requests"), v, 1))
 		return -1;
-	fprintf(c->out, "  %-36s %10lld\n", "Wake kswapd requests:", (long long)v[0]);
+	fprintf(c->out, "  %-44s %10lld\n", "Wake kswapd requests:", (long long)v[0]);
 	if (order_list(c, "SELECT \"order\", count(*) FROM kswapd_wakeup WHERE run_id = ?1"
 		       " GROUP BY 1 ORDER BY 1", "wakeup requests per order", b))
 		return -1;
-	fprintf(c->out, "  %-36s %s\n", "Wake kswapd requests per order:", b->buf);
+	fprintf(c->out, "  %-44s %s\n", "Wake kswapd requests per order:", b->buf);
 	return 0;
 }
 
@@ -168,6 +164,9 @@ static int print_totals(const struct sum_ctx *c)
 	int64_t v[2];
 	int ret;
 
+	if (counters_print_run(c->s, c->run, c->out))
+		return -1;
+	fprintf(c->out, "\n");
 	vr_buf_init(&b);
 	ret = print_direct(c, &b);
 	vr_buf_release(&b);
@@ -177,7 +176,7 @@ static int print_totals(const struct sum_ctx *c)
 	if (one_row(run_stmt(c, "SELECT count(wake_ns), coalesce(sum(decision = 'full_sleep'), 0)"
 			     " FROM kswapd_cycle WHERE run_id = ?1", "kswapd wakeups"), v, 2))
 		return -1;
-	fprintf(c->out, "  %-36s %10lld (%lld full sleeps)\n", "Kswapd wakeups:",
+	fprintf(c->out, "  %-44s %10lld (%lld full sleeps)\n", "Kswapd cycles with a wake:",
 		(long long)v[0], (long long)v[1]);
 	return print_pages(c, 1);
 }
@@ -374,7 +373,7 @@ static void node_print(FILE *out, struct node_sum *n, int64_t first_ts, int64_t 
 
 	if (n->awake_from != UNSET)
 		n->awake_ns += last_ts - n->awake_from;
-	fprintf(out, "  %-4d %8lld %7lld %8lld %7lld %6lld %7lld %7lld %6lld %7lld %10.3f %6.1f%%\n",
+	fprintf(out, "  %-4d %8lld %7lld %8lld %7lld %6lld %7lld %7lld %6lld %7lld %12.3f %11.2f%%\n",
 		n->nid, (long long)n->pid, (long long)n->wakes, (long long)n->rewakes,
 		(long long)n->sleeps, (long long)n->premature, (long long)n->early,
 		(long long)n->timedout, (long long)n->nonap, (long long)n->unknown,
@@ -434,11 +433,11 @@ static int print_nodes(const struct sum_ctx *c, int64_t first_ts, int64_t last_t
 	if (!q)
 		return -1;
 	vr_buf_init(&notes);
-	fprintf(c->out, "\n  %-4s %8s %7s %8s %7s %6s %7s %7s %6s %7s %10s %7s\n", "Node",
+	fprintf(c->out, "\n  %-4s %8s %7s %8s %7s %6s %7s %7s %6s %7s %12s %12s\n", "Node",
 		"kswapd", "Wakes", "Re-wakes", "Full", "Prema-", "Nap", "Nap", "No", "Unknown",
-		"Awake", "Awake");
-	fprintf(c->out, "  %-4s %8s %7s %8s %7s %6s %7s %7s %6s %7s %10s %7s\n", "", "pid", "",
-		"", "sleeps", "ture", "woken", "timeout", "nap", "", "s", "%");
+		"Awake to", "Awake to");
+	fprintf(c->out, "  %-4s %8s %7s %8s %7s %6s %7s %7s %6s %7s %12s %12s\n", "", "pid", "",
+		"", "sleeps", "ture", "woken", "timeout", "nap", "", "full sleep s", "full sleep %");
 	while ((rc = store_step(q)) > 0) {
 		int nid = store_col_int(q, 0);
 

@@ -112,14 +112,14 @@ def main():
                      " AND r.kind='direct' AND s.ts_ns BETWEEN coalesce(r.begin_ns, 0)"
                      " AND coalesce(r.end_ns, 9223372036854775807))")
     counters = {
-        'Direct stalls complete': "SELECT count(*) FROM reclaim_stall WHERE run_id=? AND kind='direct' AND complete=1",
-        'Direct stalls incomplete': "SELECT count(*) FROM reclaim_stall WHERE run_id=? AND kind='direct' AND complete=0",
-        'Direct stall time ms': "SELECT coalesce(sum(duration_ns), 0) / 1e6 FROM reclaim_stall WHERE run_id=? AND kind='direct' AND complete=1",
+        'Direct reclaim stalls complete': "SELECT count(*) FROM reclaim_stall WHERE run_id=? AND kind='direct' AND complete=1",
+        'Direct reclaim stalls incomplete': "SELECT count(*) FROM reclaim_stall WHERE run_id=? AND kind='direct' AND complete=0",
+        'Direct reclaim stall time ms': "SELECT coalesce(sum(duration_ns), 0) / 1e6 FROM reclaim_stall WHERE run_id=? AND kind='direct' AND complete=1",
         'Kswapd wakes': "SELECT count(*) FROM mm_vmscan_kswapd_wake WHERE run_id=?",
         'Kswapd full sleeps': "SELECT count(*) FROM kswapd_cycle WHERE run_id=? AND decision='full_sleep'",
-        'Kswapd pages written': "SELECT count(*) FROM reclaim_write WHERE run_id=? AND by_kswapd=1",
-        'Direct pages scanned': "SELECT coalesce(sum(nr_scanned), 0)" + INSIDE_DIRECT,
-        'Direct pages reclaimed': "SELECT coalesce(sum(nr_reclaimed), 0)" + INSIDE_DIRECT,
+        'Pages written by kswapd': "SELECT count(*) FROM reclaim_write WHERE run_id=? AND by_kswapd=1",
+        'Pages scanned in direct reclaim': "SELECT coalesce(sum(nr_scanned), 0)" + INSIDE_DIRECT,
+        'Pages reclaimed in direct reclaim': "SELECT coalesce(sum(nr_reclaimed), 0)" + INSIDE_DIRECT,
     }
     trace_runs = {k: [r for r in ids if db.execute(
         "SELECT source_format <> 'latency' FROM run WHERE id=?", (r,)).fetchone()[0]]

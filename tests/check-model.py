@@ -72,8 +72,8 @@ def report(path):
 
 
 FIELD = re.compile(r'(\w+)=(\S+)')
-SUMMARY = re.compile(r'^  (Direct reclaim|Kswapd) pages (scanned|reclaimed): +(\d+) '
-                     r'\(file (\d+), anon (\d+)\)$')
+SUMMARY = re.compile(r'^  (Outside kswapd|Kswapd) (?:lru_isolate|shrink_inactive) '
+                     r'nr_(scanned|reclaimed): +(\d+) \(file (\d+), anon (\d+)\)$')
 
 
 def pages(path):
@@ -84,7 +84,7 @@ def pages(path):
     out = collections.defaultdict(lambda: [0, 0, 0])
     for ev, _, pid, body in events:
         f = dict(FIELD.findall(body))
-        who = 'Kswapd' if pid in kswapd else 'Direct reclaim'
+        who = 'Kswapd' if pid in kswapd else 'Outside kswapd'
         if ev == 'mm_vmscan_lru_isolate':
             lru = int(f['lru']) if 'lru' in f else 2 * int(f.get('file', 0))
             if lru not in (0, 2):

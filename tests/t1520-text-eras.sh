@@ -164,8 +164,8 @@ test_expect_success 'damaged rows: counted as unclassified in summary and run_qu
 	EOF
 	"$VR" load -q -d d.db --kernel 5.10.0 d.txt &&
 	"$VR" summary -d d.db >out &&
-	grep -q "^  Direct reclaim pages unclassified: *32 scanned, 0 reclaimed" out &&
-	grep -q "^  Direct reclaim pages reclaimed: *10 (file 10, anon 0)$" out &&
+	grep -q "^  Outside kswapd pages unclassified: *32 scanned, 0 reclaimed" out &&
+	grep -q "^  Outside kswapd shrink_inactive nr_reclaimed: *10 (file 10, anon 0)$" out &&
 	grep -q "^  Kswapd pages unclassified: *0 scanned, 20 reclaimed" out &&
 	sqlite3 d.db "SELECT item, count FROM run_quality WHERE item LIKE '\''%unclassified'\'' ORDER BY item" >actual &&
 	printf "%s\n" "lru_isolate_unclassified|1" "lru_shrink_inactive_unclassified|1" >expect &&
@@ -195,7 +195,9 @@ test_expect_success 'kswapd before its first event: credited, unknown time has n
 	echo "97|1|600100000000|600250000000|600400000000|full_sleep|32|24" >expect &&
 	test_cmp expect actual &&
 	"$VR" summary -d s.db >out &&
-	grep -q "^  0          97       1        0       2 .*  0.100   13.3%$" out &&
+	grep -q "^  0          97       1        0       2 .*  0.100  *13.33%$" out &&
+	grep -q "^  Kswapd awake to full sleep %  *13.33$" out &&
+	grep -q "^  Kswapd running %  *13.33$" out &&
 	grep -q "^  node 0: kswapd.s state before its first kswapd_wake (the first 0.250 s of the trace) is unknown" out &&
 	"$VR" chart -d s.db --kind timeline --run 1 --dump-data | grep "^kswapd " | head -4 >actual &&
 	printf "%s\n" "kswapd unknown 0 0.1" "kswapd awake 0.1 0.1" "kswapd napping 0.1 0.25" \

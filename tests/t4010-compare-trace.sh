@@ -10,6 +10,12 @@
 #   stalls complete 4 and 2 -> 3.00 | 2 and 1 -> 1.50, incomplete (run 1's
 #   open-ended stall of pid 104) 1 and 0 -> 0.50 | 0.00, stall time of the
 #   complete ones (1+2+3+4 and 2+6 ms) -> 9.00 | (0.5+1.5 and 1) 1.50.
+#   kswapd running: run 1 wake 1-3 ms (full sleep) + 4-5 ms (last activity
+#   before a nap) = 3 ms of 10 -> 30.00; awake to full sleep: 1-3 ms + 4 ms to
+#   the trace end (no full sleep after the nap) = 8 ms -> 80.00 (run 2 has no
+#   kswapd: NULL, skipped).  Memcg reclaim: pid 105's shrink_inactive (40
+#   scanned, 10 reclaimed) inside its incomplete memcg stall of run 1 -> 20.00
+#   and 5.00; its stall rows (no complete stall) are left out.
 . "$(dirname "$0")/lib.sh"
 D="$TOP/tests/data/compare"
 
@@ -20,7 +26,7 @@ make_db() {
 	sqlite3 syn.db <"$D/synthetic.sql" &&
 	# its raw rows are made by hand, not by load: the sums are read from
 	# them, as in a database loaded before load wrote its sums
-	for t in lru_isolate_pages lru_shrink_pages lru_shrink_direct kswapd_wake_node \
+	for t in lru_isolate_pages lru_shrink_pages lru_shrink_stall kswapd_wake_node \
 		 slab_shrink_ns; do
 		sqlite3 syn.db "DROP TABLE $t" || return 1
 	done
@@ -30,6 +36,17 @@ test_expect_success 'latency rows and counters match the hand-computed table' '
 	make_db &&
 	"$VR" compare -d syn.db --metrics DirectReclaim,counters --stats Amean --alpha 0.13 >out &&
 	test_cmp "$TOP/tests/expect/compare-synthetic.txt" out
+'
+test_expect_success 'the counters of its evidence.db are the same (sum lru_shrink_stall)' '
+	make_db &&
+	"$VR" report -q -d syn.db -o b &&
+	"$VR" compare -d syn.db --metrics counters >want &&
+	"$VR" compare -d b/evidence.db --metrics counters >got &&
+	test_cmp want got &&
+	grep -q "^Pages scanned in memcg reclaim  *20.00  *0.00$" got &&
+	grep -q "^Pages reclaimed in memcg reclaim  *5.00  *0.00$" got &&
+	test "$(sqlite3 b/evidence.db "SELECT run_id, kind, nr_scanned, nr_reclaimed, events
+		FROM lru_shrink_stall WHERE kind = '\''memcg'\''")" = "1|memcg|40|10|1"
 '
 test_expect_success 'no marker at the default alpha 0.10 (p = 0.126)' '
 	make_db &&
@@ -55,8 +72,8 @@ test_expect_success 'A/A: one recording given for two kernels' '
 	python3 "$TOP/tests/mkdat.py" "$TOP/tests/data-model/per-call-4.11.spec" p.dat &&
 	"$VR" compare --metrics p50-DirectReclaim,counters --stats Amean a=p.dat b=p.dat >out &&
 	grep -q "^Amean    p50-DirectReclaim        3000.00 (  0.00%)     3000.00 (  0.00%)$" out &&
-	grep -q "^Direct stalls complete  *1.00  *1.00$" out &&
-	grep -q "^Direct stall time ms  *3.00  *3.00$" out &&
+	grep -q "^Direct reclaim stalls complete  *1.00  *1.00$" out &&
+	grep -q "^Direct reclaim stall time ms  *3.00  *3.00$" out &&
 	grep -q "^Kswapd wakes  *1.00  *1.00$" out
 '
 test_expect_success 'a kernel named twice is refused (exit 2), one file twice for a kernel too' '

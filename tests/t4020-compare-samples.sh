@@ -31,6 +31,21 @@ test_expect_success 'compare between the settings matches the tables queried dir
 	grep -q "zero: [1-9]" check.out &&
 	"$VR" compare -d s.db >out.txt &&
 	grep -q "^Amean  *p95-DirectReclaim " out.txt &&
-	grep -q "^Direct stalls complete  *[0-9]" out.txt
+	grep -q "^Direct reclaim stalls complete  *[0-9]" out.txt
+'
+test_expect_success 'a counter is one number under one name in summary, compare and the chart' '
+	load_samples &&
+	"$VR" summary -d s.db >sum.txt &&
+	"$VR" compare -d s.db >cmp.txt &&
+	"$VR" chart -d s.db -T counters --dump-data >dump.txt &&
+	python3 "$TOP/tests/check-counters.py" s.db sum.txt cmp.txt dump.txt
+'
+test_expect_success 'README lists every counter of the definitions table, as it says' '
+	"$BUILD/cmd-doc" counters | sed "s/%s/FLAG/" |
+		awk -F"\t" "{print \"| \" \$1 \" | \" \$2 \" | \" \$3 \" |\"}" >rows &&
+	test $(wc -l <rows) -ge 20 &&
+	while read -r n; do
+		grep -qxF "$n" "$TOP/README.md" || { echo "README lacks: $n"; exit 1; }
+	done <rows
 '
 test_done

@@ -66,7 +66,7 @@ test_expect_success 'compare -d evidence.db prints what compare -d vmscan.db pri
 		"$VR" compare -d "$E" --format $f >got.$f &&
 		test_cmp want.$f got.$f || return 1
 	done &&
-	grep -q "^Direct pages reclaimed  *[1-9]" want.text
+	grep -q "^Pages reclaimed in direct reclaim  *[1-9]" want.text
 '
 test_expect_success 'summary, runs, timeline and charts read evidence.db as the database' '
 	for db in "$D" "$E"; do
@@ -99,7 +99,7 @@ test_expect_success 'what needs raw rows says so: a timeline window not on whole
 		--dump-data >out 2>err &&
 	grep -q "evidence.db: no table mm_vmscan_lru_shrink_inactive" err
 '
-SUMS="lru_isolate_pages lru_shrink_pages lru_shrink_direct kswapd_wake_node slab_shrink_ns"
+SUMS="lru_isolate_pages lru_shrink_pages lru_shrink_stall kswapd_wake_node slab_shrink_ns"
 test_expect_success 'load writes the sums: those of the raw rows, per task under its comm then' '
 	sqlite3 "$D" "SELECT run_id, pid, coalesce(lru, 2 * file), sum(nr_scanned), count(*)
 		FROM mm_vmscan_lru_isolate GROUP BY 1, 2, 3" >want.iso &&

@@ -114,11 +114,11 @@ test_expect_success 'cdf data: all samples per kernel' '
 test_expect_success 'counters data: direct stalls per kernel (mean over runs)' '
 	"$FIXTURE" --fixture f.db &&
 	"$VR" chart -d f.db -T counters --dump-data >out &&
-	grep -q "^counter Direct stalls complete \[count\] 4.11.0-vanilla mean 2.5$" out &&
-	grep -q "^counter Direct stalls incomplete \[count\] 4.11.0-vanilla mean 0.5$" out &&
-	grep -q "^counter Direct stall time \[ms\] 4.11.0-vanilla mean 15.5$" out &&
-	grep -q "^counter Direct stalls complete \[count\] 4.11.0-patched mean 1$" out &&
-	grep -q "^counter Direct stalls incomplete \[count\] 4.11.0-patched mean 0$" out
+	grep -q "^counter Direct reclaim stalls complete \[count\] 4.11.0-vanilla mean 2.5$" out &&
+	grep -q "^counter Direct reclaim stalls incomplete \[count\] 4.11.0-vanilla mean 0.5$" out &&
+	grep -q "^counter Direct reclaim stall time \[ms\] 4.11.0-vanilla mean 15.5$" out &&
+	grep -q "^counter Direct reclaim stalls complete \[count\] 4.11.0-patched mean 1$" out &&
+	grep -q "^counter Direct reclaim stalls incomplete \[count\] 4.11.0-patched mean 0$" out
 '
 test_expect_success 'empty data gives a picture with a message, not an error' '
 	"$FIXTURE" --fixture f.db &&

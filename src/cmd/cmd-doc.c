@@ -9,8 +9,11 @@
  *   cmd-doc commands   one line per command: "COMMAND<TAB>summary"
  *   cmd-doc man [CMD]  the manual page of CMD, or vmscan-report(1) (roff)
  *   cmd-doc bash       the bash completion script
+ *   cmd-doc counters   one line per counter definition (counters.h):
+ *                      "NAME<TAB>UNIT<TAB>README text" (a per-flag NAME has its %s)
  */
 #include "cmd.h"
+#include "counters.h"
 #include "vr.h"
 
 #include <stdio.h>
@@ -49,8 +52,14 @@ int main(int argc, char **argv)
 	} else if (argc == 2 && !strcmp(argv[1], "commands")) {
 		for (size_t i = 0; i < cmd_table_size; i++)
 			printf("%s\t%s\n", cmd_table[i]->name, cmd_table[i]->summary);
+	} else if (argc == 2 && !strcmp(argv[1], "counters")) {
+		size_t n;
+		const struct counter_def *d = counter_defs(&n);
+
+		for (size_t i = 0; i < n; i++)
+			printf("%s\t%s\t%s\n", d[i].name, d[i].unit, d[i].doc);
 	} else {
-		fputs("usage: cmd-doc options|commands|man [CMD]|bash\n", stderr);
+		fputs("usage: cmd-doc options|commands|man [CMD]|bash|counters\n", stderr);
 		return VR_EXIT_USAGE;
 	}
 	return fflush(stdout) || ferror(stdout) ? VR_EXIT_FAIL : VR_EXIT_OK;

@@ -24,7 +24,8 @@ INSERT INTO mm_vmscan_lru_shrink_inactive (run_id, ts_ns, cpu, pid, nid, nr_scan
  (1, 1500000, 0, 100, 0, 32, 16),	-- inside pid 100's stall: direct
  (1, 3500000, 0, 100, 0, 64, 64),	-- pid 100 outside a stall: neither
  (1, 8500000, 0, 104, 0, 8, 8),		-- inside 104's open-ended stall: direct
- (1, 1200000, 1, 50, 0, 100, 90);	-- kswapd0
+ (1, 1200000, 1, 50, 0, 100, 90),	-- kswapd0
+ (1, 1500000, 2, 105, 0, 40, 10);	-- inside pid 105's (incomplete) memcg stall
 INSERT INTO mm_vmscan_kswapd_wake (run_id, ts_ns, cpu, pid, nid, zid, "order") VALUES
  (1, 1000000, 1, 50, 0, 2, 0), (1, 4000000, 1, 50, 0, 2, 0);
 INSERT INTO kswapd_cycle (run_id, nid, pid, wake_ns, last_activity_ns, sleep_ns, decision,

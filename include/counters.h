@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * counters.h - the one table of counter definitions (src/counters.c):
+ * name (which carries the unit), unit, SQL over the raw and derived tables
+ * of one run, and the README's sentence.  compare's counters block, the
+ * counters chart (through compare) and summary's counters block all read
+ * it, so a counter has one name and one value wherever it is printed;
+ * README.md "Counters" lists every name (t4020 checks it against
+ * `build/cmd-doc counters`).
+ */
+#ifndef VR_COUNTERS_H
+#define VR_COUNTERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct store;
+
+/* One counter of one run. */
+struct counter_def {
+	const char *name;	/* printed label; for per_flag a printf format
+				 * whose "%s" is the pgdat flag */
+	const char *unit;	/* "count", "pages", "ms" or "%" */
+	const char *sql;	/* one row for run ?1 (flag ?2 when per_flag);
+				 * counters of one query share the string */
+	int col;		/* this counter's column of that row (0..2) */
+	int per_flag;		/* one counter per pgdat flag of the runs */
+	int optional;		/* compare leaves the row out when every kernel
+				 * has 0 (reclaim kinds a run may not have) */
+	const char *doc;	/* what it counts, as README.md says it */
+};
+
+enum { COUNTER_MAX_COLS = 3 };
+
+/**
+ * counter_defs - the definitions, in table order; *@n gets their number.
+ * Static storage, never freed.
+ */
+const struct counter_def *counter_defs(size_t *n);
+
+/**
+ * counter_query - run @c's query for run @run_id (and pgdat flag @flag,
+ * NULL unless c->per_flag) and store its columns in @v[0..COUNTER_MAX_COLS-1]
+ * (NAN for NULL, and for columns the query lacks).  Returns 0 or -1 after
+ * an error message (store_stmt_new's).
+ */
+int counter_query(struct store *s, const struct counter_def *c, int64_t run_id,
+		  const char *flag, double v[COUNTER_MAX_COLS]);
+
+/**
+ * counters_print_run - summary's counters block: every counter of run
+ * @run_id that is not per_flag (those are summary's flag table), as
+ * "  NAME  VALUE" lines on @out, a count or pages as an integer, ms and %
+ * with 2 decimals as compare prints them; an optional one that is 0 is
+ * left out, a NULL value (an efficiency without pages scanned) is "-".
+ * Returns 0 or -1.
+ */
+int counters_print_run(struct store *s, int64_t run_id, FILE *out);
+
+#endif /* VR_COUNTERS_H */

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * counters.c - the counter definitions (include/counters.h): one name, one
+ * unit, one query and one README sentence per counter.  Reclaim kinds are
+ * those of reclaim_stall.kind (model-stall.c): direct = between
+ * mm_vmscan_direct_reclaim_begin/_end (mm/vmscan.c try_to_free_pages()),
+ * memcg = mm_vmscan_memcg_reclaim_begin/_end (try_to_free_mem_cgroup_pages()),
+ * memcg_softlimit = mm_vmscan_memcg_softlimit_reclaim_begin/_end
+ * (mem_cgroup_shrink_node()), node = mm_vmscan_node_reclaim_begin/_end
+ * (__node_reclaim()).
+ */
+#include "counters.h"
+#include "store.h"
+#include "store-query.h"
+#include "vr.h"
+
+#include <math.h>
+#include <string.h>
+
+/* kswapd pids of run ?1: kswapd threads are named kswapdN (mm/vmscan.c kswapd_run) */
+#define KSWAPD_PIDS "(SELECT pid FROM task WHERE run_id = ?1 AND comm LIKE 'kswapd%')"
+/* shrink_inactive calls made inside a reclaim stall of kind @kind of the
+ * same pid (the sum lru_shrink_stall, src/store-schema.c) */
+#define STALL_SHRINK(kind) " FROM lru_shrink_stall s WHERE s.run_id = ?1 AND s.kind = '" kind "'"
+/* pages scanned, reclaimed, and reclaimed per scanned (%) */
+#define PAGES \
+	"SELECT coalesce(sum(s.nr_scanned), 0), coalesce(sum(s.nr_reclaimed), 0)," \
+	" 100.0 * sum(s.nr_reclaimed) / nullif(sum(s.nr_scanned), 0)"
+#define KSWAPD_SHRINK \
+	" FROM lru_shrink_pages s WHERE s.run_id = ?1 AND s.pid IN " KSWAPD_PIDS
+#define CYCLES(decision) \
+	"SELECT count(*) FROM kswapd_cycle WHERE run_id = ?1 AND decision = '" decision "'"
+/* complete stalls: begin and end seen, no events lost between */
+#define STALLS(kind) \
+	"SELECT count(*) FROM reclaim_stall WHERE run_id = ?1 AND kind = '" kind "'" \
+	" AND complete = 1"
+#define STALL_MS(kind) \
+	"SELECT coalesce(sum(duration_ns), 0) / 1e6 FROM reclaim_stall WHERE run_id = ?1" \
+	" AND kind = '" kind "' AND complete = 1"
+/*
+ * The time kswapd's state is known in run ?1 (ns, with the run as r): the
+ * trace length times the kswapd nodes, less each node's time before its
+ * first kswapd_wake (a cycle with wake_ns NULL, kswapd named by its comm:
+ * from the trace start to that cycle's full sleep, else to its next wake,
+ * else to the trace end), as summary's per-node Awake % leaves it out.
+ */
+#define KSWAPD_SPAN \
+	" ((r.last_ts_ns - r.first_ts_ns)" \
+	"  * (SELECT count(DISTINCT nid) FROM kswapd_cycle WHERE run_id = ?1)" \
+	"  - (SELECT coalesce(sum(CASE WHEN decision = 'full_sleep' AND sleep_ns IS NOT NULL" \
+	"   THEN sleep_ns ELSE coalesce(next_wake_ns, r.last_ts_ns) END - r.first_ts_ns), 0)" \
+	"   FROM kswapd_cycle WHERE run_id = ?1 AND wake_ns IS NULL))"
+/*
+ * Awake to full sleep: per node, the cycles that have a wake, in wake order,
+ * are grouped by the full sleeps (with a sleep time) before them; a group is
+ * awake from its first wake to its full sleep (the trace end if none).
+ */
+#define AWAKE_TO_FULL_SLEEP \
+	"WITH g AS (SELECT nid, wake_ns," \
+	"  CASE WHEN decision = 'full_sleep' THEN sleep_ns END AS end_ns," \
+	"  coalesce(sum(decision = 'full_sleep' AND sleep_ns IS NOT NULL) OVER (PARTITION BY nid" \
+	"   ORDER BY wake_ns ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)" \
+	"   AS grp FROM kswapd_cycle WHERE run_id = ?1 AND wake_ns IS NOT NULL)," \
+	" p AS (SELECT min(g.wake_ns) AS b, coalesce(max(g.end_ns), r.last_ts_ns) AS e" \
+	"  FROM g, run r WHERE r.id = ?1 GROUP BY g.nid, g.grp)" \
+	" SELECT 100.0 * coalesce(sum(p.e - p.b), 0) / nullif(" KSWAPD_SPAN ", 0)" \
+	" FROM run r LEFT JOIN p ON 1 WHERE r.id = ?1 AND r.last_ts_ns > r.first_ts_ns"
+
+static const struct counter_def defs[] = {
+	{ "Direct reclaim stalls complete", "count", STALLS("direct"), 0, 0, 0,
+	  "direct reclaim stalls with begin and end seen and no events lost between" },
+	{ "Direct reclaim stalls incomplete", "count",
+	  "SELECT count(*) FROM reclaim_stall WHERE run_id = ?1 AND kind = 'direct'"
+	  " AND complete = 0", 0, 0, 0,
+	  "direct reclaim stalls missing their begin or end, or with events lost inside" },
+	{ "Direct reclaim stall time ms", "ms", STALL_MS("direct"), 0, 0, 0,
+	  "time in the complete direct reclaim stalls (as the DirectReclaim metric)" },
+	{ "Memcg reclaim stalls complete", "count", STALLS("memcg"), 0, 0, 1,
+	  "complete memcg reclaim stalls (a cgroup at its memory.high or memory.max)" },
+	{ "Memcg reclaim stall time ms", "ms", STALL_MS("memcg"), 0, 0, 1,
+	  "time in them" },
+	{ "Memcg softlimit reclaim stalls complete", "count", STALLS("memcg_softlimit"), 0, 0, 1,
+	  "complete memcg soft limit reclaim stalls (cgroup v1)" },
+	{ "Memcg softlimit reclaim stall time ms", "ms", STALL_MS("memcg_softlimit"), 0, 0, 1,
+	  "time in them" },
+	{ "Node reclaim stalls complete", "count", STALLS("node"), 0, 0, 1,
+	  "complete node reclaim stalls (vm.zone_reclaim_mode)" },
+	{ "Node reclaim stall time ms", "ms", STALL_MS("node"), 0, 0, 1,
+	  "time in them" },
+	{ "Kswapd wakes", "count",
+	  "SELECT coalesce(sum(events), 0) FROM kswapd_wake_node WHERE run_id = ?1", 0, 0, 0,
+	  "mm_vmscan_kswapd_wake events (kswapd woken to balance a node)" },
+	{ "Kswapd full sleeps", "count", CYCLES("full_sleep"), 0, 0, 0,
+	  "kswapd cycles that ended in a full sleep" },
+	{ "Kswapd naps woken early", "count", CYCLES("nap_woken_early"), 0, 0, 0,
+	  "short naps (HZ/10) cut short by a wakeup" },
+	{ "Kswapd naps timed out", "count", CYCLES("nap_timed_out"), 0, 0, 0,
+	  "short naps that ran to their end" },
+	{ "Kswapd premature sleeps", "count",
+	  "SELECT count(*) FROM kswapd_cycle WHERE run_id = ?1 AND premature = 1", 0, 0, 0,
+	  "cycles whose sleep was judged premature" },
+	{ "Kswapd running %", "%",
+	  "SELECT 100.0 * sum(coalesce(c.sleep_ns, c.last_activity_ns) - c.wake_ns)"
+	  " / nullif(" KSWAPD_SPAN ", 0)"
+	  " FROM kswapd_cycle c, run r WHERE c.run_id = ?1 AND r.id = ?1"
+	  " AND c.wake_ns IS NOT NULL AND r.last_ts_ns > r.first_ts_ns", 0, 0, 0,
+	  "time from each wake to the full sleep, or to the last activity before a nap (naps not"
+	  " counted), over the time kswapd's state is known: the trace length times the kswapd"
+	  " nodes, less each node's time before its first kswapd_wake" },
+	{ "Kswapd awake to full sleep %", "%", AWAKE_TO_FULL_SLEEP, 0, 0, 0,
+	  "time from the first wake after a full sleep to the next full sleep (naps counted as"
+	  " awake; summary's per-node Awake to full sleep column), over the same known time" },
+	{ "Pages scanned by kswapd", "pages", PAGES KSWAPD_SHRINK, 0, 0, 0,
+	  "nr_scanned of mm_vmscan_lru_shrink_inactive by a kswapd* task" },
+	{ "Pages reclaimed by kswapd", "pages", PAGES KSWAPD_SHRINK, 1, 0, 0,
+	  "its nr_reclaimed" },
+	{ "Kswapd reclaim efficiency %", "%", PAGES KSWAPD_SHRINK, 2, 0, 0,
+	  "pages reclaimed per page scanned by kswapd" },
+	{ "Pages scanned in direct reclaim", "pages", PAGES STALL_SHRINK("direct"), 0, 0, 0,
+	  "nr_scanned of shrink_inactive inside a direct reclaim stall of the same pid" },
+	{ "Pages reclaimed in direct reclaim", "pages", PAGES STALL_SHRINK("direct"), 1, 0, 0,
+	  "its nr_reclaimed" },
+	{ "Direct reclaim efficiency %", "%", PAGES STALL_SHRINK("direct"), 2, 0, 0,
+	  "pages reclaimed per page scanned in direct reclaim" },
+	{ "Pages scanned in memcg reclaim", "pages", PAGES STALL_SHRINK("memcg"), 0, 0, 1,
+	  "nr_scanned of shrink_inactive inside a memcg reclaim stall of the same pid" },
+	{ "Pages reclaimed in memcg reclaim", "pages", PAGES STALL_SHRINK("memcg"), 1, 0, 1,
+	  "its nr_reclaimed" },
+	{ "Pages scanned in memcg softlimit reclaim", "pages",
+	  PAGES STALL_SHRINK("memcg_softlimit"), 0, 0, 1,
+	  "the same inside a memcg soft limit reclaim stall" },
+	{ "Pages reclaimed in memcg softlimit reclaim", "pages",
+	  PAGES STALL_SHRINK("memcg_softlimit"), 1, 0, 1, "its nr_reclaimed" },
+	{ "Pages scanned in node reclaim", "pages", PAGES STALL_SHRINK("node"), 0, 0, 1,
+	  "the same inside a node reclaim stall" },
+	{ "Pages reclaimed in node reclaim", "pages", PAGES STALL_SHRINK("node"), 1, 0, 1,
+	  "its nr_reclaimed" },
+	{ "Pages written by kswapd", "pages",
+	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = 1", 0, 0, 0,
+	  "writepage / write_folio events of kswapd (one page each)" },
+	{ "Pages written by reclaim outside kswapd", "pages",
+	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = 0", 0, 0, 0,
+	  "those of any other task: direct, memcg or node reclaim" },
+	{ "pgdat %s set ms", "ms",
+	  "SELECT coalesce(sum(coalesce(f.clear_ns, r.last_ts_ns)"
+	  " - coalesce(f.set_ns, r.first_ts_ns)), 0) / 1e6"
+	  " FROM pgdat_flag f, run r WHERE f.run_id = ?1 AND r.id = ?1 AND f.flag = ?2", 0, 1, 0,
+	  "time each inferred pgdat flag was set, summed over nodes (an open end counts to the"
+	  " trace's first or last event)" },
+};
+
+const struct counter_def *counter_defs(size_t *n)
+{
+	*n = VR_ARRAY_SIZE(defs);
+	return defs;
+}
+
+int counter_query(struct store *s, const struct counter_def *c, int64_t run_id,
+		  const char *flag, double v[COUNTER_MAX_COLS])
+{
+	struct store_stmt *q = store_stmt_new(s, c->sql, "counters");
+	int rc;
+
+	for (int i = 0; i < COUNTER_MAX_COLS; i++)
+		v[i] = NAN;
+	if (!q)
+		return -1;
+	store_bind_int64(q, 1, run_id);
+	if (flag)
+		store_bind_text(q, 2, flag);
+	rc = store_stmt_row_double(q, v, COUNTER_MAX_COLS);
+	store_stmt_free(q);
+	return rc < 0 ? -1 : 0;
+}
+
+int counters_print_run(struct store *s, int64_t run_id, FILE *out)
+{
+	size_t n;
+	const struct counter_def *d = counter_defs(&n);
+	const char *last_sql = NULL;
+	double v[COUNTER_MAX_COLS];
+
+	fprintf(out, "  Counters (as compare prints them)\n");
+	for (size_t i = 0; i < n; i++) {
+		double x;
+
+		if (d[i].per_flag)
+			continue;
+		if (d[i].sql != last_sql && counter_query(s, &d[i], run_id, NULL, v))
+			return -1;
+		last_sql = d[i].sql;
+		x = v[d[i].col];
+		if (d[i].optional && x == 0)
+			continue;
+		if (isnan(x))
+			fprintf(out, "  %-44s %12s\n", d[i].name, "-");
+		else if (!strcmp(d[i].unit, "count") || !strcmp(d[i].unit, "pages"))
+			fprintf(out, "  %-44s %12.0f\n", d[i].name, x);
+		else
+			fprintf(out, "  %-44s %12.2f\n", d[i].name, x);
+	}
+	return 0;
+}
