@@ -19,6 +19,8 @@ struct chart_timeline_opts {
 	double from_s;		/* window start, seconds from the run start (>= 0) */
 	double to_s;		/* window end; < 0: the end of the run */
 	double bin_s;		/* reclaim-rate bin; <= 0: chosen by chart_bin_width() */
+	double rate_max;	/* top of the rate axis, pages/s; <= 0: the data's max
+				 * (report: one scale for every run) */
 };
 
 /**
@@ -47,6 +49,16 @@ double chart_bin_width(double window_s);
  */
 int chart_timeline_build(struct store *s, const struct chart_timeline_opts *o,
 			 struct chart_timeline *out);
+
+/**
+ * chart_timeline_shared_scale - one reclaim-rate bin and one rate axis for
+ * the timelines of runs @run_ids[0..@n-1] (report's bundle, so that runs
+ * compare by eye): *@bin_s is chart_bin_width() of the longest run, and
+ * *@rate_max the highest pages/s of any node of any run in bins of that
+ * width.  Both 0 when @n is 0.  Returns 0 or -1 after an error message.
+ */
+int chart_timeline_shared_scale(struct store *s, const long long *run_ids, size_t n,
+				double *bin_s, double *rate_max);
 
 /**
  * chart_kernel_colour - the colour index of @kernel: its position among the

@@ -26,6 +26,7 @@ struct chart_draw_req {
 	int nid;		/* timeline: -1 every node */
 	double from_s, to_s;	/* timeline window; to_s < 0: end of run */
 	double bin_s;		/* timeline rate bin; <= 0: automatic */
+	double rate_max;	/* timeline rate axis top, pages/s; <= 0: the data's */
 	const char *metric;	/* latency, cdf */
 	FILE *dump;		/* when set, the chart data is written here as text */
 };

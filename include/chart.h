@@ -51,8 +51,9 @@ struct chart_timeline_node {
 	size_t npremature;
 	struct chart_band *flags;	/* one band per pgdat flag */
 	size_t nflags;
-	double *stall_begin_s;		/* direct reclaim stalls: start time */
+	double *stall_begin_s;		/* reclaim stalls and throttling: start time */
 	double *stall_ms;		/* and duration in ms (same index) */
+	unsigned char *stall_kind;	/* and enum chart_stall_kind (same index) */
 	size_t nstalls;
 	double *rate_kswapd;		/* pages/s reclaimed by kswapd, per bin */
 	double *rate_direct;		/* pages/s reclaimed by everyone else, per bin */
@@ -67,6 +68,7 @@ struct chart_timeline {
 	double duration_s;		/* last_ts_ns - first_ts_ns */
 	double from_s, to_s;		/* the window shown */
 	double bin_s;			/* reclaim-rate bin width */
+	double rate_max;		/* rate axis top (pages/s); 0: the data's */
 	struct chart_timeline_node *nodes;	/* ascending nid */
 	size_t nnodes;
 };
@@ -147,6 +149,16 @@ void chart_timeline_dump(const struct chart_timeline *t, FILE *out);
 void chart_latency_dump(const struct chart_latency *l, FILE *out);
 void chart_cdf_dump(const struct chart_cdf *c, FILE *out);
 void chart_counters_dump(const struct chart_counters *c, FILE *out);
+
+/* What a stall mark of the timeline is: reclaim_stall.kind, or a
+ * reclaim_throttle row (mm_vmscan_throttled, its usec_delayed). */
+enum chart_stall_kind {
+	CHART_STALL_DIRECT, CHART_STALL_MEMCG, CHART_STALL_SOFTLIMIT, CHART_STALL_NODE,
+	CHART_STALL_THROTTLE, CHART_STALL_NKINDS
+};
+
+/** chart_stall_kind_name - "direct", "memcg", "memcg_softlimit", "node", "throttle". */
+const char *chart_stall_kind_name(int kind);
 
 /** chart_kswapd_state_name - "awake", "napping", "asleep", "unknown". */
 const char *chart_kswapd_state_name(int state);

@@ -214,4 +214,48 @@ extern const struct cmd cmd_load_desc, cmd_runs_desc, cmd_compare_desc,
 	cmd_import_latency_desc, cmd_summary_desc, cmd_timeline_desc, cmd_chart_desc,
 	cmd_report_desc, cmd_record_desc;
 
+struct compare_opts;
+struct compare_stat;
+
+/*
+ * compare's options that choose what the table shows, shared by report
+ * (the same rows in both option tables, the same parsing, in
+ * src/cmd/cmd-compare.c): --kernels LIST, --metrics LIST, --stats LIST into
+ * a struct compare_opts (compare.h), whose arrays point into struct
+ * cmd_trim's copies.
+ */
+struct cmd_trim {
+	char *kernels_arg, *metrics_arg;	/* owned copies, split in place */
+	struct compare_stat *stats;		/* owned */
+};
+
+#define CMD_TRIM_OPTION_ROWS \
+	{ 'k', "kernels", "LIST", "kernels to compare, baseline first (default: all, in\n" \
+				  "load order)" }, \
+	{ 'm', "metrics", "LIST", "show only these operations (p95-DirectReclaim,\n" \
+		"p95-Write) or metrics (DirectReclaim, Write; names are\n" \
+		"case-sensitive, an unknown one is an error); the\n" \
+		"counters block is then left out unless the LIST\n" \
+		"has 'counters' (default: everything)" }, \
+	{ 's', "stats", "LIST", "Min, Amean, Hmean, Stddev, CoeffVar, Max, BAmean-NN,\n" \
+		"Pctile-NN (default: Min,Amean,Stddev,CoeffVar,Max,\n" \
+		"BAmean-95)" }
+
+/** cmd_trim_key - is @key one of CMD_TRIM_OPTION_ROWS? */
+bool cmd_trim_key(int key);
+
+/**
+ * cmd_trim_option - option @key (cmd_trim_key()) with @arg into @t and @o;
+ * messages start with @cmd.  CMD_OK, or CMD_USAGE after a message (an
+ * unknown statistic, an empty --stats).
+ */
+enum cmd_status cmd_trim_option(struct cmd_trim *t, struct compare_opts *o, const char *cmd,
+				int key, const char *arg);
+
+/** cmd_trim_check - CMD_USAGE after a message if a --kernels item repeats. */
+enum cmd_status cmd_trim_check(const struct compare_opts *o, const char *cmd);
+
+/** cmd_trim_release - free what cmd_trim_option() put in @t and @o. */
+void cmd_trim_release(struct cmd_trim *t, struct compare_opts *o);
+
 #endif /* VR_CMD_H */

@@ -17,6 +17,14 @@
 
 /* ---- shared helpers ---------------------------------------------------- */
 
+const char *chart_stall_kind_name(int kind)
+{
+	static const char *const names[] = { "direct", "memcg", "memcg_softlimit", "node",
+					     "throttle" };
+
+	return kind >= 0 && kind < CHART_STALL_NKINDS ? names[kind] : "?";
+}
+
 const char *chart_kswapd_state_name(int state)
 {
 	static const char *const names[CHART_KSWAPD_NSTATES] = {
@@ -68,6 +76,7 @@ void chart_timeline_release(struct chart_timeline *t)
 		free(n->premature_s);
 		free(n->stall_begin_s);
 		free(n->stall_ms);
+		free(n->stall_kind);
 		free(n->rate_kswapd);
 		free(n->rate_direct);
 	}
@@ -149,7 +158,8 @@ void chart_timeline_dump(const struct chart_timeline *t, FILE *out)
 					b->spans[s].end_s);
 		}
 		for (size_t s = 0; s < n->nstalls; s++)
-			fprintf(out, "stall %.6g %.6g\n", n->stall_begin_s[s], n->stall_ms[s]);
+			fprintf(out, "stall %.6g %.6g %s\n", n->stall_begin_s[s], n->stall_ms[s],
+				chart_stall_kind_name(n->stall_kind[s]));
 		for (size_t b = 0; b < n->nbins; b++)
 			if (n->rate_kswapd[b] || n->rate_direct[b])
 				fprintf(out, "rate %.6g kswapd %.6g direct %.6g\n",
@@ -462,13 +472,26 @@ static int tl_flags(struct tl_ctx *c, struct chart_timeline_node *n)
 	return step_end(st, rc);
 }
 
+/*
+ * Every reclaim stall (direct, memcg, memcg soft limit, node: the kinds of
+ * reclaim_stall) with both ends, and every throttling wait
+ * (reclaim_throttle: mm_vmscan_throttled, its usec_delayed from the end
+ * back when the begin is not known), begun inside the window.
+ */
 static int tl_stalls(struct tl_ctx *c, struct chart_timeline_node *n)
 {
-	struct store_stmt *st = prep(c, "SELECT begin_ns, duration_ns FROM reclaim_stall"
-				     " WHERE run_id = ?1 AND kind = 'direct' AND (nid = ?2 OR nid IS NULL)"
+	struct store_stmt *st = prep(c, "SELECT begin_ns, duration_ns, CASE kind"
+				     " WHEN 'direct' THEN 0 WHEN 'memcg' THEN 1"
+				     " WHEN 'memcg_softlimit' THEN 2 ELSE 3 END FROM reclaim_stall"
+				     " WHERE run_id = ?1 AND (nid = ?2 OR nid IS NULL)"
 				     " AND begin_ns IS NOT NULL AND duration_ns IS NOT NULL"
-				     " ORDER BY begin_ns", "timeline chart stalls", n->nid);
-	size_t a1 = 0, a2 = 0, n2 = 0;
+				     " UNION ALL SELECT coalesce(begin_ns, end_ns - usec_delayed * 1000),"
+				     " coalesce(usec_delayed * 1000, end_ns - begin_ns), 4"
+				     " FROM reclaim_throttle WHERE run_id = ?1"
+				     " AND (nid = ?2 OR nid IS NULL)"
+				     " AND (begin_ns IS NOT NULL OR usec_delayed IS NOT NULL)"
+				     " ORDER BY 1, 3", "timeline chart stalls", n->nid);
+	size_t a1 = 0, a2 = 0, a3 = 0, n2 = 0, n3 = 0;
 	int rc;
 
 	if (!st)
@@ -480,6 +503,7 @@ static int tl_stalls(struct tl_ctx *c, struct chart_timeline_node *n)
 			continue;
 		PUSH(n->stall_begin_s, n->nstalls, a1, b);
 		PUSH(n->stall_ms, n2, a2, store_col_int64(st, 1) / 1e6);
+		PUSH(n->stall_kind, n3, a3, (unsigned char)store_col_int(st, 2));
 	}
 	return step_end(st, rc);
 }
@@ -626,12 +650,23 @@ int chart_timeline_build(struct store *s, const struct chart_timeline_opts *o,
 	out->duration_s = rel_s(&c, c.last_ns);
 	c.from_s = out->from_s = fmax(0, o->from_s);
 	c.to_s = out->to_s = o->to_s < 0 ? out->duration_s : o->to_s;
+	/* a window past the end would be an empty chart that looks like a quiet
+	 * run: the run's length is what the user needs to pick another */
+	bool from_past = o->from_s > 0 && o->from_s >= out->duration_s;
+
+	if (from_past || (o->to_s >= 0 && o->to_s > out->duration_s + 5e-4)) {
+		vr_error("%s: run %lld lasts %.3f s: --%s %g s is past its end", store_path(s),
+			 o->run_id, out->duration_s, from_past ? "from" : "to",
+			 from_past ? o->from_s : o->to_s);
+		goto fail;
+	}
 	if (c.to_s <= c.from_s) {
 		vr_error("%s: empty time window %g..%g s (run %lld lasts %g s)", store_path(s),
 			 c.from_s, c.to_s, o->run_id, out->duration_s);
 		goto fail;
 	}
 	out->bin_s = o->bin_s > 0 ? o->bin_s : chart_bin_width(c.to_s - c.from_s);
+	out->rate_max = o->rate_max;
 	if (tl_nodes(&c, o->nid))
 		goto fail;
 	for (size_t i = 0; i < out->nnodes; i++) {
@@ -661,4 +696,29 @@ int chart_kernel_colour(struct store *s, const char *kernel)
 	}
 	store_stmt_free(q);
 	return idx;
+}
+
+int chart_timeline_shared_scale(struct store *s, const long long *run_ids, size_t n,
+				double *bin_s, double *rate_max)
+{
+	struct chart_timeline t;
+	double longest = 0;
+
+	*bin_s = *rate_max = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			struct chart_timeline_opts o = { run_ids[i], -1, 0, -1, *bin_s, 0 };
+
+			if (chart_timeline_build(s, &o, &t))
+				return -1;
+			longest = fmax(longest, t.duration_s);
+			for (size_t k = 0; pass && k < t.nnodes; k++)
+				for (size_t b = 0; b < t.nodes[k].nbins; b++)
+					*rate_max = fmax(*rate_max, fmax(t.nodes[k].rate_kswapd[b],
+									 t.nodes[k].rate_direct[b]));
+			chart_timeline_release(&t);
+			if (!pass && i + 1 == n)
+				*bin_s = chart_bin_width(longest);
+		}
+	return 0;
 }

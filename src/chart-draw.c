@@ -35,7 +35,8 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 	int ret = -1;
 
 	if (!strcmp(r->kind, "timeline")) {
-		struct chart_timeline_opts to = { r->run_id, r->nid, r->from_s, r->to_s, r->bin_s };
+		struct chart_timeline_opts to = { r->run_id, r->nid, r->from_s, r->to_s, r->bin_s,
+						  r->rate_max };
 		struct chart_timeline t;
 
 		if (chart_timeline_build(st, &to, &t))

@@ -28,7 +28,21 @@ static const struct rgb ST_ASLEEP = { 0.62, 0.78, 0.93 };
 static const struct rgb ST_UNKNOWN = { 0.55, 0.55, 0.55 };
 static const struct rgb RATE_KSWAPD = { 0.00, 0.36, 0.62 };
 static const struct rgb RATE_DIRECT = { 0.00, 0.58, 0.40 };
-static const struct rgb STALL = { 0.75, 0.05, 0.35 };
+/* a stall mark's colour by enum chart_stall_kind */
+static const struct rgb STALL_KIND[CHART_STALL_NKINDS] = {
+	[CHART_STALL_DIRECT] = { 0.75, 0.05, 0.35 },
+	[CHART_STALL_MEMCG] = { 0.45, 0.20, 0.70 },
+	[CHART_STALL_SOFTLIMIT] = { 0.85, 0.45, 0.75 },
+	[CHART_STALL_NODE] = { 0.55, 0.35, 0.10 },
+	[CHART_STALL_THROTTLE] = { 0.20, 0.20, 0.20 },
+};
+static const char *const STALL_LABEL[CHART_STALL_NKINDS] = {
+	[CHART_STALL_DIRECT] = "direct reclaim stall (size: duration)",
+	[CHART_STALL_MEMCG] = "memcg reclaim stall",
+	[CHART_STALL_SOFTLIMIT] = "memcg soft limit reclaim stall",
+	[CHART_STALL_NODE] = "node reclaim stall",
+	[CHART_STALL_THROTTLE] = "reclaim throttled (wait)",
+};
 
 static struct rgb flag_colour(const char *label)
 {
@@ -200,11 +214,14 @@ static void draw_stalls(cairo_t *cr, const struct tl_geom *g, const struct chart
 		double y = rk_map(sa, fmax(n->stall_ms[s], sa->lo));
 		double r = 1.5 + 6 * sqrt(fmax(n->stall_ms[s], 0) / (shi > 0 ? shi : 1));
 
+		struct rgb c = STALL_KIND[n->stall_kind[s] < CHART_STALL_NKINDS ?
+					  n->stall_kind[s] : 0];
+
 		cairo_new_sub_path(cr);
 		cairo_arc(cr, x, y, r, 0, 2 * M_PI);
-		rk_set(cr, STALL, dense ? 0.15 : 0.25);
+		rk_set(cr, c, dense ? 0.15 : 0.25);
 		cairo_fill_preserve(cr);
-		rk_set(cr, STALL, dense ? 0.4 : 0.8);	/* a lone mark stays visible */
+		rk_set(cr, c, dense ? 0.4 : 0.8);	/* a lone mark stays visible */
 		cairo_stroke(cr);
 	}
 }
@@ -214,7 +231,7 @@ static void draw_plot(struct rk *k, const struct tl_geom *g, const struct chart_
 {
 	struct rk_axis sa = { .log = true, .p0 = y1, .p1 = y0 + 4 };
 	struct rk_axis ra = { .p0 = y1, .p1 = y0 + 4 };
-	double slo, shi, rmax = max_rate(t);
+	double slo, shi, rmax = t->rate_max > 0 ? t->rate_max : max_rate(t);
 	cairo_t *cr = k->cr;
 
 	max_stall(t, &slo, &shi);
@@ -260,13 +277,15 @@ static void draw_plot(struct rk *k, const struct tl_geom *g, const struct chart_
 	draw_rate(k, g, t, n->rate_direct, n->nbins, &ra, RATE_DIRECT);
 	cairo_restore(cr);
 	if (!n->nstalls)
-		rk_text(k, g->L + 6, y0 + 6, "no direct reclaim stalls in this window",
+		rk_text(k, g->L + 6, y0 + 6, "no reclaim stalls or throttling in this window",
 			RK_FONT_SMALL, 0, 0, RK_ITALIC, 0, RK_GREY);
 }
 
-static void timeline_legend(struct rk *k, double *y, double x0, double w)
+/* The legend: the stall kinds the chart has (direct reclaim always). */
+static void timeline_legend(struct rk *k, const struct chart_timeline *t, double *y, double x0,
+			    double w)
 {
-	const struct rk_legend_item it[] = {
+	struct rk_legend_item it[16] = {
 		{ "kswapd awake", ST_AWAKE, RK_SW_BOX, 0 },
 		{ "napping", ST_NAP, RK_SW_BOX, 0 },
 		{ "asleep", ST_ASLEEP, RK_SW_BOX, 0 },
@@ -275,12 +294,22 @@ static void timeline_legend(struct rk *k, double *y, double x0, double w)
 		{ "DIRTY set", flag_colour("DIRTY"), RK_SW_BOX, 0 },
 		{ "WRITEBACK set", flag_colour("WRITEBACK"), RK_SW_BOX, 0 },
 		{ "CONGESTED set", flag_colour("CONGESTED"), RK_SW_BOX, 0 },
-		{ "direct reclaim stall (size: duration)", STALL, RK_SW_DOT, 0 },
-		{ "reclaimed by kswapd", RATE_KSWAPD, RK_SW_LINE, 0 },
-		{ "by direct reclaim", RATE_DIRECT, RK_SW_LINE, 0 },
 	};
+	bool seen[CHART_STALL_NKINDS] = { [CHART_STALL_DIRECT] = true };
+	int n = 8;
 
-	*y += rk_legend(k, x0, *y, w, it, VR_ARRAY_SIZE(it)) + 8;
+	for (size_t i = 0; i < t->nnodes; i++)
+		for (size_t s = 0; s < t->nodes[i].nstalls; s++)
+			if (t->nodes[i].stall_kind[s] < CHART_STALL_NKINDS)
+				seen[t->nodes[i].stall_kind[s]] = true;
+	for (int kd = 0; kd < CHART_STALL_NKINDS; kd++)
+		if (seen[kd])
+			it[n++] = (struct rk_legend_item){ STALL_LABEL[kd], STALL_KIND[kd],
+							   RK_SW_DOT, 0 };
+	it[n++] = (struct rk_legend_item){ "reclaimed by kswapd", RATE_KSWAPD, RK_SW_LINE, 0 };
+	it[n++] = (struct rk_legend_item){ "by others (direct, memcg, node)", RATE_DIRECT,
+					   RK_SW_LINE, 0 };
+	*y += rk_legend(k, x0, *y, w, it, n) + 8;
 }
 
 int render_chart_timeline(const struct chart_timeline *t, const struct render_chart_opts *o)
@@ -316,7 +345,7 @@ int render_chart_timeline(const struct chart_timeline *t, const struct render_ch
 	g.L = MARGIN + fmax(lw + 10, 72);
 	g.R = k.w - 78;
 	g.t = (struct rk_axis){ .lo = t->from_s, .hi = t->to_s, .p0 = g.L, .p1 = g.R };
-	timeline_legend(&k, &y, MARGIN, k.w - 2 * MARGIN);
+	timeline_legend(&k, t, &y, MARGIN, k.w - 2 * MARGIN);
 	if (!t->nnodes) {
 		message_below(&k, y, "no reclaim activity in this run: no kswapd, flag, stall or LRU "
 			      "shrink events");
@@ -614,6 +643,65 @@ out:
 
 /* ---- counters ------------------------------------------------------------ */
 
+/* Widest of the lines of @s (split at '\n') at @size. */
+static double lines_width(struct rk *k, const char *s, double size)
+{
+	double w = 0, tw;
+	char line[256];
+
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+
+		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1), s);
+		rk_text_size(k, line, size, RK_BOLD, &tw, NULL);
+		w = fmax(w, tw);
+		s += n + (s[n] == '\n');
+	}
+	return w;
+}
+
+/*
+ * A panel's title centred in @w pixels at (@x + @w/2, @y), never wider than
+ * the panel (so titles of neighbouring panels never run into each other):
+ * one line at the small font if it fits, else two lines broken at the
+ * space nearest the middle, the font shrunk until the wider line fits.
+ * Returns the height used.
+ */
+static double panel_title(struct rk *k, const char *title, double x, double y, double w)
+{
+	char two[256];
+	const char *text = title;
+	double size = RK_FONT_SMALL, h = 0, lh;
+	int nlines = 1;
+
+	if (lines_width(k, title, size) > w - 6) {
+		size_t len = strlen(title), best = 0;
+
+		for (size_t i = 1; i < len && len < sizeof(two); i++)
+			if (title[i] == ' ' && (!best || fabs((double)i - len / 2.0) <
+						     fabs((double)best - len / 2.0)))
+				best = i;
+		if (best) {
+			snprintf(two, sizeof(two), "%s", title);
+			two[best] = '\n';
+			text = two;
+			nlines = 2;
+		}
+	}
+	while (lines_width(k, text, size) > w - 6 && size > 4)
+		size -= 0.25;
+	rk_text_size(k, "Ag", size, RK_BOLD, NULL, &lh);
+	for (int l = 0; l < nlines; l++) {
+		char line[256];
+		const char *s = l ? strchr(text, '\n') + 1 : text;
+
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(s, "\n"), s);
+		rk_text(k, x + w / 2, y + h, line, size, 0.5, 0, RK_BOLD, 0, RK_BLACK);
+		h += lh;
+	}
+	return h;
+}
+
 static void counter_panel(struct rk *k, const struct chart_counters *c, size_t ci, double x,
 			  double y, double w, double h)
 {
@@ -626,17 +714,7 @@ static void counter_panel(struct rk *k, const struct chart_counters *c, size_t c
 	vr_buf_addf(&name, "%s", c->names[ci]);
 	if (c->units[ci] && *c->units[ci])
 		vr_buf_addf(&name, " (%s)", c->units[ci]);
-	rk_text_size(k, name.buf, RK_FONT_SMALL, RK_BOLD, NULL, &th);
-	{
-		double size = RK_FONT_SMALL, tw;
-
-		rk_text_size(k, name.buf, size, RK_BOLD, &tw, NULL);
-		while (tw > w - 4 && size > 7.5) {
-			size -= 0.5;
-			rk_text_size(k, name.buf, size, RK_BOLD, &tw, NULL);
-		}
-		rk_text(k, x + w / 2, y, name.buf, size, 0.5, 0, RK_BOLD, 0, RK_BLACK);
-	}
+	th = panel_title(k, name.buf, x, y, w);
 	vr_buf_release(&name);
 	for (size_t i = 0; i < c->nkernels; i++) {
 		double v = c->values[ci * c->nkernels + i];

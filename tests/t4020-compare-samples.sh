@@ -48,4 +48,20 @@ test_expect_success 'README lists every counter of the definitions table, as it 
 		grep -qxF "$n" "$TOP/README.md" || { echo "README lacks: $n"; exit 1; }
 	done <rows
 '
+# index.md opens with the headline: the latency rows compare.txt marks
+# significant (*gain%*), found here by a regex over compare.txt, then the
+# counters; no picture before it
+test_expect_success 'report: index.md starts with the headline table, before any picture' '
+	load_samples &&
+	"$VR" report -d s.db -o b &&
+	grep -E "^Amean .*\*[ -]*[0-9.]+%\*" b/compare.txt | tr -s " " >marked &&
+	test -s marked &&
+	sed -n "/^## Headline/,/^Unit:/p" b/index.md | grep -E "^Amean " | tr -s " " >headline &&
+	test_cmp marked headline &&
+	head=$(grep -n "^## Headline" b/index.md | cut -d: -f1) &&
+	pic=$(grep -n "^!\[" b/index.md | head -1 | cut -d: -f1) &&
+	test "$head" -lt "$pic" &&
+	sed -n "/^## Headline/,/^## /p" b/index.md | grep -q "^Kswapd running %  *[0-9]" &&
+	! grep -q "^Stddev\|^Max " b/index.md
+'
 test_done

@@ -81,7 +81,7 @@ test_expect_success 'timeline data of run 1, node 0, 2..3.5 s' '
 	flag PGDAT_DIRTY note never set
 	flag PGDAT_WRITEBACK set 2 3
 	flag CONGESTED note never set
-	stall 2.5 2
+	stall 2.5 2 direct
 	rate 2.5 kswapd 0 direct 500
 	EOF
 	test_cmp expect out
@@ -207,7 +207,7 @@ test_expect_success 'report writes the bundle; every image is valid' '
 	grep -q "p50-DirectReclaim" out/compare.txt &&
 	grep -q "4.11.0-vanilla" out/runs.txt &&
 	grep -q "^run 3: 4.11.0-patched" out/summary.txt &&
-	grep -q "^Min       p50-DirectReclaim" out/index.md &&
+	grep -q "^## Headline" out/index.md && ! grep -q "^Min  *p50-DirectReclaim" out/index.md &&
 	grep -q "(timeline-run-2.png)" out/index.md &&
 	grep -q "(compare.txt)" out/index.md
 '
@@ -245,5 +245,98 @@ test_expect_success 'report -o an existing file: exit 1, one message, the file u
 	test $(wc -l <err) = 1 &&
 	grep -q "^vmscan-report: notadir: cannot write the bundle there: not a directory" err &&
 	echo keep >expect && test_cmp expect notadir
+'
+# tests/data/compare/synthetic.sql's run 1 (0 to 10 ms): direct stalls of
+# 1, 2, 3, 4 ms begun at 1, 2, 4, 5 ms (pid 104's has no end: not drawn) and
+# an incomplete memcg stall 1 to 2 ms; here a throttling wait of 500 us that
+# ended at 6 ms (mm_vmscan_throttled gives the end and usec_delayed).
+syn_db() {
+	printf "x 1\n" >x.txt &&
+	"$VR" import-latency -q -d syn.db --kernel dummy x.txt &&
+	sqlite3 syn.db "DELETE FROM app_latency; DELETE FROM run;" &&
+	sqlite3 syn.db <"$TOP/tests/data/compare/synthetic.sql" &&
+	sqlite3 syn.db "INSERT INTO reclaim_throttle (run_id, kind, pid, nid, reason, begin_ns,
+		end_ns, usec_timeout, usec_delayed) VALUES (1, 'throttled', 106, 0,
+		'VMSCAN_THROTTLE_WRITEBACK', NULL, 6000000, 100000, 500)"
+}
+test_expect_success 'timeline: memcg stalls and throttling are drawn beside direct stalls' '
+	syn_db &&
+	"$VR" chart -d syn.db -T timeline --run 1 --dump-data >out &&
+	grep "^stall " out >stalls &&
+	cat >expect <<-EOF &&
+	stall 0.001 1 direct
+	stall 0.001 1 memcg
+	stall 0.002 2 direct
+	stall 0.004 3 direct
+	stall 0.005 4 direct
+	stall 0.0055 0.5 throttle
+	EOF
+	test_cmp expect stalls &&
+	"$VR" chart -d syn.db -T timeline --run 1 -o t.png --width 500 --height 400 &&
+	check_image t.png 500 400
+'
+test_expect_success 'timeline: --from/--to past the end of the run is an error naming its length' '
+	syn_db &&
+	test_expect_code 1 "$VR" chart -d syn.db -T timeline --run 1 --to 1 -o t.png 2>err &&
+	grep -q "run 1 lasts 0.010 s: --to 1 s is past its end" err &&
+	test_expect_code 1 "$VR" chart -d syn.db -T timeline --run 1 --from 0.02 -o t.png 2>err &&
+	grep -q "run 1 lasts 0.010 s: --from 0.02 s is past its end" err &&
+	test ! -e t.png &&
+	"$VR" chart -d syn.db -T timeline --run 1 --from 0.002 --to 0.01 --dump-data >out &&
+	grep -q "^window_s 0.002 0.01 " out
+'
+# report: the bin is the 1-2-5 width giving at most 100 bins over the
+# longest run (worked out here), and the rate axis tops at the highest rate
+# of any run in bins of that width
+test_expect_success 'report: every timeline has the same rate bin and rate axis' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" report -d f.db -o bundle &&
+	runs=$(sqlite3 f.db "SELECT id FROM run WHERE source_format <> '"'latency'"'") &&
+	longest=$(sqlite3 f.db "SELECT max(last_ts_ns - first_ts_ns) FROM run") &&
+	bin=$(python3 -c "
+import math, sys
+L = int(sys.argv[1]) / 1e9
+w = min(m * 10.0 ** e for e in range(-3, 6) for m in (1, 2, 5) if math.ceil(L / (m * 10.0 ** e) - 1e-9) <= 100)
+print(\"%g\" % w)" $longest) &&
+	for r in $runs; do
+		"$VR" chart -d f.db -T timeline --run $r --bin $bin --dump-data || exit 1
+	done >dumps &&
+	top=$(awk "/^rate /{ if (\$4 > m) m = \$4; if (\$6 > m) m = \$6 } END { printf \"%.3g\", m }" dumps) &&
+	grep -q "^Every timeline has reclaim-rate bins of $bin s and one rate axis (0 to $top pages/s)" \
+		bundle/index.md
+'
+# the fixture's direct stalls: vanilla run 1 2 and 20 ms, run 2 1, 3 and 5 ms;
+# patched run 3 0.5 ms.  Per-run p50 (nearest rank) 2000, 3000 -> Amean 2500,
+# max 20000, 5000 -> 12500; patched 500 as baseline: gain 100 - 2500*100/500
+test_expect_success 'report --kernels --metrics --stats trim its tables as compare does' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" report -d f.db -o b --kernels 4.11.0-patched,4.11.0-vanilla \
+		--metrics DirectReclaim --stats Amean &&
+	cat >expect <<-EOF &&
+	                                             4.11.0                4.11.0
+	                                            patched               vanilla
+	Amean    p50-DirectReclaim         500.00 (  0.00%)     2500.00 (-400.00%)
+	Amean    p95-DirectReclaim         500.00 (  0.00%)    12500.00 (-2400.00%)
+	Amean    p99-DirectReclaim         500.00 (  0.00%)    12500.00 (-2400.00%)
+	Amean    max-DirectReclaim         500.00 (  0.00%)    12500.00 (-2400.00%)
+	EOF
+	grep -v "^Unit:\|^Significance:" b/compare.txt >got &&
+	test_cmp expect got &&
+	"$VR" report -d f.db -o b -k 4.11.0-vanilla,4.11.0-patched -m p50-DirectReclaim,counters -s Max &&
+	grep -q "^Max      p50-DirectReclaim        3000.00 (  0.00%)      500.00 ( 83.33%)$" b/compare.txt &&
+	grep -q "^Direct reclaim stalls complete " b/compare.txt &&
+	test_expect_code 2 "$VR" report -d f.db -o c -m Nope 2>err &&
+	grep -q "unknown metric .Nope." err && test ! -e c &&
+	test_expect_code 2 "$VR" report -d f.db -o c -s Nope 2>err &&
+	grep -q "report: unknown statistic .Nope." err &&
+	test_expect_code 1 "$VR" report -d f.db -o b -k nosuch 2>err &&
+	grep -q "no runs of kernel .nosuch." err &&
+	grep -q "^Max      p50-DirectReclaim " b/compare.txt
+'
+# panel titles: at 500x400 each title is drawn no wider than its panel
+test_expect_success 'counters chart at 500x400 draws' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" chart -d f.db -T counters --width 500 --height 400 -o c.png &&
+	check_image c.png 500 400
 '
 test_done

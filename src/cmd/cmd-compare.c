@@ -21,9 +21,8 @@
 #include <unistd.h>
 
 struct compare_cli {
-	char *kernels_arg, *metrics_arg;	/* owned copies, split in place */
+	struct cmd_trim trim;	/* --kernels, --metrics, --stats */
 	struct compare_opts o;
-	struct compare_stat *stats;
 	enum render_format fmt;
 	bool own_kernels;	/* o.kernels[i] are the NAMEs of NAME=FILE (owned) */
 	bool quiet;		/* -q: no progress line while loading NAME=FILE */
@@ -50,26 +49,76 @@ static char **split_list(char *s, size_t *n)
 	return v;
 }
 
-static int parse_stats(struct compare_cli *c, const char *arg)
+static int parse_stats(struct cmd_trim *t, struct compare_opts *o, const char *cmd,
+		       const char *arg)
 {
 	char *copy = vr_strdup(arg);
 	size_t n;
 	char **names = split_list(copy, &n);
 	int ret = 0;
 
-	c->stats = vr_calloc(n + 1, sizeof(*c->stats));
+	t->stats = vr_calloc(n + 1, sizeof(*t->stats));
 	for (size_t i = 0; i < n && !ret; i++)
-		if (compare_stat_parse(names[i], &c->stats[i]))
-			ret = vr_error("compare: unknown statistic '%s' (valid: Min, Amean, Hmean,"
-				       " Stddev, CoeffVar, Max, BAmean-NN, Pctile-NN)", names[i]);
-	c->o.stats = c->stats;
-	c->o.nstats = n;
+		if (compare_stat_parse(names[i], &t->stats[i]))
+			ret = vr_error("%s: unknown statistic '%s' (valid: Min, Amean, Hmean,"
+				       " Stddev, CoeffVar, Max, BAmean-NN, Pctile-NN)", cmd, names[i]);
+	o->stats = t->stats;
+	o->nstats = n;
 	if (!ret && !n)
-		ret = vr_error("compare: --stats needs at least one statistic (Min, Amean,"
-			       " Hmean, Stddev, CoeffVar, Max, BAmean-NN, Pctile-NN)");
+		ret = vr_error("%s: --stats needs at least one statistic (Min, Amean,"
+			       " Hmean, Stddev, CoeffVar, Max, BAmean-NN, Pctile-NN)", cmd);
 	free(names);
 	free(copy);
 	return ret;
+}
+
+bool cmd_trim_key(int key)
+{
+	return key == 'k' || key == 'm' || key == 's';
+}
+
+enum cmd_status cmd_trim_option(struct cmd_trim *t, struct compare_opts *o, const char *cmd,
+				int key, const char *arg)
+{
+	switch (key) {
+	case 'k':
+		free(t->kernels_arg);
+		t->kernels_arg = vr_strdup(arg);
+		free(o->kernels);
+		o->kernels = split_list(t->kernels_arg, &o->nkernels);
+		break;
+	case 'm':
+		free(t->metrics_arg);
+		t->metrics_arg = vr_strdup(arg);
+		free(o->metrics);
+		o->metrics = split_list(t->metrics_arg, &o->nmetrics);
+		break;
+	case 's':
+		free(t->stats);
+		if (parse_stats(t, o, cmd, arg))
+			return CMD_USAGE;
+		break;
+	}
+	return CMD_OK;
+}
+
+enum cmd_status cmd_trim_check(const struct compare_opts *o, const char *cmd)
+{
+	for (size_t i = 0; i < o->nkernels; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(o->kernels[i], o->kernels[j]))
+				return vr_error("%s: kernel '%s' is named twice in --kernels", cmd,
+						o->kernels[i]), CMD_USAGE;
+	return CMD_OK;
+}
+
+void cmd_trim_release(struct cmd_trim *t, struct compare_opts *o)
+{
+	free(o->kernels);
+	free(o->metrics);
+	free(t->kernels_arg);
+	free(t->metrics_arg);
+	free(t->stats);
 }
 
 /* Do NAME=... arguments @a and @b name the same kernel? */
@@ -84,17 +133,8 @@ enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT, OPT_METRIC };
 
 static const struct cmd_option compare_options[] = {
 	{ 'd', "database", "DB", "database written by `load` / `import-latency`" },
-	{ 'k', "kernels", "LIST", "kernels to compare, baseline first (default: all, in\n"
-				  "load order)" },
-	{ 'm', "metrics", "LIST", "show only these operations (p95-DirectReclaim,\n"
-		"p95-Write) or metrics (DirectReclaim, Write; names are\n"
-		"case-sensitive, an unknown one is an error); the\n"
-		"counters block is then left out unless the LIST\n"
-		"has 'counters' (default: everything)" },
+	CMD_TRIM_OPTION_ROWS,
 	{ OPT_METRIC, "metric", "LIST", "the same as --metrics (the name chart takes)" },
-	{ 's', "stats", "LIST", "Min, Amean, Hmean, Stddev, CoeffVar, Max, BAmean-NN,\n"
-		"Pctile-NN (default: Min,Amean,Stddev,CoeffVar,Max,\n"
-		"BAmean-95)" },
 	{ 'f', "format", "FMT", "text (default), markdown, csv or json" },
 	{ 'q', "quiet", NULL, "no progress line while NAME=FILE traces load" },
 	{ 'v', "verbose", NULL, "say what each NAME=FILE file gave (its events and how a\n"
@@ -116,25 +156,10 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 	struct compare_cli *c = ctx->opts;
 	char *end;
 
+	if (cmd_trim_key(key) || key == OPT_METRIC)
+		return cmd_trim_option(&c->trim, &c->o, "compare", key == OPT_METRIC ? 'm' : key,
+				       arg);
 	switch (key) {
-	case 'k':
-		free(c->kernels_arg);
-		c->kernels_arg = vr_strdup(arg);
-		free(c->o.kernels);
-		c->o.kernels = split_list(c->kernels_arg, &c->o.nkernels);
-		break;
-	case 'm':
-	case OPT_METRIC:
-		free(c->metrics_arg);
-		c->metrics_arg = vr_strdup(arg);
-		free(c->o.metrics);
-		c->o.metrics = split_list(c->metrics_arg, &c->o.nmetrics);
-		break;
-	case 's':
-		free(c->stats);
-		if (parse_stats(c, arg))
-			return CMD_USAGE;
-		break;
 	case 'f':
 		if (render_format_parse(arg, &c->fmt))
 			return vr_error("compare: unknown format '%s' (valid: text, markdown, csv,"
@@ -211,12 +236,7 @@ static enum cmd_status compare_check(struct cmd_ctx *ctx)
 	st = check_operands(ctx->argc, ctx->argv);
 	if (st != CMD_OK)
 		return st;
-	for (size_t i = 0; i < c->o.nkernels; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(c->o.kernels[i], c->o.kernels[j]))
-				return vr_error("compare: kernel '%s' is named twice in --kernels",
-						c->o.kernels[i]), CMD_USAGE;
-	return CMD_OK;
+	return cmd_trim_check(&c->o, "compare");
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -425,11 +445,7 @@ static void compare_release(void *opts)
 	if (c->own_kernels)
 		for (size_t i = 0; i < c->o.nkernels; i++)
 			free(c->o.kernels[i]);
-	free(c->o.kernels);
-	free(c->o.metrics);
-	free(c->kernels_arg);
-	free(c->metrics_arg);
-	free(c->stats);
+	cmd_trim_release(&c->trim, &c->o);
 }
 
 static const char *const compare_synopsis[] = {

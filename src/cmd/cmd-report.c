@@ -27,6 +27,7 @@
 #include "vr.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@
 
 struct report {
 	const char *db_path, *dir;
+	const struct compare_opts *copts;	/* what the tables show (--kernels, ...) */
 	struct store *st;
 	int width, height;
 	struct vr_buf index;	/* index.md being written */
@@ -101,6 +103,45 @@ static int text_file(struct report *r, const char *name, int (*print)(struct sto
 	return outfile_finish(of) ? -1 : 0;
 }
 
+/*
+ * The short table index.md opens with: the latency rows with a gain marked
+ * significant (render_cell.significant, by compare's test), then the
+ * counters; the full table is compare.txt.
+ */
+static void headline(struct report *r, const struct compare_result *res)
+{
+	struct render_table t[2] = { res->tables[0], res->tables[1] };
+	struct render_row *rows = vr_calloc(res->tables[0].nrows + 1, sizeof(*rows));
+	struct vr_buf b;
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->tables[0].nrows; i++) {
+		bool marked = false;
+
+		for (size_t c = 0; c < res->tables[0].ncols; c++)
+			marked |= res->tables[0].rows[i].cells[c].significant;
+		if (marked)
+			rows[n++] = res->tables[0].rows[i];
+	}
+	t[0].rows = rows;
+	t[0].nrows = n;
+	vr_buf_init(&b);
+	vr_buf_addstr(&r->table, "## Headline\n\n");
+	if (n)
+		vr_buf_addf(&r->table, "The %zu latency rows whose means differ significantly"
+			    " (marked), then the counters. The full table, every statistic of every"
+			    " metric, is [compare.txt](compare.txt).\n\n", n);
+	else
+		vr_buf_addstr(&r->table, "No latency mean differs significantly between the kernels"
+			      " (the test is named under the full table,"
+			      " [compare.txt](compare.txt)); the counters:\n\n");
+	if (n || t[1].nrows)
+		render_tables(n ? t : &t[1], (n ? 1 : 0) + (t[1].nrows ? 1 : 0), RENDER_TEXT, &b);
+	vr_buf_addf(&r->table, "```\n%s```\n\n", b.len ? b.buf : "(no rows)\n");
+	vr_buf_release(&b);
+	free(rows);
+}
+
 /* compare.txt and compare.md from the comparison library. */
 static void report_compare(struct report *r)
 {
@@ -108,10 +149,13 @@ static void report_compare(struct report *r)
 		const char *name;
 		enum render_format fmt;
 	} out[] = { { "compare.txt", RENDER_TEXT }, { "compare.md", RENDER_MARKDOWN } };
-	struct compare_opts o = { .alpha = 0.10 };
 	struct compare_result res;
 
-	if (compare_build(r->st, &o, &res)) {
+	if (compare_build(r->st, r->copts, &res)) {
+		if (r->copts->nkernels) {	/* a kernel named that is not there */
+			r->failed = 1;
+			return;
+		}
 		const char *msg = "no comparison: see the error 'vmscan-report compare' prints\n";
 
 		for (size_t i = 0; i < VR_ARRAY_SIZE(out); i++)
@@ -126,12 +170,11 @@ static void report_compare(struct report *r)
 		struct vr_buf b;
 
 		vr_buf_init(&b);
-		render_tables(res.tables, res.ntables, out[i].fmt, &b);
+		render_tables(res.tables, res.tables[1].nrows ? 2 : 1, out[i].fmt, &b);
 		write_file(r, out[i].name, b.buf, b.len);
-		if (out[i].fmt == RENDER_TEXT)	/* shown in index.md too */
-			vr_buf_addf(&r->table, "## Changelog table\n\n```\n%s```\n\n", b.buf);
 		vr_buf_release(&b);
 	}
+	headline(r, &res);
 	compare_result_release(&res);
 }
 
@@ -238,26 +281,21 @@ static void report_chart(struct report *r, struct chart_draw_req *q, const char 
 		    svg);
 }
 
-static int report_timelines(struct report *r)
+/* The ids of the runs with a timeline (loaded from a trace), ascending. */
+static int timeline_runs(struct report *r, long long **ids, size_t *n)
 {
-	struct store_stmt *q = store_stmt_new(r->st, "SELECT id, kernel, iteration FROM run"
+	struct store_stmt *q = store_stmt_new(r->st, "SELECT id FROM run"
 					      " WHERE source_format <> 'latency' ORDER BY id",
 					      "runs with a timeline");
 	int rc;
 
+	*ids = NULL;
+	*n = 0;
 	if (!q)
 		return -1;
-	vr_buf_addstr(&r->index, "## Timelines\n\n");
 	while ((rc = store_step(q)) > 0) {
-		struct chart_draw_req req = { .kind = "timeline", .width = r->width,
-					      .height = r->height, .nid = -1, .to_s = -1 };
-		char name[64], caption[256];
-
-		req.run_id = store_col_int64(q, 0);
-		snprintf(name, sizeof(name), "timeline-run-%lld", req.run_id);
-		snprintf(caption, sizeof(caption), "Run %lld: %s, iteration %d", req.run_id,
-			 store_col_text(q, 1), store_col_int(q, 2));
-		report_chart(r, &req, name, caption);
+		*ids = vr_realloc(*ids, (*n + 1) * sizeof(**ids));
+		(*ids)[(*n)++] = store_col_int64(q, 0);
 	}
 	store_stmt_free(q);
 	return rc;
@@ -278,6 +316,47 @@ static int count_charts(struct report *r, char **metrics, size_t n)
 	for (size_t i = 0; i < n; i++)
 		r->nchart += chart_metric_is_trace(metrics[i]);
 	store_stmt_free(q);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Every run's timeline, all with one rate bin and one rate axis. */
+static int report_timelines(struct report *r)
+{
+	struct store_stmt *q = store_stmt_new(r->st, "SELECT kernel, iteration FROM run"
+					      " WHERE id = ?1", "run of a timeline");
+	long long *ids;
+	size_t n;
+	double bin_s, rate_max;
+	int rc = q ? timeline_runs(r, &ids, &n) : -1;
+
+	if (rc || chart_timeline_shared_scale(r->st, ids, n, &bin_s, &rate_max)) {
+		store_stmt_free(q);
+		free(rc ? NULL : ids);
+		return -1;
+	}
+	vr_buf_addstr(&r->index, "## Timelines\n\n");
+	if (n)
+		vr_buf_addf(&r->index, "Every timeline has reclaim-rate bins of %g s and one rate"
+			    " axis (0 to %.3g pages/s), so that runs compare by eye.\n\n", bin_s,
+			    rate_max);
+	for (size_t i = 0; i < n && rc >= 0; i++) {
+		struct chart_draw_req req = { .kind = "timeline", .width = r->width,
+					      .height = r->height, .nid = -1, .to_s = -1,
+					      .bin_s = bin_s, .rate_max = rate_max };
+		char name[64], caption[256];
+
+		store_stmt_reset(q);
+		store_bind_int64(q, 1, ids[i]);
+		if ((rc = store_step(q)) <= 0)
+			break;
+		req.run_id = ids[i];
+		snprintf(name, sizeof(name), "timeline-run-%lld", req.run_id);
+		snprintf(caption, sizeof(caption), "Run %lld: %s, iteration %d", req.run_id,
+			 store_col_text(q, 0), store_col_int(q, 1));
+		report_chart(r, &req, name, caption);
+	}
+	store_stmt_free(q);
+	free(ids);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -329,6 +408,8 @@ struct report_args {
 	int width, height;	/* height 0: chart_draw() decides */
 	bool quiet;		/* no progress line */
 	bool verbose;		/* say each part made */
+	struct cmd_trim trim;	/* compare's --kernels, --metrics, --stats */
+	struct compare_opts o;
 };
 
 static const struct cmd_option report_options[] = {
@@ -339,6 +420,7 @@ static const struct cmd_option report_options[] = {
 	{ 'q', "quiet", NULL, "no progress line (chart N of M) on a terminal" },
 	{ 'v', "verbose", NULL, "say each part made (tables, evidence.db, each chart's\n"
 				".png and .svg) and how long it took, on stderr" },
+	CMD_TRIM_OPTION_ROWS,
 	{ 0 }
 };
 
@@ -346,6 +428,8 @@ static enum cmd_status report_option(struct cmd_ctx *ctx, int key, const char *a
 {
 	struct report_args *a = ctx->opts;
 
+	if (cmd_trim_key(key))
+		return cmd_trim_option(&a->trim, &a->o, "report", key, arg);
 	switch (key) {
 	case 'o': a->dir = arg; break;
 	case 'q': a->quiet = true; break;
@@ -371,7 +455,14 @@ static enum cmd_status report_check(struct cmd_ctx *ctx)
 	    (a->height && (a->height < RENDER_CHART_MIN_SIDE || a->height > RENDER_CHART_MAX_SIDE)))
 		return vr_error("report: chart size out of range (%d..%d per side)",
 				RENDER_CHART_MIN_SIDE, RENDER_CHART_MAX_SIDE), CMD_USAGE_HELP;
-	return CMD_OK;
+	return cmd_trim_check(&a->o, "report");
+}
+
+static void report_release(void *opts)
+{
+	struct report_args *a = opts;
+
+	cmd_trim_release(&a->trim, &a->o);
 }
 
 /* Write the bundle (in the process report_run() started). */
@@ -379,7 +470,12 @@ static int report_write(struct cmd_ctx *ctx)
 {
 	const struct report_args *a = ctx->opts;
 	struct report r = { .db_path = ctx->db, .dir = a->dir, .st = ctx->st, .width = a->width,
-			    .height = a->height, .verbose = a->verbose };
+			    .height = a->height, .copts = &a->o,
+			    .verbose = a->verbose };
+	int bad = compare_check_metrics(ctx->st, &a->o);
+
+	if (bad)	/* an unknown metric or kernel: a usage error, as in compare */
+		return vr_exit_of(bad);
 
 	r.out = outdir_open(r.dir, report_names);
 	if (!r.out)
@@ -475,7 +571,7 @@ static int report_run(struct cmd_ctx *ctx)
 }
 
 static const char *const report_synopsis[] = {
-	"[-d DB] [-W PX] [-H PX] [-q] [-v] -o DIR", NULL
+	"[-d DB] [-W PX] [-H PX] [-q] [-v] -o DIR [--kernels K1,K2,...]\n[--metrics M,...] [--stats S,...]", NULL
 };
 
 const struct cmd cmd_report_desc = {
@@ -497,14 +593,19 @@ const struct cmd cmd_report_desc = {
 		"DIR/MANIFEST lists the files written with their SHA-256.  A file is\n"
 		"replaced or removed only when MANIFEST says report wrote it and it is\n"
 		"unchanged since; any other file at one of these names (or a symbolic\n"
-		"link) is an error.  On any error nothing in DIR changes (exit 1).",
+		"link) is an error.  On any error nothing in DIR changes (exit 1).\n"
+		"--kernels, --metrics and --stats trim the tables as they do compare's;\n"
+		"index.md opens with the latency rows whose means differ significantly\n"
+		"and the counters, the full table is compare.txt.  Every timeline has\n"
+		"the same reclaim-rate bin and rate axis.",
 	.options = report_options,
 	.help_col = 22,
 	.db = CMD_DB_RDONLY,
 	.flags = CMD_DB_MANY,
 	.opts_size = sizeof(struct report_args),
-	.defaults = &(const struct report_args){ .width = 800, .height = 0 },
+	.defaults = &(const struct report_args){ .width = 800, .height = 0, .o.alpha = 0.10 },
 	.option = report_option,
 	.check = report_check,
 	.run = report_run,
+	.release = report_release,
 };

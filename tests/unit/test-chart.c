@@ -145,8 +145,9 @@ static void test_timeline(void **state)
 		"flag PGDAT_WRITEBACK set 2 3\n"
 		"flag PGDAT_WRITEBACK set 7 10\n"	/* still set at the end */
 		"flag CONGESTED note never set\n"
-		"stall 2.5 2\n"			/* 2 ms at 3.5 s absolute */
-		"stall 6 20\n"
+		"stall 2.5 2 direct\n"			/* 2 ms at 3.5 s absolute */
+		"stall 4 1 memcg\n"			/* 1 ms at 5 s: memcg stalls are drawn too */
+		"stall 6 20 direct\n"
 		"rate 1 kswapd 640 direct 0\n"	/* (32 + 32) pages / 0.1 s in bin [1, 1.1) */
 		"rate 2.5 kswapd 0 direct 100\n";	/* 10 pages / 0.1 s */
 	struct chart_timeline_opts o = { .run_id = 1, .nid = -1, .from_s = 0, .to_s = -1 };
@@ -179,7 +180,7 @@ static void test_timeline_window(void **state)
 		"flag PGDAT_DIRTY note never set\n"
 		"flag PGDAT_WRITEBACK set 2 3\n"
 		"flag CONGESTED note never set\n"
-		"stall 2.5 2\n"
+		"stall 2.5 2 direct\n"
 		"rate 2.51 kswapd 0 direct 500\n";	/* 10 pages / 0.02 s; bin 48 */
 	struct chart_timeline_opts o = { .run_id = 1, .nid = 0, .from_s = 1.55, .to_s = 3.1 };
 	struct store *s = store_open(dbpath, STORE_RDONLY);
@@ -232,7 +233,7 @@ static void test_timeline_not_inferable(void **state)
 		"flag PGDAT_DIRTY note not inferable for this kernel\n"
 		"flag PGDAT_WRITEBACK note not inferable for this kernel\n"
 		"flag CONGESTED note not inferable for this kernel\n"
-		"stall 1 0.5\n";
+		"stall 1 0.5 direct\n";
 	struct chart_timeline_opts o = { .run_id = 3, .nid = -1, .to_s = -1 };
 	struct store *s = store_open(dbpath, STORE_RDONLY);
 	struct chart_timeline t;
