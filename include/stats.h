@@ -94,12 +94,14 @@ int stats_welch_ttest(const double *a, size_t na, const double *b, size_t nb,
 		      struct stats_ttest *out);
 
 /**
- * stats_gain_pct - mmtests' percentage gain of @new_v over @base, positive
- * when better (mmtests Stat.pm pndiff and pdiff):
- *   lower is better:  100 - new*100/base; 0 if equal, 100 if new == 0,
- *                     -99 if base == 0 and new != 0;
- *   higher is better: new*100/base - 100; 0 if equal or new == 0,
- *                     100 if base == 0.
+ * stats_gain_pct - the percentage gain of @new_v over @base, positive when
+ * better, as mmtests' Stat.pm pndiff (lower is better: 100 - new*100/base)
+ * and pdiff (higher is better: new*100/base - 100); 0 when equal (both 0
+ * too).  Where mmtests puts a made-up number this gives the formula's own
+ * value: a @base of 0 under a different @new_v is -INFINITY when lower is
+ * better and new > 0 (pndiff says -99), +INFINITY when higher is better
+ * (pdiff says 100); higher is better with @new_v 0 is -100 (pdiff says 0).
+ * The caller prints an infinite gain as such and says why (compare.c).
  */
 double stats_gain_pct(double new_v, double base, bool higher_is_better);
 

@@ -655,6 +655,16 @@ static void significance_note(struct compare_result *r, const struct compare_opt
 	note_add(r, 0, vr_buf_detach(&b));
 }
 
+/* Does a cell of @t have an infinite gain (stats_gain_pct() of a base 0)? */
+static bool infinite_gain(const struct render_table *t)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t c = 0; c < t->ncols; c++)
+			if (isinf(t->rows[i].cells[c].gain_pct))
+				return true;
+	return false;
+}
+
 static void latency_notes(struct compare_result *r, const struct compare_opts *o)
 {
 	const struct compare_stat *stats = o->stats ? o->stats : default_stats;
@@ -672,6 +682,10 @@ static void latency_notes(struct compare_result *r, const struct compare_opts *o
 		unit_note(r);
 	if (r->tables[0].nrows && mean)
 		significance_note(r, o);
+	if (infinite_gain(&r->tables[0]))
+		note_add(r, 0, vr_strdup("inf% / -inf%: the baseline is 0 and this value is not, so the"
+					 " change is no percentage (compare-mmtests.pl prints 100.00% /"
+					 " -99.00% there)"));
 	if (hmean && !hmean_shown)
 		note_add(r, 0, vr_strdup("Hmean: left out, every operation here is lower-is-better"
 					 " (mmtests computes it for higher-is-better data only)"));

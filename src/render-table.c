@@ -332,7 +332,10 @@ static void render_csv(const struct render_table *t, struct vr_buf *out)
 			vr_buf_addstr(out, ",");
 			add_number(out, cell->value, "");
 			vr_buf_addstr(out, ",");
-			add_number(out, t->show_gain ? cell->gain_pct : NAN, "");
+			if (t->show_gain && isinf(cell->gain_pct))	/* a baseline of 0 */
+				vr_buf_addstr(out, cell->gain_pct < 0 ? "-inf" : "inf");
+			else
+				add_number(out, t->show_gain ? cell->gain_pct : NAN, "");
 			vr_buf_addstr(out, ",");
 			add_number(out, cell->p, "");
 			vr_buf_addstr(out, cell->significant ? ",1," : ",0,");

@@ -189,16 +189,6 @@ double stats_gain_pct(double new_v, double base, bool higher_is_better)
 {
 	if (new_v == base)
 		return 0;
-	if (higher_is_better) {
-		if (new_v == 0)
-			return 0;
-		if (base == 0)
-			return 100;
-		return new_v * 100.0 / base - 100.0;
-	}
-	if (new_v == 0)
-		return 100;
-	if (base == 0)
-		return -99;
-	return 100.0 - new_v * 100.0 / base;
+	/* base 0: new*100/base is +-inf, the honest limit (no percentage) */
+	return higher_is_better ? new_v * 100.0 / base - 100.0 : 100.0 - new_v * 100.0 / base;
 }

@@ -302,6 +302,34 @@ test_expect_success 'Pctile-NN takes the rank rounded down, as mmtests' '
 	grep -q "^Pctile-75 p95-Write  *12.00 (  0.00%)$" out &&
 	grep -q "^Pctile-10 p95-Write  *10.00 (  0.00%)$" out
 '
+# A baseline of 0: 100 - new*100/0 has no finite value; mmtests' pndiff
+# prints -99 there.  zero: 0 0 0 0; worse 20 22 21 25: Min 20, Amean 22,
+# gain -inf; Welch (base variance 0, worse 14/3): t = 22/sqrt(14/12) =
+# 20.37 on 3 df, p = 0.00026 < 0.10, marked.  The other way round the gain
+# is 100 - 0*100/22 = 100.
+test_expect_success 'a gain against a baseline of 0 is -inf%, said under the table' '
+	printf "p95-Write 0\n%.0s" 1 2 3 4 >zero.txt &&
+	"$VR" compare --stats Min,Amean zero=zero.txt worse="$D/worse.latency.txt" >out &&
+	grep -q "^Min      p95-Write  *0.00 (  0.00%)  *20.00 (  -inf%)$" out &&
+	grep -q "^Amean    p95-Write  *0.00 (  0.00%)  *22.00 \*  -inf%\*$" out &&
+	grep -q "^inf% / -inf%: the baseline is 0 and this value is not" out &&
+	! grep -q "(-99.00%)" out &&
+	"$VR" compare --stats Amean --layout mmtests zero=zero.txt worse="$D/worse.latency.txt" >out &&
+	grep -q "^Amean p95-Write  *0.00 (   0.00%)  *22.00 \*   -inf%\*$" out &&
+	"$VR" compare --stats Amean --format csv zero=zero.txt worse="$D/worse.latency.txt" >out.csv &&
+	grep -q "^latency,Amean,p95-Write,worse,22,-inf,0.0002587[0-9]*,1,,values,4,1$" out.csv &&
+	"$VR" compare --stats Amean --format json zero=zero.txt worse="$D/worse.latency.txt" >out.json &&
+	python3 -c "
+import json
+t = json.load(open(\"out.json\"))[\"tables\"][0]
+c = t[\"rows\"][0][\"cells\"]
+assert c[1][\"value\"] == 22 and c[1][\"gain_pct\"] is None, c
+assert any(n.startswith(\"inf% / -inf%\") for n in t[\"notes\"]), t[\"notes\"]
+" &&
+	"$VR" compare --stats Amean worse="$D/worse.latency.txt" zero=zero.txt >out &&
+	grep -q "^Amean    p95-Write  *22.00 (  0.00%)  *0.00 \*100.00%\*$" out &&
+	! grep -q "^inf%" out
+'
 # Zero is not missing.  tests/data-model/per-call-4.11.spec has one direct
 # stall, 1.010 to 1.013 s: 3000 us.  "fixed" is the same recording without
 # the stall's two events: mkdat.py writes every format of its era, so direct
