@@ -302,7 +302,7 @@ print(\"%g\" % w)" $longest) &&
 		"$VR" chart -d f.db -T timeline --run $r --bin $bin --dump-data || exit 1
 	done >dumps &&
 	top=$(awk "/^rate /{ if (\$4 > m) m = \$4; if (\$6 > m) m = \$6 } END { printf \"%.3g\", m }" dumps) &&
-	grep -q "^Every timeline has reclaim-rate bins of $bin s and one rate axis (0 to $top pages/s)" \
+	grep -q "^Every timeline has reclaim-rate bins of $bin s and the same rate axis, whose top is set by the highest rate of any run ($top pages/s)" \
 		bundle/index.md
 '
 # the fixture's direct stalls: vanilla run 1 2 and 20 ms, run 2 1, 3 and 5 ms;

@@ -336,8 +336,9 @@ static int report_timelines(struct report *r)
 	}
 	vr_buf_addstr(&r->index, "## Timelines\n\n");
 	if (n)
-		vr_buf_addf(&r->index, "Every timeline has reclaim-rate bins of %g s and one rate"
-			    " axis (0 to %.3g pages/s), so that runs compare by eye.\n\n", bin_s,
+		vr_buf_addf(&r->index, "Every timeline has reclaim-rate bins of %g s and the same"
+			    " rate axis, whose top is set by the highest rate of any run (%.3g"
+			    " pages/s), so that runs compare by eye.\n\n", bin_s,
 			    rate_max);
 	for (size_t i = 0; i < n && rc >= 0; i++) {
 		struct chart_draw_req req = { .kind = "timeline", .width = r->width,
