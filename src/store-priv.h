@@ -114,7 +114,8 @@ char *store_sum_run_sql(const struct store_sum *v, sqlite3 *db, bool many_comms)
  * The sums of a run being loaded (store-sums.c): counts kept as its events
  * are stored, written with the other sums at its commit.
  * store_sums_acc_new - an empty accumulator (owned; store_sums_acc_free()).
- * store_sums_acc_event - count event @ev (read during the call only);
+ * store_sums_acc_event - count event @ev (read during the call only) of a
+ *   run whose first event so far is at @first_ns;
  *   returns 1 when the counts should be written out (store_sums_acc_write())
  *   to keep memory flat, else 0.
  * store_sums_acc_write - insert the counts as rows of run @run_id into
@@ -124,17 +125,19 @@ char *store_sum_run_sql(const struct store_sum *v, sqlite3 *db, bool many_comms)
  *   database, filled from the runs it already holds, and the indexes of
  *   derived tables the readers use, in the open write transaction; 0 or -1
  *   after a message.
- * store_sums_commit - write run @run_id's sums (from @a and from its rows),
- *   before its commit; 0 or -1 after a message.
+ * store_sums_commit - write run @run_id's sums (from @a and from its rows;
+ *   @first_ns: its first event), before its commit; 0 or -1 after a message.
  */
 struct store_sums_acc;
 struct store_sums_acc *store_sums_acc_new(void);
 void store_sums_acc_free(struct store_sums_acc *a);
-int store_sums_acc_event(struct store_sums_acc *a, const struct ingest_event *ev);
+int store_sums_acc_event(struct store_sums_acc *a, const struct ingest_event *ev,
+			 int64_t first_ns);
 int store_sums_acc_write(struct store_sums_acc *a, sqlite3 *db, int64_t run_id);
 void store_sums_acc_reset(struct store_sums_acc *a);
 int store_sums_create(struct store *s);
-int store_sums_commit(struct store *s, struct store_sums_acc *a, int64_t run_id);
+int store_sums_commit(struct store *s, struct store_sums_acc *a, int64_t run_id,
+		      int64_t first_ns);
 
 /*
  * store_open_memory - a store on an empty in-memory database (URI file

@@ -249,7 +249,9 @@ const struct store_sum store_sums[] = {
 	  "SELECT s.run_id, s.nid, s.pid, (s.ts_ns - r.first_ts_ns) / 1000000 AS ms,"
 	  " sum(coalesce(s.nr_reclaimed, 0)) AS nr_reclaimed, count(*) AS events"
 	  " FROM @.mm_vmscan_lru_shrink_inactive s JOIN @.run r ON r.id = s.run_id"
-	  " GROUP BY 1, 2, 3, 4", NULL, true, false },
+	  " WHERE @RUN GROUP BY 1, 2, 3, 4",
+	  "run_id INTEGER NOT NULL, nid INTEGER, pid INTEGER, ms INTEGER,"
+	  " nr_reclaimed INTEGER, events INTEGER NOT NULL", false, true },
 };
 const size_t store_sums_count = VR_ARRAY_SIZE(store_sums);
 

@@ -43,7 +43,22 @@ struct page_sum {
 	int64_t events;
 };
 
+/* lru_reclaim_ms: pages reclaimed per node, task and ms since first_ns. */
+struct ms_key {
+	int pid;
+	bool nid_null;
+	int64_t nid, ms;
+};
+
+struct ms_sum {
+	struct ms_key key;
+	int64_t nr_reclaimed, events;
+};
+
 struct store_sums_acc {
+	GHashTable *ms;			/* struct ms_key -> struct ms_sum */
+	int64_t ms_base;		/* the run's first event then (ns) */
+	bool ms_have, ms_moved;		/* a base; an earlier event came later */
 	int spec_isolate, f_lru, f_file, f_iso_scanned;
 	int spec_shrink, f_nid, f_flags, f_scanned, f_reclaimed;
 	GHashTable *isolate, *shrink;	/* struct page_key -> struct page_sum */
@@ -70,6 +85,21 @@ static gboolean page_equal(gconstpointer a, gconstpointer b)
 	       (x->null[0] || x->k[0] == y->k[0]) && (x->null[1] || x->k[1] == y->k[1]);
 }
 
+static guint ms_hash(gconstpointer p)
+{
+	const struct ms_key *k = p;
+
+	return (guint)k->pid * 31u + (guint)k->nid * 7u + (guint)k->ms + k->nid_null;
+}
+
+static gboolean ms_equal(gconstpointer a, gconstpointer b)
+{
+	const struct ms_key *x = a, *y = b;
+
+	return x->pid == y->pid && x->ms == y->ms && x->nid_null == y->nid_null &&
+	       (x->nid_null || x->nid == y->nid);
+}
+
 static int field_of(int spec, const char *column)
 {
 	for (int f = 0; spec >= 0 && f < spec_nfields(spec); f++)
@@ -91,6 +121,7 @@ struct store_sums_acc *store_sums_acc_new(void)
 	a->f_flags = field_of(a->spec_shrink, "reclaim_flags");
 	a->f_scanned = field_of(a->spec_shrink, "nr_scanned");
 	a->f_reclaimed = field_of(a->spec_shrink, "nr_reclaimed");
+	a->ms = g_hash_table_new_full(ms_hash, ms_equal, NULL, free);
 	a->isolate = g_hash_table_new_full(page_hash, page_equal, NULL, free);
 	a->shrink = g_hash_table_new_full(page_hash, page_equal, NULL, free);
 	a->spec_slab_end = spec_find("vmscan", "mm_shrink_slab_end");
@@ -111,6 +142,7 @@ void store_sums_acc_free(struct store_sums_acc *a)
 		g_hash_table_destroy(a->slab[c]);
 	g_hash_table_destroy(a->isolate);
 	g_hash_table_destroy(a->shrink);
+	g_hash_table_destroy(a->ms);
 	free(a);
 }
 
@@ -123,8 +155,15 @@ static void slab_clear(struct store_sums_acc *a)
 	a->nkeys = 0;
 }
 
+static void ms_clear(struct store_sums_acc *a)
+{
+	g_hash_table_remove_all(a->ms);
+}
+
 static void acc_clear(struct store_sums_acc *a)
 {
+	ms_clear(a);
+	a->ms_have = a->ms_moved = false;
 	g_hash_table_remove_all(a->isolate);
 	g_hash_table_remove_all(a->shrink);
 	slab_clear(a);
@@ -225,7 +264,42 @@ static void acc_shrink(struct store_sums_acc *a, const struct ingest_event *ev)
 	p->events++;
 }
 
-int store_sums_acc_event(struct store_sums_acc *a, const struct ingest_event *ev)
+/*
+ * lru_reclaim_ms: ms = (ts_ns - the run's first ts_ns) / 1e6, counted from
+ * the first event stored so far (@first_ns); should an earlier event come
+ * later (a text trace out of order), the SQL sums them at the commit.
+ */
+static void acc_ms(struct store_sums_acc *a, const struct ingest_event *ev, int64_t first_ns)
+{
+	struct ms_key k = { .pid = ev->pid };
+	struct ms_sum *m;
+
+	if (!a->ms_have) {
+		a->ms_base = first_ns;
+		a->ms_have = true;
+	}
+	if (a->ms_moved || first_ns != a->ms_base) {
+		a->ms_moved = true;
+		return;
+	}
+	if (has(ev, a->f_nid))
+		k.nid = ev->val[a->f_nid];
+	else
+		k.nid_null = true;
+	k.ms = ((int64_t)ev->ts_ns - first_ns) / 1000000;
+	m = g_hash_table_lookup(a->ms, &k);
+	if (!m) {
+		m = vr_calloc(1, sizeof(*m));
+		m->key = k;
+		g_hash_table_insert(a->ms, &m->key, m);
+	}
+	if (has(ev, a->f_reclaimed))
+		m->nr_reclaimed += ev->val[a->f_reclaimed];
+	m->events++;
+}
+
+int store_sums_acc_event(struct store_sums_acc *a, const struct ingest_event *ev,
+			 int64_t first_ns)
 {
 	if (ev->spec < 0)
 		return 0;
@@ -235,7 +309,8 @@ int store_sums_acc_event(struct store_sums_acc *a, const struct ingest_event *ev
 	}
 	if (ev->spec == a->spec_shrink) {
 		acc_shrink(a, ev);
-		return 0;
+		acc_ms(a, ev, first_ns);
+		return g_hash_table_size(a->ms) >= SLAB_KEYS_MAX;
 	}
 	if (ev->spec == a->spec_slab_end && ev->spec >= 0) {
 		acc_slab(a, ev);
@@ -264,6 +339,43 @@ static int slab_row(sqlite3 *db, sqlite3_stmt *st, int64_t run_id, int complete,
 	return 0;
 }
 
+/* The per-millisecond counts so far as rows of lru_reclaim_ms (a key may
+ * get a second row after a flush: the commit merges them). */
+static int write_ms(struct store_sums_acc *a, sqlite3 *db, int64_t run_id)
+{
+	sqlite3_stmt *st;
+	GHashTableIter it;
+	gpointer k, v;
+	int rc = SQLITE_DONE;
+
+	if (sqlite3_prepare_v2(db, "INSERT INTO main.lru_reclaim_ms VALUES (?,?,?,?,?,?)", -1, &st,
+			       NULL) != SQLITE_OK)
+		return vr_error("%s: cannot write lru_reclaim_ms: %s",
+				sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+	g_hash_table_iter_init(&it, a->ms);
+	while (rc == SQLITE_DONE && g_hash_table_iter_next(&it, &k, &v)) {
+		const struct ms_sum *m = v;
+
+		sqlite3_bind_int64(st, 1, run_id);
+		if (m->key.nid_null)
+			sqlite3_bind_null(st, 2);
+		else
+			sqlite3_bind_int64(st, 2, m->key.nid);
+		sqlite3_bind_int(st, 3, m->key.pid);
+		sqlite3_bind_int64(st, 4, m->key.ms);
+		sqlite3_bind_int64(st, 5, m->nr_reclaimed);
+		sqlite3_bind_int64(st, 6, m->events);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	ms_clear(a);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: cannot write lru_reclaim_ms: %s",
+				sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+	return 0;
+}
+
 int store_sums_acc_write(struct store_sums_acc *a, sqlite3 *db, int64_t run_id)
 {
 	sqlite3_stmt *st;
@@ -271,6 +383,8 @@ int store_sums_acc_write(struct store_sums_acc *a, sqlite3 *db, int64_t run_id)
 	gpointer k, v;
 	int ret = 0;
 
+	if (!a->ms_moved && write_ms(a, db, run_id))
+		return -1;
 	if (sqlite3_prepare_v2(db, "INSERT INTO main.slab_shrink_ns (run_id, complete, duration_ns,"
 			       " calls) VALUES (?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
 		return vr_error("%s: cannot write slab_shrink_ns: %s",
@@ -383,6 +497,14 @@ static const char slab_merge[] =
 	"INSERT INTO main.slab_shrink_ns SELECT * FROM temp.vr_slab_merge;"
 	"DROP TABLE temp.vr_slab_merge;";
 
+/* The same for lru_reclaim_ms's per-millisecond rows. */
+static const char ms_merge[] =
+	"CREATE TEMP TABLE vr_ms_merge AS SELECT run_id, nid, pid, ms, sum(nr_reclaimed),"
+	" sum(events) FROM main.lru_reclaim_ms WHERE run_id = ?1 GROUP BY 1, 2, 3, 4;"
+	"DELETE FROM main.lru_reclaim_ms WHERE run_id = ?1;"
+	"INSERT INTO main.lru_reclaim_ms SELECT * FROM temp.vr_ms_merge;"
+	"DROP TABLE temp.vr_ms_merge;";
+
 /* The pids of run ?1 with more than one task span (exec, pid reuse). */
 static const char multi_pids[] =
 	"SELECT pid FROM main.task WHERE run_id = ?1 GROUP BY pid HAVING count(*) > 1";
@@ -476,7 +598,8 @@ static int write_pages(struct store *s, struct store_sums_acc *a, int64_t run_id
 	return 0;
 }
 
-int store_sums_commit(struct store *s, struct store_sums_acc *a, int64_t run_id)
+int store_sums_commit(struct store *s, struct store_sums_acc *a, int64_t run_id,
+		      int64_t first_ns)
 {
 	sqlite3 *db = store_db(s);
 	GHashTable *multi = NULL;
@@ -484,8 +607,15 @@ int store_sums_commit(struct store *s, struct store_sums_acc *a, int64_t run_id)
 
 	if (!a)
 		return vr_error("%s: not open to write", store_path(s));
+	bool ms_sql;
+
+	if (a->ms_have && a->ms_base != first_ns)
+		a->ms_moved = true;	/* the first event came later */
+	ms_sql = a->ms_moved;
 	if (store_sums_acc_write(a, db, run_id) ||
 	    exec_run(s, slab_merge, run_id, "cannot write slab_shrink_ns") ||
+	    exec_run(s, ms_sql ? "DELETE FROM main.lru_reclaim_ms WHERE run_id = ?1" : ms_merge,
+		     run_id, "cannot write lru_reclaim_ms") ||
 	    !(multi = multi_span_pids(s, run_id)) || write_pages(s, a, run_id, multi, false) ||
 	    write_pages(s, a, run_id, multi, true))
 		goto out;
@@ -496,7 +626,8 @@ int store_sums_commit(struct store *s, struct store_sums_acc *a, int64_t run_id)
 		char *body, *sql;
 		int rc;
 
-		if (v->evidence_only || v->counted || (paged && !g_hash_table_size(multi)))
+		if (v->evidence_only || (paged && !g_hash_table_size(multi)) ||
+		    (v->counted && !(ms_sql && !strcmp(v->name, "lru_reclaim_ms"))))
 			continue;
 		body = store_sum_run_sql(v, db, paged);
 		sql = sqlite3_mprintf("INSERT INTO main.\"%w\" %s", v->name, body);

@@ -897,7 +897,7 @@ static int count_event(struct store *s, const struct ingest_event *ev)
 	if (ev->ts_ns > s->last_ts)
 		s->last_ts = ev->ts_ns;
 	s->nevents++;
-	if (s->sums && store_sums_acc_event(s->sums, ev))
+	if (s->sums && store_sums_acc_event(s->sums, ev, (int64_t)s->first_ts))
 		return store_sums_acc_write(s->sums, s->db, s->run_id);
 	return 0;
 }
@@ -1148,7 +1148,7 @@ int store_run_commit(struct store *s)
 {
 	if (!s->in_run)
 		return vr_error("%s: no run is being loaded", s->path);
-	if (write_counts(s) || update_run_row(s) || store_sums_commit(s, s->sums, s->run_id) ||
+	if (write_counts(s) || update_run_row(s) || store_sums_commit(s, s->sums, s->run_id, (int64_t)s->first_ts) ||
 	    store_exec(s, "COMMIT", "cannot commit")) {
 		store_run_abort(s);
 		return -1;

@@ -99,7 +99,8 @@ test_expect_success 'what needs raw rows says so: a timeline window not on whole
 		--dump-data >out 2>err &&
 	grep -q "evidence.db: no table mm_vmscan_lru_shrink_inactive" err
 '
-SUMS="lru_isolate_pages lru_shrink_pages lru_shrink_stall kswapd_wake_node slab_shrink_ns"
+SUMS="lru_isolate_pages lru_shrink_pages lru_shrink_stall kswapd_wake_node slab_shrink_ns
+	lru_reclaim_ms"
 test_expect_success 'load writes the sums: those of the raw rows, per task under its comm then' '
 	sqlite3 "$D" "SELECT run_id, pid, coalesce(lru, 2 * file), sum(nr_scanned), count(*)
 		FROM mm_vmscan_lru_isolate GROUP BY 1, 2, 3" >want.iso &&
@@ -127,7 +128,12 @@ test_expect_success 'load writes the sums: those of the raw rows, per task under
 	sqlite3 "$D" "SELECT run_id, complete, duration_ns, calls FROM slab_shrink_ns
 		WHERE (run_id, complete, duration_ns) NOT IN (SELECT run_id, complete,
 		duration_ns FROM slab_shrink_stored) ORDER BY 1, 2, 3" >got.sl &&
-	test_cmp want.sl got.sl
+	test_cmp want.sl got.sl &&
+	sqlite3 "$D" "SELECT s.run_id, s.nid, s.pid, (s.ts_ns - r.first_ts_ns) / 1000000,
+		sum(coalesce(s.nr_reclaimed, 0)), count(*) FROM mm_vmscan_lru_shrink_inactive s,
+		run r WHERE r.id = s.run_id GROUP BY 1, 2, 3, 4" >want.ms &&
+	sqlite3 "$D" "SELECT * FROM lru_reclaim_ms ORDER BY 1, 2, 3, 4" >got.ms &&
+	test_cmp want.ms got.ms && test -s want.ms
 '
 test_expect_success 'a database loaded before the sums: read as it is, given them by a load' '
 	cp "$D" old.db &&
