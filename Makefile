@@ -158,7 +158,7 @@ fuzz: fuzz-clang
 # of `make test`.  And the store module's layers, lowest first: a file calls
 # only its own layer and those before it (tests/check-layers.sh reads the
 # object files), so store.c never calls back into a file built on it.
-STORE_LAYERS := "store-schema store-bulk" "store" \
+STORE_LAYERS := "store-schema store-bulk store-sums" "store" \
 		"store-derived store-evidence store-many store-latency store-query"
 STORE_OBJS   := $(patsubst %,$(O)/%.o,$(subst ",,$(STORE_LAYERS)))
 

@@ -121,12 +121,15 @@ char *store_sum_run_sql(const struct store_sum *v, sqlite3 *db, bool many_comms)
  * store_sums_acc_write - insert the counts as rows of run @run_id into
  *   @db's slab_shrink_ns and empty them; 0 or -1 after a message.
  * store_sums_acc_reset - empty them (a new run, or one rolled back).
- * store_sums_create - create the tables of the sums missing from @s's
- *   database, filled from the runs it already holds, and the indexes of
+ * store_sums_create - create the tables of the sums missing from @db
+ *   (opened as @path, named in messages), filled from the runs it already holds, and the indexes of
  *   derived tables the readers use, in the open write transaction; 0 or -1
  *   after a message.
- * store_sums_commit - write run @run_id's sums (from @a and from its rows;
- *   @first_ns: its first event), before its commit; 0 or -1 after a message.
+ * store_sums_commit - write run @run_id's sums into @db (@path for messages;
+ *   from @a and from its rows; @first_ns: its first event), before its
+ *   commit; 0 or -1 after a message.
+ * Both work on the bare connection, so store-sums.c is below store.c and
+ * never calls back into it (make check-layers).
  */
 struct store_sums_acc;
 struct store_sums_acc *store_sums_acc_new(void);
@@ -135,8 +138,8 @@ int store_sums_acc_event(struct store_sums_acc *a, const struct ingest_event *ev
 			 int64_t first_ns);
 int store_sums_acc_write(struct store_sums_acc *a, sqlite3 *db, int64_t run_id);
 void store_sums_acc_reset(struct store_sums_acc *a);
-int store_sums_create(struct store *s);
-int store_sums_commit(struct store *s, struct store_sums_acc *a, int64_t run_id,
+int store_sums_create(sqlite3 *db, const char *path);
+int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, int64_t run_id,
 		      int64_t first_ns);
 
 /*

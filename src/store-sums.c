@@ -422,13 +422,12 @@ static int main_table(sqlite3 *db, const char *name)
 	return n;
 }
 
-int store_sums_create(struct store *s)
+int store_sums_create(sqlite3 *db, const char *path)
 {
-	sqlite3 *db = store_db(s);
 
 	/* summary's per-order counts of each task; pid first, so that the
 	 * queries of a run (run_id = ?) keep their scan in rowid order */
-	if (store_exec(s, "CREATE INDEX IF NOT EXISTS main.reclaim_stall_pid ON reclaim_stall"
+	if (store_sqlite_exec(db, path, "CREATE INDEX IF NOT EXISTS main.reclaim_stall_pid ON reclaim_stall"
 		       " (pid, run_id); CREATE INDEX IF NOT EXISTS main.kswapd_wakeup_pid ON"
 		       " kswapd_wakeup (pid, run_id)", "cannot create schema"))
 		return -1;
@@ -439,7 +438,7 @@ int store_sums_create(struct store *s)
 		int rc;
 
 		if (have < 0)
-			return vr_error("%s: cannot read the schema: %s", store_path(s),
+			return vr_error("%s: cannot read the schema: %s", path,
 					sqlite3_errmsg(db));
 		if (have)
 			continue;
@@ -449,7 +448,7 @@ int store_sums_create(struct store *s)
 				      " INSERT INTO main.\"%w\" %s;", v->name, v->columns, v->name,
 				      body);
 		free(body);
-		rc = store_exec(s, sql, "cannot create schema");
+		rc = store_sqlite_exec(db, path, sql, "cannot create schema");
 		sqlite3_free(sql);
 		if (rc)
 			return -1;
@@ -458,9 +457,8 @@ int store_sums_create(struct store *s)
 }
 
 /* Run @sql with ?1 = @run_id; 0 or -1 after "DB: @what: why". */
-static int exec_run(struct store *s, const char *sql, int64_t run_id, const char *what)
+static int exec_run(sqlite3 *db, const char *path, const char *sql, int64_t run_id, const char *what)
 {
-	sqlite3 *db = store_db(s);
 	sqlite3_stmt *st;
 	int rc;
 
@@ -468,7 +466,7 @@ static int exec_run(struct store *s, const char *sql, int64_t run_id, const char
 		const char *tail;
 
 		if (sqlite3_prepare_v2(db, sql, -1, &st, &tail) != SQLITE_OK)
-			return vr_error("%s: %s: %s", store_path(s), what, sqlite3_errmsg(db));
+			return vr_error("%s: %s: %s", path, what, sqlite3_errmsg(db));
 		if (!st)
 			break;
 		if (sqlite3_bind_parameter_count(st) >= 1)
@@ -476,7 +474,7 @@ static int exec_run(struct store *s, const char *sql, int64_t run_id, const char
 		rc = sqlite3_step(st);
 		sqlite3_finalize(st);
 		if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-			return vr_error("%s: %s: %s", store_path(s), what, sqlite3_errmsg(db));
+			return vr_error("%s: %s: %s", path, what, sqlite3_errmsg(db));
 		sql = tail;
 	}
 	return 0;
@@ -509,15 +507,14 @@ static const char ms_merge[] =
 static const char multi_pids[] =
 	"SELECT pid FROM main.task WHERE run_id = ?1 GROUP BY pid HAVING count(*) > 1";
 
-static GHashTable *multi_span_pids(struct store *s, int64_t run_id)
+static GHashTable *multi_span_pids(sqlite3 *db, const char *path, int64_t run_id)
 {
-	sqlite3 *db = store_db(s);
 	GHashTable *set = g_hash_table_new(g_direct_hash, g_direct_equal);
 	sqlite3_stmt *st;
 	int rc;
 
 	if (sqlite3_prepare_v2(db, multi_pids, -1, &st, NULL) != SQLITE_OK) {
-		vr_error("%s: cannot read task: %s", store_path(s), sqlite3_errmsg(db));
+		vr_error("%s: cannot read task: %s", path, sqlite3_errmsg(db));
 		g_hash_table_destroy(set);
 		return NULL;
 	}
@@ -526,7 +523,7 @@ static GHashTable *multi_span_pids(struct store *s, int64_t run_id)
 		g_hash_table_add(set, GINT_TO_POINTER(sqlite3_column_int(st, 0)));
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		vr_error("%s: cannot read task: %s", store_path(s), sqlite3_errmsg(db));
+		vr_error("%s: cannot read task: %s", path, sqlite3_errmsg(db));
 		g_hash_table_destroy(set);
 		return NULL;
 	}
@@ -557,10 +554,9 @@ static void bind_key(sqlite3_stmt *st, int i, const struct page_key *k, int j)
  * their comm is the same at every row.  The pids in @multi are summed by
  * the SQL, which looks up each row's comm at its time.
  */
-static int write_pages(struct store *s, struct store_sums_acc *a, int64_t run_id,
+static int write_pages(sqlite3 *db, const char *path, struct store_sums_acc *a, int64_t run_id,
 		       GHashTable *multi, bool shrink)
 {
-	sqlite3 *db = store_db(s);
 	const char *sql = shrink
 		? "INSERT INTO main.lru_shrink_pages VALUES (?1, ?2, " ONE_COMM ", ?3, ?4, ?5, ?6, ?7)"
 		: "INSERT INTO main.lru_isolate_pages VALUES (?1, ?2, " ONE_COMM ", ?3, ?4, ?5)";
@@ -570,7 +566,7 @@ static int write_pages(struct store *s, struct store_sums_acc *a, int64_t run_id
 	int rc = SQLITE_DONE;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return vr_error("%s: cannot write the sums: %s", store_path(s), sqlite3_errmsg(db));
+		return vr_error("%s: cannot write the sums: %s", path, sqlite3_errmsg(db));
 	g_hash_table_iter_init(&it, shrink ? a->shrink : a->isolate);
 	while (rc == SQLITE_DONE && g_hash_table_iter_next(&it, &k, &v)) {
 		const struct page_sum *p = v;
@@ -594,30 +590,29 @@ static int write_pages(struct store *s, struct store_sums_acc *a, int64_t run_id
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return vr_error("%s: cannot write the sums: %s", store_path(s), sqlite3_errmsg(db));
+		return vr_error("%s: cannot write the sums: %s", path, sqlite3_errmsg(db));
 	return 0;
 }
 
-int store_sums_commit(struct store *s, struct store_sums_acc *a, int64_t run_id,
+int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, int64_t run_id,
 		      int64_t first_ns)
 {
-	sqlite3 *db = store_db(s);
 	GHashTable *multi = NULL;
 	int ret = -1;
 
 	if (!a)
-		return vr_error("%s: not open to write", store_path(s));
+		return vr_error("%s: not open to write", path);
 	bool ms_sql;
 
 	if (a->ms_have && a->ms_base != first_ns)
 		a->ms_moved = true;	/* the first event came later */
 	ms_sql = a->ms_moved;
 	if (store_sums_acc_write(a, db, run_id) ||
-	    exec_run(s, slab_merge, run_id, "cannot write slab_shrink_ns") ||
-	    exec_run(s, ms_sql ? "DELETE FROM main.lru_reclaim_ms WHERE run_id = ?1" : ms_merge,
+	    exec_run(db, path, slab_merge, run_id, "cannot write slab_shrink_ns") ||
+	    exec_run(db, path, ms_sql ? "DELETE FROM main.lru_reclaim_ms WHERE run_id = ?1" : ms_merge,
 		     run_id, "cannot write lru_reclaim_ms") ||
-	    !(multi = multi_span_pids(s, run_id)) || write_pages(s, a, run_id, multi, false) ||
-	    write_pages(s, a, run_id, multi, true))
+	    !(multi = multi_span_pids(db, path, run_id)) || write_pages(db, path, a, run_id, multi, false) ||
+	    write_pages(db, path, a, run_id, multi, true))
 		goto out;
 	for (size_t i = 0; i < store_sums_count; i++) {
 		const struct store_sum *v = &store_sums[i];
@@ -632,7 +627,7 @@ int store_sums_commit(struct store *s, struct store_sums_acc *a, int64_t run_id,
 		body = store_sum_run_sql(v, db, paged);
 		sql = sqlite3_mprintf("INSERT INTO main.\"%w\" %s", v->name, body);
 		free(body);
-		rc = exec_run(s, sql, run_id, "cannot write the sums");
+		rc = exec_run(db, path, sql, run_id, "cannot write the sums");
 		sqlite3_free(sql);
 		if (rc)
 			goto out;

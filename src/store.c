@@ -306,7 +306,7 @@ int store_write_begin(struct store *s)
 		return -1;
 	/* the tables of sums: in the write's transaction, as they are filled
 	 * from the runs of a database loaded before them */
-	if ((s->upgrade_v1 && schema_in_transaction(s)) || store_sums_create(s)) {
+	if ((s->upgrade_v1 && schema_in_transaction(s)) || store_sums_create(s->db, s->path)) {
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
@@ -1148,7 +1148,7 @@ int store_run_commit(struct store *s)
 {
 	if (!s->in_run)
 		return vr_error("%s: no run is being loaded", s->path);
-	if (write_counts(s) || update_run_row(s) || store_sums_commit(s, s->sums, s->run_id, (int64_t)s->first_ts) ||
+	if (write_counts(s) || update_run_row(s) || store_sums_commit(s->db, s->path, s->sums, s->run_id, (int64_t)s->first_ts) ||
 	    store_exec(s, "COMMIT", "cannot commit")) {
 		store_run_abort(s);
 		return -1;
