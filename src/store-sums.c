@@ -14,6 +14,7 @@
 #include "vr.h"
 
 #include <glib.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,10 @@ struct ms_sum {
 	int64_t nr_reclaimed, events;
 };
 
+/* sum_get() copies a key into the first bytes of its sum. */
+_Static_assert(offsetof(struct page_sum, key) == 0, "page_sum starts with its key");
+_Static_assert(offsetof(struct ms_sum, key) == 0, "ms_sum starts with its key");
+
 struct store_sums_acc {
 	GHashTable *ms;			/* struct ms_key -> struct ms_sum */
 	int64_t ms_base;		/* the run's first event then (ns) */
@@ -66,7 +71,6 @@ struct store_sums_acc {
 	int f_begin, f_complete;	/* its slab_begin_ns, slab_complete fields */
 	GHashTable *slab[2];		/* complete 0/1: duration_ns -> calls */
 	int64_t slab_null[2];		/* calls without a duration, by complete */
-	unsigned nkeys;
 };
 
 static guint page_hash(gconstpointer p)
@@ -152,7 +156,6 @@ static void slab_clear(struct store_sums_acc *a)
 		g_hash_table_remove_all(a->slab[c]);
 		a->slab_null[c] = 0;
 	}
-	a->nkeys = 0;
 }
 
 static void ms_clear(struct store_sums_acc *a)
@@ -196,7 +199,6 @@ static void acc_slab(struct store_sums_acc *a, const struct ingest_event *ev)
 		*k = dur;
 		n = vr_calloc(1, sizeof(*n));
 		g_hash_table_insert(h, k, n);
-		a->nkeys++;
 	}
 	(*n)++;
 }
@@ -215,16 +217,26 @@ static void sum_add(struct sql_sum *s, const struct ingest_event *ev, int f)
 	}
 }
 
-static struct page_sum *page_get(GHashTable *h, const struct page_key *k)
+/*
+ * The sum of key @k (@key_size bytes) in @h, added zeroed when missing: a
+ * sum struct of @sum_size bytes whose first member is its key (page_sum,
+ * ms_sum), owned by @h.
+ */
+static void *sum_get(GHashTable *h, const void *k, size_t key_size, size_t sum_size)
 {
-	struct page_sum *p = g_hash_table_lookup(h, k);
+	void *p = g_hash_table_lookup(h, k);
 
 	if (!p) {
-		p = vr_calloc(1, sizeof(*p));
-		p->key = *k;
-		g_hash_table_insert(h, &p->key, p);
+		p = vr_calloc(1, sum_size);
+		memcpy(p, k, key_size);
+		g_hash_table_insert(h, p, p);
 	}
 	return p;
+}
+
+static struct page_sum *page_get(GHashTable *h, const struct page_key *k)
+{
+	return sum_get(h, k, sizeof(*k), sizeof(struct page_sum));
 }
 
 /* lru_isolate_pages: coalesce(lru, 2 * file) is the list. */
@@ -287,12 +299,7 @@ static void acc_ms(struct store_sums_acc *a, const struct ingest_event *ev, int6
 	else
 		k.nid_null = true;
 	k.ms = ((int64_t)ev->ts_ns - first_ns) / 1000000;
-	m = g_hash_table_lookup(a->ms, &k);
-	if (!m) {
-		m = vr_calloc(1, sizeof(*m));
-		m->key = k;
-		g_hash_table_insert(a->ms, &m->key, m);
-	}
+	m = sum_get(a->ms, &k, sizeof(k), sizeof(*m));
 	if (has(ev, a->f_reclaimed))
 		m->nr_reclaimed += ev->val[a->f_reclaimed];
 	m->events++;
@@ -312,9 +319,9 @@ int store_sums_acc_event(struct store_sums_acc *a, const struct ingest_event *ev
 		acc_ms(a, ev, first_ns);
 		return g_hash_table_size(a->ms) >= SLAB_KEYS_MAX;
 	}
-	if (ev->spec == a->spec_slab_end && ev->spec >= 0) {
+	if (ev->spec == a->spec_slab_end) {
 		acc_slab(a, ev);
-		return a->nkeys >= SLAB_KEYS_MAX;
+		return g_hash_table_size(a->slab[0]) + g_hash_table_size(a->slab[1]) >= SLAB_KEYS_MAX;
 	}
 	return 0;
 }
