@@ -304,19 +304,18 @@ static int timeline_runs(struct report *r, long long **ids, size_t *n)
 /* r->nchart: the charts report_charts() draws for @metrics (@n of them). */
 static int count_charts(struct report *r, char **metrics, size_t n)
 {
-	struct store_stmt *q = store_stmt_new(r->st, "SELECT count(*) FROM run"
-					      " WHERE source_format <> 'latency'",
-					      "runs with a timeline");
-	int rc;
+	long long *ids;
+	size_t nrun;
 
-	if (!q)
+	if (timeline_runs(r, &ids, &nrun) < 0) {
+		free(ids);
 		return -1;
-	rc = store_step(q);
-	r->nchart = 1 + (int)n + (rc > 0 ? store_col_int(q, 0) : 0);
+	}
+	free(ids);
+	r->nchart = 1 + (int)n + (int)nrun;
 	for (size_t i = 0; i < n; i++)
 		r->nchart += chart_metric_is_trace(metrics[i]);
-	store_stmt_free(q);
-	return rc < 0 ? -1 : 0;
+	return 0;
 }
 
 /* Every run's timeline, all with one rate bin and one rate axis. */
