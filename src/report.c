@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.c - the evidence bundle (report.h): the text files from the
+ * compare, runs and summary modules, evidence.db (store-evidence.c), every
+ * chart (chart-draw.h), index.md linking them, all through one outdir; and
+ * the child process that writes it.
+ */
+#define _GNU_SOURCE	/* sigabbrev_np */
+#include "report.h"
+#include "chart-data.h"
+#include "chart-draw.h"
+#include "compare.h"
+#include "outfile.h"
+#include "progress.h"
+#include "render.h"
+#include "runs.h"
+#include "store.h"
+#include "store-query.h"
+#include "summary.h"
+#include "vr.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct report {
+	const char *db_path, *dir;
+	const struct compare_opts *copts;	/* what the tables show (--kernels, ...) */
+	struct store *st;
+	int width, height;
+	struct vr_buf index;	/* index.md being written */
+	struct vr_buf table;	/* the changelog table section of index.md */
+	struct outdir *out;	/* the files of DIR, committed at the end */
+	int failed;		/* a part could not be made: nothing is replaced */
+	struct progress prog;	/* "report: chart N of M" on a terminal */
+	int chart_no, nchart;	/* charts drawn so far, of nchart */
+	bool verbose;		/* -v: say each part made and its time */
+	double part_s;		/* progress_elapsed_s() when the last part was done */
+};
+
+/* -v: "report: made DIR/WHAT (S s)", the time since the part before
+ * (nothing once a part failed: then nothing is made). */
+static void made(struct report *r, const char *what)
+{
+	double now = progress_elapsed_s(&r->prog);
+
+	if (r->verbose && !r->failed)
+		progress_say(&r->prog, "report: made %s/%s (%.2f s)", r->dir, what,
+			     now - r->part_s);
+	r->part_s = now;
+}
+
+/*
+ * The names report writes, for a DIR/MANIFEST of a vmscan-report that did
+ * not record hashes yet (outdir_open()): a file it lists is trusted as
+ * report's own only under one of these names.
+ */
+static const char *const report_names[] = {
+	"compare.txt", "compare.md", "runs.txt", "summary.txt", "index.md",
+	"counters.png", "counters.svg", "latency-*.png", "latency-*.svg", "cdf-*.png",
+	"cdf-*.svg", "timeline-run-[0-9]*.png", "timeline-run-[0-9]*.svg", "evidence.db", NULL
+};
+
+static void write_file(struct report *r, const char *name, const char *text, size_t len)
+{
+	struct outfile *of = outdir_create(r->out, name);
+
+	if (of)
+		outfile_write(of, text, len);	/* its failure is outfile_finish()'s */
+	if (!of || outfile_finish(of))
+		r->failed = 1;
+}
+
+/*
+ * DIR/@name written by @print (a module's printer to a FILE *, as the
+ * command of the same name prints it) through the outdir's stream.
+ * Returns 0, or -1 after a message (the file then fails: nothing in DIR is
+ * replaced).
+ */
+static int text_file(struct report *r, const char *name, int (*print)(struct store *, FILE *))
+{
+	struct outfile *of = outdir_create(r->out, name);
+	FILE *f = of ? outfile_stream(of) : NULL;
+
+	if (!f)
+		return -1;
+	if (print(r->st, f)) {
+		outfile_fail(of, 0);
+		return -1;
+	}
+	return outfile_finish(of) ? -1 : 0;
+}
+
+/*
+ * The short table index.md opens with: the latency rows with a gain marked
+ * significant (render_cell.significant, by compare's test), then the
+ * counters; the full table is compare.txt.
+ */
+static void headline(struct report *r, const struct compare_result *res)
+{
+	struct render_table t[2] = { res->tables[0], res->tables[1] };
+	struct render_row *rows = vr_calloc(res->tables[0].nrows + 1, sizeof(*rows));
+	struct vr_buf b;
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->tables[0].nrows; i++) {
+		bool marked = false;
+
+		for (size_t c = 0; c < res->tables[0].ncols; c++)
+			marked |= res->tables[0].rows[i].cells[c].significant;
+		if (marked)
+			rows[n++] = res->tables[0].rows[i];
+	}
+	t[0].rows = rows;
+	t[0].nrows = n;
+	vr_buf_init(&b);
+	vr_buf_addstr(&r->table, "## Headline\n\n");
+	if (n)
+		vr_buf_addf(&r->table, "The %zu latency rows whose means differ significantly"
+			    " (marked), then the counters. The full table, every statistic of every"
+			    " metric, is [compare.txt](compare.txt).\n\n", n);
+	else
+		vr_buf_addstr(&r->table, "No latency mean differs significantly between the kernels"
+			      " (the test is named under the full table,"
+			      " [compare.txt](compare.txt)); the counters:\n\n");
+	if (n || t[1].nrows)
+		render_tables(n ? t : &t[1], (n ? 1 : 0) + (t[1].nrows ? 1 : 0), RENDER_TEXT, &b);
+	vr_buf_addf(&r->table, "```\n%s```\n\n", b.len ? b.buf : "(no rows)\n");
+	vr_buf_release(&b);
+	free(rows);
+}
+
+/* compare.txt and compare.md from the comparison library. */
+static void report_compare(struct report *r)
+{
+	static const struct {
+		const char *name;
+		enum render_format fmt;
+	} out[] = { { "compare.txt", RENDER_TEXT }, { "compare.md", RENDER_MARKDOWN } };
+	struct compare_result res;
+
+	if (compare_build(r->st, r->copts, &res)) {
+		if (r->copts->nkernels) {	/* a kernel named that is not there */
+			r->failed = 1;
+			return;
+		}
+		const char *msg = "no comparison: see the error 'vmscan-report compare' prints\n";
+
+		for (size_t i = 0; i < VR_ARRAY_SIZE(out); i++)
+			write_file(r, out[i].name, msg, strlen(msg));
+		vr_buf_addstr(&r->index, "- no changelog table could be built (see compare.txt)\n");
+		return;
+	}
+	vr_buf_addstr(&r->index, "- [compare.txt](compare.txt): the changelog table"
+		      " (mmtests compare layout, paste into a commit message);"
+		      " [compare.md](compare.md) as Markdown\n");
+	for (size_t i = 0; i < VR_ARRAY_SIZE(out); i++) {
+		struct vr_buf b;
+
+		vr_buf_init(&b);
+		render_tables(res.tables, res.tables[1].nrows ? 2 : 1, out[i].fmt, &b);
+		write_file(r, out[i].name, b.buf, b.len);
+		vr_buf_release(&b);
+	}
+	headline(r, &res);
+	compare_result_release(&res);
+}
+
+static void report_text(struct report *r)
+{
+	report_compare(r);
+	if (text_file(r, "runs.txt", runs_print))
+		r->failed = 1;
+	vr_buf_addstr(&r->index, "- [runs.txt](runs.txt): the loaded runs, their kernels and"
+		      " data quality\n");
+	if (text_file(r, "summary.txt", summary_print))
+		r->failed = 1;
+	vr_buf_addstr(&r->index, "- [summary.txt](summary.txt): per run what reclaim did: totals,"
+		      " per process, per kswapd with its sleep decisions, data quality\n");
+}
+
+/* Copy the file @path into @of; 0, or -1 after a message (@of then failed). */
+static int copy_into(struct outfile *of, const char *path)
+{
+	char buf[65536];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		vr_error("%s: cannot read: %s", path, strerror(errno));
+		outfile_fail(of, 0);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		outfile_write(of, buf, n);	/* its failure is outfile_finish()'s */
+	if (ferror(f)) {
+		vr_error("%s: cannot read: %s", path, strerror(errno));
+		fclose(f);
+		outfile_fail(of, 0);
+		return -1;
+	}
+	fclose(f);
+	return outfile_finish(of);
+}
+
+/*
+ * evidence.db: the database without its raw event rows (store-evidence.c),
+ * made in $TMPDIR (default /var/tmp: the bundle's directory then needs no
+ * room for it twice) as vmscan-report-PID.evidence.db, removed when done,
+ * and copied into the bundle's own temporary, so that it is committed with
+ * the other files.
+ */
+/* $TMPDIR/vmscan-report-PID.evidence.db of process @pid, into @b. */
+static void evidence_tmp(struct vr_buf *b, pid_t pid)
+{
+	const char *dir = getenv("TMPDIR");
+
+	vr_buf_addf(b, "%s/vmscan-report-%ld.evidence.db", dir && *dir ? dir : "/var/tmp",
+		    (long)pid);
+}
+
+static void report_evidence(struct report *r)
+{
+	struct vr_buf tmp;
+	struct outfile *of;
+	struct stat st;
+
+	vr_buf_init(&tmp);
+	evidence_tmp(&tmp, getpid());
+	unlink(tmp.buf);
+	if (store_evidence_write(r->st, tmp.buf, r->db_path) || stat(tmp.buf, &st)) {
+		r->failed = 1;
+	} else if (!(of = outdir_create(r->out, "evidence.db")) || copy_into(of, tmp.buf)) {
+		r->failed = 1;
+	} else {
+		vr_buf_addf(&r->index, "- [evidence.db](evidence.db): the SQLite database without"
+			    " its raw event rows (%.1f MB, %lld bytes): runs, derived tables,"
+			    " imported latencies; every command but load reads it\n",
+			    st.st_size / 1e6, (long long)st.st_size);
+	}
+	unlink(tmp.buf);
+	vr_buf_release(&tmp);
+}
+
+/* "A, B" in @buf. */
+static const char *name_pair(const char *a, const char *b, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s, %s", a, b);
+	return buf;
+}
+
+/* One chart as NAME.png and NAME.svg (one query of the data), with its index entry. */
+static void report_chart(struct report *r, struct chart_draw_req *q, const char *name,
+			 const char *caption)
+{
+	char png[200], svg[200], both[410];
+
+	progress_show(&r->prog, "report: chart %d of %d (%s)", ++r->chart_no, r->nchart, name);
+	snprintf(png, sizeof(png), "%s.png", name);
+	snprintf(svg, sizeof(svg), "%s.svg", name);
+	q->out_file = outdir_create(r->out, png);
+	q->also_file = outdir_create(r->out, svg);
+	if (!q->out_file || !q->also_file || chart_draw(r->st, q))
+		r->failed = 1;
+	else
+		made(r, name_pair(png, svg, both, sizeof(both)));
+	q->out_file = q->also_file = NULL;
+	vr_buf_addf(&r->index, "### %s\n\n![%s](%s)\n\n[SVG](%s)\n\n", caption, caption, png,
+		    svg);
+}
+
+/* The ids of the runs with a timeline (loaded from a trace), ascending. */
+static int timeline_runs(struct report *r, long long **ids, size_t *n)
+{
+	struct store_stmt *q = store_stmt_new(r->st, "SELECT id FROM run"
+					      " WHERE source_format <> 'latency' ORDER BY id",
+					      "runs with a timeline");
+	int rc;
+
+	*ids = NULL;
+	*n = 0;
+	if (!q)
+		return -1;
+	while ((rc = store_step(q)) > 0) {
+		*ids = vr_realloc(*ids, (*n + 1) * sizeof(**ids));
+		(*ids)[(*n)++] = store_col_int64(q, 0);
+	}
+	store_stmt_free(q);
+	return rc;
+}
+
+/* r->nchart: the charts report_charts() draws for @metrics (@n of them). */
+static int count_charts(struct report *r, char **metrics, size_t n)
+{
+	long long *ids;
+	size_t nrun;
+
+	if (timeline_runs(r, &ids, &nrun) < 0) {
+		free(ids);
+		return -1;
+	}
+	free(ids);
+	r->nchart = 1 + (int)n + (int)nrun;
+	for (size_t i = 0; i < n; i++)
+		r->nchart += chart_metric_is_trace(metrics[i]);
+	return 0;
+}
+
+/* Every run's timeline, all with one rate bin and one rate axis. */
+static int report_timelines(struct report *r)
+{
+	struct store_stmt *q = store_stmt_new(r->st, "SELECT kernel, iteration FROM run"
+					      " WHERE id = ?1", "run of a timeline");
+	long long *ids;
+	size_t n;
+	double bin_s, rate_max;
+	int rc = q ? timeline_runs(r, &ids, &n) : -1;
+
+	if (rc || chart_timeline_shared_scale(r->st, ids, n, &bin_s, &rate_max)) {
+		store_stmt_free(q);
+		free(rc ? NULL : ids);
+		return -1;
+	}
+	vr_buf_addstr(&r->index, "## Timelines\n\n");
+	if (n)
+		vr_buf_addf(&r->index, "Every timeline has reclaim-rate bins of %g s and the same"
+			    " rate axis, whose top is set by the highest rate of any run (%.3g"
+			    " pages/s), so that runs compare by eye.\n\n", bin_s,
+			    rate_max);
+	for (size_t i = 0; i < n && rc >= 0; i++) {
+		struct chart_draw_req req = { .kind = "timeline", .width = r->width,
+					      .height = r->height, .nid = -1, .to_s = -1,
+					      .bin_s = bin_s, .rate_max = rate_max };
+		char name[64], caption[256];
+
+		store_stmt_reset(q);
+		store_bind_int64(q, 1, ids[i]);
+		if ((rc = store_step(q)) <= 0)
+			break;
+		req.run_id = ids[i];
+		snprintf(name, sizeof(name), "timeline-run-%lld", req.run_id);
+		snprintf(caption, sizeof(caption), "Run %lld: %s, iteration %d", req.run_id,
+			 store_col_text(q, 0), store_col_int(q, 1));
+		report_chart(r, &req, name, caption);
+	}
+	store_stmt_free(q);
+	free(ids);
+	return rc < 0 ? -1 : 0;
+}
+
+static int report_charts(struct report *r)
+{
+	struct chart_draw_req req = { .width = r->width, .height = r->height };
+	char **metrics;
+	size_t n;
+
+	if (chart_metric_names(r->st, &metrics, &n))
+		return -1;
+	if (count_charts(r, metrics, n)) {
+		for (size_t i = 0; i < n; i++)
+			free(metrics[i]);
+		free(metrics);
+		return -1;
+	}
+	vr_buf_addstr(&r->index, "\n## Latency\n\n");
+	if (!n)
+		vr_buf_addstr(&r->index, "No latency metric has samples in this database.\n\n");
+	for (size_t i = 0; i < n; i++) {
+		char name[160], caption[200];
+
+		req.kind = "latency";
+		req.metric = metrics[i];
+		snprintf(name, sizeof(name), "latency-%s", metrics[i]);
+		snprintf(caption, sizeof(caption), "%s: per-run percentiles", metrics[i]);
+		report_chart(r, &req, name, caption);
+		if (chart_metric_is_trace(metrics[i])) {
+			req.kind = "cdf";
+			snprintf(name, sizeof(name), "cdf-%s", metrics[i]);
+			snprintf(caption, sizeof(caption), "%s: distribution of all samples",
+				 metrics[i]);
+			report_chart(r, &req, name, caption);
+		}
+		free(metrics[i]);
+	}
+	free(metrics);
+	vr_buf_addstr(&r->index, "## Counters\n\n");
+	req.kind = "counters";
+	req.metric = NULL;
+	report_chart(r, &req, "counters", "Counters per kernel");
+	return report_timelines(r);
+}
+
+/* Write the bundle (in the process report_bundle() started): 0, VR_ERR_USAGE or -1. */
+static int report_write(struct store *s, const struct report_opts *o)
+{
+	struct report r = { .db_path = o->db_path, .dir = o->dir, .st = s, .width = o->width,
+			    .height = o->height, .copts = o->copts,
+			    .verbose = o->verbose };
+	int bad = compare_check_metrics(s, o->copts);
+
+	if (bad)	/* an unknown metric or kernel: a usage error, as in compare */
+		return bad;
+
+	r.out = outdir_open(r.dir, report_names);
+	if (!r.out)
+		return -1;
+	vr_buf_init(&r.index);
+	vr_buf_addf(&r.index, "# vmscan-report evidence bundle\n\n"
+		    "Written by `vmscan-report report -d %s -o %s`; every file is regenerated"
+		    " by running it again.\n\n## Tables\n\n", r.db_path, r.dir);
+	vr_buf_init(&r.table);
+	progress_start(&r.prog, o->quiet);
+	progress_show(&r.prog, "report: tables");
+	report_text(&r);
+	made(&r, "compare.txt, compare.md, runs.txt, summary.txt");
+	progress_show(&r.prog, "report: evidence.db");
+	report_evidence(&r);
+	made(&r, "evidence.db");
+	vr_buf_addf(&r.index, "\n%s", r.table.buf);
+	vr_buf_release(&r.table);
+	if (report_charts(&r))
+		r.failed = 1;
+	progress_end(&r.prog);
+	write_file(&r, "index.md", r.index.buf, r.index.len);
+	if (r.failed) {
+		vr_error("%s: nothing replaced, the directory is as it was", r.dir);
+		outdir_abort(r.out);
+	} else if (outdir_commit(r.out)) {
+		r.failed = 1;
+	}
+	vr_buf_release(&r.index);
+	return r.failed ? -1 : 0;
+}
+
+/*
+ * The process that wrote the bundle in @dir died by signal @sig: remove
+ * what it left (its temporaries in @dir and $TMPDIR's evidence.db with
+ * SQLite's side files; @dir itself if it made it and it is empty, as it
+ * was not there: !@existed) and say so.
+ */
+static void report_died(const char *dir, pid_t pid, bool existed, int sig)
+{
+	static const char *const side[] = { "", "-journal", "-wal", "-shm" };
+	unsigned long long limit = vr_as_limit_mib();
+	char hint[128] = "";
+	struct vr_buf tmp;
+
+	outdir_remove_temporaries(dir, pid);
+	vr_buf_init(&tmp);
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		vr_buf_reset(&tmp);
+		evidence_tmp(&tmp, pid);
+		vr_buf_addstr(&tmp, side[i]);
+		unlink(tmp.buf);
+	}
+	vr_buf_release(&tmp);
+	if (!existed)
+		rmdir(dir);
+	if (limit)
+		snprintf(hint, sizeof(hint), ", most likely out of memory under the address-space"
+			 " limit of %llu MiB (ulimit -v)", limit);
+	vr_error("%s: writing the bundle crashed (signal %d, SIG%s) inside the libraries%s;"
+		 " nothing replaced, its temporary files removed, the directory is as it was",
+		 dir, sig, sigabbrev_np(sig), hint);
+}
+
+/* The child's exit status back into report_write()'s return value. */
+static int ret_of_exit(int status)
+{
+	return status == VR_EXIT_OK ? 0 : status == VR_EXIT_USAGE ? VR_ERR_USAGE : -1;
+}
+
+int report_bundle(struct store *s, const struct report_opts *o)
+{
+	bool existed = access(o->dir, F_OK) == 0;
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return report_write(s, o);
+	if (pid == 0)
+		exit(vr_exit_of(report_write(s, o)));	/* the child's own end, as load's worker */
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;	/* cannot happen for our own child */
+	if (WIFEXITED(status))
+		return ret_of_exit(WEXITSTATUS(status));
+	report_died(o->dir, pid, existed, WTERMSIG(status));
+	return -1;
+}
