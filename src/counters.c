@@ -66,6 +66,29 @@
 	" SELECT 100.0 * coalesce(sum(p.e - p.b), 0) / nullif(" KSWAPD_SPAN ", 0)" \
 	" FROM run r LEFT JOIN p ON 1 WHERE r.id = ?1 AND r.last_ts_ns > r.first_ts_ns"
 
+/*
+ * mm_vmscan_throttled waits of one reason (kind 'throttled', 5.16+): their
+ * number and their time (usec_delayed, µs, summed and shown in ms), of
+ * kswapd (@who "IN") or of the other tasks ("NOT IN").  reclaim_throttle()
+ * (mm/vmscan.c, 5.16 8cd7c588decf) throttles kswapd and user tasks only;
+ * kswapd asks for WRITEBACK only (shrink_node(), when nr_immediate); the
+ * other reasons: shrink_inactive_list() ISOLATED, consider_reclaim_throttle()
+ * NOPROGRESS (direct reclaim only), shrink_node() CONGESTED (not kswapd).
+ */
+#define THROTTLE_SQL(reason, who) \
+	"SELECT count(*), coalesce(sum(usec_delayed), 0) / 1e3 FROM reclaim_throttle" \
+	" WHERE run_id = ?1 AND kind = 'throttled' AND reason = '" reason "'" \
+	" AND pid " who " " KSWAPD_PIDS
+#define THROTTLED(reason, why) \
+	{ "Kswapd throttled " reason, "count", THROTTLE_SQL(reason, "IN"), 0, 0, 1, \
+	  "mm_vmscan_throttled events of kswapd, reason " reason ": " why }, \
+	{ "Kswapd throttled " reason " time ms", "ms", THROTTLE_SQL(reason, "IN"), 1, 0, 1, \
+	  "their usec_delayed summed: time kswapd waited" }, \
+	{ "Throttled " reason " outside kswapd", "count", THROTTLE_SQL(reason, "NOT IN"), \
+	  0, 0, 1, "the same of any other task (direct, memcg or node reclaim)" }, \
+	{ "Throttled " reason " outside kswapd time ms", "ms", \
+	  THROTTLE_SQL(reason, "NOT IN"), 1, 0, 1, "their usec_delayed summed" }
+
 static const struct counter_def defs[] = {
 	{ "Direct reclaim stalls complete", "count", STALLS("direct"), 0, 0, 0,
 	  "direct reclaim stalls with begin and end seen and no events lost between" },
@@ -141,6 +164,18 @@ static const struct counter_def defs[] = {
 	{ "Pages written by reclaim outside kswapd", "pages",
 	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = 0", 0, 0, 0,
 	  "those of any other task: direct, memcg or node reclaim" },
+	{ "Anon pages written by reclaim", "pages",
+	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND file = 0", 0, 0, 1,
+	  "writes of swap-backed pages (RECLAIM_WB_ANON), by any task" },
+	{ "File pages written by reclaim", "pages",
+	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND file = 1", 0, 0, 1,
+	  "writes of page cache pages (RECLAIM_WB_FILE), by any task" },
+	THROTTLED("WRITEBACK", "reclaim met pages under writeback (kswapd with nr_immediate;"
+		  " cgroup v1 reclaim too, 6.1+)"),
+	THROTTLED("ISOLATED", "too many pages isolated from the LRU (too_many_isolated())"),
+	THROTTLED("NOPROGRESS", "direct reclaim reclaimed nothing at priority 1"
+		  " (consider_reclaim_throttle())"),
+	THROTTLED("CONGESTED", "the lruvec was flagged congested (shrink_node(), not kswapd)"),
 	{ "pgdat %s set ms", "ms",
 	  "SELECT coalesce(sum(coalesce(f.clear_ns, r.last_ts_ns)"
 	  " - coalesce(f.set_ns, r.first_ts_ns)), 0) / 1e6"

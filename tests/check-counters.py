@@ -86,6 +86,47 @@ def awake_to_full_sleep(run):
     return 100.0 * ns / total
 
 
+def has_table(name):
+    return db.execute("SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?",
+                      (name,)).fetchone()[0] > 0
+
+
+def kswapd_pids(run):
+    # kswapd threads are named kswapdN (mm/vmscan.c kswapd_run())
+    return {pid for pid, comm in db.execute("SELECT pid, comm FROM task WHERE run_id=?", (run,))
+            if comm and comm.startswith('kswapd')}
+
+
+# mm_vmscan_throttled's raw reason bits (include/trace/events/vmscan.h)
+REASON_BITS = {'WRITEBACK': 1, 'ISOLATED': 2, 'NOPROGRESS': 4, 'CONGESTED': 8}
+
+
+def throttled(run, reason, of_kswapd, ms):
+    # mm_vmscan_throttled rows of one reason (its bit alone), of kswapd or
+    # not: their number, or their usec_delayed summed in ms
+    if not has_table('mm_vmscan_throttled'):
+        return 0
+    ks = kswapd_pids(run)
+    n = us = 0
+    for pid, bits, delayed in db.execute("SELECT pid, reason, usec_delayed FROM"
+                                         " mm_vmscan_throttled WHERE run_id=?", (run,)):
+        if bits == REASON_BITS[reason] and (pid in ks) == of_kswapd:
+            n += 1
+            us += delayed or 0
+    return us / 1000.0 if ms else n
+
+
+def written(run, bit):
+    # writepage / write_folio rows whose reclaim_flags has @bit
+    # (RECLAIM_WB_ANON 0x1, RECLAIM_WB_FILE 0x2)
+    n = 0
+    for t in ('mm_vmscan_writepage', 'mm_vmscan_write_folio'):
+        if has_table(t):
+            n += sum(1 for (f,) in db.execute("SELECT reclaim_flags FROM %s WHERE run_id=?" % t,
+                                               (run,)) if f is not None and f & bit)
+    return n
+
+
 counters = {
     'Direct reclaim stalls complete': lambda r: one(
         "SELECT count(*) FROM reclaim_stall WHERE run_id=? AND kind='direct' AND complete", r),
@@ -100,7 +141,23 @@ counters = {
     'Pages scanned in memcg reclaim': lambda r: inside(r, 'memcg', 'nr_scanned'),
     'Pages written by reclaim outside kswapd': lambda r: one(
         "SELECT count(*) FROM reclaim_write WHERE run_id=? AND NOT by_kswapd", r),
+    'Anon pages written by reclaim': lambda r: written(r, 1),
+    'File pages written by reclaim': lambda r: written(r, 2),
 }
+for reason in REASON_BITS:
+    counters['Kswapd throttled ' + reason] = (
+        lambda r, x=reason: throttled(r, x, True, False))
+    counters['Kswapd throttled %s time ms' % reason] = (
+        lambda r, x=reason: throttled(r, x, True, True))
+    counters['Throttled %s outside kswapd' % reason] = (
+        lambda r, x=reason: throttled(r, x, False, False))
+    counters['Throttled %s outside kswapd time ms' % reason] = (
+        lambda r, x=reason: throttled(r, x, False, True))
+# rows summary leaves out when 0, and compare and the chart when 0 for
+# every kernel
+optional = {n for n in counters if n.startswith(('Pages scanned in memcg', 'Anon pages',
+                                                 'File pages', 'Kswapd throttled',
+                                                 'Throttled '))}
 
 runs = {}
 for rid, kernel in db.execute("SELECT id, kernel FROM run WHERE source_format <> 'latency'"
@@ -111,29 +168,37 @@ blocks = {int(m.group(1)): m.group(2) for m in re.finditer(
 checked = 0
 for name, f in counters.items():
     unit = name.rsplit(' ', 1)[1] if name.endswith((' ms', ' %')) else None
+    short = name[:-len(unit) - 1] if unit else name
+    means = {}
     for kernel, ids in runs.items():
         vals = [f(r) for r in ids]
         for r, v in zip(ids, vals):
             m = re.search('^  %s +(\\S+)$' % re.escape(name), blocks.get(r, ''), re.M)
             want = None if v is None else ('%.2f' % v if unit else '%d' % v)
-            if want in (None, '0') and name.startswith(('Pages scanned in memcg',)):
+            if v == 0 and name in optional:
                 want = None  # an optional row left out at 0
             got = m.group(1) if m else None
             if got != want and not (want is None and got == '-'):
                 fail('summary run %d %s: want %s, got %s' % (r, name, want, got))
             checked += 1
         vals = [v for v in vals if v is not None]
-        mean = statistics.mean(vals) if vals else None
-        if mean == 0 and name.startswith('Pages scanned in memcg'):
-            continue  # left out of compare and the chart
+        means[kernel] = statistics.mean(vals) if vals else None
+    # the name, then only numbers ('-': none), so that a name is not taken
+    # for the start of a longer one ("... WRITEBACK" of "... WRITEBACK time ms")
+    row = re.search(r'^%s((?: +(?:-|[\d.]+))+) *$' % re.escape(name), compare, re.M)
+    if name in optional and all(v == 0 for v in means.values()):
+        # left out of compare and the chart
+        if row or re.search(r'^counter %s \[' % re.escape(short), dump, re.M):
+            fail('%s: 0 for every kernel, yet compare or the chart prints it' % name)
+        checked += 2
+        continue
+    for kernel, mean in means.items():
         col = list(runs).index(kernel)
-        m = re.search('^%s +(.*)$' % re.escape(name), compare, re.M)
-        cells = m.group(1).split() if m else []
+        cells = row.group(1).split() if row else []
         got = cells[col] if col < len(cells) else None
         want = '-' if mean is None else '%.2f' % mean
         if got != want:
             fail('compare %s %s: want %s, got %s' % (name, kernel, want, got))
-        short = name[:-len(unit) - 1] if unit else name
         m = re.search(r'^counter %s \[[\w%%]+\] %s mean (\S+)$' % (re.escape(short),
                       re.escape(kernel)), dump, re.M)
         got = float(m.group(1)) if m else None
