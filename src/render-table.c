@@ -137,7 +137,11 @@ static void measure_col(const struct render_table *t, size_t c, struct text_col 
 {
 	bool mm = t->layout == RENDER_LAYOUT_MMTESTS;
 
-	render_kernel_split(t->columns[c], &col->first, &col->second);
+	struct vr_buf name;	/* a label from a trace's uname: control bytes escaped */
+
+	vr_buf_init(&name);
+	render_kernel_split(vr_escaped(&name, t->columns[c]), &col->first, &col->second);
+	vr_buf_release(&name);
 	col->value_w = def(t->value_width, mm ? 18 : DEF_VALUE_WIDTH);
 	col->gain_w = def(t->gain_width, mm ? 7 : DEF_GAIN_WIDTH);
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -215,8 +219,10 @@ static void render_text(const struct render_table *t, struct vr_buf *out)
 			text_cell(t, row, &row->cells[c], &cols[c], out);
 		rstrip_line(out, start);
 	}
-	for (size_t i = 0; i < t->nnotes; i++)
-		vr_buf_addf(out, "%s\n", t->notes[i]);
+	for (size_t i = 0; i < t->nnotes; i++) {
+		vr_buf_add_escaped(out, t->notes[i]);
+		vr_buf_addstr(out, "\n");
+	}
 	for (size_t c = 0; c < t->ncols; c++) {
 		free(cols[c].first);
 		free(cols[c].second);
@@ -224,13 +230,19 @@ static void render_text(const struct render_table *t, struct vr_buf *out)
 	free(cols);
 }
 
+/* @s in a Markdown table cell: control bytes escaped as in messages, '|'
+ * as "\|". */
 static void md_escape(struct vr_buf *out, const char *s)
 {
-	for (; *s; s++) {
+	struct vr_buf b;
+
+	vr_buf_init(&b);
+	for (s = vr_escaped(&b, s); *s; s++) {
 		if (*s == '|')
 			vr_buf_addstr(out, "\\");
 		vr_buf_add(out, s, 1);
 	}
+	vr_buf_release(&b);
 }
 
 static void render_markdown(const struct render_table *t, struct vr_buf *out)

@@ -337,6 +337,7 @@ static int report_timelines(struct report *r)
 					      .height = r->height, .nid = -1, .to_s = -1,
 					      .bin_s = bin_s, .rate_max = rate_max };
 		char name[64], caption[256];
+		struct vr_buf kernel;	/* from a trace's uname: control bytes escaped */
 
 		store_stmt_reset(q);
 		store_bind_int64(q, 1, ids[i]);
@@ -344,8 +345,10 @@ static int report_timelines(struct report *r)
 			break;
 		req.run_id = ids[i];
 		snprintf(name, sizeof(name), "timeline-run-%lld", req.run_id);
+		vr_buf_init(&kernel);
 		snprintf(caption, sizeof(caption), "Run %lld: %s, iteration %d", req.run_id,
-			 store_col_text(q, 0), store_col_int(q, 1));
+			 vr_escaped(&kernel, store_col_text(q, 0)), store_col_int(q, 1));
+		vr_buf_release(&kernel);
 		report_chart(r, &req, name, caption);
 	}
 	store_stmt_free(q);

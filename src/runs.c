@@ -26,22 +26,26 @@ static int print_run(struct store_stmt *q, void *arg)
 	FILE *out = arg;
 	long long lost = store_col_int64(q, 8);
 	char lostbuf[32], overbuf[32], cpubuf[32], secbuf[32] = "-", verbuf[32];
-	struct vr_buf kernel, path;	/* control bytes escaped, as in messages */
+	struct vr_buf kernel, release, clock, path;	/* control bytes escaped, as in messages */
 
 	snprintf(lostbuf, sizeof(lostbuf), store_col_int(q, 9) ? "%lld+?" : "%lld", lost);
 	if (!store_col_is_null(q, 6))
 		snprintf(secbuf, sizeof(secbuf), "%.3f", store_col_double(q, 6));
 	vr_buf_init(&kernel);
+	vr_buf_init(&release);
+	vr_buf_init(&clock);
 	vr_buf_init(&path);
 	fprintf(out, "%4lld  %-24s %4d  %-20s %-6s %4s %9s %10lld %6s %8s %4s  %s\n",
 		(long long)store_col_int64(q, 0), vr_escaped(&kernel, store_col_text(q, 1)),
 		store_col_int(q, 2),
-		store_col_text(q, 3), store_col_text(q, 4),
+		vr_escaped(&release, store_col_text(q, 3)), vr_escaped(&clock, store_col_text(q, 4)),
 		int_or_dash(q, 5, cpubuf, sizeof(cpubuf)), secbuf,
 		(long long)store_col_int64(q, 7), lostbuf,
 		int_or_dash(q, 13, overbuf, sizeof(overbuf)),
 		int_or_dash(q, 10, verbuf, sizeof(verbuf)), vr_escaped(&path, store_col_text(q, 12)));
 	vr_buf_release(&kernel);
+	vr_buf_release(&release);
+	vr_buf_release(&clock);
 	vr_buf_release(&path);
 	return 0;
 }

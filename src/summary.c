@@ -304,9 +304,12 @@ static int process_row(struct store_stmt *q, void *arg)
 	FILE *out = arg;
 	const char *comm = store_col_text(q, 1), *d = store_col_text(q, 9);
 	const char *w = store_col_text(q, 10);
-	char name[40];
+	struct vr_buf esc;	/* a comm may hold control bytes (PR_SET_NAME) */
+	char name[80];
 
-	snprintf(name, sizeof(name), "%s-%d", comm, store_col_int(q, 0));
+	vr_buf_init(&esc);
+	snprintf(name, sizeof(name), "%s-%d", vr_escaped(&esc, comm), store_col_int(q, 0));
+	vr_buf_release(&esc);
 	fprintf(out, "  %-24s %8lld %8lld %10lld %10lld %8lld %8lld %12.3f  %s%s%s\n", name,
 		(long long)store_col_int64(q, 2), (long long)store_col_int64(q, 3),
 		(long long)store_col_int64(q, 4), (long long)store_col_int64(q, 5),
@@ -490,12 +493,15 @@ static int quality_row(struct store_stmt *q, void *arg)
 {
 	struct table_rows *t = arg;
 	const char *item = store_col_text(q, 0);
+	struct vr_buf detail;	/* it may quote the trace's release */
 
 	if (!t->n++)
 		fprintf(t->out, "\n  Data quality (run_quality, non-zero items)\n");
-	if (!strncmp(item, "pgdat_flag_rule", 15) || !strncmp(item, "pgdat_flag_not", 14))
-		fprintf(t->out, "  %-34s %s\n", item, store_col_text(q, 2));
-	else
+	if (!strncmp(item, "pgdat_flag_rule", 15) || !strncmp(item, "pgdat_flag_not", 14)) {
+		vr_buf_init(&detail);
+		fprintf(t->out, "  %-34s %s\n", item, vr_escaped(&detail, store_col_text(q, 2)));
+		vr_buf_release(&detail);
+	} else
 		fprintf(t->out, "  %-34s %10lld\n", item, (long long)store_col_int64(q, 1));
 	return 0;
 }
@@ -514,6 +520,7 @@ int summary_print_run(struct store *s, int64_t run_id, FILE *out)
 					" coalesce(first_ts_ns, 0), coalesce(last_ts_ns, 0),"
 					" coalesce(kernel_release, '-') FROM run WHERE id = ?1",
 					"run");
+	struct vr_buf kernel, release, path;	/* from the trace: control bytes escaped */
 	int64_t first, last;
 	int rc = store_step(q);
 
@@ -523,9 +530,16 @@ int summary_print_run(struct store *s, int64_t run_id, FILE *out)
 	}
 	first = store_col_int64(q, 3);
 	last = store_col_int64(q, 4);
+	vr_buf_init(&kernel);
+	vr_buf_init(&release);
+	vr_buf_init(&path);
 	fprintf(out, "run %lld: %s iteration %d, release %s, %.3f s <- %s\n\n", (long long)run_id,
-		store_col_text(q, 0), store_col_int(q, 1), store_col_text(q, 5),
-		(last - first) / 1e9, store_col_text(q, 2));
+		vr_escaped(&kernel, store_col_text(q, 0)), store_col_int(q, 1),
+		vr_escaped(&release, store_col_text(q, 5)), (last - first) / 1e9,
+		vr_escaped(&path, store_col_text(q, 2)));
+	vr_buf_release(&kernel);
+	vr_buf_release(&release);
+	vr_buf_release(&path);
 	store_stmt_free(q);
 	return print_totals(&c) || print_other(&c, last) || print_processes(&c) ||
 	       print_nodes(&c, first, last) || print_node_orders(&c) || print_quality(&c) ? -1 : 0;

@@ -83,6 +83,32 @@ test_expect_success 'a kernel named twice is refused (exit 2), one file twice fo
 	test_expect_code 2 "$VR" compare a=p.dat,p.dat 2>err &&
 	grep -q "p.dat is given twice for kernel .a." err
 '
+# A release from the trace's uname with an ESC sequence and a BEL: the
+# kernel label, release and path are printed escaped as git quotes a path
+# (\033, \a), in compare's header (text, Markdown), summary's and runs'
+# lines, and report's index.md; no control byte reaches the output.
+test_expect_success 'a kernel label from the uname: control bytes escaped in every header' '
+	sed "s/^uname .*/uname Linux box 6.18.0-$(printf "\033")[31mred$(printf "\007") #1 SMP x86_64/" \
+		"$TOP/tests/data-model/two-nodes-6.18.spec" >esc.spec &&
+	python3 "$TOP/tests/mkdat.py" esc.spec esc.dat &&
+	"$VR" load -q -d e.db esc.dat &&
+	test "$(sqlite3 e.db "SELECT hex(kernel) FROM run")" = 362E31382E302D1B5B33316D72656407 &&
+	"$VR" compare -d e.db >cmp.txt &&
+	"$VR" compare -d e.db --format markdown >cmp.md &&
+	"$VR" summary -d e.db >sum.txt &&
+	"$VR" runs -d e.db >runs.txt &&
+	"$VR" report -q -d e.db -o b &&
+	sed -n 2p cmp.txt | grep -q "^ *\\\\033\[31mred\\\\a$" &&
+	grep -qF "| 6.18.0-\033[31mred\a |" cmp.md &&
+	head -1 sum.txt | grep -qF "run 1: 6.18.0-\033[31mred\a iteration 1, release 6.18.0-\033[31mred\a," &&
+	grep -qF "6.18.0-\033[31mred\a local" runs.txt &&
+	grep -qF "Run 1: 6.18.0-\033[31mred\a, iteration 1" b/index.md &&
+	for f in cmp.txt cmp.md sum.txt runs.txt b/index.md b/compare.txt b/summary.txt; do
+		if LC_ALL=C grep -q "[[:cntrl:]]" <(tr -d "\n\t" <$f); then
+			echo "control byte in $f"; exit 1
+		fi
+	done
+'
 test_expect_success 'interrupted while loading trace files: its temporary database is removed' '
 	mkdir tmp bin &&
 	sample=$(ls "${VR_SAMPLES_DIR:-$TOP/samples}"/*.dat | head -1) &&
