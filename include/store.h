@@ -303,7 +303,12 @@ void store_derived_close(struct store_derived *d);
 /**
  * store_evidence_write - write the evidence database of @s to @path, which
  * must not exist (SQLite's VACUUM INTO makes it; the caller removes it on
- * failure).  @source: the name of @s to record in it (borrowed).  The copy
+ * failure).  Of one database, only what evidence holds is read: its tables
+ * but the raw ones are copied (schema from its sqlite_master, then rows)
+ * into a private temporary database of SQLite's (unlinked once open, so
+ * nothing is left behind by a crash) in one transaction, then VACUUMed
+ * into @path; several databases read as one (store_open_many()) are copied
+ * from their TEMP views.  @source: the name of @s to record in it (borrowed).  The copy
  * keeps @s's application_id and user_version.  Returns 0, or -1 after
  * "vmscan-report: PATH: what failed: sqlite's reason".
  */

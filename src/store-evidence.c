@@ -9,38 +9,9 @@
 #include "spec.h"
 #include "vr.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Make the sums tables, and drop the raw tables and slab_shrink's calls
- * (slab_shrink_ns has what the commands read of them). */
-static int ev_reduce(sqlite3 *db, const char *path, const char *source)
-{
-	if (store_sums_make(db, path, true))
-		return -1;
-	if (store_sqlite_has(db, "main", "slab_shrink", "view") == 1 &&
-	    store_sqlite_exec(db, path, "DROP VIEW slab_shrink", "cannot drop slab_shrink"))
-		return -1;
-	/* an evidence database made before slab_shrink_ns held every call */
-	if (store_sqlite_has(db, "main", "slab_shrink", "table") == 1 &&
-	    store_sqlite_exec(db, path, "DROP TABLE slab_shrink", "cannot drop slab_shrink"))
-		return -1;
-	for (size_t i = 0; i <= vr_event_specs_count; i++) {
-		const char *t = i < vr_event_specs_count ? vr_event_specs[i].name : "other_event";
-		char *sql = sqlite3_mprintf("DROP TABLE IF EXISTS \"%w\"", t);
-		int rc = store_sqlite_exec(db, path, sql, "cannot drop a raw table");
-
-		sqlite3_free(sql);
-		if (rc)
-			return -1;
-	}
-	char *sql = sqlite3_mprintf("CREATE TABLE IF NOT EXISTS evidence (source_path TEXT NOT NULL);"
-				    " DELETE FROM evidence; INSERT INTO evidence VALUES (%Q)", source);
-	int rc = store_sqlite_exec(db, path, sql, "cannot mark it as evidence");
-
-	sqlite3_free(sql);
-	return rc;
-}
 
 /* Raw tables are left out of evidence: the event tables and other_event,
  * and slab_shrink, a row per call (slab_shrink_ns sums them). */
@@ -115,33 +86,194 @@ static int many_evidence_write(struct store *s, const char *path, const char *so
 	return rc ? -1 : 0;
 }
 
-int store_evidence_write(struct store *s, const char *path, const char *source)
+/* "file:PATH?mode=ro", @path percent-encoded where SQLite's URI parser
+ * (sqlite.org/uri.html) would read it otherwise; malloc'ed. */
+static char *ro_uri(const char *path)
+{
+	struct vr_buf b;
+	char *uri;
+
+	vr_buf_init(&b);
+	vr_buf_addstr(&b, "file:");
+	for (const char *p = path; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		/* a leading "//" would be read as an authority */
+		if (isalnum(c) || (strchr("/._~-", c) && !(p == path && p[1] == '/')))
+			vr_buf_addf(&b, "%c", c);
+		else
+			vr_buf_addf(&b, "%%%02X", c);
+	}
+	vr_buf_addstr(&b, "?mode=ro");
+	uri = vr_strdup(b.buf);
+	vr_buf_release(&b);
+	return uri;
+}
+
+/* An object of src's schema the evidence database holds. */
+struct ev_object {
+	char *name, *sql;
+	bool table;
+	bool rows;	/* a table whose rows are copied (all but evidence) */
+};
+
+/*
+ * The objects of src (attached to @db) that are not raw (is_raw() of the
+ * table they belong to): its tables in src's order, then its indexes,
+ * views and triggers in src's order; the automatic indexes come with
+ * their tables.  Returns 0 or -1 after a message.
+ */
+static int ev_objects(sqlite3 *db, const char *path, struct ev_object **objs, size_t *n)
 {
 	sqlite3_stmt *st;
+	int rc;
+
+	*objs = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT type = 'table', name, tbl_name, sql FROM src.sqlite_master"
+			       " WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+			       " ORDER BY type <> 'table', rowid", -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot read the schema: %s", path, sqlite3_errmsg(db));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+
+		if (is_raw((const char *)sqlite3_column_text(st, 2)))
+			continue;
+		*objs = vr_realloc(*objs, (*n + 1) * sizeof(**objs));
+		(*objs)[*n] = (struct ev_object){
+			.name = vr_strdup(name),
+			.sql = vr_strdup((const char *)sqlite3_column_text(st, 3)),
+			.table = sqlite3_column_int(st, 0),
+			.rows = sqlite3_column_int(st, 0) && strcmp(name, "evidence"),
+		};
+		++*n;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: cannot read the schema: %s", path, sqlite3_errmsg(db));
+	return 0;
+}
+
+static void ev_objects_free(struct ev_object *objs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(objs[i].name);
+		free(objs[i].sql);
+	}
+	free(objs);
+}
+
+/* PRAGMA src.@name's value into main's. */
+static int ev_pragma(sqlite3 *db, const char *path, const char *name)
+{
+	char *sql = sqlite3_mprintf("PRAGMA src.%s", name);
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK ||
+		 sqlite3_step(st) != SQLITE_ROW;
+
+	sqlite3_free(sql);
+	if (rc) {
+		sqlite3_finalize(st);
+		return vr_error("%s: cannot read %s: %s", path, name, sqlite3_errmsg(db));
+	}
+	sql = sqlite3_mprintf("PRAGMA main.%s = %lld", name, sqlite3_column_int64(st, 0));
+	sqlite3_finalize(st);
+	rc = store_sqlite_exec(db, path, sql, "cannot set it");
+	sqlite3_free(sql);
+	return rc;
+}
+
+/*
+ * Fill main of @db (empty) from src, in its open transaction: the schema
+ * of ev_objects() (tables; the sums a database loaded before them lacks,
+ * summed from src's raw rows; the table evidence; then indexes, views,
+ * triggers), the rows of the tables, @source in evidence, src's
+ * user_version and application_id.  A VACUUM of it is what copying src
+ * whole and dropping its raw tables made: VACUUM lays out the tables in
+ * the order of the schema, then the indexes.
+ */
+static int ev_fill(sqlite3 *db, const char *path, const char *source)
+{
+	struct ev_object *objs;
+	size_t n, i;
+	char *sql;
+	int rc = ev_objects(db, path, &objs, &n);
+
+	for (i = 0; !rc && i < n && objs[i].table; i++)
+		rc = store_sqlite_exec(db, path, objs[i].sql, "cannot create a table");
+	rc = rc || store_sums_make(db, path, true, "src") ||
+	     store_sqlite_exec(db, path, "CREATE TABLE IF NOT EXISTS evidence"
+			       " (source_path TEXT NOT NULL)", "cannot mark it as evidence");
+	for (; !rc && i < n; i++)
+		rc = store_sqlite_exec(db, path, objs[i].sql, "cannot create an index or view");
+	for (i = 0; !rc && i < n; i++) {
+		if (!objs[i].rows)
+			continue;
+		sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT * FROM src.\"%w\"",
+				      objs[i].name, objs[i].name);
+		rc = store_sqlite_exec(db, path, sql, "cannot copy a table");
+		sqlite3_free(sql);
+	}
+	ev_objects_free(objs, n);
+	if (rc)
+		return -1;
+	sql = sqlite3_mprintf("INSERT INTO evidence VALUES (%Q)", source);
+	rc = store_sqlite_exec(db, path, sql, "cannot mark it as evidence");
+	sqlite3_free(sql);
+	return rc || ev_pragma(db, path, "user_version") || ev_pragma(db, path, "application_id")
+	       ? -1 : 0;
+}
+
+/*
+ * One database: its evidence is made in a private temporary database of
+ * SQLite's (a file unlinked at once, in $SQLITE_TMPDIR, $TMPDIR or
+ * /var/tmp) with @s's file attached read-only, in one transaction, and
+ * VACUUMed INTO @path (4096-byte pages, no free page).  Only what
+ * evidence holds is read: no raw row is copied or dropped.
+ */
+static int one_evidence_write(struct store *s, const char *path, const char *source)
+{
+	const char *file = sqlite3_db_filename(store_db(s), "main");
+	char *uri = ro_uri(file ? file : "");
+	sqlite3_stmt *st = NULL;
 	sqlite3 *db = NULL;
 	int rc;
 
-	if (store_sqlite_has(store_db(s), "main", "run", "table") == 0)
-		return many_evidence_write(s, path, source);
-
-	if (sqlite3_prepare_v2(store_db(s), "VACUUM INTO ?1", -1, &st, NULL) != SQLITE_OK)
-		return vr_error("%s: cannot copy the database: %s", path,
-				sqlite3_errmsg(store_db(s)));
-	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return vr_error("%s: cannot copy the database: %s", path,
-				sqlite3_errmsg(store_db(s)));
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2("", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
+			    NULL) != SQLITE_OK) {
 		vr_error("%s: cannot open: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);
+		free(uri);
 		return -1;
 	}
-	rc = store_sqlite_exec(db, path, "PRAGMA journal_mode=OFF; BEGIN", "cannot begin") ||
-	     ev_reduce(db, path, source) ||
-	     store_sqlite_exec(db, path, "COMMIT; PRAGMA page_size=4096; VACUUM", "cannot commit");
-	if (sqlite3_close(db) != SQLITE_OK && !rc)
-		rc = vr_error("%s: cannot close", path);
+	rc = sqlite3_prepare_v2(db, "ATTACH ?1 AS src", -1, &st, NULL) != SQLITE_OK;
+	if (!rc) {
+		sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st) != SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	free(uri);
+	if (rc)
+		vr_error("%s: cannot read the database: %s", path, sqlite3_errmsg(db));
+	rc = rc || store_sqlite_exec(db, path, "PRAGMA main.page_size=4096;"
+				     " PRAGMA main.journal_mode=OFF; BEGIN", "cannot begin") ||
+	     ev_fill(db, path, source) || store_sqlite_exec(db, path, "COMMIT", "cannot commit");
+	if (!rc && sqlite3_prepare_v2(db, "VACUUM main INTO ?1", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st) != SQLITE_DONE;
+		sqlite3_finalize(st);
+		if (rc)
+			vr_error("%s: cannot write the database: %s", path, sqlite3_errmsg(db));
+	} else if (!rc) {
+		rc = vr_error("%s: cannot write the database: %s", path, sqlite3_errmsg(db));
+	}
+	sqlite3_close(db);
 	return rc ? -1 : 0;
+}
+
+int store_evidence_write(struct store *s, const char *path, const char *source)
+{
+	if (store_sqlite_has(store_db(s), "main", "run", "table") == 0)
+		return many_evidence_write(s, path, source);
+	return one_evidence_write(s, path, source);
 }

@@ -151,13 +151,14 @@ struct store *store_open_memory(const char *label);
 
 /*
  * store_sums_make - make each of store_sums[] that the main database of
- * @db (the database @path, named in messages) does not hold as a table:
+ * @db (the database @path, named in messages) does not hold as a table,
+ * from the raw tables of schema @from (NULL: main):
  * with @tables false, a TEMP view over its raw table when that table is
  * there (none of an evidence_only sum: a loaded database's readers read
- * the raw rows); with @tables true, a table of the sum (an evidence
+ * the raw rows); with @tables true, a table of main (an evidence
  * database being made; a sum with neither its table nor its raw table is
  * then an error).  Returns 0, or -1 after a message.
  */
-int store_sums_make(sqlite3 *db, const char *path, bool tables);
+int store_sums_make(sqlite3 *db, const char *path, bool tables, const char *from);
 
 #endif

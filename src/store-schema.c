@@ -360,17 +360,17 @@ int store_sqlite_has(sqlite3 *db, const char *schema, const char *name, const ch
 	return n;
 }
 
-int store_sums_make(sqlite3 *db, const char *path, bool tables)
+int store_sums_make(sqlite3 *db, const char *path, bool tables, const char *from)
 {
 	for (size_t i = 0; i < store_sums_count; i++) {
 		const struct store_sum *v = &store_sums[i];
 		int have = store_sqlite_has(db, "main", v->name, "table");
-		int raw = store_sqlite_has(db, "main", v->raw, "table");
+		int raw = store_sqlite_has(db, from ? from : "main", v->raw, "table");
 		char *body, *sql;
 		int rc;
 
 		if (raw == 0)	/* slab_shrink is a view of a loaded database */
-			raw = store_sqlite_has(db, "main", v->raw, "view");
+			raw = store_sqlite_has(db, from ? from : "main", v->raw, "view");
 		if (have < 0 || raw < 0)
 			return vr_error("%s: cannot read the schema: %s", path, sqlite3_errmsg(db));
 		if (have)
@@ -380,7 +380,7 @@ int store_sums_make(sqlite3 *db, const char *path, bool tables)
 					v->raw);
 		if (!raw || (!tables && v->evidence_only))
 			continue;
-		body = store_sum_sql(v, db, NULL);
+		body = store_sum_sql(v, db, from);
 		sql = sqlite3_mprintf(tables ? "CREATE TABLE \"%w\" AS %s"
 					     : "CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS %s",
 				      v->name, body);

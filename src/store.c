@@ -502,7 +502,7 @@ struct store *store_open(const char *path, int flags)
 	 * fewer b-tree splits and writes during bulk loads */
 	if (first_statement(s, "PRAGMA page_size=65536; PRAGMA cache_size=-16384;"
 			    " PRAGMA temp_store=MEMORY; PRAGMA user_version;") ||
-	    check_version(s, flags) || store_sums_make(s->db, s->path, false))
+	    check_version(s, flags) || store_sums_make(s->db, s->path, false, NULL))
 		goto fail;
 	s->ins = vr_calloc(vr_event_specs_count, sizeof(*s->ins));
 	s->spec_count = vr_calloc(vr_event_specs_count, sizeof(*s->spec_count));

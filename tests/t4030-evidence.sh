@@ -38,6 +38,14 @@ test_expect_success 'evidence.db: run metadata, derived tables and latencies as 
 	done &&
 	test -s want.app_latency
 '
+test_expect_success 'evidence.db of a database whose path holds ?, # and %: read from that file' '
+	mkdir "a?b#c" && cp "$D" "a?b#c/x%41.db" &&
+	"$VR" report -q -d "a?b#c/x%41.db" -o b3 &&
+	sqlite3 "$D" "SELECT id, content_sha256 FROM run" >want.runs &&
+	sqlite3 b3/evidence.db "SELECT id, content_sha256 FROM run" >got.runs &&
+	test_cmp want.runs got.runs && test -s want.runs &&
+	test "$(sqlite3 b3/evidence.db "SELECT source_path FROM evidence")" = "a?b#c/x%41.db"
+'
 test_expect_success 'evidence.db: the shrinker calls counted per duration, not a row per call' '
 	sqlite3 "$D" "SELECT run_id, complete, duration_ns, count(*) FROM slab_shrink
 		GROUP BY 1, 2, 3" >want.slab &&
