@@ -13,7 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/** stats_sort - sort @v[0..@n-1] ascending in place (NANs are not allowed). */
+/** stats_sort - sort @v[0..@n-1] ascending in place (NANs are not allowed); one
+ * pass when it is already ascending. */
 void stats_sort(double *v, size_t n);
 
 /**

@@ -514,34 +514,38 @@ static int tl_stalls(struct tl_ctx *c, struct chart_timeline_node *n)
 
 /*
  * The reclaim rate's rows (time ns, pages, by kswapd) of node @n: each
- * mm_vmscan_lru_shrink_inactive, or in an evidence database (no raw rows)
- * each millisecond of lru_reclaim_ms at its start, which bins exactly only
- * when the window starts and the bins end on whole milliseconds and the
- * window reaches the run's end: otherwise an error naming what is missing.
+ * millisecond of lru_reclaim_ms at its start when the window starts and the
+ * bins end on whole milliseconds and the window reaches the run's end (the
+ * rows then fall in the bins of the mm_vmscan_lru_shrink_inactive rows they
+ * sum, and integer pages add up exactly: the same rates from a few rows per
+ * ms); otherwise each mm_vmscan_lru_shrink_inactive row, which an evidence
+ * database lacks: then an error naming what is missing.
  */
 static struct store_stmt *tl_rate_rows(struct tl_ctx *c, struct chart_timeline_node *n,
 				       long long from_ns, long long to_ns, long long bin_ns)
 {
-	int raw = store_has_table(c->s, "mm_vmscan_lru_shrink_inactive");
+	bool whole_ms = !((from_ns - c->first_ns) % 1000000 || bin_ns % 1000000 ||
+			  to_ns < c->last_ns);
+	int ms = whole_ms ? store_has_table(c->s, "lru_reclaim_ms") : 0;
+	int raw = ms ? 0 : store_has_table(c->s, "mm_vmscan_lru_shrink_inactive");
 
-	if (raw < 0)
+	if (ms < 0 || raw < 0)
 		return NULL;
+	if (ms)
+		return prep(c, "SELECT (SELECT first_ts_ns FROM run WHERE id = ?1) + ms * 1000000,"
+			    " nr_reclaimed," TL_KSWAPD_PID
+			    " FROM lru_reclaim_ms WHERE run_id = ?1 AND nid = ?2",
+			    "timeline chart reclaim rate", n->nid);
 	if (raw)
 		return prep(c, "SELECT ts_ns, coalesce(nr_reclaimed, 0)," TL_KSWAPD_PID
 			    " FROM mm_vmscan_lru_shrink_inactive WHERE run_id = ?1 AND nid = ?2",
 			    "timeline chart reclaim rate", n->nid);
-	if ((from_ns - c->first_ns) % 1000000 || bin_ns % 1000000 || to_ns < c->last_ns) {
-		vr_error("%s: no table mm_vmscan_lru_shrink_inactive (an evidence database has"
-			 " the reclaim rate per millisecond only): the timeline's window must"
-			 " start on a whole millisecond, reach the end of the run and have bins"
-			 " of whole milliseconds; or use the database it was made from",
-			 store_path(c->s));
-		return NULL;
-	}
-	return prep(c, "SELECT (SELECT first_ts_ns FROM run WHERE id = ?1) + ms * 1000000,"
-		    " nr_reclaimed," TL_KSWAPD_PID
-		    " FROM lru_reclaim_ms WHERE run_id = ?1 AND nid = ?2",
-		    "timeline chart reclaim rate", n->nid);
+	vr_error("%s: no table mm_vmscan_lru_shrink_inactive (an evidence database has"
+		 " the reclaim rate per millisecond only): the timeline's window must"
+		 " start on a whole millisecond, reach the end of the run and have bins"
+		 " of whole milliseconds; or use the database it was made from",
+		 store_path(c->s));
+	return NULL;
 }
 
 static int tl_rate(struct tl_ctx *c, struct chart_timeline_node *n)
@@ -698,27 +702,45 @@ int chart_kernel_colour(struct store *s, const char *kernel)
 	return idx;
 }
 
+/* The length of run @run_id in s, as chart_timeline_build() gives it. */
+static int tl_duration(struct store *s, long long run_id, double *duration_s)
+{
+	struct chart_timeline t;
+	struct tl_ctx c = { .s = s, .run_id = run_id, .t = &t };
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	rc = tl_run(&c);
+	if (!rc)
+		*duration_s = rel_s(&c, c.last_ns);
+	chart_timeline_release(&t);
+	return rc;
+}
+
 int chart_timeline_shared_scale(struct store *s, const long long *run_ids, size_t n,
 				double *bin_s, double *rate_max)
 {
 	struct chart_timeline t;
-	double longest = 0;
+	double longest = 0, d;
 
 	*bin_s = *rate_max = 0;
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < n; i++) {
-			struct chart_timeline_opts o = { run_ids[i], -1, 0, -1, *bin_s, 0 };
+	for (size_t i = 0; i < n; i++) {
+		if (tl_duration(s, run_ids[i], &d))
+			return -1;
+		longest = fmax(longest, d);
+	}
+	if (n)
+		*bin_s = chart_bin_width(longest);
+	for (size_t i = 0; i < n; i++) {
+		struct chart_timeline_opts o = { run_ids[i], -1, 0, -1, *bin_s, 0 };
 
-			if (chart_timeline_build(s, &o, &t))
-				return -1;
-			longest = fmax(longest, t.duration_s);
-			for (size_t k = 0; pass && k < t.nnodes; k++)
-				for (size_t b = 0; b < t.nodes[k].nbins; b++)
-					*rate_max = fmax(*rate_max, fmax(t.nodes[k].rate_kswapd[b],
-									 t.nodes[k].rate_direct[b]));
-			chart_timeline_release(&t);
-			if (!pass && i + 1 == n)
-				*bin_s = chart_bin_width(longest);
-		}
+		if (chart_timeline_build(s, &o, &t))
+			return -1;
+		for (size_t k = 0; k < t.nnodes; k++)
+			for (size_t b = 0; b < t.nodes[k].nbins; b++)
+				*rate_max = fmax(*rate_max, fmax(t.nodes[k].rate_kswapd[b],
+								 t.nodes[k].rate_direct[b]));
+		chart_timeline_release(&t);
+	}
 	return 0;
 }

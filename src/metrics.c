@@ -21,7 +21,10 @@
  * fixed_schema).  Each SELECT yields the samples of run ?1 in microseconds,
  * never NULL (spec_has_samples() relies on it).
  * Incomplete episodes (an end or a begin outside the trace, lost events
- * inside) are left out: their duration is not known.
+ * inside) are left out: their duration is not known.  SlabShrink's rows
+ * (a duration and its number of calls: a million samples from a few
+ * thousand rows) come in ascending order, so that stats_sort() finds them
+ * sorted.
  */
 const struct metric_spec metric_specs[] = {
 	{ "DirectReclaim", "us", "direct reclaim stall (direct_reclaim_begin to _end)",
@@ -60,7 +63,7 @@ const struct metric_spec metric_specs[] = {
 	  "'writeback_congestion_wait', 'writeback_wait_iff_congested'" },
 	{ "SlabShrink", "us", "one shrinker call (mm_shrink_slab_start to _end)",
 	  "SELECT duration_ns / 1000.0, calls FROM slab_shrink_ns WHERE run_id = ?1"
-	  " AND complete = 1 AND duration_ns IS NOT NULL",
+	  " AND complete = 1 AND duration_ns IS NOT NULL ORDER BY duration_ns",
 	  METRIC_LOWER_IS_BETTER, "'mm_shrink_slab_end'" },
 };
 const size_t metric_specs_count = VR_ARRAY_SIZE(metric_specs);

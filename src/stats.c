@@ -18,7 +18,11 @@ static int cmp_double(const void *a, const void *b)
 
 void stats_sort(double *v, size_t n)
 {
-	if (n > 1)
+	size_t i = 1;
+
+	while (i < n && !(v[i] < v[i - 1]))	/* samples often come sorted */
+		i++;
+	if (i < n)
 		qsort(v, n, sizeof(*v), cmp_double);
 }
 
