@@ -64,6 +64,7 @@ struct store_sums_acc {
 	GHashTable *ms;			/* struct ms_key -> struct ms_sum */
 	int64_t ms_base;		/* the run's first event then (ns) */
 	bool ms_have, ms_moved;		/* a base; an earlier event came later */
+	bool ms_written;		/* rows written before the commit (a flush) */
 	int spec_isolate, f_lru, f_file, f_iso_scanned;
 	int spec_shrink, f_nid, f_flags, f_scanned, f_reclaimed;
 	GHashTable *isolate, *shrink;	/* struct page_key -> struct page_sum */
@@ -166,7 +167,7 @@ static void ms_clear(struct store_sums_acc *a)
 static void acc_clear(struct store_sums_acc *a)
 {
 	ms_clear(a);
-	a->ms_have = a->ms_moved = false;
+	a->ms_have = a->ms_moved = a->ms_written = false;
 	g_hash_table_remove_all(a->isolate);
 	g_hash_table_remove_all(a->shrink);
 	slab_clear(a);
@@ -346,22 +347,48 @@ static int slab_row(sqlite3 *db, sqlite3_stmt *st, int64_t run_id, int complete,
 	return 0;
 }
 
-/* The per-millisecond counts so far as rows of lru_reclaim_ms (a key may
- * get a second row after a flush: the commit merges them). */
+/* The order of GROUP BY nid, pid, ms: a NULL nid first, then ascending. */
+static int ms_cmp(const void *a, const void *b)
+{
+	const struct ms_key *x = &(*(struct ms_sum *const *)a)->key;
+	const struct ms_key *y = &(*(struct ms_sum *const *)b)->key;
+
+	if (x->nid_null != y->nid_null)
+		return x->nid_null ? -1 : 1;
+	if (!x->nid_null && x->nid != y->nid)
+		return x->nid < y->nid ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->ms > y->ms) - (x->ms < y->ms);
+}
+
+/*
+ * The per-millisecond counts so far as rows of lru_reclaim_ms, in the
+ * order of the commit's merge (GROUP BY run_id, nid, pid, ms), so that a
+ * run written once, at its commit, needs no merge (a key may get a second
+ * row after a flush: the commit merges them then).
+ */
 static int write_ms(struct store_sums_acc *a, sqlite3 *db, int64_t run_id)
 {
 	sqlite3_stmt *st;
 	GHashTableIter it;
 	gpointer k, v;
+	size_t n = 0, i;
+	struct ms_sum **rows = vr_calloc(g_hash_table_size(a->ms) + 1, sizeof(*rows));
 	int rc = SQLITE_DONE;
 
+	g_hash_table_iter_init(&it, a->ms);
+	while (g_hash_table_iter_next(&it, &k, &v))
+		rows[n++] = v;
+	qsort(rows, n, sizeof(*rows), ms_cmp);
 	if (sqlite3_prepare_v2(db, "INSERT INTO main.lru_reclaim_ms VALUES (?,?,?,?,?,?)", -1, &st,
-			       NULL) != SQLITE_OK)
+			       NULL) != SQLITE_OK) {
+		free(rows);
 		return vr_error("%s: cannot write lru_reclaim_ms: %s",
 				sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
-	g_hash_table_iter_init(&it, a->ms);
-	while (rc == SQLITE_DONE && g_hash_table_iter_next(&it, &k, &v)) {
-		const struct ms_sum *m = v;
+	}
+	for (i = 0; rc == SQLITE_DONE && i < n; i++) {
+		const struct ms_sum *m = rows[i];
 
 		sqlite3_bind_int64(st, 1, run_id);
 		if (m->key.nid_null)
@@ -376,6 +403,8 @@ static int write_ms(struct store_sums_acc *a, sqlite3 *db, int64_t run_id)
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
+	free(rows);
+	a->ms_written |= n > 0;
 	ms_clear(a);
 	if (rc != SQLITE_DONE)
 		return vr_error("%s: cannot write lru_reclaim_ms: %s",
@@ -614,9 +643,13 @@ int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, i
 	if (a->ms_have && a->ms_base != first_ns)
 		a->ms_moved = true;	/* the first event came later */
 	ms_sql = a->ms_moved;
+	/* rows written by a flush: merged with those written now */
+	bool ms_merged = !ms_sql && a->ms_written;
+
 	if (store_sums_acc_write(a, db, run_id) ||
 	    exec_run(db, path, slab_merge, run_id, "cannot write slab_shrink_ns") ||
-	    exec_run(db, path, ms_sql ? "DELETE FROM main.lru_reclaim_ms WHERE run_id = ?1" : ms_merge,
+	    exec_run(db, path, ms_sql ? "DELETE FROM main.lru_reclaim_ms WHERE run_id = ?1" :
+			       ms_merged ? ms_merge : NULL,
 		     run_id, "cannot write lru_reclaim_ms") ||
 	    !(multi = multi_span_pids(db, path, run_id)) || write_pages(db, path, a, run_id, multi, false) ||
 	    write_pages(db, path, a, run_id, multi, true))
