@@ -205,4 +205,22 @@ int metric_unknown(const char *name, char *const *accepted, size_t naccepted,
  */
 void metric_op_split(const char *op, char **pct, char **metric);
 
+/*
+ * The longest metric name of an imported operation (bytes): report names
+ * its chart "latency-METRIC.png" and ".svg", and its bundle's file names
+ * are at most 200 bytes (src/outfile.c NAME_MAX_BYTES, which leaves room in
+ * NAME_MAX for the temporary's prefix).
+ */
+#define METRIC_NAME_MAX (200 - (int)sizeof("latency-.png") + 1)
+
+/**
+ * metric_op_name_bad - why the imported operation name @op cannot be
+ * charted by report, or NULL when it can: report writes the chart of its
+ * metric (metric_op_split()) to a file named after it, so the name must
+ * not be empty, nor hold a control byte (below 0x20, 0x7f) or a '/', nor
+ * be only a percentile token (p50, max: no metric), and its metric is at
+ * most METRIC_NAME_MAX bytes.  The reason is a static string.
+ */
+const char *metric_op_name_bad(const char *op);
+
 #endif /* VR_METRICS_H */

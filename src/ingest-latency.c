@@ -5,6 +5,7 @@
  * samples.  Pure apart from ingest_latency_read(); see ingest-latency.h.
  */
 #include "ingest-latency.h"
+#include "metrics.h"
 #include "vr.h"
 
 #include <ctype.h>
@@ -28,9 +29,16 @@ static int add_sample(struct parser *p, const char *op, size_t oplen, double val
 	struct ingest_latency *l = p->out;
 	int sample = 0;
 	char *name = vr_malloc(oplen + 1);
+	const char *why;
 
 	memcpy(name, op, oplen);
 	name[oplen] = '\0';
+	why = metric_op_name_bad(name);	/* refused here, not when report charts it */
+	if (why) {
+		vr_error("%s:%zu: '%s': %s", p->path, p->lineno, name, why);
+		free(name);
+		return -1;
+	}
 	for (size_t i = 0; i < l->n; i++)
 		if (!strcmp(l->s[i].operation, name))
 			sample++;
@@ -112,7 +120,10 @@ static int parse_simoop(struct parser *p, const char *line, const char *lat)
 		vr_buf_init(&op);
 		vr_buf_addf(&op, "%s%.*s-%.*s", p->final ? "final-" : "", (int)key_len, key,
 			    (int)name_len, name);
-		add_sample(p, op.buf, op.len, v, unit);
+		if (add_sample(p, op.buf, op.len, v, unit)) {
+			vr_buf_release(&op);
+			return -1;
+		}
 		vr_buf_release(&op);
 	}
 	return 0;

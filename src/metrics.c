@@ -427,3 +427,29 @@ void metric_op_split(const char *op, char **pct, char **metric)
 	*pct = vr_strdup("value");
 	*metric = vr_strdup(op);
 }
+
+_Static_assert(METRIC_NAME_MAX == 188, "metric_op_name_bad() says 188 bytes");
+
+const char *metric_op_name_bad(const char *op)
+{
+	const char *why = NULL;
+	char *pct, *metric;
+
+	if (!*op)
+		return "an empty operation name";
+	for (const unsigned char *p = (const unsigned char *)op; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			return "a control character in the operation name";
+		if (*p == '/')
+			return "a '/' in the operation name (report names a chart file after it)";
+	}
+	metric_op_split(op, &pct, &metric);
+	if (!*metric)
+		why = "an operation name that is only a percentile (p50, max...) names no metric";
+	else if (strlen(metric) > METRIC_NAME_MAX)
+		why = "an operation name whose metric is longer than 188 bytes (report names a"
+		      " chart file after it)";
+	free(pct);
+	free(metric);
+	return why;
+}

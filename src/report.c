@@ -10,6 +10,7 @@
 #include "chart-data.h"
 #include "chart-draw.h"
 #include "compare.h"
+#include "metrics.h"
 #include "outfile.h"
 #include "progress.h"
 #include "render.h"
@@ -258,7 +259,8 @@ static const char *name_pair(const char *a, const char *b, char *buf, size_t len
 static void report_chart(struct report *r, struct chart_draw_req *q, const char *name,
 			 const char *caption)
 {
-	char png[200], svg[200], both[410];
+	/* @name: at most "latency-" and METRIC_NAME_MAX bytes (report_charts()) */
+	char png[METRIC_NAME_MAX + 24], svg[METRIC_NAME_MAX + 24], both[2 * METRIC_NAME_MAX + 64];
 
 	progress_show(&r->prog, "report: chart %d of %d (%s)", ++r->chart_no, r->nchart, name);
 	snprintf(png, sizeof(png), "%s.png", name);
@@ -374,7 +376,9 @@ static int report_charts(struct report *r)
 	if (!n)
 		vr_buf_addstr(&r->index, "No latency metric has samples in this database.\n\n");
 	for (size_t i = 0; i < n; i++) {
-		char name[160], caption[200];
+		/* "latency-" or "cdf-" and a metric of at most METRIC_NAME_MAX bytes
+		 * (metric_op_name_bad(), checked at import), never cut */
+		char name[METRIC_NAME_MAX + 16], caption[METRIC_NAME_MAX + 64];
 
 		req.kind = "latency";
 		req.metric = metrics[i];

@@ -95,6 +95,38 @@ test_expect_success 'import-latency: a bad line names file and line, database un
 	test_expect_code 1 "$VR" import-latency -d new.db --kernel k1 bad.txt 2>err &&
 	! test -e new.db
 '
+# report names each chart file latency-METRIC.png: an operation whose
+# metric has a '/' or a control byte, is only a percentile (p50: metric
+# ''), or is longer than 188 bytes (200 - "latency-" - ".png") could not
+# be charted, so import refuses it at its line; 188 bytes is charted.
+test_expect_success 'import-latency: an operation name report cannot chart is refused at its line' '
+	import b.db k1 "$D/simoop-report.txt" &&
+	sqlite3 b.db .dump >before &&
+	x188=$(printf "%188s" "" | tr " " x) &&
+	printf "ok 1\na/b 5\n" >slash.txt &&
+	printf "ok 1\nok 2\nx$(printf "\033")y 5\n" >ctl.txt &&
+	printf "p50 5\n" >pct.txt &&
+	printf "p50-${x188}y 5\n" >long.txt &&
+	printf "Read latency usec: (p50: 1)\nR/W latency usec: (p50: 1)\n" >simoop.txt &&
+	for f in slash.txt:2:"'\''a/b'\'': a '\''/'\'' in the operation name" \
+		 ctl.txt:3:"'\''x\\\\033y'\'': a control character in the operation name" \
+		 pct.txt:1:"'\''p50'\'': an operation name that is only a percentile" \
+		 long.txt:1:"'\''p50-${x188}y'\'': an operation name whose metric is longer than 188 bytes" \
+		 simoop.txt:2:"'\''p50-R/W'\'': a '\''/'\''"; do
+		file=${f%%:*} rest=${f#*:} &&
+		test_expect_code 1 "$VR" import-latency -d b.db --kernel k2 $file 2>err &&
+		test $(wc -l <err) = 1 &&
+		grep -q "^vmscan-report: $file:${rest%%:*}: ${rest#*:}" err ||
+		{ echo "$file: $(cat err)"; exit 1; }
+	done &&
+	sqlite3 b.db .dump >after && test_cmp before after &&
+	test_expect_code 1 "$VR" compare --metrics counters k=slash.txt 2>err &&
+	grep -q "^vmscan-report: slash.txt:2: " err &&
+	printf "p50-$x188 5\np50-$x188 6\n" >edge.txt &&
+	"$VR" import-latency -q -d e.db --kernel k edge.txt &&
+	"$VR" report -q -d e.db -o out &&
+	test -s "out/latency-$x188.png" && test -s "out/latency-$x188.svg"
+'
 test_expect_success 'import-latency again replaces the run latencies' '
 	printf "p95-Write 1\np95-Write 2\n" >a.txt && printf "p95-Write 3\n" >b.txt &&
 	import r.db k1 a.txt && "$VR" import-latency -q -d r.db --kernel k1 --iteration 1 b.txt &&
