@@ -460,33 +460,55 @@ static int print_nodes(const struct sum_ctx *c, int64_t first_ts, int64_t last_t
 	return rc;
 }
 
-static int node_order_row(struct store_stmt *q, void *arg)
+/* One node's line of print_node_orders(): "NID WAKES REWAKES", "-" for no wake. */
+static void node_order_line(FILE *out, int nid, const struct vr_buf *w, const struct vr_buf *r)
 {
-	const char *w = store_col_text(q, 1), *r = store_col_text(q, 2);
-
-	fprintf(arg, "  %-4d %s%s%s\n", store_col_int(q, 0), w ? w : "-", r ? " " : "",
-		r ? r : "");
-	return 0;
+	fprintf(out, "  %-4d %s%s%s\n", nid, w->len ? w->buf : "-", r->len ? " " : "",
+		r->len ? r->buf : "");
 }
 
-/* Per node: kswapd wakes per order, and re-wakes (after no full sleep). */
+/*
+ * Per node: kswapd wakes per order, and re-wakes (after no full sleep):
+ * "wake-O=N ..." and "rewake-O=N ..." in ascending order O, a cycle without
+ * an order left out.  One pass: the counts per node and order, in order.
+ */
 static int print_node_orders(const struct sum_ctx *c)
 {
 	struct store_stmt *q = run_stmt(c,
 		"WITH c AS (SELECT nid, \"order\" o, wake_ns, lag(decision) OVER"
 		"  (PARTITION BY nid ORDER BY coalesce(wake_ns, -1)) prev FROM kswapd_cycle"
 		"  WHERE run_id = ?1)"
-		" SELECT nid, (SELECT group_concat('wake-' || o || '=' || n, ' ') FROM"
-		"   (SELECT o, count(*) n FROM c c2 WHERE c2.nid = c1.nid AND wake_ns IS NOT NULL"
-		"    GROUP BY o ORDER BY o)),"
-		" (SELECT group_concat('rewake-' || o || '=' || n, ' ') FROM"
-		"   (SELECT o, count(*) n FROM c c2 WHERE c2.nid = c1.nid AND wake_ns IS NOT NULL"
-		"    AND prev IS NOT NULL AND prev != 'full_sleep' GROUP BY o ORDER BY o))"
-		" FROM (SELECT DISTINCT nid FROM c) c1 ORDER BY nid", "kswapd wakes per order");
-	int ret = store_stmt_each(q, node_order_row, c->out);
+		" SELECT nid, o, sum(wake_ns IS NOT NULL),"
+		" sum(wake_ns IS NOT NULL AND prev IS NOT NULL AND prev != 'full_sleep')"
+		" FROM c GROUP BY nid, o ORDER BY nid, o", "kswapd wakes per order");
+	struct vr_buf w, r;
+	int rc, nid = 0;
+	bool any = false;
 
+	vr_buf_init(&w);
+	vr_buf_init(&r);
+	while ((rc = store_step(q)) > 0) {
+		const char *o = store_col_text(q, 1);
+
+		if (any && store_col_int(q, 0) != nid) {
+			node_order_line(c->out, nid, &w, &r);
+			vr_buf_reset(&w);
+			vr_buf_reset(&r);
+		}
+		nid = store_col_int(q, 0);
+		any = true;
+		if (o && store_col_int64(q, 2))
+			vr_buf_addf(&w, "%swake-%s=%s", w.len ? " " : "", o, store_col_text(q, 2));
+		if (o && store_col_int64(q, 3))
+			vr_buf_addf(&r, "%srewake-%s=%s", r.len ? " " : "", o,
+				    store_col_text(q, 3));
+	}
+	if (rc == 0 && any)
+		node_order_line(c->out, nid, &w, &r);
+	vr_buf_release(&w);
+	vr_buf_release(&r);
 	store_stmt_free(q);
-	return ret;
+	return rc < 0 ? -1 : 0;
 }
 
 static int quality_row(struct store_stmt *q, void *arg)
