@@ -329,6 +329,62 @@ static const char *app_unit(const struct metric_op_list *ops)
 	return ops->n ? "us" : "as reported";
 }
 
+/*
+ * The values of every operation of @ops for run @run_id, appended to
+ * @all[p] / @nall[p] (metric_op_run_values()); the samples of a trace
+ * metric, whose operations are its percentiles, are read once for all.
+ * 0 or -1 after a message.
+ */
+static int run_op_values(struct store *s, const struct metric_op_list *ops, int64_t run_id,
+			 double **all, size_t *nall)
+{
+	const struct metric_spec *spec = ops->n ? ops->ops[0].spec : NULL;
+	double *v;
+	size_t n;
+
+	for (size_t p = 0; spec && p < ops->n; p++)
+		if (ops->ops[p].spec != spec)
+			spec = NULL;
+	if (spec) {
+		if (metric_run_samples(s, spec, run_id, &v, &n))
+			return -1;
+		for (size_t p = 0; n && p < ops->n; p++) {
+			double x = metric_summary_value(ops->ops[p].summary, v, n);
+
+			append(&all[p], &nall[p], &x, 1);
+		}
+		free(v);
+		return 0;
+	}
+	for (size_t p = 0; p < ops->n; p++) {
+		if (metric_op_run_values(s, &ops->ops[p], run_id, &v, &n))
+			return -1;
+		append(&all[p], &nall[p], v, n);
+		free(v);
+	}
+	return 0;
+}
+
+/* The candles of kernel @k, one per operation of @ops, at @candles[p * @nk]. */
+static int kernel_candles(struct store *s, const struct metric_op_list *ops,
+			  const struct kernel_runs *k, struct chart_candle *candles, size_t nk)
+{
+	double **all = vr_calloc(ops->n + 1, sizeof(*all));
+	size_t *nall = vr_calloc(ops->n + 1, sizeof(*nall));
+	int rc = 0;
+
+	for (size_t r = 0; r < k->nruns && !rc; r++)
+		rc = run_op_values(s, ops, k->runs[r], all, nall);
+	for (size_t p = 0; p < ops->n; p++) {
+		if (!rc)
+			chart_candle_set(&candles[p * nk], all[p], (int)nall[p]);
+		free(all[p]);
+	}
+	free(all);
+	free(nall);
+	return rc;
+}
+
 int chart_latency_build(struct store *s, const char *metric, struct chart_latency *out)
 {
 	const struct metric_spec *m = metric_spec_find(metric);
@@ -360,28 +416,11 @@ int chart_latency_build(struct store *s, const char *metric, struct chart_latenc
 	out->npct = ops.n;
 	out->pct = vr_calloc(ops.n ? ops.n : 1, sizeof(char *));
 	out->candles = vr_calloc(ops.n * nk + 1, sizeof(*out->candles));
-	for (size_t p = 0; p < ops.n; p++) {
+	for (size_t p = 0; p < ops.n; p++)
 		out->pct[p] = op_label(ops.ops[p].name);
-		for (size_t i = 0; i < nk; i++) {
-			double *all = NULL;
-			size_t nall = 0;
-
-			for (size_t r = 0; r < k[i].nruns; r++) {
-				double *v;
-				size_t n;
-
-				if (metric_op_run_values(s, &ops.ops[p], k[i].runs[r],
-							 &v, &n)) {
-					free(all);
-					goto out;
-				}
-				append(&all, &nall, v, n);
-				free(v);
-			}
-			chart_candle_set(&out->candles[p * nk + i], all, (int)nall);
-			free(all);
-		}
-	}
+	for (size_t i = 0; i < nk; i++)
+		if (kernel_candles(s, &ops, &k[i], &out->candles[i], nk))
+			goto out;
 	/* a kernel without a candle says why (its runs then have no samples:
 	 * counting them again is cheap) */
 	for (size_t i = 0; m && ops.n && i < nk; i++)
