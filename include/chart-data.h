@@ -111,4 +111,15 @@ int chart_cdf_build(struct store *s, const char *metric, struct chart_cdf *out);
  */
 int chart_counters_build(struct store *s, struct chart_counters *out);
 
+struct compare_result;
+
+/**
+ * chart_counters_from - chart_counters_build() from the comparison @res
+ * (compare_build() of every kernel, untrimmed, by default opts: its
+ * counters table is the chart's; borrowed) instead of building one; NULL:
+ * chart_counters_build().  Returns 0 or -1.
+ */
+int chart_counters_from(struct store *s, const struct compare_result *res,
+			struct chart_counters *out);
+
 #endif /* VR_CHART_DATA_H */

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+struct compare_result;
 struct outfile;
 struct store;
 
@@ -28,6 +29,8 @@ struct chart_draw_req {
 	double bin_s;		/* timeline rate bin; <= 0: automatic */
 	double rate_max;	/* timeline rate axis top, pages/s; <= 0: the data's */
 	const char *metric;	/* latency, cdf */
+	const struct compare_result *counters_from;	/* counters: chart_counters_from()'s
+				 * comparison, borrowed; NULL: built here */
 	FILE *dump;		/* when set, the chart data is written here as text */
 };
 

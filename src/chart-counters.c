@@ -65,20 +65,13 @@ static int has_runs(struct store *s)
 	return rc;
 }
 
-int chart_counters_build(struct store *s, struct chart_counters *out)
+/* @out from the counters table of @res (none: no counters). */
+static void counters_of(struct store *s, const struct compare_result *res,
+			struct chart_counters *out)
 {
-	static char *only[] = { "counters" };
-	struct compare_opts o = { .metrics = only, .nmetrics = 1, .alpha = 0.10 };
-	struct compare_result r;
+	const struct compare_result r = *res;
 	const struct render_table *t = NULL;
 
-	memset(out, 0, sizeof(*out));
-	int loaded = has_runs(s);
-
-	if (loaded <= 0)
-		return loaded;	/* nothing loaded: an empty chart says so */
-	if (compare_build(s, &o, &r))
-		return -1;
 	for (size_t i = 0; i < r.ntables; i++)
 		if (r.tables[i].name && !strcmp(r.tables[i].name, "counters"))
 			t = &r.tables[i];
@@ -99,6 +92,32 @@ int chart_counters_build(struct store *s, struct chart_counters *out)
 		for (size_t k = 0; k < r.nkernels; k++)
 			out->values[c * r.nkernels + k] = t->rows[c].cells[k].value;
 	}
+}
+
+int chart_counters_build(struct store *s, struct chart_counters *out)
+{
+	return chart_counters_from(s, NULL, out);
+}
+
+int chart_counters_from(struct store *s, const struct compare_result *res,
+			struct chart_counters *out)
+{
+	static char *only[] = { "counters" };
+	struct compare_opts o = { .metrics = only, .nmetrics = 1, .alpha = 0.10 };
+	struct compare_result r;
+
+	memset(out, 0, sizeof(*out));
+	int loaded = has_runs(s);
+
+	if (loaded <= 0)
+		return loaded;	/* nothing loaded: an empty chart says so */
+	if (res) {
+		counters_of(s, res, out);
+		return 0;
+	}
+	if (compare_build(s, &o, &r))
+		return -1;
+	counters_of(s, &r, out);
 	compare_result_release(&r);
 	return 0;
 }

@@ -642,8 +642,9 @@ static int tl_nodes(struct tl_ctx *c, int want)
 	return step_end(st, rc);
 }
 
-int chart_timeline_build(struct store *s, const struct chart_timeline_opts *o,
-			 struct chart_timeline *out)
+/* chart_timeline_build(), with only the reclaim rate when @rate_only. */
+static int timeline_build(struct store *s, const struct chart_timeline_opts *o,
+			  struct chart_timeline *out, bool rate_only)
 {
 	struct tl_ctx c = { .s = s, .run_id = o->run_id, .t = out };
 
@@ -676,13 +677,20 @@ int chart_timeline_build(struct store *s, const struct chart_timeline_opts *o,
 	for (size_t i = 0; i < out->nnodes; i++) {
 		struct chart_timeline_node *n = &out->nodes[i];
 
-		if (tl_kswapd(&c, n) || tl_flags(&c, n) || tl_stalls(&c, n) || tl_rate(&c, n))
+		if ((!rate_only && (tl_kswapd(&c, n) || tl_flags(&c, n) || tl_stalls(&c, n))) ||
+		    tl_rate(&c, n))
 			goto fail;
 	}
 	return 0;
 fail:
 	chart_timeline_release(out);
 	return -1;
+}
+
+int chart_timeline_build(struct store *s, const struct chart_timeline_opts *o,
+			 struct chart_timeline *out)
+{
+	return timeline_build(s, o, out, false);
 }
 
 int chart_kernel_colour(struct store *s, const char *kernel)
@@ -734,7 +742,7 @@ int chart_timeline_shared_scale(struct store *s, const long long *run_ids, size_
 	for (size_t i = 0; i < n; i++) {
 		struct chart_timeline_opts o = { run_ids[i], -1, 0, -1, *bin_s, 0 };
 
-		if (chart_timeline_build(s, &o, &t))
+		if (timeline_build(s, &o, &t, true))	/* only its rates are needed */
 			return -1;
 		for (size_t k = 0; k < t.nnodes; k++)
 			for (size_t b = 0; b < t.nodes[k].nbins; b++)

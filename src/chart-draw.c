@@ -69,7 +69,7 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 	} else if (!strcmp(r->kind, "counters")) {
 		struct chart_counters c;
 
-		if (chart_counters_build(st, &c))
+		if (chart_counters_from(st, r->counters_from, &c))
 			return -1;
 		if (r->dump)
 			chart_counters_dump(&c, r->dump);

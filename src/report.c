@@ -42,7 +42,20 @@ struct report {
 	int chart_no, nchart;	/* charts drawn so far, of nchart */
 	bool verbose;		/* -v: say each part made and its time */
 	double part_s;		/* progress_elapsed_s() when the last part was done */
+	struct compare_result cmp;	/* compare.txt's comparison, when untrimmed (have_cmp):
+					 * the counters chart's too */
+	bool have_cmp;
 };
+
+/* Do @o ask for the comparison chart_counters_build() makes (every kernel,
+ * every metric, the default statistics, test and layout)? */
+static bool untrimmed(const struct compare_opts *o)
+{
+	const struct compare_opts def = { .alpha = 0.10 };
+
+	return !o->nkernels && !o->nmetrics && !o->nstats && o->alpha == def.alpha &&
+	       o->significance == def.significance && o->layout == def.layout;
+}
 
 /* -v: "report: made DIR/WHAT (S s)", the time since the part before
  * (nothing once a part failed: then nothing is made). */
@@ -169,7 +182,12 @@ static void report_compare(struct report *r)
 		vr_buf_release(&b);
 	}
 	headline(r, &res);
-	compare_result_release(&res);
+	if (untrimmed(r->copts)) {	/* kept for the counters chart */
+		r->cmp = res;
+		r->have_cmp = true;
+	} else {
+		compare_result_release(&res);
+	}
 }
 
 static void report_text(struct report *r)
@@ -398,6 +416,7 @@ static int report_charts(struct report *r)
 	vr_buf_addstr(&r->index, "## Counters\n\n");
 	req.kind = "counters";
 	req.metric = NULL;
+	req.counters_from = r->have_cmp ? &r->cmp : NULL;
 	report_chart(r, &req, "counters", "Counters per kernel");
 	return report_timelines(r);
 }
@@ -441,6 +460,8 @@ static int report_write(struct store *s, const struct report_opts *o)
 		r.failed = 1;
 	}
 	vr_buf_release(&r.index);
+	if (r.have_cmp)
+		compare_result_release(&r.cmp);
 	return r.failed ? -1 : 0;
 }
 
