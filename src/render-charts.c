@@ -327,10 +327,17 @@ int render_chart_timeline(const struct chart_timeline *t, const struct render_ch
 		    t->kernel ? t->kernel : "?", t->iteration, t->run_id);
 	if (o->subtitle)
 		vr_buf_addstr(&sub, o->subtitle);
-	else
+	else if (t->to_s > t->from_s)
 		vr_buf_addf(&sub, "%.3g to %.3g s of %.3g s; reclaim rate in %g s bins",
 			    t->from_s, t->to_s, t->duration_s, t->bin_s);
+	else
+		vr_buf_addstr(&sub, "0 s: the run has no length");
 	y = rk_title(&k, title.buf, sub.buf);
+	if (t->to_s <= t->from_s) {	/* no time axis to draw anything over */
+		message_below(&k, y, "nothing to draw over time: the first and last events are at"
+			      " the same time");
+		goto out;
+	}
 	for (size_t i = 0; i < t->nnodes; i++) {
 		double w;
 

@@ -334,8 +334,9 @@ static int count_charts(struct report *r, char **metrics, size_t n)
 /* Every run's timeline, all with one rate bin and one rate axis. */
 static int report_timelines(struct report *r)
 {
-	struct store_stmt *q = store_stmt_new(r->st, "SELECT kernel, iteration FROM run"
-					      " WHERE id = ?1", "run of a timeline");
+	struct store_stmt *q = store_stmt_new(r->st, "SELECT kernel, iteration,"
+					      " coalesce(last_ts_ns, first_ts_ns) = first_ts_ns"
+					      " FROM run WHERE id = ?1", "run of a timeline");
 	long long *ids;
 	size_t n;
 	double bin_s, rate_max;
@@ -370,6 +371,10 @@ static int report_timelines(struct report *r)
 			 vr_escaped(&kernel, store_col_text(q, 0)), store_col_int(q, 1));
 		vr_buf_release(&kernel);
 		report_chart(r, &req, name, caption);
+		if (store_col_int(q, 2))	/* one event, or all at one instant */
+			vr_buf_addf(&r->index, "Run %lld has no length: its first and last events"
+				    " are at the same time, so its timeline has no time axis and"
+				    " draws nothing.\n\n", req.run_id);
 	}
 	store_stmt_free(q);
 	free(ids);

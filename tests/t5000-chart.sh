@@ -225,6 +225,23 @@ db.commit()" &&
 	grep -q "no changelog table" out/index.md &&
 	grep -q "No latency metric has samples" out/index.md
 '
+# run 1 is one event (first = last event: no length), run 2 lasts 0.1 s
+test_expect_success 'report with a run of no length: the bundle is written, the run says so' '
+	printf "     kswapd0-50    [000] .....     1.000000: mm_vmscan_kswapd_wake: nid=0 order=0\n" >one.txt &&
+	printf "%s\n" "     kswapd0-50    [000] .....     2.000000: mm_vmscan_kswapd_wake: nid=0 order=0" \
+		"     kswapd0-50    [000] .....     2.100000: mm_vmscan_kswapd_sleep: nid=0" >two.txt &&
+	"$VR" load -q -d z.db --kernel 6.18.0 one.txt two.txt &&
+	test "$(sqlite3 z.db "SELECT id, last_ts_ns - first_ts_ns FROM run ORDER BY id" | tr "\n" " ")" = "1|0 2|100000000 " &&
+	"$VR" report -q -d z.db -o out &&
+	check_image out/timeline-run-1.png 800 600 && check_image out/timeline-run-2.png 800 600 &&
+	grep -qx "Run 1 has no length: its first and last events are at the same time, so its timeline has no time axis and draws nothing." out/index.md &&
+	! grep -q "^Run 2 has no length" out/index.md &&
+	"$VR" chart -d z.db -T timeline --run 1 --dump-data >dump &&
+	grep -qx "window_s 0 0 bin_s 0.001" dump &&
+	"$VR" chart -d z.db -T timeline --run 1 -o t.svg && check_image t.svg &&
+	test_expect_code 1 "$VR" chart -d z.db -T timeline --run 1 --to 1 -o t.png 2>err &&
+	grep -q "run 1 lasts 0.000 s: --to 1 s is past its end" err
+'
 test_expect_success 'report re-run replaces its own files and nothing else' '
 	"$FIXTURE" --fixture f.db &&
 	"$VR" report -d f.db -o out &&
