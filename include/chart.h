@@ -163,4 +163,36 @@ const char *chart_stall_kind_name(int kind);
 /** chart_kswapd_state_name - "awake", "napping", "asleep", "unknown". */
 const char *chart_kswapd_state_name(int state);
 
+/* What a timeline chart draws, one legend entry each: the kswapd states
+ * (in enum chart_kswapd_state order), premature-sleep marks, set intervals
+ * of the three flag colours, stall marks (CHART_TL_STALL + enum
+ * chart_stall_kind) and the two reclaim-rate lines. */
+enum chart_tl_item {
+	CHART_TL_AWAKE, CHART_TL_NAPPING, CHART_TL_ASLEEP, CHART_TL_UNKNOWN,
+	CHART_TL_PREMATURE, CHART_TL_DIRTY, CHART_TL_WRITEBACK, CHART_TL_CONGESTED,
+	CHART_TL_STALL,
+	CHART_TL_RATE_KSWAPD = CHART_TL_STALL + CHART_STALL_NKINDS, CHART_TL_RATE_OTHERS,
+	CHART_TL_NITEMS
+};
+
+/**
+ * chart_flag_item - the colour of a flag band by its label: CHART_TL_DIRTY,
+ * _WRITEBACK or _CONGESTED when the label has that word (LRUVEC_CONGESTED
+ * is CONGESTED), else -1 (drawn grey, in no legend entry).
+ */
+int chart_flag_item(const char *label);
+
+/**
+ * chart_timeline_drawn - what the chart of @t draws, as bits 1 << enum
+ * chart_tl_item: a kswapd state or flag with a span in the window, a
+ * premature sleep, a stall kind with a mark, a rate line that is not 0
+ * everywhere; 0 for a run of no length (nothing is drawn).  The legend
+ * lists exactly these, and --dump-data's "legend" line names them.
+ */
+unsigned int chart_timeline_drawn(const struct chart_timeline *t);
+
+/** chart_tl_item_name - "awake", ..., "premature", "DIRTY", ...,
+ * "stall_direct", ..., "rate_kswapd", "rate_others". */
+const char *chart_tl_item_name(int item);
+
 #endif /* VR_CHART_H */

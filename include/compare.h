@@ -67,11 +67,19 @@ struct compare_opts {
 };
 
 /* The built tables; everything inside is owned by the result. */
+/* The note under a latency table with a gain against a baseline of 0. */
+#define COMPARE_INF_NOTE \
+	"inf% / -inf%: the baseline is 0 and this value is not, so the change is no" \
+	" percentage (compare-mmtests.pl prints 100.00% / -99.00% there)"
+
 struct compare_result {
 	struct render_table tables[2];	/* latency, counters */
 	size_t ntables;
 	char **notes[2];		/* the tables' notes (units, test, data); owned */
 	size_t nnotes[2];
+	size_t nkey_notes;		/* notes[0][0..nkey_notes-1]: the unit and the
+					 * significance rule, what reading a marked row
+					 * needs; the others follow them */
 	char **kernels;
 	size_t nkernels;
 };

@@ -34,6 +34,65 @@ const char *chart_kswapd_state_name(int state)
 	return state >= 0 && state < CHART_KSWAPD_NSTATES ? names[state] : "?";
 }
 
+int chart_flag_item(const char *label)
+{
+	if (strstr(label, "DIRTY"))
+		return CHART_TL_DIRTY;
+	if (strstr(label, "WRITEBACK"))
+		return CHART_TL_WRITEBACK;
+	if (strstr(label, "CONGESTED"))
+		return CHART_TL_CONGESTED;
+	return -1;
+}
+
+const char *chart_tl_item_name(int item)
+{
+	static const char *const names[CHART_TL_NITEMS] = {
+		"awake", "napping", "asleep", "unknown", "premature", "DIRTY", "WRITEBACK",
+		"CONGESTED", "stall_direct", "stall_memcg", "stall_memcg_softlimit", "stall_node",
+		"stall_throttle", "rate_kswapd", "rate_others"
+	};
+
+	return item >= 0 && item < CHART_TL_NITEMS ? names[item] : "?";
+}
+
+/* What the part of one node draws (chart_timeline_drawn()'s bits). */
+static unsigned int node_drawn(const struct chart_timeline_node *n)
+{
+	unsigned int m = n->npremature ? 1u << CHART_TL_PREMATURE : 0;
+
+	for (size_t s = 0; s < n->kswapd.nspans; s++)
+		if (n->kswapd.spans[s].state >= 0 && n->kswapd.spans[s].state < CHART_KSWAPD_NSTATES)
+			m |= 1u << (CHART_TL_AWAKE + n->kswapd.spans[s].state);
+	for (size_t f = 0; f < n->nflags; f++) {
+		int it = chart_flag_item(n->flags[f].label);
+
+		if (n->flags[f].nspans && it >= 0)
+			m |= 1u << it;
+	}
+	for (size_t s = 0; s < n->nstalls; s++)
+		if (n->stall_kind[s] < CHART_STALL_NKINDS)
+			m |= 1u << (CHART_TL_STALL + n->stall_kind[s]);
+	for (size_t b = 0; b < n->nbins; b++) {
+		if (n->rate_kswapd[b])
+			m |= 1u << CHART_TL_RATE_KSWAPD;
+		if (n->rate_direct[b])
+			m |= 1u << CHART_TL_RATE_OTHERS;
+	}
+	return m;
+}
+
+unsigned int chart_timeline_drawn(const struct chart_timeline *t)
+{
+	unsigned int m = 0;
+
+	if (t->to_s <= t->from_s)
+		return 0;
+	for (size_t i = 0; i < t->nnodes; i++)
+		m |= node_drawn(&t->nodes[i]);
+	return m;
+}
+
 void chart_candle_set(struct chart_candle *c, const double *v, int n)
 {
 	double sum = 0, ss = 0;
@@ -138,6 +197,11 @@ void chart_timeline_dump(const struct chart_timeline *t, FILE *out)
 	fprintf(out, "timeline run %lld kernel %s iteration %d duration_s %.6g\n", t->run_id,
 		t->kernel ? t->kernel : "-", t->iteration, t->duration_s);
 	fprintf(out, "window_s %.6g %.6g bin_s %.6g\n", t->from_s, t->to_s, t->bin_s);
+	fprintf(out, "legend");
+	for (int i = 0; i < CHART_TL_NITEMS; i++)
+		if (chart_timeline_drawn(t) & (1u << i))
+			fprintf(out, " %s", chart_tl_item_name(i));
+	fprintf(out, "\n");
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct chart_timeline_node *n = &t->nodes[i];
 

@@ -682,10 +682,9 @@ static void latency_notes(struct compare_result *r, const struct compare_opts *o
 		unit_note(r);
 	if (r->tables[0].nrows && mean)
 		significance_note(r, o);
+	r->nkey_notes = r->nnotes[0];
 	if (infinite_gain(&r->tables[0]))
-		note_add(r, 0, vr_strdup("inf% / -inf%: the baseline is 0 and this value is not, so the"
-					 " change is no percentage (compare-mmtests.pl prints 100.00% /"
-					 " -99.00% there)"));
+		note_add(r, 0, vr_strdup(COMPARE_INF_NOTE));
 	if (hmean && !hmean_shown)
 		note_add(r, 0, vr_strdup("Hmean: left out, every operation here is lower-is-better"
 					 " (mmtests computes it for higher-is-better data only)"));

@@ -46,13 +46,12 @@ static const char *const STALL_LABEL[CHART_STALL_NKINDS] = {
 
 static struct rgb flag_colour(const char *label)
 {
-	if (strstr(label, "DIRTY"))
-		return (struct rgb){ 0.55, 0.35, 0.17 };
-	if (strstr(label, "WRITEBACK"))
-		return (struct rgb){ 0.45, 0.30, 0.70 };
-	if (strstr(label, "CONGESTED"))
-		return (struct rgb){ 0.80, 0.12, 0.12 };
-	return (struct rgb){ 0.30, 0.30, 0.30 };
+	switch (chart_flag_item(label)) {
+	case CHART_TL_DIRTY: return (struct rgb){ 0.55, 0.35, 0.17 };
+	case CHART_TL_WRITEBACK: return (struct rgb){ 0.45, 0.30, 0.70 };
+	case CHART_TL_CONGESTED: return (struct rgb){ 0.80, 0.12, 0.12 };
+	default: return (struct rgb){ 0.30, 0.30, 0.30 };
+	}
 }
 
 /* A filled span [x0, x1] at least 1 px wide (short bursts stay visible). */
@@ -281,35 +280,35 @@ static void draw_plot(struct rk *k, const struct tl_geom *g, const struct chart_
 			RK_FONT_SMALL, 0, 0, RK_ITALIC, 0, RK_GREY);
 }
 
-/* The legend: the stall kinds the chart has (direct reclaim always). */
+/* The legend: what the chart draws (chart_timeline_drawn()), nothing else. */
 static void timeline_legend(struct rk *k, const struct chart_timeline *t, double *y, double x0,
 			    double w)
 {
-	struct rk_legend_item it[16] = {
-		{ "kswapd awake", ST_AWAKE, RK_SW_BOX, 0 },
-		{ "napping", ST_NAP, RK_SW_BOX, 0 },
-		{ "asleep", ST_ASLEEP, RK_SW_BOX, 0 },
-		{ "unknown", ST_UNKNOWN, RK_SW_HATCH, 0 },
-		{ "premature sleep", RK_BLACK, RK_SW_TRIANGLE, 0 },
-		{ "DIRTY set", flag_colour("DIRTY"), RK_SW_BOX, 0 },
-		{ "WRITEBACK set", flag_colour("WRITEBACK"), RK_SW_BOX, 0 },
-		{ "CONGESTED set", flag_colour("CONGESTED"), RK_SW_BOX, 0 },
+	struct rk_legend_item all[CHART_TL_NITEMS] = {
+		[CHART_TL_AWAKE] = { "kswapd awake", ST_AWAKE, RK_SW_BOX, 0 },
+		[CHART_TL_NAPPING] = { "napping", ST_NAP, RK_SW_BOX, 0 },
+		[CHART_TL_ASLEEP] = { "asleep", ST_ASLEEP, RK_SW_BOX, 0 },
+		[CHART_TL_UNKNOWN] = { "unknown", ST_UNKNOWN, RK_SW_HATCH, 0 },
+		[CHART_TL_PREMATURE] = { "premature sleep", RK_BLACK, RK_SW_TRIANGLE, 0 },
+		[CHART_TL_DIRTY] = { "DIRTY set", flag_colour("DIRTY"), RK_SW_BOX, 0 },
+		[CHART_TL_WRITEBACK] = { "WRITEBACK set", flag_colour("WRITEBACK"), RK_SW_BOX, 0 },
+		[CHART_TL_CONGESTED] = { "CONGESTED set", flag_colour("CONGESTED"), RK_SW_BOX, 0 },
+		[CHART_TL_RATE_KSWAPD] = { "reclaimed by kswapd", RATE_KSWAPD, RK_SW_LINE, 0 },
+		[CHART_TL_RATE_OTHERS] = { "by others (direct, memcg, node)", RATE_DIRECT,
+					   RK_SW_LINE, 0 },
 	};
-	bool seen[CHART_STALL_NKINDS] = { [CHART_STALL_DIRECT] = true };
-	int n = 8;
+	struct rk_legend_item it[CHART_TL_NITEMS];
+	unsigned int drawn = chart_timeline_drawn(t);
+	int n = 0;
 
-	for (size_t i = 0; i < t->nnodes; i++)
-		for (size_t s = 0; s < t->nodes[i].nstalls; s++)
-			if (t->nodes[i].stall_kind[s] < CHART_STALL_NKINDS)
-				seen[t->nodes[i].stall_kind[s]] = true;
 	for (int kd = 0; kd < CHART_STALL_NKINDS; kd++)
-		if (seen[kd])
-			it[n++] = (struct rk_legend_item){ STALL_LABEL[kd], STALL_KIND[kd],
-							   RK_SW_DOT, 0 };
-	it[n++] = (struct rk_legend_item){ "reclaimed by kswapd", RATE_KSWAPD, RK_SW_LINE, 0 };
-	it[n++] = (struct rk_legend_item){ "by others (direct, memcg, node)", RATE_DIRECT,
-					   RK_SW_LINE, 0 };
-	*y += rk_legend(k, x0, *y, w, it, n) + 8;
+		all[CHART_TL_STALL + kd] = (struct rk_legend_item){ STALL_LABEL[kd],
+								    STALL_KIND[kd], RK_SW_DOT, 0 };
+	for (int i = 0; i < CHART_TL_NITEMS; i++)
+		if (drawn & (1u << i))
+			it[n++] = all[i];
+	if (n)
+		*y += rk_legend(k, x0, *y, w, it, n) + 8;
 }
 
 int render_chart_timeline(const struct chart_timeline *t, const struct render_chart_opts *o)

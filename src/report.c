@@ -21,6 +21,7 @@
 #include "vr.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,17 +111,30 @@ static int text_file(struct report *r, const char *name, int (*print)(struct sto
 	return outfile_finish(of) ? -1 : 0;
 }
 
+/* Does a row of @rows[0..@n-1] have a gain against a baseline of 0? */
+static bool rows_infinite(const struct render_row *rows, size_t n, size_t ncols)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t c = 0; c < ncols; c++)
+			if (isinf(rows[i].cells[c].gain_pct))
+				return true;
+	return false;
+}
+
 /*
  * The short table index.md opens with: the latency rows with a gain marked
  * significant (render_cell.significant, by compare's test), then the
- * counters; the full table is compare.txt.
+ * counters; of the notes only those reading them needs (the unit, the
+ * test, inf% when a row shown has it, the counters' line); the full table
+ * and every note are compare.txt.
  */
 static void headline(struct report *r, const struct compare_result *res)
 {
 	struct render_table t[2] = { res->tables[0], res->tables[1] };
 	struct render_row *rows = vr_calloc(res->tables[0].nrows + 1, sizeof(*rows));
+	const char *notes[8];
 	struct vr_buf b;
-	size_t n = 0;
+	size_t n = 0, nn = 0;
 
 	for (size_t i = 0; i < res->tables[0].nrows; i++) {
 		bool marked = false;
@@ -130,14 +144,22 @@ static void headline(struct report *r, const struct compare_result *res)
 		if (marked)
 			rows[n++] = res->tables[0].rows[i];
 	}
+	for (size_t i = 0; i < res->nkey_notes && nn + 1 < VR_ARRAY_SIZE(notes); i++)
+		notes[nn++] = res->notes[0][i];
+	if (rows_infinite(rows, n, res->tables[0].ncols))
+		notes[nn++] = COMPARE_INF_NOTE;
 	t[0].rows = rows;
 	t[0].nrows = n;
+	t[0].notes = notes;
+	t[0].nnotes = nn;
 	vr_buf_init(&b);
 	vr_buf_addstr(&r->table, "## Headline\n\n");
 	if (n)
 		vr_buf_addf(&r->table, "The %zu latency rows whose means differ significantly"
-			    " (marked), then the counters. The full table, every statistic of every"
-			    " metric, is [compare.txt](compare.txt).\n\n", n);
+			    " (marked), then the counters, with the notes needed to read them (unit,"
+			    " test). The full table, every statistic of every metric with all its"
+			    " notes (samples missing per kernel, ...), is [compare.txt](compare.txt)."
+			    "\n\n", n);
 	else
 		vr_buf_addstr(&r->table, "No latency mean differs significantly between the kernels"
 			      " (the test is named under the full table,"

@@ -64,4 +64,17 @@ test_expect_success 'report: index.md starts with the headline table, before any
 	sed -n "/^## Headline/,/^## /p" b/index.md | grep -q "^Kswapd running %  *[0-9]" &&
 	! grep -q "^Stddev\|^Max " b/index.md
 '
+# the headline keeps of compare.txt's notes the unit and the test line (and
+# says so), not the notes on samples missing per kernel
+test_expect_success 'report: the headline keeps the unit and test notes only' '
+	load_samples &&
+	"$VR" report -q -d s.db -o b &&
+	grep -q "samples in [0-9]* runs" b/compare.txt &&
+	sed -n "/^## Headline/,/^## /p" b/index.md >head.md &&
+	grep -q "with the notes needed to read them (unit, test)" head.md &&
+	for n in "^Unit: " "^Significance: "; do
+		test "$(grep "$n" head.md)" = "$(grep "$n" b/compare.txt)" || exit 1
+	done &&
+	! grep -q "samples in\|^inf%" head.md
+'
 test_done

@@ -67,12 +67,15 @@ db.commit()" &&
 	"$VR" chart -d f.db -T timeline -r 1 --dump-data >out &&
 	grep -c "^node" out >n && echo 3 >expect && test_cmp expect n
 '
+# the legend: what the lines below draw (no unknown state, no premature
+# sleep, no kswapd rate in the window)
 test_expect_success 'timeline data of run 1, node 0, 2..3.5 s' '
 	"$FIXTURE" --fixture f.db &&
 	"$VR" chart -d f.db -T timeline -r 1 -n 0 --from 2 --to 3.5 --dump-data >out &&
 	cat >expect <<-EOF &&
 	timeline run 1 kernel 4.11.0-vanilla iteration 1 duration_s 10
 	window_s 2 3.5 bin_s 0.02
+	legend awake napping asleep WRITEBACK stall_direct rate_others
 	node 0
 	kswapd asleep 2 3
 	kswapd awake 3 3.2
@@ -291,6 +294,48 @@ test_expect_success 'timeline: memcg stalls and throttling are drawn beside dire
 	test_cmp expect stalls &&
 	"$VR" chart -d syn.db -T timeline --run 1 -o t.png --width 500 --height 400 &&
 	check_image t.png 500 400
+'
+# The legend names what the chart draws: its dump's "legend" line equals
+# the set worked out here from the dump's own data lines (kswapd states,
+# premature marks, flag colours with a set interval, stall kinds, rate
+# lines not 0); a run without direct reclaim has no direct entry.
+legend_check() {
+	python3 - "$1" <<-'EOF'
+	import sys
+	lines = open(sys.argv[1]).read().splitlines()
+	want = set()
+	for l in lines:
+	    w = l.split()
+	    if w[0] == 'kswapd':
+	        want.add(w[1])
+	    elif w[0] == 'premature':
+	        want.add('premature')
+	    elif w[0] == 'flag' and w[2] == 'set':
+	        # a band's colour: the first of these words its name has
+	        want |= set([f for f in ('DIRTY', 'WRITEBACK', 'CONGESTED') if f in w[1]][:1])
+	    elif w[0] == 'stall':
+	        want.add('stall_' + w[3])
+	    elif w[0] == 'rate':
+	        if float(w[3]): want.add('rate_kswapd')
+	        if float(w[5]): want.add('rate_others')
+	    elif w[0] == 'legend':
+	        got = set(w[1:])
+	if got != want:
+	    sys.exit('legend %s, drawn %s' % (sorted(got), sorted(want)))
+	EOF
+}
+test_expect_success 'timeline: the legend lists what is drawn, no direct stall entry without one' '
+	"$FIXTURE" --fixture f.db &&
+	"$VR" chart -d f.db -T timeline --run 1 --dump-data >f1 &&
+	legend_check f1 && grep -q "^legend .*stall_direct" f1 &&
+	printf "%s\n" "     kswapd0-50    [000] .....     2.000000: mm_vmscan_kswapd_wake: nid=0 order=0" \
+		"          dd-300   [001] .....     2.030000: mm_vmscan_throttled: nid=0 usec_timeout=10000 usect_delayed=10000 reason=VMSCAN_THROTTLE_CONGESTED" \
+		"     kswapd0-50    [000] .....     2.100000: mm_vmscan_kswapd_sleep: nid=0" >thr.txt &&
+	"$VR" load -q -d thr.db --kernel 6.18.0 thr.txt &&
+	"$VR" chart -d thr.db -T timeline --run 1 --dump-data >t1 &&
+	legend_check t1 && grep -q "^legend .*stall_throttle" t1 && ! grep -q "^legend .*stall_direct" t1 &&
+	syn_db &&
+	"$VR" chart -d syn.db -T timeline --run 1 --dump-data >s1 && legend_check s1
 '
 test_expect_success 'timeline: --from/--to past the end of the run is an error naming its length' '
 	syn_db &&

@@ -129,6 +129,9 @@ static void test_timeline(void **state)
 	static const char want[] =
 		"timeline run 1 kernel 4.11.0-vanilla iteration 1 duration_s 10\n"
 		"window_s 0 10 bin_s 0.1\n"
+		/* the legend: what the lines below draw */
+		"legend awake napping asleep unknown premature WRITEBACK stall_direct stall_memcg"
+		" rate_kswapd rate_others\n"
 		"node 0\n"
 		"kswapd unknown 0 1\n"		/* before the first wake */
 		"kswapd awake 1 1.5\n"
@@ -172,6 +175,7 @@ static void test_timeline_window(void **state)
 	static const char want[] =
 		"timeline run 1 kernel 4.11.0-vanilla iteration 1 duration_s 10\n"
 		"window_s 1.55 3.1 bin_s 0.02\n"
+		"legend awake napping asleep premature WRITEBACK stall_direct rate_others\n"
 		"node 0\n"
 		"kswapd napping 1.55 1.6\n"
 		"kswapd asleep 1.6 3\n"
@@ -225,6 +229,7 @@ static void test_timeline_not_inferable(void **state)
 	static const char want[] =
 		"timeline run 3 kernel 4.11.0-patched iteration 1 duration_s 5\n"
 		"window_s 0 5 bin_s 0.05\n"
+		"legend awake unknown stall_direct\n"	/* no rate line: nothing reclaimed */
 		"node 0\n"
 		"kswapd unknown 0 1\n"
 		"kswapd awake 1 1.2\n"
