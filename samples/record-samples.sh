@@ -6,9 +6,11 @@
 #             no swap, the workload's files in DATA_DIR: wsf<factor>-<i>
 #   pressure  swap on zram0, the workload's files on ext4 on a loop device
 #             whose writes the cgroup v1 blkio controller throttles
-#             (THROTTLE_MBPS), the hog mlocked, a 20 s warmup so that the
-#             page cache holds dirty pages and pages under writeback:
-#             vm.dirty_ratio=20 (the default; zram-dirtyratio20-<i>) and
+#             (THROTTLE_MBPS, 4 MiB/s), the hog mlocked, vm.swappiness=10,
+#             two allocators whose bursts (2 x 1.25 GiB) do not fit beside
+#             the page cache, a 20 s warmup so that the page cache holds
+#             dirty pages and pages under writeback: a large dirty limit,
+#             vm.dirty_ratio=80 (zram-dirtyratio80-<i>), against a small one,
 #             vm.dirty_bytes=32M (zram-dirtybytes32m-<i>) x PRESSURE_ITERATIONS,
 #             then MEMCG_RUNS runs in a cgroup v1 memory cgroup of
 #             MEMCG_LIMIT_MB, without the hog (zram-memcg1024m-<i>)
@@ -20,7 +22,7 @@
 # a tracefs instance of its own (mono clock, per-CPU buffers drained while
 # recording) and writes the trace.dat.  The top-level tracefs settings are not
 # touched.  Everything changed (vm.watermark_scale_factor, the vm.dirty_*
-# sysctls, swap and zram0, the blkio throttle, the loop device, its mount and
+# sysctls, vm.swappiness, swap and zram0, the blkio throttle, the loop device, its mount and
 # image, the memory cgroup) is restored on exit, on error, on Ctrl-C and on
 # SIGTERM; the hog and workload run in process groups of their own (setsid)
 # and are stopped with them.  The script then compares /proc/swaps, the
@@ -86,24 +88,46 @@ WSF_LOG=${LOG:-$OUT_DIR/record-samples.log}   # the log of the wsf set
 # Which sets to record: "wsf" (vm.watermark_scale_factor 10 and 200, no swap),
 # "pressure" (swap on zram, throttled writeback, two dirty limits, memcg)
 SAMPLE_SETS=${SAMPLE_SETS:-"wsf pressure"}
-# The pressure set (files zram-dirtyratio20-N, zram-dirtybytes32m-N,
+# The pressure set (files zram-dirtyratio80-N, zram-dirtybytes32m-N,
 # zram-memcg1024m-N; see pressure_main)
 PRESSURE_LOG=${PRESSURE_LOG:-$OUT_DIR/record-samples-pressure.log}
 PRESSURE_SETTINGS=${PRESSURE_SETTINGS:-"ratio bytes"}  # ratio: DIRTY_RATIO; bytes: DIRTY_BYTES_MB
 PRESSURE_ITERATIONS=${PRESSURE_ITERATIONS:-3}
-DIRTY_RATIO=${DIRTY_RATIO:-20}        # vm.dirty_ratio of "ratio" (the kernel's default)
-DIRTY_BG_RATIO=${DIRTY_BG_RATIO:-10}  # vm.dirty_background_ratio of "ratio"
+DIRTY_RATIO=${DIRTY_RATIO:-80}        # vm.dirty_ratio of "ratio" (a large limit: the kernel's default is 20)
+DIRTY_BG_RATIO=${DIRTY_BG_RATIO:-5}   # vm.dirty_background_ratio of "ratio" (default 10)
 DIRTY_BYTES_MB=${DIRTY_BYTES_MB:-32}  # vm.dirty_bytes of "bytes" (background: half)
 MEMCG_RUNS=${MEMCG_RUNS:-1}           # runs in a cgroup v1 memory cgroup (no hog)
 MEMCG_LIMIT_MB=${MEMCG_LIMIT_MB:-1024} # its memory.limit_in_bytes
+# The loop device's write limit in the memcg runs, MiB/s (0: none).  Throttled,
+# the memcg fills with pages under writeback that its reclaim then waits on
+# (shrink_folio_list(), cgroup v1) and the run stalls for tens of seconds
+MEMCG_THROTTLE_MBPS=${MEMCG_THROTTLE_MBPS:-0}
 PRESSURE_LEAVE_MB=${PRESSURE_LEAVE_MB:-4608} # MemAvailable the mlocked hog leaves
-PRESSURE_FLOOR_MB=${PRESSURE_FLOOR_MB:-3072}
-PRESSURE_FILE_MB=${PRESSURE_FILE_MB:-2304}   # a reader reads it in 19 s at 120 MiB/s
+# The floor is below LEAVE - ALLOCATORS * ALLOC_MB: a hog that gave memory
+# back whenever the allocators run would take the pressure away
+PRESSURE_FLOOR_MB=${PRESSURE_FLOOR_MB:-1024}
+PRESSURE_FILE_MB=${PRESSURE_FILE_MB:-3072}   # per reader and writer: 9 GB of files for 4.6 GB
+PRESSURE_RUNTIME=${PRESSURE_RUNTIME:-4}      # s of measured run (each file stays under 5 MB)
+PRESSURE_READERS=${PRESSURE_READERS:-1}      # one reader keeps clean page cache coming
+PRESSURE_READ_RATE=${PRESSURE_READ_RATE:-200} # MiB/s: its clean pages are what reclaim frees with a small dirty limit
+PRESSURE_WRITERS=${PRESSURE_WRITERS:-2}
+PRESSURE_ALLOCATORS=${PRESSURE_ALLOCATORS:-2}
+PRESSURE_ALLOC_MB=${PRESSURE_ALLOC_MB:-1280}
+# The memcg run: writers and one allocator, no reader (so that memcg reclaim
+# meets dirty file pages the flushers have not queued: cgroup v1 reclaim
+# then throttles, reason WRITEBACK, mm/vmscan.c shrink_inactive_list())
+MEMCG_RUNTIME=${MEMCG_RUNTIME:-8}
+MEMCG_READERS=${MEMCG_READERS:-0}
+MEMCG_ALLOCATORS=${MEMCG_ALLOCATORS:-1}
+MEMCG_ALLOC_MB=${MEMCG_ALLOC_MB:-512}
+MEMCG_FILE_MB=${MEMCG_FILE_MB:-1024}
 PRESSURE_WARMUP=${PRESSURE_WARMUP:-20}     # s of untraced warmup before each run
 PRESSURE_PRE_TRACE=${PRESSURE_PRE_TRACE:-2} # s of it traced
+PRESSURE_SWAPPINESS=${PRESSURE_SWAPPINESS-10} # vm.swappiness of the pressure set (empty: unchanged)
+PRESSURE_DROP_CACHES=${PRESSURE_DROP_CACHES:-0} # 1: drop the clean page cache the file creation left
 ZRAM_SIZE=${ZRAM_SIZE:-4G}
 ZRAM_ALGO=${ZRAM_ALGO:-lz4}
-THROTTLE_MBPS=${THROTTLE_MBPS:-16}    # blkio.throttle.write_bps_device of the loop device, MiB/s
+THROTTLE_MBPS=${THROTTLE_MBPS:-4}     # blkio.throttle.write_bps_device of the loop device, MiB/s
 LOOP_MB=${LOOP_MB:-10240}             # the loop device's backing file (sparse)
 LOOP_IMAGE=${LOOP_IMAGE:-/var/tmp/vmscan-samples-loop.img}
 LOOP_MNT=${LOOP_MNT:-/var/tmp/vmscan-samples-mnt}
@@ -607,7 +631,12 @@ save_dirty() {
 	SAVED_DIRTY_BYTES=$(cat /proc/sys/vm/dirty_bytes)
 	SAVED_DIRTY_BG_RATIO=$(cat /proc/sys/vm/dirty_background_ratio)
 	SAVED_DIRTY_BG_BYTES=$(cat /proc/sys/vm/dirty_background_bytes)
+	SAVED_SWAPPINESS=$(cat /proc/sys/vm/swappiness)
 	RS_P_SAVED_DIRTY=1
+	if [ -n "$PRESSURE_SWAPPINESS" ]; then
+		echo "$PRESSURE_SWAPPINESS" >/proc/sys/vm/swappiness || fail "cannot set vm.swappiness"
+		log "vm.swappiness=$PRESSURE_SWAPPINESS (was $SAVED_SWAPPINESS)"
+	fi
 }
 
 # set_dirty ratio|bytes: the dirty limits of a setting (writing a *_bytes
@@ -636,8 +665,9 @@ restore_dirty() {
 	else
 		echo "$SAVED_DIRTY_BG_RATIO" >/proc/sys/vm/dirty_background_ratio
 	fi
+	echo "$SAVED_SWAPPINESS" >/proc/sys/vm/swappiness
 	RS_P_SAVED_DIRTY=0
-	echo "record-samples: restored the vm.dirty_* sysctls" >&2
+	echo "record-samples: restored the vm.dirty_* sysctls and vm.swappiness" >&2
 }
 
 # pressure_setup: zram swap, the loop device with ext4, mounted on LOOP_MNT
@@ -676,10 +706,18 @@ pressure_setup() {
 # pressure_throttle PID: before each recording, throttle the loop device's
 # writes (the workload's files were written at full speed)
 pressure_throttle() {
+	if [ "$THROTTLE_MBPS" = 0 ]; then
+		log "writes to $LOOP_DEVNUM not throttled (THROTTLE_MBPS=0)"
+		return 0
+	fi
 	echo "$LOOP_DEVNUM $((THROTTLE_MBPS * 1048576))" >"$BLKIO/blkio.throttle.write_bps_device" ||
 		fail "cannot throttle $LOOP_DEVNUM"
 	RS_P_THROTTLED=$LOOP_DEVNUM
 	log "throttled: $(cat "$BLKIO/blkio.throttle.write_bps_device" | tr '\n' ' ')"
+	if [ "$PRESSURE_DROP_CACHES" = 1 ]; then
+		echo 1 >/proc/sys/vm/drop_caches || fail "cannot drop the page cache"
+		log "dropped the page cache: MemFree $(awk '/^MemFree:/ { print int($2 / 1024) }' /proc/meminfo) MB"
+	fi
 }
 
 pressure_unthrottle() {
@@ -745,19 +783,27 @@ pressure_restore() {
 }
 
 # pressure_run NAME: one recording of the pressure set; a run that lost
-# events is recorded again with twice the buffer (at most twice)
+# events is recorded again with twice the buffer (at most twice); one that
+# came out MAX_FILE_BYTES or larger (reclaim under this pressure varies by a
+# third from run to run) is recorded again once, as the log says
 pressure_run() {
-	local name=$1 try
-	for try in 1 2 3; do
+	local name=$1 try size big=0
+	for try in 1 2 3 4; do
 		record_run "$name" v7 --keep-files
-		[ "$RS_LAST_LOST" = 0 ] && break
-		[ "$try" = 3 ] && fail "$name: $RS_LAST_LOST events lost with BUFFER_KB=$BUFFER_KB"
-		BUFFER_KB=$((BUFFER_KB * 2))
-		log "$name: $RS_LAST_LOST events lost: again with BUFFER_KB=$BUFFER_KB"
+		size=$(stat -c %s "$OUT_DIR/$name.dat")
+		if [ "$RS_LAST_LOST" != 0 ]; then
+			[ "$try" -ge 3 ] && fail "$name: $RS_LAST_LOST events lost with BUFFER_KB=$BUFFER_KB"
+			BUFFER_KB=$((BUFFER_KB * 2))
+			log "$name: $RS_LAST_LOST events lost: again with BUFFER_KB=$BUFFER_KB"
+		elif [ "$size" -ge "$MAX_FILE_BYTES" ]; then
+			[ "$big" = 1 ] && fail "$name.dat has $size bytes (>= $MAX_FILE_BYTES) twice: lower PRESSURE_RUNTIME"
+			big=1
+			log "$name: discarded: $size bytes (>= $MAX_FILE_BYTES); recorded again"
+		else
+			return 0
+		fi
 	done
-	local size
-	size=$(stat -c %s "$OUT_DIR/$name.dat")
-	[ "$size" -lt "$MAX_FILE_BYTES" ] || fail "$name.dat has $size bytes (>= $MAX_FILE_BYTES): lower RUNTIME"
+	fail "$name: no recording without lost events under $MAX_FILE_BYTES bytes"
 }
 
 # pressure_main: the pressure set: PRESSURE_SETTINGS (dirty limits) times
@@ -765,6 +811,8 @@ pressure_run() {
 # runs in a memory cgroup (no hog: memcg reclaim only)
 pressure_main() {
 	local LEAVE_MB=$PRESSURE_LEAVE_MB FLOOR_MB=$PRESSURE_FLOOR_MB FILE_MB=$PRESSURE_FILE_MB
+	local RUNTIME=$PRESSURE_RUNTIME READERS=$PRESSURE_READERS READ_RATE=$PRESSURE_READ_RATE
+	local WRITERS=$PRESSURE_WRITERS ALLOCATORS=$PRESSURE_ALLOCATORS ALLOC_MB=$PRESSURE_ALLOC_MB
 	local DATA_DIR=$LOOP_MNT HOG_MLOCK=1 RS_AFTER_RECORD=pressure_after
 	local RS_WARMUP=$PRESSURE_WARMUP RS_PRE_TRACE=$PRESSURE_PRE_TRACE
 	local EXTRA_WORKLOAD_ARGS="$EXTRA_WORKLOAD_ARGS -w $PRESSURE_WARMUP"
@@ -789,6 +837,9 @@ pressure_main() {
 		# the workload runs in the memory cgroup from its start, so that
 		# the page cache of its files is charged to it
 		local RS_WORKLOAD_CGROUP=$RS_P_MEMCG/cgroup.procs
+		local THROTTLE_MBPS=$MEMCG_THROTTLE_MBPS RUNTIME=$MEMCG_RUNTIME READERS=$MEMCG_READERS
+		local ALLOCATORS=$MEMCG_ALLOCATORS ALLOC_MB=$MEMCG_ALLOC_MB FILE_MB=$MEMCG_FILE_MB
+		log "memcg runs: RUNTIME=${RUNTIME}s READERS=$READERS WRITERS=$WRITERS ALLOCATORS=$ALLOCATORS ALLOC_MB=$ALLOC_MB FILE_MB=$FILE_MB, loop device write limit $THROTTLE_MBPS MiB/s (0: none)"
 		for i in $(seq 1 "$MEMCG_RUNS"); do
 			name=zram-memcg${MEMCG_LIMIT_MB}m-$i
 			log "=== $name: memory cgroup $RS_P_MEMCG, limit $MEMCG_LIMIT_MB MB, MemAvailable $(mem_available_mb) MB"

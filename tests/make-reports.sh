@@ -5,7 +5,7 @@
 #                      (samples/wsf*.dat: vm.watermark_scale_factor 10 and
 #                      200, no swap)
 #   reports/pressure/  the pressure set (samples/zram-*.dat: swap on zram,
-#                      throttled writeback, vm.dirty_ratio=20 against
+#                      throttled writeback, vm.dirty_ratio=80 against
 #                      vm.dirty_bytes=32M, and one memcg-limited run)
 # (see samples/README.md and samples/record-samples.sh).
 #
@@ -74,7 +74,7 @@ fi
 mapfile -t main < <(by_name "${main[@]}")
 bundle "$out" "${main[@]}"
 
-# the pressure set: the default dirty limits first (the baseline), then the
+# the pressure set: the large dirty limit first (the baseline), then the
 # small vm.dirty_bytes, then the memcg run(s)
 pressure=()
 for g in 'zram-dirtyratio*' 'zram-dirtybytes*' 'zram-memcg*'; do
