@@ -21,7 +21,8 @@
 enum vr_field_type {
 	VR_FT_INT,	/* integer of any size, stored as SQLite INTEGER (int64;
 			 * unsigned 64-bit values above INT64_MAX keep their bit
-			 * pattern, e.g. kernel pointers read negative) */
+			 * pattern, e.g. kernel pointers read negative;
+			 * a counter there is refused: spec_field_is_counter()) */
 	VR_FT_TEXT,	/* char array or __data_loc string, stored as TEXT */
 };
 
@@ -59,6 +60,16 @@ extern const size_t vr_event_specs_count;
  * (such events go to the generic other_event table).
  */
 int spec_find(const char *system, const char *name);
+
+/**
+ * spec_field_is_counter - is @name a page counter the kernel declares
+ * unsigned long (or unsigned int) in its TP_STRUCT__entry (nr_scanned,
+ * nr_reclaimed, ...; the list and its sources in src/spec.c)?  Such a value
+ * above 2^63 - 1 is no count (stored, it would read negative): both
+ * readers refuse it, the text one at its line, the trace.dat one at its
+ * CPU and timestamp.
+ */
+int spec_field_is_counter(const char *name);
 
 /** spec_nfields - number of fields of spec @idx (0 <= idx < count). */
 int spec_nfields(int idx);

@@ -43,6 +43,8 @@ struct dat_event {
 	struct tep_format_field **extra;	/* fields beyond the spec */
 	int nextra;
 	int nfields;				/* spec_nfields(spec) */
+	unsigned int counters;			/* bit f: field f is an unsigned
+						 * counter (spec_field_is_counter()) */
 };
 
 /* One per-CPU stream of one buffer (the top level or an instance). */

@@ -496,10 +496,14 @@ static void plan_event(struct dat_event *de, struct tep_event *ev)
 	de->spec = spec_find(ev->system, ev->name);
 	if (de->spec >= 0) {
 		nf = de->nfields = spec_nfields(de->spec);
-		for (int f = 0; f < nf; f++)
-			de->field[f] = spec_decoded(de->spec, f)
-				       ? tep_find_field(ev, vr_event_specs[de->spec].fields[f].name)
-				       : NULL;
+		for (int f = 0; f < nf; f++) {
+			const char *name = vr_event_specs[de->spec].fields[f].name;
+
+			de->field[f] = spec_decoded(de->spec, f) ? tep_find_field(ev, name) : NULL;
+			if (de->field[f] && !(de->field[f]->flags & TEP_FIELD_IS_SIGNED) &&
+			    spec_field_is_counter(name))
+				de->counters |= 1u << f;
+		}
 	}
 	for (fld = ev->format.fields; fld; fld = fld->next)
 		if (de->spec < 0 || !spec_has_field(de->spec, fld->name))
@@ -682,6 +686,20 @@ static const char *ksym_name(struct ingest_dat *d, unsigned long long addr)
 	return k->name;
 }
 
+/* A counter above 2^63 - 1 (read negative): refused, as the text reader
+ * refuses it (spec_field_is_counter()).  Returns -1 after the message. */
+static int counter_out_of_range(const struct ingest_dat *d, const struct dat_event *de,
+				const struct tep_record *rec, int f, int64_t v)
+{
+	return vr_error("%s: cpu %d offset %llu, %llu.%09llu s: %s:%s: %s=%llu: out of range (a"
+			" counter above 2^63 - 1)", d->path, rec->cpu, rec->offset,
+			rec->ts / 1000000000ULL, rec->ts % 1000000000ULL, de->ev->system,
+			de->ev->name, vr_event_specs[de->spec].fields[f].name,
+			(unsigned long long)(uint64_t)v);
+}
+
+/* The spec's fields of @rec into @out: 0, -1 (the record is too short for
+ * its format) or -2 (a counter out of range, said). */
 static int decode_known(struct ingest_dat *d, struct dat_event *de,
 			const struct tep_record *rec, struct ingest_event *out)
 {
@@ -702,6 +720,8 @@ static int decode_known(struct ingest_dat *d, struct dat_event *de,
 		} else {
 			if (read_int(d, fld, rec, &out->val[f]))
 				return -1;
+			if ((de->counters & (1u << f)) && out->val[f] < 0)
+				return counter_out_of_range(d, de, rec, f, out->val[f]) - 1;
 			if (sp->fields[f].flags & VR_FF_KSYM)
 				out->str[f] = ksym_name(d, (unsigned long long)out->val[f]);
 		}
@@ -737,8 +757,14 @@ static int decode_record(struct ingest_dat *d, const struct tep_record *rec,
 	/* str[] of a field this format lacks must not keep a stale pointer
 	 * (fuzz-dat: a mangled sched_switch format crashed run_fill) */
 	memset(out->str, 0, sizeof(out->str));
-	if (de->spec >= 0 && decode_known(d, de, rec, out))
-		goto bad;
+	if (de->spec >= 0) {
+		int rc = decode_known(d, de, rec, out);
+
+		if (rc == -2)
+			return -1;
+		if (rc)
+			goto bad;
+	}
 	if (de->nextra) {
 		vr_buf_reset(&d->json);
 		for (int i = 0; i < de->nextra; i++)

@@ -335,21 +335,6 @@ static const char *const int32_fields[] = {
 };
 
 /*
- * Counters the kernel declares unsigned long (or unsigned int) in
- * TP_STRUCT__entry and prints with %lu/%u (include/trace/events/vmscan.h,
- * 4.4-6.18: lru_isolate, lru_shrink_inactive, lru_shrink_active,
- * direct_reclaim_end, inactive_list_is_low, shrink_slab_start's 4.4-4.15
- * pgs_scanned/lru_pgs): a printed "-1" cannot have come from them, and a
- * page count above 2^63 - 1 is no count (it would be stored negative).
- */
-static const char *const counter_fields[] = {
-	"nr_requested", "nr_scanned", "nr_skipped", "nr_taken", "nr_reclaimed", "nr_dirty",
-	"nr_writeback", "nr_congested", "nr_immediate", "nr_activate", "nr_activate0",
-	"nr_activate1", "nr_ref_keep", "nr_unmap_fail", "nr_active", "nr_deactivated",
-	"nr_referenced", "total_inactive", "inactive", "total_active", "active", "ratio",
-	"pgs_scanned", "lru_pgs", NULL
-};
-/*
  * Unsigned long pfns, struct page addresses and gfp masks, printed in hex
  * (%lx, %p: vmscan.h writepage, compaction.h compaction_begin/end): a
  * minus sign cannot have come from them; above 2^63 - 1 they are stored as
@@ -374,7 +359,7 @@ static const char *out_of_field(int spec, int f, int64_t x, const char *v)
 
 	if (listed(int32_fields, name) && (x < INT32_MIN || x > (int64_t)UINT32_MAX))
 		return "out of range (the kernel's field is a 32-bit integer)";
-	if (listed(counter_fields, name) && x < 0)
+	if (spec_field_is_counter(name) && x < 0)
 		return v[0] == '-' ? "out of range (the kernel's field is an unsigned counter)"
 				   : "out of range (a counter above 2^63 - 1)";
 	if (listed(unsigned_fields, name) && v[0] == '-')

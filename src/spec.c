@@ -153,6 +153,31 @@ int spec_find(const char *system, const char *name)
 	return -1;
 }
 
+/*
+ * Counters the kernel declares unsigned long (or unsigned int) in
+ * TP_STRUCT__entry, printed %lu/%u (lru_shrink_inactive: %ld)
+ * (include/trace/events/vmscan.h,
+ * 4.4-6.18: lru_isolate, lru_shrink_inactive, lru_shrink_active,
+ * direct_reclaim_end, inactive_list_is_low, shrink_slab_start's 4.4-4.15
+ * pgs_scanned/lru_pgs): a printed "-1" cannot have come from them, and a
+ * page count above 2^63 - 1 is no count (it would be stored negative).
+ */
+static const char *const counter_fields[] = {
+	"nr_requested", "nr_scanned", "nr_skipped", "nr_taken", "nr_reclaimed", "nr_dirty",
+	"nr_writeback", "nr_congested", "nr_immediate", "nr_activate", "nr_activate0",
+	"nr_activate1", "nr_ref_keep", "nr_unmap_fail", "nr_active", "nr_deactivated",
+	"nr_referenced", "total_inactive", "inactive", "total_active", "active", "ratio",
+	"pgs_scanned", "lru_pgs", NULL
+};
+
+int spec_field_is_counter(const char *name)
+{
+	for (int i = 0; counter_fields[i]; i++)
+		if (!strcmp(counter_fields[i], name))
+			return 1;
+	return 0;
+}
+
 int spec_nfields(int idx)
 {
 	int n = 0;
