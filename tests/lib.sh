@@ -11,7 +11,17 @@ set -u
 # elsewhere on the machine (older builds delete such files by name), and
 # it sees none of theirs.  Without unshare it runs as it is.  The results
 # file is passed on as a descriptor (its path is under the hidden /tmp).
+# A tree that is itself under /tmp (a clone made there) would be hidden
+# too: then the script runs as it is.
+_vr_under_tmp() {
+	local p
+	for p in "$@"; do
+		case $(readlink -f "$p" 2>/dev/null || echo "$p") in /tmp/*) return 0 ;; esac
+	done
+	return 1
+}
 if [ "${VR_PRIVATE_TMP:-}" = want ] && [ -z "${VR_PRIVATE_TMP_DIR:-}" ] &&
+   ! _vr_under_tmp "$0" "$VR" "${TOP:-.}" "${BUILD:-.}" &&
    unshare -rm true 2>/dev/null; then
 	_priv=$(mktemp -d /tmp/vr-ptmp.XXXXXX)
 	if [ -n "${VR_RESULTS:-}" ]; then exec 9>>"$VR_RESULTS"; fi
