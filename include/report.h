@@ -20,6 +20,8 @@ struct store;
 struct report_opts {
 	const char *db_path;	/* the database's path as given, named in index.md
 				 * and recorded in evidence.db */
+	const char *const *db_paths;	/* several databases read as one: all of them */
+	int ndbs;		/* their number (<= 1: @db_path alone) */
 	const char *dir;	/* the bundle's directory, created if missing */
 	const struct compare_opts *copts;	/* what the tables show (--kernels, ...) */
 	int width, height;	/* chart size in px; height 0: chart_draw() decides */

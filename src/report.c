@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -46,6 +47,10 @@ struct report {
 	struct compare_result cmp;	/* compare.txt's comparison, when untrimmed (have_cmp):
 					 * the counters chart's too */
 	bool have_cmp;
+	pid_t summary_pid;	/* the process writing summary.txt into summary_fd, or 0 */
+	int summary_fd;		/* a memfd holding summary.txt once summary_pid exited 0 */
+	struct outfile *summary_of;	/* DIR/summary.txt, made in its place among the tables
+					 * (MANIFEST lists files in the order made) */
 };
 
 /* Do @o ask for the comparison chart_counters_build() makes (every kernel,
@@ -212,6 +217,89 @@ static void report_compare(struct report *r)
 	}
 }
 
+/*
+ * summary.txt is the bundle's slowest table (a quarter of a report on a
+ * large trace) and reads nothing the rest writes, so it is printed by a
+ * process of its own, with a read-only connection of its own to the same
+ * database(s) (an SQLite connection is not used across fork()), into a
+ * memfd, while this one draws the charts; summary_finish() puts it in DIR.
+ * Without memfd or fork it is printed here, in order.  The child's output is
+ * summary_print()'s, byte for byte.
+ */
+static void summary_start(struct report *r, const struct report_opts *o)
+{
+	r->summary_pid = 0;
+	r->summary_fd = memfd_create("vmscan-report-summary", MFD_CLOEXEC);
+	if (r->summary_fd < 0)
+		return;
+	fflush(NULL);
+	r->summary_pid = fork();
+	if (r->summary_pid < 0) {
+		r->summary_pid = 0;
+		close(r->summary_fd);
+		r->summary_fd = -1;
+		return;
+	}
+	if (r->summary_pid == 0) {
+		struct store *st = o->ndbs > 1 ? store_open_many(o->db_paths, o->ndbs) :
+			store_open(o->db_path, STORE_RDONLY);
+		FILE *f = st ? fdopen(r->summary_fd, "w") : NULL;
+		int rc = f ? summary_print(st, f) : -1;
+
+		if (f && fclose(f)) {
+			vr_error("summary.txt: cannot write it: %s", strerror(errno));
+			rc = -1;
+		}
+		store_close(st);
+		_exit(rc ? VR_EXIT_FAIL : VR_EXIT_OK);	/* nothing of the parent's to flush */
+	}
+}
+
+/* Wait for summary_start()'s process and write DIR/summary.txt from it
+ * (or print it here when there is none). */
+static void summary_finish(struct report *r)
+{
+	struct vr_buf text;
+	char buf[65536];
+	ssize_t n;
+	int status;
+
+	if (!r->summary_pid)
+		return;	/* printed in its place by report_text() */
+	while (waitpid(r->summary_pid, &status, 0) < 0)
+		if (errno != EINTR)
+			break;
+	r->summary_pid = 0;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != VR_EXIT_OK) {
+		if (WIFSIGNALED(status))
+			vr_error("summary.txt: the process printing it died (signal %d, SIG%s)",
+				 WTERMSIG(status), sigabbrev_np(WTERMSIG(status)));
+		r->failed = 1;	/* (its own message otherwise) */
+		close(r->summary_fd);
+		if (r->summary_of)
+			outfile_fail(r->summary_of, 0);
+		return;
+	}
+	vr_buf_init(&text);
+	lseek(r->summary_fd, 0, SEEK_SET);
+	while ((n = read(r->summary_fd, buf, sizeof(buf))) > 0)
+		vr_buf_add(&text, buf, (size_t)n);
+	if (n < 0) {
+		vr_error("summary.txt: cannot read it back: %s", strerror(errno));
+		r->failed = 1;
+		if (r->summary_of)
+			outfile_fail(r->summary_of, 0);
+	} else if (!r->summary_of) {
+		r->failed = 1;	/* outdir_create() said why */
+	} else {
+		outfile_write(r->summary_of, text.buf ? text.buf : "", text.len);
+		if (outfile_finish(r->summary_of))
+			r->failed = 1;
+	}
+	vr_buf_release(&text);
+	close(r->summary_fd);
+}
+
 static void report_text(struct report *r)
 {
 	report_compare(r);
@@ -219,8 +307,11 @@ static void report_text(struct report *r)
 		r->failed = 1;
 	vr_buf_addstr(&r->index, "- [runs.txt](runs.txt): the loaded runs, their kernels and"
 		      " data quality\n");
-	if (text_file(r, "summary.txt", summary_print))
+	if (r->summary_pid) {
+		r->summary_of = outdir_create(r->out, "summary.txt");
+	} else if (text_file(r, "summary.txt", summary_print)) {
 		r->failed = 1;
+	}
 	vr_buf_addstr(&r->index, "- [summary.txt](summary.txt): per run what reclaim did: totals,"
 		      " per process, per kswapd with its sleep decisions, data quality\n");
 }
@@ -468,9 +559,10 @@ static int report_write(struct store *s, const struct report_opts *o)
 		    " by running it again.\n\n## Tables\n\n", r.db_path, r.dir);
 	vr_buf_init(&r.table);
 	progress_start(&r.prog, o->quiet);
+	summary_start(&r, o);
 	progress_show(&r.prog, "report: tables");
 	report_text(&r);
-	made(&r, "compare.txt, compare.md, runs.txt, summary.txt");
+	made(&r, "compare.txt, compare.md, runs.txt");
 	progress_show(&r.prog, "report: evidence.db");
 	report_evidence(&r);
 	made(&r, "evidence.db");
@@ -478,6 +570,8 @@ static int report_write(struct store *s, const struct report_opts *o)
 	vr_buf_release(&r.table);
 	if (report_charts(&r))
 		r.failed = 1;
+	summary_finish(&r);
+	made(&r, "summary.txt");
 	progress_end(&r.prog);
 	write_file(&r, "index.md", r.index.buf, r.index.len);
 	if (r.failed) {

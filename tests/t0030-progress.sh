@@ -63,7 +63,8 @@ test_expect_success 'report -v: each part made, in a pipe too; none without -v' 
 	"$VR" load -q -d t.db "$test_root/two.dat" &&
 	"$VR" report -v -d t.db -o rep 2>err >out &&
 	! grep -q "chart 1 of" err &&
-	grep -q "^report: made rep/compare.txt, compare.md, runs.txt, summary.txt ([0-9.]* s)\$" err &&
+	grep -q "^report: made rep/compare.txt, compare.md, runs.txt ([0-9.]* s)\$" err &&
+	grep -q "^report: made rep/summary.txt ([0-9.]* s)\$" err &&
 	grep -q "^report: made rep/evidence.db ([0-9.]* s)\$" err &&
 	ls rep/*.png | sed "s|^rep/||; s|\.png\$||" | sort >charts &&
 	sed -n "s|^report: made rep/\([^ ]*\)\.png, \1\.svg ([0-9.]* s)\$|\1|p" err | sort >said &&

@@ -78,7 +78,8 @@ static void report_release(void *opts)
 static int report_run(struct cmd_ctx *ctx)
 {
 	const struct report_args *a = ctx->opts;
-	const struct report_opts o = { .db_path = ctx->db, .dir = a->dir, .copts = &a->o,
+	const struct report_opts o = { .db_path = ctx->db, .db_paths = ctx->dbs,
+				       .ndbs = ctx->ndbs, .dir = a->dir, .copts = &a->o,
 				       .width = a->width, .height = a->height,
 				       .quiet = a->quiet, .verbose = a->verbose };
 
