@@ -89,6 +89,11 @@
 	{ "Throttled " reason " outside kswapd time ms", "ms", \
 	  THROTTLE_SQL(reason, "NOT IN"), 1, 0, 1, "their usec_delayed summed" }
 
+/* the count and time rows of an optional stall kind (left out when 0 everywhere) */
+#define OPTIONAL_STALLS(name, kind, why) \
+	{ name " reclaim stalls complete", "count", STALLS(kind), 0, 0, 1, why }, \
+	{ name " reclaim stall time ms", "ms", STALL_MS(kind), 0, 0, 1, "time in them" }
+
 static const struct counter_def defs[] = {
 	{ "Direct reclaim stalls complete", "count", STALLS("direct"), 0, 0, 0,
 	  "direct reclaim stalls with begin and end seen and no events lost between" },
@@ -98,18 +103,11 @@ static const struct counter_def defs[] = {
 	  "direct reclaim stalls missing their begin or end, or with events lost inside" },
 	{ "Direct reclaim stall time ms", "ms", STALL_MS("direct"), 0, 0, 0,
 	  "time in the complete direct reclaim stalls (as the DirectReclaim metric)" },
-	{ "Memcg reclaim stalls complete", "count", STALLS("memcg"), 0, 0, 1,
-	  "complete memcg reclaim stalls (a cgroup at its memory.high or memory.max)" },
-	{ "Memcg reclaim stall time ms", "ms", STALL_MS("memcg"), 0, 0, 1,
-	  "time in them" },
-	{ "Memcg softlimit reclaim stalls complete", "count", STALLS("memcg_softlimit"), 0, 0, 1,
-	  "complete memcg soft limit reclaim stalls (cgroup v1)" },
-	{ "Memcg softlimit reclaim stall time ms", "ms", STALL_MS("memcg_softlimit"), 0, 0, 1,
-	  "time in them" },
-	{ "Node reclaim stalls complete", "count", STALLS("node"), 0, 0, 1,
-	  "complete node reclaim stalls (vm.zone_reclaim_mode)" },
-	{ "Node reclaim stall time ms", "ms", STALL_MS("node"), 0, 0, 1,
-	  "time in them" },
+	OPTIONAL_STALLS("Memcg", "memcg",
+			"complete memcg reclaim stalls (a cgroup at its memory.high or memory.max)"),
+	OPTIONAL_STALLS("Memcg softlimit", "memcg_softlimit",
+			"complete memcg soft limit reclaim stalls (cgroup v1)"),
+	OPTIONAL_STALLS("Node", "node", "complete node reclaim stalls (vm.zone_reclaim_mode)"),
 	{ "Kswapd wakes", "count",
 	  "SELECT coalesce(sum(events), 0) FROM kswapd_wake_node WHERE run_id = ?1", 0, 0, 0,
 	  "mm_vmscan_kswapd_wake events (kswapd woken to balance a node)" },

@@ -255,51 +255,6 @@ static void summary_start(struct report *r, const struct report_opts *o)
 	}
 }
 
-/* Wait for summary_start()'s process and write DIR/summary.txt from it
- * (or print it here when there is none). */
-static void summary_finish(struct report *r)
-{
-	struct vr_buf text;
-	char buf[65536];
-	ssize_t n;
-	int status;
-
-	if (!r->summary_pid)
-		return;	/* printed in its place by report_text() */
-	while (waitpid(r->summary_pid, &status, 0) < 0)
-		if (errno != EINTR)
-			break;
-	r->summary_pid = 0;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != VR_EXIT_OK) {
-		if (WIFSIGNALED(status))
-			vr_error("summary.txt: the process printing it died (signal %d, SIG%s)",
-				 WTERMSIG(status), sigabbrev_np(WTERMSIG(status)));
-		r->failed = 1;	/* (its own message otherwise) */
-		close(r->summary_fd);
-		if (r->summary_of)
-			outfile_fail(r->summary_of, 0);
-		return;
-	}
-	vr_buf_init(&text);
-	lseek(r->summary_fd, 0, SEEK_SET);
-	while ((n = read(r->summary_fd, buf, sizeof(buf))) > 0)
-		vr_buf_add(&text, buf, (size_t)n);
-	if (n < 0) {
-		vr_error("summary.txt: cannot read it back: %s", strerror(errno));
-		r->failed = 1;
-		if (r->summary_of)
-			outfile_fail(r->summary_of, 0);
-	} else if (!r->summary_of) {
-		r->failed = 1;	/* outdir_create() said why */
-	} else {
-		outfile_write(r->summary_of, text.buf ? text.buf : "", text.len);
-		if (outfile_finish(r->summary_of))
-			r->failed = 1;
-	}
-	vr_buf_release(&text);
-	close(r->summary_fd);
-}
-
 static void report_text(struct report *r)
 {
 	report_compare(r);
@@ -316,28 +271,70 @@ static void report_text(struct report *r)
 		      " per process, per kswapd with its sleep decisions, data quality\n");
 }
 
-/* Copy the file @path into @of; 0, or -1 after a message (@of then failed). */
-static int copy_into(struct outfile *of, const char *path)
+/* Copy @f (opened as @what; NULL: its open failed, errno says why) into @of
+ * and close it; 0, or -1 after a message (@of then failed). */
+static int copy_stream(struct outfile *of, FILE *f, const char *what)
 {
 	char buf[65536];
 	size_t n;
-	FILE *f = fopen(path, "rb");
 
 	if (!f) {
-		vr_error("%s: cannot read: %s", path, strerror(errno));
+		vr_error("%s: cannot read: %s", what, strerror(errno));
 		outfile_fail(of, 0);
 		return -1;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		outfile_write(of, buf, n);	/* its failure is outfile_finish()'s */
 	if (ferror(f)) {
-		vr_error("%s: cannot read: %s", path, strerror(errno));
+		vr_error("%s: cannot read: %s", what, strerror(errno));
 		fclose(f);
 		outfile_fail(of, 0);
 		return -1;
 	}
 	fclose(f);
 	return outfile_finish(of);
+}
+
+/* Copy the file @path into @of; 0, or -1 after a message (@of then failed). */
+static int copy_into(struct outfile *of, const char *path)
+{
+	return copy_stream(of, fopen(path, "rb"), path);
+}
+
+/* Wait for summary_start()'s process and write DIR/summary.txt from its
+ * memfd (nothing to do when report_text() printed it in its place). */
+static void summary_finish(struct report *r)
+{
+	FILE *f;
+	int status;
+
+	if (!r->summary_pid)
+		return;
+	while (waitpid(r->summary_pid, &status, 0) < 0)
+		if (errno != EINTR)
+			break;
+	r->summary_pid = 0;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != VR_EXIT_OK) {
+		if (WIFSIGNALED(status))
+			vr_error("summary.txt: the process printing it died (signal %d, SIG%s)",
+				 WTERMSIG(status), sigabbrev_np(WTERMSIG(status)));
+		r->failed = 1;	/* (its own message otherwise) */
+		close(r->summary_fd);
+		if (r->summary_of)
+			outfile_fail(r->summary_of, 0);
+		return;
+	}
+	if (!r->summary_of) {
+		r->failed = 1;	/* outdir_create() said why */
+		close(r->summary_fd);
+		return;
+	}
+	lseek(r->summary_fd, 0, SEEK_SET);
+	f = fdopen(r->summary_fd, "rb");
+	if (!f)
+		close(r->summary_fd);
+	if (copy_stream(r->summary_of, f, "summary.txt"))	/* closes f */
+		r->failed = 1;
 }
 
 /*
