@@ -35,20 +35,31 @@ fi
 test_name=$(basename "$0")
 test_root=$(mktemp -d "/tmp/vr-test.XXXXXX")
 trap 'rm -rf "$test_root"' EXIT
-test_pass=0 test_fail=0 test_count=0
+test_pass=0 test_fail=0 test_skip=0 test_count=0
 
 # test_expect_success DESCRIPTION 'commands'
+# The commands end with `exit 77` (test_skip_because) to be counted as a
+# skip, with the reason they printed, as automake and TAP count them.
 test_expect_success() {
 	test_count=$((test_count + 1))
-	local dir="$test_root/$test_count"
+	local dir="$test_root/$test_count" rc
 	mkdir -p "$dir"
-	if (cd "$dir" && set -e && eval "$2") >"$test_root/out" 2>&1; then
+	# in an if, as before: set -e stays off for commands whose status is
+	# tested (test_expect_code), as bash ignores it in a condition
+	if (cd "$dir" && set -e && eval "$2") >"$test_root/out" 2>&1; then rc=0; else rc=$?; fi
+	if [ $rc -eq 0 ]; then
 		test_pass=$((test_pass + 1)); echo "ok $test_count - $test_name: $1"
+	elif [ $rc -eq 77 ]; then
+		test_skip=$((test_skip + 1))
+		echo "ok $test_count - $test_name: $1 # SKIP $(tail -n 1 "$test_root/out")"
 	else
 		test_fail=$((test_fail + 1)); echo "not ok $test_count - $test_name: $1"
 		sed 's/^/#   /' "$test_root/out"
 	fi
 }
+
+# test_skip_because REASON: inside a test's commands, end it as a skip.
+test_skip_because() { echo "$*"; exit 77; }
 
 # test_must_fail CODE COMMAND...: COMMAND must exit with CODE (not crash).
 test_expect_code() {
@@ -75,7 +86,13 @@ dump_rows() {
 	done
 }
 
+# test_skip_script REASON: the whole script cannot run here (counted as
+# one skip), then exit.
+test_skip_script() {
+	echo "ok - $test_name # SKIP $*"; test_skip=$((test_skip + 1)); test_done; exit
+}
+
 test_done() {
-	[ -n "${VR_RESULTS:-}" ] && echo "$test_name $test_pass $test_fail" >> "$VR_RESULTS"
+	[ -n "${VR_RESULTS:-}" ] && echo "$test_name $test_pass $test_fail $test_skip" >> "$VR_RESULTS"
 	[ "$test_fail" -eq 0 ]
 }

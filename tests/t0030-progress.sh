@@ -4,7 +4,7 @@
 # pipe, or with -q, nothing.  -v details of report and compare, in a pipe too.
 . "$(dirname "$0")/lib.sh"
 
-command -v script >/dev/null || { echo "# SKIP $test_name: no script(1)"; test_done; exit; }
+command -v script >/dev/null || test_skip_script "no script(1)"
 python3 "$TOP/tests/mkdat.py" "$TOP/tests/data-model/two-nodes-6.18.spec" "$test_root/two.dat" ||
 	exit 1
 

@@ -186,7 +186,7 @@ test_expect_success '--low-memory, no directory for the copy: said once, exit 1,
 	! grep -q "in memory" err && test ! -e db
 '
 test_expect_success 'a tmpfs TMPDIR past the cap: says why, read in memory' '
-	test "$(stat -f -c %T /dev/shm)" = tmpfs || { echo "skipped: /dev/shm is no tmpfs"; exit 0; }
+	test "$(stat -f -c %T /dev/shm)" = tmpfs || test_skip_because "/dev/shm is no tmpfs"
 	VR_TEST_IN_MEMORY_CAP=1 TMPDIR=/dev/shm "$VR" load -q -v -d db "$sample" 2>err &&
 	grep -q "warning: $sample: read in memory (about .* MiB once decompressed): /dev/shm is a tmpfs" err &&
 	grep -qx "$in_memory" err
