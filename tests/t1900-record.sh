@@ -6,6 +6,12 @@
 # an interrupted recording.  Only the instance is written, never the top level.
 . "$(dirname "$0")/lib.sh"
 T=/sys/kernel/tracing
+# tracefs is the machine's: these checks compare its top level and its
+# instances before and after, and one of them has the next recorder remove
+# an instance left by a killed one.  Two runs of this script at once (make
+# test in two checkouts) see each other's instances and take each other's
+# leftovers, so the script holds a machine-wide lock while it runs.
+exec 8>/tmp/vmscan-report-t1900.lock && flock 8
 
 test_expect_success 'bad --events items are usage errors (2)' '
 	for spec in "" "reclaim," "sched:" "sched:a:b" "vm\$scan" "sched:sched-switch"; do
