@@ -13,6 +13,7 @@
 #ifndef VR_CHART_H
 #define VR_CHART_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -139,6 +140,16 @@ void chart_counters_release(struct chart_counters *c);
  * mean -/+ stddev clipped to [min, max] (mmtests Extract::_printCandlePlotData).
  */
 void chart_candle_set(struct chart_candle *c, const double *v, int n);
+
+/**
+ * chart_latency_log_axis - does the latency chart @l draw its values on a
+ * log axis?  Yes when they span more than a factor 50 and none is <= 0: a
+ * log axis has no 0, and a value drawn at its floor would read as the
+ * floor's value (so a real 0 gives a linear axis).  @lo, @hi: OUT: the
+ * smallest positive and the largest candle value (lo INFINITY, hi
+ * -INFINITY without a candle).
+ */
+bool chart_latency_log_axis(const struct chart_latency *l, double *lo, double *hi);
 
 /*
  * chart_*_dump - write the numbers a chart is drawn from as plain text, one

@@ -27,20 +27,25 @@ struct compare_values {
 	size_t nruns;	/* runs of the kernel the values come from */
 	enum metric_data data;	/* of a trace metric: its presence (below);
 				 * imported: VALUES or NOT_RECORDED */
-	struct metric_presence presence;	/* trace metric only */
+	struct metric_presence presence;	/* a trace metric's runs (metric.h); of an
+						 * imported operation: with_samples the runs
+						 * with values, zero those whose values are
+						 * all 0 (left out: not recorded, unless the
+						 * metric's zeros are declared real),
+						 * not_recorded those without any */
 };
 
 /**
  * compare_latency_table - fill @t (rows owned by @t, released by
  * compare_result_release()) with the statistics rows of the selected
- * operations, statistic-major as mmtests prints them, and append to
- * @notes[0..*@nnotes-1] (malloc'ed lines, owned by the caller) one line per
- * trace metric and kernel without samples in every run (enum metric_data).
- * Returns 0 or -1.
+ * operations, statistic-major as mmtests prints them; the rows of an
+ * operation some kernel's runs do not all have values of carry a note
+ * (render_row.note, owned by the row) saying what they have, per kernel
+ * (enum metric_data; an imported run whose values are all 0 counts as not
+ * recorded unless metric_op.zeros_real).  Returns 0 or -1.
  */
 int compare_latency_table(struct store *s, const struct compare_opts *o,
-			  const struct compare_kernel *k, size_t nk, struct render_table *t,
-			  char ***notes, size_t *nnotes);
+			  const struct compare_kernel *k, size_t nk, struct render_table *t);
 
 /**
  * compare_counters_table - fill @t with the counters block (means over

@@ -6,6 +6,7 @@
 #ifndef VR_INGEST_LATENCY_H
 #define VR_INGEST_LATENCY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct ingest_latency_sample {
@@ -14,6 +15,10 @@ struct ingest_latency_sample {
 	double value;		/* as given in the file, no unit conversion */
 	const char *unit;	/* "us" when the report names it (simoop "usec");
 				 * NULL: not named, "as reported"; static */
+	bool higher_is_better;	/* declared by the user (import-latency
+				 * --higher-is-better): a throughput */
+	bool zeros_real;	/* declared by the user (--real-zeros): a run
+				 * whose values are all 0 measured 0 */
 };
 
 struct ingest_latency {

@@ -21,17 +21,33 @@ struct latency_import_result {
 	bool created;		/* the run row was new (a latency-only run) */
 };
 
+/*
+ * What the user declares of imported metrics (names as compare's --metrics
+ * takes them: an operation, p95-Read, or its metric, Read, for all its
+ * rows); the arrays are borrowed.
+ */
+struct latency_import_decl {
+	char **higher;		/* higher-is-better (throughputs) */
+	size_t nhigher;
+	char **zeros_real;	/* all-0 values of a run are measurements */
+	size_t nzeros_real;
+};
+
 /**
  * latency_import_file - read the latency report @path (ingest_latency_read():
  * simoop reports or "OPERATION VALUE" lines) and store it, with the file's
  * SHA-256, as the app_latency rows of run (@kernel, @iteration) of @st
  * (opened STORE_RW) in one transaction (store_import_app_latency(): @iteration
  * 0 picks the run; @replace imports contents already imported for @kernel
- * again).  @r: OUT, filled on success.  Prints nothing but errors.
+ * again).  Each sample keeps what @decl (NULL: nothing) declares of its
+ * operation (app_latency.higher_is_better, .zeros_real); a name of @decl
+ * that is no operation or metric of the file is an error.  @r: OUT, filled
+ * on success.  Prints nothing but errors.
  * Returns 0, or -1 after "vmscan-report: FILE[:LINE]: what" (the database
  * unchanged).
  */
 int latency_import_file(struct store *st, const char *path, const char *kernel, int iteration,
-			bool replace, struct latency_import_result *r);
+			bool replace, const struct latency_import_decl *decl,
+			struct latency_import_result *r);
 
 #endif /* VR_LATENCY_IMPORT_H */

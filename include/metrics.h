@@ -17,6 +17,7 @@
 #ifndef VR_METRICS_H
 #define VR_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -142,6 +143,9 @@ struct metric_op {
 					 * op "us" when every imported sample of it
 					 * says so (app_latency.unit); NULL: as
 					 * reported.  Static. */
+	bool zeros_real;		/* app op: a run whose values are all 0 is a
+					 * measurement (declared), not a run that did
+					 * not do the operation (the default) */
 };
 
 struct metric_op_list {
@@ -159,6 +163,15 @@ struct metric_op_list {
  * Returns 0 or -1 (SQL error, message printed; @out is empty).
  */
 int metric_list(struct store *s, const int64_t *run_ids, size_t nruns, struct metric_op_list *out);
+
+/**
+ * metric_values_all_zero - are @v[0..@n-1] all 0 (and @n > 0)?  An imported
+ * operation whose values in a run are all 0 (no read in that run: simoop
+ * prints "(p50: 0) ... (max: 0)") counts as not recorded in that run unless
+ * its zeros are declared real (metric_op.zeros_real); compare and the
+ * latency chart both apply this rule.
+ */
+bool metric_values_all_zero(const double *v, size_t n);
 
 /** metric_op_list_release - free the names and the array; empty list after. */
 void metric_op_list_release(struct metric_op_list *l);

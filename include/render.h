@@ -26,7 +26,7 @@ enum render_format {
 int render_format_parse(const char *name, enum render_format *out);
 
 struct render_cell {
-	double value;		/* NAN: no value (2017 layout "-", mmtests layout 0.00) */
+	double value;		/* NAN: no value, printed "-" (never 0) */
 	double gain_pct;	/* positive is better; NAN: none printed */
 	double p;		/* t-test p-value against the baseline, or NAN */
 	bool significant;	/* text prints *gain%* instead of (gain%) */
@@ -44,6 +44,12 @@ struct render_row {
 	struct render_cell *cells;	/* one per column; borrowed */
 	const char *unit;	/* unit of the row's values, e.g. "us"; NULL: not
 				 * known (imported "as reported") or in the label */
+	const char *note;	/* a footnote the row's values need ("DirectReclaim:
+				 * wsf200 0 samples in 3 runs (shown as 0)"), or NULL;
+				 * borrowed.  Text and Markdown mark the row "[N]" and
+				 * print "[N] note" under the table, N counting the
+				 * distinct notes of the rows rendered; CSV and JSON
+				 * give it per row */
 };
 
 /*
@@ -53,9 +59,9 @@ struct render_row {
  * a missing value.  RENDER_LAYOUT_MMTESTS is today's compare-mmtests.pl
  * (mmtests bin/lib/MMTests/Compare.pm _generateRenderTable, _CompareLength
  * 7, the 18-wide _FieldLength of its shellpack benchmarks): label columns as
- * wide as the longest label, %18.2f (%7.2f%%), BAmean.95 / Pctile.95, and a
- * missing value printed as 0.00 with a 0.00% gain as _generateComparisonTable
- * does.
+ * wide as the longest label, %18.2f (%7.2f%%), BAmean.95 / Pctile.95.  A
+ * missing value is "-" in both, where _generateComparisonTable prints 0.00
+ * (0.00%): a number the data cannot give is never printed as 0.
  */
 enum render_layout {
 	RENDER_LAYOUT_2017 = 0,

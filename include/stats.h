@@ -45,9 +45,18 @@ double stats_stddev(const double *v, size_t n);
 
 /**
  * stats_coeffvar - coefficient of variation in percent,
- * stats_stddev() * 100 / stats_mean(); 0 when the mean is 0.
+ * stats_stddev() * 100 / stats_mean(); NAN when the mean is 0 (undefined
+ * there; mmtests' calc_coeffvar says 0).
  */
 double stats_coeffvar(const double *v, size_t n);
+
+/**
+ * stats_best_count - how many of @n best-first values make the best @pct
+ * percent, as mmtests takes them for BAmean-NN, BHmean-NN and Pctile-NN
+ * (Summarise.pm runStatFunc: int(n * pct / 100)): floor(n * pct / 100), at
+ * least 1, at most n.
+ */
+size_t stats_best_count(size_t n, double pct);
 
 /**
  * stats_bamean - mmtests BAmean-NN: the arithmetic mean of the best

@@ -232,8 +232,27 @@ void chart_timeline_dump(const struct chart_timeline *t, FILE *out)
 	}
 }
 
+bool chart_latency_log_axis(const struct chart_latency *l, double *lo, double *hi)
+{
+	bool nonpositive = false;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < l->npct * l->nkernels; i++) {
+		if (!l->candles[i].n)
+			continue;
+		nonpositive |= !(l->candles[i].min > 0);
+		if (l->candles[i].min > 0)
+			*lo = fmin(*lo, l->candles[i].min);
+		*hi = fmax(*hi, l->candles[i].max);
+	}
+	return !nonpositive && isfinite(*lo) && *hi / *lo > 50;
+}
+
 void chart_latency_dump(const struct chart_latency *l, FILE *out)
 {
+	double lo, hi;
+
 	fprintf(out, "latency metric %s unit %s\n", l->metric, l->unit);
 	for (size_t k = 0; l->nodata && k < l->nkernels; k++)
 		if (l->nodata[k])
@@ -248,6 +267,7 @@ void chart_latency_dump(const struct chart_latency *l, FILE *out)
 				" max %.6g stddev %.6g\n", l->pct[p], l->kernels[k], c->n, c->min,
 				c->box_lo, c->mean, c->box_hi, c->max, c->stddev);
 		}
+	fprintf(out, "axis %s\n", chart_latency_log_axis(l, &lo, &hi) ? "log" : "linear");
 }
 
 void chart_cdf_dump(const struct chart_cdf *c, FILE *out)

@@ -249,7 +249,7 @@ static int metric_ops(struct store *s, const char *metric, const struct kernel_r
 			vr_buf_init(&name);
 			vr_buf_addf(&name, "%s-%s", metric_summary_name(i), m->name);
 			out->ops[out->n++] = (struct metric_op){ vr_buf_detach(&name), m, i,
-								 m->better, m->unit };
+								 m->better, m->unit, false };
 		}
 		return 0;
 	}
@@ -359,7 +359,8 @@ static int run_op_values(struct store *s, const struct metric_op_list *ops, int6
 	for (size_t p = 0; p < ops->n; p++) {
 		if (metric_op_run_values(s, &ops->ops[p], run_id, &v, &n))
 			return -1;
-		append(&all[p], &nall[p], v, n);
+		if (ops->ops[p].zeros_real || !metric_values_all_zero(v, n))
+			append(&all[p], &nall[p], v, n);	/* all 0: not recorded */
 		free(v);
 	}
 	return 0;

@@ -80,21 +80,59 @@ int compare_stat_parse(const char *name, struct compare_stat *out)
 	return -1;
 }
 
-/* Statistic @st of @v (sorted best first) for an operation. */
+/* HCoeffVar: mmtests' calc_coeffvar with "hmean": the stddev around the
+ * harmonic mean over it, in percent; NAN where either is. */
+static double hcoeffvar(const double *v, size_t n)
+{
+	double h = stats_hmean(v, n);
+
+	return isnan(h) || h == 0 ? NAN : stats_hstddev(v, n) * 100.0 / h;
+}
+
+/*
+ * Statistic @st of @v (sorted best first) for an operation.  @harmonic:
+ * the operation is higher-is-better and its means are harmonic, as mmtests
+ * computes every "_mean" statistic of such data (Summarise.pm runStatFunc:
+ * "_mean" is hmean for a preferred value of Higher): Amean is Hmean,
+ * Stddev HStddev (Stat.pm calc_stddev around the harmonic mean), CoeffVar
+ * HCoeffVar, BAmean-NN BHmean-NN (the harmonic mean of the best NN %).
+ */
 static double stat_value(const struct compare_stat *st, const double *v, size_t n,
-			 bool higher_better)
+			 bool harmonic)
 {
 	switch (st->kind) {
 	case COMPARE_MIN: return stats_min(v, n);
-	case COMPARE_AMEAN: return higher_better ? stats_hmean(v, n) : stats_mean(v, n);
+	case COMPARE_AMEAN: return harmonic ? stats_hmean(v, n) : stats_mean(v, n);
 	case COMPARE_HMEAN: return stats_hmean(v, n);
-	case COMPARE_STDDEV: return stats_stddev(v, n);
-	case COMPARE_COEFFVAR: return stats_coeffvar(v, n);
+	case COMPARE_STDDEV: return harmonic ? stats_hstddev(v, n) : stats_stddev(v, n);
+	case COMPARE_COEFFVAR: return harmonic ? hcoeffvar(v, n) : stats_coeffvar(v, n);
 	case COMPARE_MAX: return stats_max(v, n);
-	case COMPARE_BAMEAN: return stats_bamean(v, n, st->pct);
+	case COMPARE_BAMEAN:
+		return harmonic ? stats_hmean(v, n ? stats_best_count(n, st->pct) : 0)
+				: stats_bamean(v, n, st->pct);
 	case COMPARE_PCTILE: return stats_pctile(v, n, st->pct);
 	}
 	return NAN;
+}
+
+/* The label of statistic @st for an operation whose statistics are
+ * @harmonic (stat_value()), as mmtests names it (Stat.pm stat_names:
+ * Hmean, HStddev, HCoeffVar, BHmean.NN); @mm: today's layout (".NN"). */
+static char *stat_label(const struct compare_stat *st, bool harmonic, bool mm)
+{
+	struct vr_buf b;
+
+	if (!harmonic)
+		return vr_strdup(mm ? st->mm_label : st->label);
+	vr_buf_init(&b);
+	switch (st->kind) {
+	case COMPARE_AMEAN: vr_buf_addstr(&b, "Hmean"); break;
+	case COMPARE_STDDEV: vr_buf_addstr(&b, "HStddev"); break;
+	case COMPARE_COEFFVAR: vr_buf_addstr(&b, "HCoeffVar"); break;
+	case COMPARE_BAMEAN: vr_buf_addf(&b, "BH%s", (mm ? st->mm_label : st->label) + 2); break;
+	default: vr_buf_addstr(&b, mm ? st->mm_label : st->label); break;
+	}
+	return vr_buf_detach(&b);
 }
 
 static bool stat_is_mean(const struct compare_stat *st)
@@ -198,6 +236,22 @@ static int cache_load(struct store *s, struct sample_cache *c, const struct metr
 	return 0;
 }
 
+/* One run's values @v[0..@n-1] of imported operation @op into @dst, counted
+ * in dst->presence: none (not recorded), all 0 (left out unless the zeros
+ * are real: metric_values_all_zero()), or values. */
+static void app_run_add(const struct metric_op *op, struct compare_values *dst, const double *v,
+			size_t n)
+{
+	if (!n) {
+		dst->presence.not_recorded++;
+	} else if (!op->zeros_real && metric_values_all_zero(v, n)) {
+		dst->presence.zero++;
+	} else {
+		values_add(dst, v, n);
+		dst->presence.with_samples++;
+	}
+}
+
 /* The values of @op for each kernel into @out[0..nk-1], sorted best first. */
 static int op_values(struct store *s, const struct metric_op *op, struct sample_cache *cache,
 		     const struct compare_kernel *k, size_t nk, struct compare_values *out)
@@ -221,7 +275,7 @@ static int op_values(struct store *s, const struct metric_op *op, struct sample_
 
 				if (metric_app_run_samples(s, op->name, k[i].runs[j], &v, &n))
 					return -1;
-				values_add(&out[i], v, n);
+				app_run_add(op, &out[i], v, n);
 				free(v);
 			}
 		}
@@ -230,6 +284,7 @@ static int op_values(struct store *s, const struct metric_op *op, struct sample_
 			out[i].data = metric_presence_data(&out[i].presence);
 			out[i].nruns = (size_t)out[i].presence.nruns;
 		} else {
+			out[i].presence.nruns = (int)k[i].nruns;
 			out[i].data = out[i].n ? METRIC_DATA_VALUES : METRIC_DATA_NOT_RECORDED;
 		}
 		sort_best_first(&out[i], op->better == METRIC_HIGHER_IS_BETTER);
@@ -237,17 +292,41 @@ static int op_values(struct store *s, const struct metric_op *op, struct sample_
 	return 0;
 }
 
-/*
- * Statistic @st of kernel values @v: 0 when the kernel recorded the metric
- * without a sample in any run (METRIC_DATA_ZERO: no stall is a stall time
- * of 0, the good outcome of a patch, not a missing value).
- */
-static double kernel_stat(const struct compare_stat *st, const struct compare_values *v,
-			  bool higher_better)
+/* How many values @v stands for: its own, or for a kernel that recorded
+ * the metric without a sample in any run, one 0 per run. */
+static size_t kernel_count(const struct compare_values *v)
 {
 	if (!v->n && v->data == METRIC_DATA_ZERO)
+		return v->nruns;
+	return v->n;
+}
+
+/* Is @st a spread (Stddev, CoeffVar) of a single value?  mmtests has no
+ * stddev of one value (Stat.pm calc_stddev: NaN for n <= 1) and prints
+ * 0.00 (0.00%) there (Compare.pm _generateComparisonTable); so does this,
+ * and a gain against such a baseline is not printed. */
+static bool single_spread(const struct compare_stat *st, const struct compare_values *v)
+{
+	return (st->kind == COMPARE_STDDEV || st->kind == COMPARE_COEFFVAR) &&
+	       kernel_count(v) == 1;
+}
+
+/*
+ * Statistic @st of kernel values @v.  A kernel that recorded the metric
+ * without a sample in any run (METRIC_DATA_ZERO: no stall is a stall time
+ * of 0, the good outcome of a patch, not a missing value) has one 0 per
+ * run: 0 for every statistic but CoeffVar, which has no value for a mean
+ * of 0 (NAN, printed "-").  A spread of a single value is 0 (single_spread()).
+ * Any other CoeffVar of a mean 0 is NAN too (stats_coeffvar()).
+ */
+static double kernel_stat(const struct compare_stat *st, const struct compare_values *v,
+			  bool harmonic)
+{
+	if (!v->n && v->data == METRIC_DATA_ZERO)
+		return st->kind == COMPARE_COEFFVAR ? NAN : 0;
+	if (single_spread(st, v))
 		return 0;
-	return stat_value(st, v->v, v->n, higher_better);
+	return stat_value(st, v->v, v->n, harmonic);
 }
 
 /* The stddev mmtests puts around the mean of @v (sorted best first): of the
@@ -281,14 +360,20 @@ static void mark_significance(const struct compare_opts *o, const struct compare
 }
 
 static void fill_cell(const struct compare_stat *st, const struct metric_op *op,
-		      const struct compare_values *vals, size_t c, double base,
+		      const struct compare_values *vals, size_t c, double base, bool harmonic,
 		      const struct compare_opts *o, struct render_cell *cell)
 {
 	bool hb = op->better == METRIC_HIGHER_IS_BETTER;
 
-	cell->value = kernel_stat(st, &vals[c], hb);
-	cell->gain_pct = isnan(cell->value) || isnan(base) ? NAN
-			 : stats_gain_pct(cell->value, base, stat_higher_better(st, hb));
+	cell->value = kernel_stat(st, &vals[c], harmonic);
+	if (isnan(cell->value))
+		cell->gain_pct = NAN;
+	else if (single_spread(st, &vals[c]))
+		cell->gain_pct = 0;	/* mmtests' 0.00 (0.00%) */
+	else if (isnan(cell->value) || isnan(base) || single_spread(st, &vals[0]))
+		cell->gain_pct = NAN;	/* no baseline to measure against */
+	else
+		cell->gain_pct = stats_gain_pct(cell->value, base, stat_higher_better(st, hb));
 	cell->p = NAN;
 	cell->significant = false;
 	cell->data = metric_data_name(vals[c].data);
@@ -330,26 +415,32 @@ static bool stat_shown(const struct compare_stat *st, const struct metric_op *op
 
 static void add_op_rows(struct render_table *t, const struct compare_stat *stats, size_t nstats,
 			size_t nops, size_t oi, const struct metric_op *op,
-			const struct compare_values *vals, size_t nk, const struct compare_opts *o)
+			const struct compare_values *vals, size_t nk, const struct compare_opts *o,
+			const char *note)
 {
 	struct render_row *rows = (struct render_row *)t->rows;
-	bool mm = o->layout == RENDER_LAYOUT_MMTESTS;
+	bool mm = o->layout == RENDER_LAYOUT_MMTESTS, hmean_asked = false;
 
+	for (size_t s = 0; s < nstats; s++)
+		hmean_asked |= stats[s].kind == COMPARE_HMEAN;
 	for (size_t s = 0; s < nstats; s++) {
 		struct render_row *row = &rows[s * nops + oi];
-		bool hmean = stats[s].kind == COMPARE_AMEAN && op->better == METRIC_HIGHER_IS_BETTER;
+		/* with Hmean asked for as well, Amean is the arithmetic mean */
+		bool harmonic = op->better == METRIC_HIGHER_IS_BETTER &&
+				!(stats[s].kind == COMPARE_AMEAN && hmean_asked);
 		double base;
 
 		if (!stat_shown(&stats[s], op))
 			continue;	/* row->op stays NULL: dropped by drop_empty_rows() */
-		row->stat = vr_strdup(hmean ? "Hmean" : mm ? stats[s].mm_label : stats[s].label);
+		row->stat = stat_label(&stats[s], harmonic, mm);
 		row->op = vr_strdup(op->name);
 		row->precision = 2;
 		row->unit = op->unit;
+		row->note = note ? vr_strdup(note) : NULL;
 		row->cells = vr_calloc(nk, sizeof(*row->cells));
-		base = kernel_stat(&stats[s], &vals[0], op->better == METRIC_HIGHER_IS_BETTER);
+		base = kernel_stat(&stats[s], &vals[0], harmonic);
 		for (size_t c = 0; c < nk; c++)
-			fill_cell(&stats[s], op, vals, c, base, o, &row->cells[c]);
+			fill_cell(&stats[s], op, vals, c, base, harmonic, o, &row->cells[c]);
 	}
 }
 
@@ -400,39 +491,67 @@ static int no_kernel(struct store *s, const char *name)
 	return -1;
 }
 
-/*
- * A line for each kernel whose runs do not all have samples of trace metric
- * @op->spec: "DirectReclaim: wsf200 0 samples in 3 runs (shown as 0)".
- */
-static void presence_notes(const struct metric_op *op, const struct compare_values *vals,
-			   const struct compare_kernel *k, size_t nk, char ***notes, size_t *nnotes)
+/* "K 0 samples in 3 runs (shown as 0)" of trace metric values @v into @b. */
+static void trace_presence(const struct compare_values *v, const char *kernel, struct vr_buf *b)
 {
 	static const char *const shown[] = {
 		[METRIC_DATA_VALUES] = "statistics over those",
 		[METRIC_DATA_ZERO] = "shown as 0",
 		[METRIC_DATA_NOT_RECORDED] = "shown as -",
 	};
+	char *what = metric_presence_text(&v->presence);
 
+	vr_buf_addf(b, "%s %s (%s)", kernel, what, shown[v->data]);
+	free(what);
+}
+
+/* "K all 0 in 2 of 3 runs, not recorded there; no value in 1 (shown as -)"
+ * of imported values @v into @b. */
+static void app_presence(const struct compare_values *v, const char *kernel, struct vr_buf *b)
+{
+	const struct metric_presence *p = &v->presence;
+
+	vr_buf_addf(b, "%s ", kernel);
+	if (p->zero)
+		vr_buf_addf(b, "all 0 in %d of %d runs (counted as not recorded; --real-zeros if"
+			    " measured)%s", p->zero, p->nruns, p->not_recorded ? ", " : "");
+	if (p->not_recorded)
+		vr_buf_addf(b, "no value in %d of %d runs", p->not_recorded, p->nruns);
+	vr_buf_addstr(b, v->n ? " (statistics over the others)" : " (shown as -)");
+}
+
+/*
+ * The footnote of @op's rows: for each kernel whose runs do not all have
+ * values, what they have ("DirectReclaim: wsf200 0 samples in 3 runs (shown
+ * as 0)"), kernels separated by "; ".  Malloc'ed, or NULL when every run of
+ * every kernel has values.
+ */
+static char *op_note(const struct metric_op *op, const struct compare_values *vals,
+		     const struct compare_kernel *k, size_t nk)
+{
+	struct vr_buf b;
+
+	vr_buf_init(&b);
 	for (size_t i = 0; i < nk; i++) {
 		const struct metric_presence *p = &vals[i].presence;
-		char *what;
-		struct vr_buf b;
 
-		if (p->nruns && p->with_samples == p->nruns)
+		if (op->spec ? p->nruns && p->with_samples == p->nruns
+			     : !p->zero && !p->not_recorded)
 			continue;
-		what = metric_presence_text(p);
-		vr_buf_init(&b);
-		vr_buf_addf(&b, "%s: %s %s (%s)", op->spec->name, k[i].name, what,
-			    shown[vals[i].data]);
-		free(what);
-		*notes = vr_realloc(*notes, (*nnotes + 1) * sizeof(**notes));
-		(*notes)[(*nnotes)++] = vr_buf_detach(&b);
+		if (b.len)
+			vr_buf_addstr(&b, "; ");
+		else
+			vr_buf_addf(&b, "%s: ", op->spec ? op->spec->name : op->name);
+		if (op->spec)
+			trace_presence(&vals[i], k[i].name, &b);
+		else
+			app_presence(&vals[i], k[i].name, &b);
 	}
+	return b.len ? vr_buf_detach(&b) : (vr_buf_release(&b), NULL);
 }
 
 int compare_latency_table(struct store *s, const struct compare_opts *o,
-			  const struct compare_kernel *k, size_t nk, struct render_table *t,
-			  char ***notes, size_t *nnotes)
+			  const struct compare_kernel *k, size_t nk, struct render_table *t)
 {
 	const struct compare_stat *stats = o->stats ? o->stats : default_stats;
 	size_t nstats = o->stats ? o->nstats : VR_ARRAY_SIZE(default_stats);
@@ -462,11 +581,11 @@ int compare_latency_table(struct store *s, const struct compare_opts *o,
 	for (size_t oi = 0; oi < nops; oi++) {
 		struct compare_values *vals = vr_calloc(nk, sizeof(*vals));
 		int r = op_values(s, sel[oi], &cache, k, nk, vals);
+		char *note = r ? NULL : op_note(sel[oi], vals, k, nk);
 
 		if (!r)
-			add_op_rows(t, stats, nstats, nops, oi, sel[oi], vals, nk, o);
-		if (!r && sel[oi]->spec && (!oi || sel[oi - 1]->spec != sel[oi]->spec))
-			presence_notes(sel[oi], vals, k, nk, notes, nnotes);
+			add_op_rows(t, stats, nstats, nops, oi, sel[oi], vals, nk, o, note);
+		free(note);
 		values_release(vals, nk);
 		free(vals);
 		if (r)
@@ -701,8 +820,6 @@ static bool counters_selected(const struct compare_opts *o)
 int compare_build(struct store *s, const struct compare_opts *o, struct compare_result *out)
 {
 	struct compare_kernel *k = NULL;
-	char **data_notes = NULL;
-	size_t ndata_notes = 0;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -727,15 +844,11 @@ int compare_build(struct store *s, const struct compare_opts *o, struct compare_
 		out->tables[t].ncols = out->nkernels;
 	}
 	out->ntables = 2;
-	if (compare_latency_table(s, o, k, out->nkernels, &out->tables[0], &data_notes,
-				  &ndata_notes))
+	if (compare_latency_table(s, o, k, out->nkernels, &out->tables[0]))
 		goto out;
 	if (counters_selected(o) && compare_counters_table(s, k, out->nkernels, &out->tables[1]))
 		goto out;
 	latency_notes(out, o);
-	for (size_t i = 0; i < ndata_notes; i++)
-		note_add(out, 0, data_notes[i]);
-	ndata_notes = 0;
 	if (out->tables[1].nrows)
 		note_add(out, 1, vr_strdup("Means over each kernel's trace runs; the unit is in the"
 					   " name (ms, %, pages), the others are counts"));
@@ -751,7 +864,6 @@ out:
 		free(k[i].trace_runs);
 	}
 	free(k);
-	metric_names_release(data_notes, ndata_notes);
 	return ret;
 }
 
@@ -763,6 +875,7 @@ void compare_result_release(struct compare_result *r)
 		for (size_t i = 0; i < r->tables[t].nrows; i++) {
 			free((char *)rows[i].stat);
 			free((char *)rows[i].op);
+			free((char *)rows[i].note);
 			free(rows[i].cells);
 		}
 		free(rows);

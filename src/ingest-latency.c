@@ -43,7 +43,7 @@ static int add_sample(struct parser *p, const char *op, size_t oplen, double val
 		if (!strcmp(l->s[i].operation, name))
 			sample++;
 	l->s = vr_realloc(l->s, (l->n + 1) * sizeof(*l->s));
-	l->s[l->n++] = (struct ingest_latency_sample){ name, sample, value, unit };
+	l->s[l->n++] = (struct ingest_latency_sample){ name, sample, value, unit, false, false };
 	return 0;
 }
 

@@ -7,11 +7,67 @@
 #include "ingest.h"
 #include "ingest-latency.h"
 #include "store.h"
+#include "metrics.h"
+#include "vr.h"
+
+#include <stdbool.h>
+#include <string.h>
 
 #include <stdlib.h>
 
+/* Is operation @op named by @names[0..@n-1]: its own name or its metric's
+ * (metric_op_split(), as compare's --metrics)? */
+static bool op_named(const char *op, char *const *names, size_t n)
+{
+	char *pct, *metric;
+	bool yes = false;
+
+	metric_op_split(op, &pct, &metric);
+	for (size_t i = 0; i < n && !yes; i++)
+		yes = !strcmp(names[i], op) || !strcmp(names[i], metric);
+	free(pct);
+	free(metric);
+	return yes;
+}
+
+/* Each name of @names[0..@n-1] names an operation of @lat; else -1 after a
+ * message naming @path and @option. */
+static int names_found(const struct ingest_latency *lat, char *const *names, size_t n,
+		       const char *path, const char *option)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		for (j = 0; j < lat->n && !op_named(lat->s[j].operation, &names[i], 1); j++)
+			;
+		if (j == lat->n)
+			return vr_error("%s: %s %s: no such operation or metric in the file", path,
+					option, names[i]);
+	}
+	return 0;
+}
+
+/* Mark the samples of @lat as @decl declares; 0 or -1 after a message. */
+static int apply_decl(struct ingest_latency *lat, const struct latency_import_decl *decl,
+		      const char *path)
+{
+	if (!decl)
+		return 0;
+	if (names_found(lat, decl->higher, decl->nhigher, path, "--higher-is-better") ||
+	    names_found(lat, decl->zeros_real, decl->nzeros_real, path, "--real-zeros"))
+		return -1;
+	for (size_t i = 0; i < lat->n; i++) {
+		lat->s[i].higher_is_better = op_named(lat->s[i].operation, decl->higher,
+						      decl->nhigher);
+		lat->s[i].zeros_real = op_named(lat->s[i].operation, decl->zeros_real,
+						decl->nzeros_real);
+	}
+	return 0;
+}
+
 int latency_import_file(struct store *st, const char *path, const char *kernel, int iteration,
-			bool replace, struct latency_import_result *r)
+			bool replace, const struct latency_import_decl *decl,
+			struct latency_import_result *r)
 {
 	struct ingest_latency lat;
 	char *sha;
@@ -19,6 +75,10 @@ int latency_import_file(struct store *st, const char *path, const char *kernel, 
 
 	if (ingest_latency_read(path, &lat))
 		return -1;
+	if (apply_decl(&lat, decl, path)) {
+		ingest_latency_release(&lat);
+		return -1;
+	}
 	sha = ingest_sha256_file(path);
 	if (sha && !store_import_app_latency(st, kernel, iteration, path, sha, &lat, replace,
 					     &r->run_id, &r->iteration, &created)) {

@@ -170,6 +170,43 @@ static int app_op_unit(struct store *s, const char *op, const int64_t *run_ids, 
 }
 
 /*
+ * What the import declared of operation @op in runs @run_ids
+ * (app_latency.higher_is_better, .zeros_real: import-latency
+ * --higher-is-better, --real-zeros): a declaration in any of the runs
+ * holds for the operation.  A database made before these columns has none.
+ * 0 or -1 (SQL error).
+ */
+static int app_op_decl(struct store *s, struct metric_op *op, const int64_t *run_ids,
+		       size_t nruns)
+{
+	struct store_stmt *q = store_stmt_new(s, "SELECT count(*) FROM pragma_table_info("
+					      "'app_latency') WHERE name = 'zeros_real'",
+					      "imported declarations");
+	int64_t v = 0;
+	int rc = store_stmt_row_int64(q, &v, 1);
+
+	store_stmt_free(q);
+	if (rc < 0 || !v)
+		return rc < 0 ? -1 : 0;
+	q = store_stmt_new(s, "SELECT coalesce(max(higher_is_better), 0) * 2 +"
+			   " coalesce(max(zeros_real), 0) FROM app_latency WHERE run_id = ?1"
+			   " AND operation = ?2", "imported declarations");
+	for (size_t r = 0; r < nruns && rc >= 0; r++) {
+		store_stmt_reset(q);
+		store_bind_int64(q, 1, run_ids[r]);
+		store_bind_text(q, 2, op->name);
+		v = 0;
+		rc = store_stmt_row_int64(q, &v, 1);
+		if (v & 2)
+			op->better = METRIC_HIGHER_IS_BETTER;
+		if (v & 1)
+			op->zeros_real = true;
+	}
+	store_stmt_free(q);
+	return rc < 0 ? -1 : 0;
+}
+
+/*
  * Does trace metric @m have a sample in any of the runs?  1, 0 or -1.
  * Asks for the first row only (every run_sql leaves NULL values out), not
  * for every sample: a million shrinker calls took a second to fetch.
@@ -242,12 +279,21 @@ int metric_list(struct store *s, const int64_t *run_ids, size_t nruns, struct me
 		goto fail;
 	for (size_t i = 0; i < out->n; i++)
 		if (!out->ops[i].spec &&
-		    app_op_unit(s, out->ops[i].name, run_ids, nruns, &out->ops[i].unit))
+		    (app_op_unit(s, out->ops[i].name, run_ids, nruns, &out->ops[i].unit) ||
+		     app_op_decl(s, &out->ops[i], run_ids, nruns)))
 			goto fail;
 	return 0;
 fail:
 	metric_op_list_release(out);
 	return -1;
+}
+
+bool metric_values_all_zero(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] != 0)
+			return false;
+	return n > 0;
 }
 
 void metric_op_list_release(struct metric_op_list *l)

@@ -462,12 +462,8 @@ int render_chart_latency(const struct chart_latency *l, const struct render_char
 							: "per-run values");
 	y = rk_title(&k, title.buf, o->subtitle ? o->subtitle : sub.buf);
 	for (size_t i = 0; i < l->npct * l->nkernels; i++)
-		if (l->candles[i].n) {
-			ncandles++;
-			if (l->candles[i].min > 0)
-				lo = fmin(lo, l->candles[i].min);
-			hi = fmax(hi, l->candles[i].max);
-		}
+		ncandles += l->candles[i].n > 0;
+	ya.log = chart_latency_log_axis(l, &lo, &hi);
 	/* how many values each kernel's candles stand on: a flat candle from
 	 * one run must not look like a tight result from many */
 	extra = vr_calloc(l->nkernels + 1, sizeof(*extra));
@@ -498,7 +494,6 @@ int render_chart_latency(const struct chart_latency *l, const struct render_char
 	L = MARGIN + 70;
 	R = k.w - MARGIN - 10;
 	B = k.h - MARGIN - 36;
-	ya.log = isfinite(lo) && hi / lo > 50;
 	ya.p0 = B;
 	ya.p1 = y + 6;
 	rk_axis_fit(&ya, ya.log ? lo : 0, ya.log ? hi : hi * 1.05, true);	/* headroom */

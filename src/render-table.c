@@ -62,6 +62,65 @@ void render_kernel_split(const char *name, char **first, char **second)
 	*second = vr_strdup(dash + 1);
 }
 
+/*
+ * The footnote number of row @r of @t: 1 + the distinct notes of the rows
+ * before it that differ from its own, in row order; 0 without a note.
+ */
+static size_t footnote_number(const struct render_table *t, size_t r)
+{
+	size_t n = 0;
+
+	if (!t->rows[r].note)
+		return 0;
+	for (size_t i = 0; i <= r; i++) {
+		bool seen = false;
+
+		if (!t->rows[i].note)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = t->rows[j].note && !strcmp(t->rows[j].note, t->rows[i].note);
+		if (seen)
+			continue;
+		n++;
+		if (!strcmp(t->rows[i].note, t->rows[r].note))
+			return n;
+	}
+	return n;
+}
+
+/* Row @r's operation label as text and Markdown print it: "op[N]" with its
+ * footnote's number.  Malloc'ed. */
+static char *row_label(const struct render_table *t, size_t r)
+{
+	size_t n = footnote_number(t, r);
+	struct vr_buf b;
+
+	vr_buf_init(&b);
+	vr_buf_addstr(&b, t->rows[r].op);
+	if (n)
+		vr_buf_addf(&b, "[%zu]", n);
+	return vr_buf_detach(&b);
+}
+
+/* "[N] note" for each distinct note of @t's rows, one per line, through
+ * @add (escaped for the format). */
+static void footnotes(const struct render_table *t, struct vr_buf *out,
+		      void (*add)(struct vr_buf *, const char *))
+{
+	size_t last = 0;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		size_t n = footnote_number(t, r);
+
+		if (n <= last)
+			continue;
+		last = n;
+		vr_buf_addf(out, "[%zu] ", n);
+		add(out, t->rows[r].note);
+		vr_buf_addstr(out, "\n");
+	}
+}
+
 static int def(int w, int d)
 {
 	return w > 0 ? w : d;
@@ -85,7 +144,10 @@ static void label_widths(const struct render_table *t, int *stat_w, int *op_w)
 			have_stat = true;
 			*stat_w = max_int(*stat_w, (int)strlen(t->rows[r].stat));
 		}
-		*op_w = max_int(*op_w, (int)strlen(t->rows[r].op));
+		char *label = row_label(t, r);
+
+		*op_w = max_int(*op_w, (int)strlen(label));
+		free(label);
 	}
 	if (!have_stat)
 		*stat_w = -1;	/* no stat column and no separator */
@@ -106,21 +168,13 @@ struct text_col {
 	int width;		/* the whole cell; header lines right-aligned in it */
 };
 
-static bool cell_missing(const struct render_cell *cell)
-{
-	return isnan(cell->value);
-}
-
-/* The value and gain a cell prints: mmtests prints a missing one as 0, 0%. */
+/* The value and gain a cell prints (NAN: "-", no gain). */
 static void cell_shown(const struct render_table *t, const struct render_cell *cell,
 		       double *value, double *gain)
 {
+	(void)t;
 	*value = cell->value;
 	*gain = cell->gain_pct;
-	if (t->layout == RENDER_LAYOUT_MMTESTS && cell_missing(cell)) {
-		*value = 0;
-		*gain = 0;
-	}
 }
 
 static int fmt_len(const char *fmt, int precision, double v)
@@ -190,7 +244,7 @@ static void text_cell(const struct render_table *t, const struct render_row *row
 		vr_buf_addf(out, "%*.*f", col->value_w, row->precision, v);
 	if (!t->show_gain)
 		return;
-	if (isnan(v) || (isnan(g) && t->layout != RENDER_LAYOUT_MMTESTS))
+	if (isnan(v) || isnan(g))
 		vr_buf_addf(out, "%*s", col->gain_w + 4, "");	/* mmtests: NaN% */
 	else if (cell->significant)
 		vr_buf_addf(out, " *%*.2f%%*", col->gain_w, g);
@@ -211,10 +265,12 @@ static void render_text(const struct render_table *t, struct vr_buf *out)
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct render_row *row = &t->rows[r];
 		size_t start = out->len;
+		char *label = row_label(t, r);
 
 		if (stat_w >= 0)
 			vr_buf_addf(out, "%-*s ", stat_w, row->stat ? row->stat : "");
-		vr_buf_addf(out, "%-*s", op_w, row->op);
+		vr_buf_addf(out, "%-*s", op_w, label);
+		free(label);
 		for (size_t c = 0; c < t->ncols; c++)
 			text_cell(t, row, &row->cells[c], &cols[c], out);
 		rstrip_line(out, start);
@@ -223,6 +279,7 @@ static void render_text(const struct render_table *t, struct vr_buf *out)
 		vr_buf_add_escaped(out, t->notes[i]);
 		vr_buf_addstr(out, "\n");
 	}
+	footnotes(t, out, vr_buf_add_escaped);
 	for (size_t c = 0; c < t->ncols; c++) {
 		free(cols[c].first);
 		free(cols[c].second);
@@ -243,6 +300,15 @@ static void md_escape(struct vr_buf *out, const char *s)
 		vr_buf_add(out, s, 1);
 	}
 	vr_buf_release(&b);
+}
+
+/* Does a row of @t carry a note? */
+static bool has_notes(const struct render_table *t)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		if (t->rows[r].note)
+			return true;
+	return false;
 }
 
 static void render_markdown(const struct render_table *t, struct vr_buf *out)
@@ -267,7 +333,12 @@ static void render_markdown(const struct render_table *t, struct vr_buf *out)
 			md_escape(out, row->stat ? row->stat : "");
 			vr_buf_addstr(out, " | ");
 		}
-		md_escape(out, row->op);
+		{
+			char *label = row_label(t, r);
+
+			md_escape(out, label);
+			free(label);
+		}
 		vr_buf_addstr(out, " |");
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct render_cell *cell = &row->cells[c];
@@ -284,12 +355,13 @@ static void render_markdown(const struct render_table *t, struct vr_buf *out)
 		}
 		vr_buf_addstr(out, "\n");
 	}
-	if (t->nnotes)
+	if (t->nnotes || has_notes(t))
 		vr_buf_addstr(out, "\n");
 	for (size_t i = 0; i < t->nnotes; i++) {
 		md_escape(out, t->notes[i]);
 		vr_buf_addstr(out, "\n");
 	}
+	footnotes(t, out, md_escape);
 }
 
 static void csv_field(struct vr_buf *out, const char *s)
@@ -356,6 +428,8 @@ static void render_csv(const struct render_table *t, struct vr_buf *out)
 			csv_field(out, cell->data ? cell->data : "");
 			add_count(out, ",", cell->data ? cell->nvalues : -1, "");
 			add_count(out, ",", cell->data ? cell->nruns : -1, "");
+			vr_buf_addstr(out, ",");
+			csv_field(out, row->note ? row->note : "");
 			vr_buf_addstr(out, "\n");
 		}
 	}
@@ -388,6 +462,8 @@ static void render_json(const struct render_table *t, struct vr_buf *out)
 		json_str(out, row->op);
 		vr_buf_addstr(out, ",\"unit\":");
 		json_str(out, row->unit);
+		vr_buf_addstr(out, ",\"note\":");
+		json_str(out, row->note);
 		vr_buf_addstr(out, ",\"cells\":[");
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct render_cell *cell = &row->cells[c];
@@ -425,7 +501,7 @@ int render_tables(const struct render_table *t, size_t n, enum render_format fmt
 {
 	if (fmt == RENDER_CSV)
 		vr_buf_addstr(out, "table,stat,operation,kernel,value,gain_pct,p,significant,unit,data,"
-				    "nvalues,nruns\n");
+				    "nvalues,nruns,note\n");
 	if (fmt == RENDER_JSON)
 		vr_buf_addstr(out, "{\"tables\":[");
 	for (size_t i = 0; i < n; i++) {

@@ -106,15 +106,12 @@ double stats_coeffvar(const double *v, size_t n)
 {
 	double mean = stats_mean(v, n);
 
-	if (!n)
+	if (!n || mean == 0)
 		return NAN;
-	return mean == 0 ? 0 : stats_stddev(v, n) * 100.0 / mean;
+	return stats_stddev(v, n) * 100.0 / mean;
 }
 
-/* How many of @n best-first values make the best @pct percent, as mmtests
- * takes them for BAmean-NN and Pctile-NN: floor(n * pct / 100), at least 1,
- * at most n (0 for n == 0). */
-static size_t best_count(size_t n, double pct)
+size_t stats_best_count(size_t n, double pct)
 {
 	size_t count = (size_t)floor((double)n * pct / 100.0);
 
@@ -125,7 +122,7 @@ static size_t best_count(size_t n, double pct)
 
 double stats_bamean(const double *best_first, size_t n, double pct)
 {
-	size_t count = best_count(n, pct);
+	size_t count = stats_best_count(n, pct);
 
 	if (!n)
 		return NAN;
@@ -134,7 +131,7 @@ double stats_bamean(const double *best_first, size_t n, double pct)
 
 double stats_pctile(const double *best_first, size_t n, double pct)
 {
-	size_t count = best_count(n, pct);
+	size_t count = stats_best_count(n, pct);
 
 	if (!n)
 		return NAN;

@@ -183,7 +183,8 @@ static int insert_samples(struct store *s, int64_t run_id, const struct ingest_l
 	if (rc != SQLITE_DONE)
 		return fail(s, "cannot replace latencies");
 	if (sqlite3_prepare_v2(db, "INSERT INTO app_latency (run_id, operation, sample, value,"
-			       " unit, source_sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &st,
+			       " unit, source_sha256, higher_is_better, zeros_real)"
+			       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &st,
 			       NULL) != SQLITE_OK)
 		return fail(s, "cannot prepare insert");
 	rc = SQLITE_DONE;
@@ -197,6 +198,14 @@ static int insert_samples(struct store *s, int64_t run_id, const struct ingest_l
 		else
 			sqlite3_bind_null(st, 5);
 		sqlite3_bind_text(st, 6, sha256, -1, SQLITE_STATIC);
+		if (lat->s[i].higher_is_better)
+			sqlite3_bind_int(st, 7, 1);
+		else
+			sqlite3_bind_null(st, 7);
+		if (lat->s[i].zeros_real)
+			sqlite3_bind_int(st, 8, 1);
+		else
+			sqlite3_bind_null(st, 8);
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
 	}

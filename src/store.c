@@ -99,7 +99,9 @@ static const char app_latency_schema[] =
 	" sample INTEGER NOT NULL," /* 0, 1, ... in file order */
 	" value REAL NOT NULL,"
 	" unit TEXT," /* "us" when the report names it; NULL: as reported */
-	" source_sha256 TEXT);"; /* the imported file; NULL before these columns */
+	" source_sha256 TEXT," /* the imported file; NULL before these columns */
+	" higher_is_better INTEGER," /* 1: declared a throughput; NULL/0: lower is better */
+	" zeros_real INTEGER);"; /* 1: all-0 values of a run are declared real */
 
 /*
  * Columns added to a table of schema version 2 after its first release,
@@ -113,6 +115,8 @@ static const struct {
 } added_columns[] = {
 	{ "app_latency", "unit", "TEXT" },
 	{ "app_latency", "source_sha256", "TEXT" },
+	{ "app_latency", "higher_is_better", "INTEGER" },
+	{ "app_latency", "zeros_real", "INTEGER" },
 	/* the comm of a row's own time: task spans, derived rows' comm */
 	{ "task", "first_ns", "INTEGER" },
 	{ "task", "last_ns", "INTEGER" },

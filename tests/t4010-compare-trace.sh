@@ -57,14 +57,15 @@ test_expect_success 'no marker at the default alpha 0.10 (p = 0.126)' '
 test_expect_success 'metrics without samples are left out, not printed as zeros' '
 	make_db &&
 	"$VR" compare -d syn.db --stats Max >out &&
-	grep -q "^Max      max-KswapdAwake " out &&
+	grep -q "^Max      max-KswapdAwake\[1\] " out &&
 	grep -q "^Max      p50-DirectReclaim " out &&
 	! grep -q "MemcgReclaim\|NodeReclaim\|Throttle\|CongestionWait\|SlabShrink\|WakeupDelay" out
 '
 test_expect_success 'KswapdAwake is wake to full sleep (2000 us in run 1 only)' '
 	make_db &&
 	"$VR" compare -d syn.db --metrics max-KswapdAwake --stats Amean >out &&
-	grep -q "^Amean    max-KswapdAwake          2000.00 (  0.00%)           -$" out
+	grep -q "^Amean    max-KswapdAwake\[1\]       2000.00 (  0.00%)           -$" out &&
+	grep -qxF "[1] KswapdAwake: 6.1.0-base samples in 1 of 2 runs (statistics over those); 6.1.0-patched not recorded (its events are not in the recording) (shown as -)" out
 '
 # tests/data-model/per-call-4.11.spec has one direct stall, 1.010 s to
 # 1.013 s: 3000 us, and one kswapd_wake.

@@ -30,7 +30,7 @@ test_expect_success 'compare between the settings matches the tables queried dir
 	python3 "$TOP/tests/check-compare.py" s.db out.csv $args >check.out && cat check.out &&
 	grep -q "zero: [1-9]" check.out &&
 	"$VR" compare -d s.db >out.txt &&
-	grep -q "^Amean  *p95-DirectReclaim " out.txt &&
+	grep -q "^Amean  *p95-DirectReclaim\[1\] " out.txt &&
 	grep -q "^Direct reclaim stalls complete  *[0-9]" out.txt
 '
 test_expect_success 'a counter is one number under one name in summary, compare and the chart' '

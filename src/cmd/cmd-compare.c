@@ -27,10 +27,11 @@ struct compare_cli {
 	bool own_kernels;	/* o.kernels[i] are the NAMEs of NAME=FILE (owned) */
 	bool quiet;		/* -q: no progress line while loading NAME=FILE */
 	bool verbose;		/* -v: say what each NAME=FILE file gave */
+	char *higher_arg, *zeros_arg;	/* copies cut by cmd_split_list() */
+	struct latency_import_decl decl;	/* for the NAME=FILE.txt imports */
 };
 
-/* Split @s at commas in place into a malloc'ed array; empty items skipped. */
-static char **split_list(char *s, size_t *n)
+char **cmd_split_list(char *s, size_t *n)
 {
 	char **v = NULL;
 
@@ -54,7 +55,7 @@ static int parse_stats(struct cmd_trim *t, struct compare_opts *o, const char *c
 {
 	char *copy = vr_strdup(arg);
 	size_t n;
-	char **names = split_list(copy, &n);
+	char **names = cmd_split_list(copy, &n);
 	int ret = 0;
 
 	t->stats = vr_calloc(n + 1, sizeof(*t->stats));
@@ -85,13 +86,13 @@ enum cmd_status cmd_trim_option(struct cmd_trim *t, struct compare_opts *o, cons
 		free(t->kernels_arg);
 		t->kernels_arg = vr_strdup(arg);
 		free(o->kernels);
-		o->kernels = split_list(t->kernels_arg, &o->nkernels);
+		o->kernels = cmd_split_list(t->kernels_arg, &o->nkernels);
 		break;
 	case 'm':
 		free(t->metrics_arg);
 		t->metrics_arg = vr_strdup(arg);
 		free(o->metrics);
-		o->metrics = split_list(t->metrics_arg, &o->nmetrics);
+		o->metrics = cmd_split_list(t->metrics_arg, &o->nmetrics);
 		break;
 	case 's':
 		free(t->stats);
@@ -129,7 +130,7 @@ static bool same_name(const char *a, const char *b)
 	return la == lb && !strncmp(a, b, la);
 }
 
-enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT, OPT_METRIC };
+enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT, OPT_METRIC, OPT_HIGHER, OPT_ZEROS };
 
 static const struct cmd_option compare_options[] = {
 	{ 'd', "database", "DB", "database written by `load` / `import-latency`" },
@@ -146,8 +147,11 @@ static const struct cmd_option compare_options[] = {
 	{ OPT_LAYOUT, "layout", "L", "2017 (default): the 2017 seed mails' table\n"
 		"(%-8s %-20s %12.2f (%6.2f%%), BAmean-95, '-' when\n"
 		"missing); mmtests: today's compare-mmtests.pl\n"
-		"(%18.2f (%7.2f%%), BAmean.95, 0.00 (0.00%) when\n"
-		"missing)" },
+		"(%18.2f (%7.2f%%), BAmean.95)" },
+	{ OPT_HIGHER, "higher-is-better", "LIST", "NAME=FILE.txt: these imported operations or\n"
+		"metrics are throughputs (import-latency's option)" },
+	{ OPT_ZEROS, "real-zeros", "LIST", "NAME=FILE.txt: their all-0 runs measured 0\n"
+		"(import-latency's option)" },
 	{ 0 }
 };
 
@@ -181,6 +185,18 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 		if (compare_significance_parse(arg, &c->o.significance))
 			return vr_error("compare: --significance wants welch or ci, not '%s'", arg),
 			       CMD_USAGE;
+		break;
+	case OPT_HIGHER:
+		free(c->higher_arg);
+		free(c->decl.higher);
+		c->higher_arg = vr_strdup(arg);
+		c->decl.higher = cmd_split_list(c->higher_arg, &c->decl.nhigher);
+		break;
+	case OPT_ZEROS:
+		free(c->zeros_arg);
+		free(c->decl.zeros_real);
+		c->zeros_arg = vr_strdup(arg);
+		c->decl.zeros_real = cmd_split_list(c->zeros_arg, &c->decl.nzeros_real);
 		break;
 	case OPT_LAYOUT:
 		if (render_layout_parse(arg, &c->o.layout))
@@ -233,6 +249,9 @@ static enum cmd_status compare_check(struct cmd_ctx *ctx)
 	if (!ctx->db && !ctx->argc)
 		return vr_error("compare: -d DB or NAME=FILE,... arguments are required"),
 		       CMD_USAGE_HELP;
+	if (ctx->db && (c->higher_arg || c->zeros_arg))
+		return vr_error("compare: --higher-is-better and --real-zeros are for NAME=FILE.txt"
+				" imports; with -d DB give them to import-latency"), CMD_USAGE;
 	st = check_operands(ctx->argc, ctx->argv);
 	if (st != CMD_OK)
 		return st;
@@ -314,7 +333,7 @@ static int import_latency(struct store *st, const char *path, const char *kernel
 {
 	struct latency_import_result r;
 
-	if (latency_import_file(st, path, kernel, 0, false, &r))
+	if (latency_import_file(st, path, kernel, 0, false, &c->decl, &r))
 		return -1;
 	if (c->verbose)
 		fprintf(stderr, "compare: %s: %s: %zu latency samples\n", kernel, path,
@@ -335,7 +354,7 @@ static int load_args(struct store *st, int argc, char **argv, struct compare_cli
 		int failed = 0;
 
 		*eq = '\0';
-		files = split_list(eq + 1, &nfiles);
+		files = cmd_split_list(eq + 1, &nfiles);
 		failed = check_files(files, nfiles, arg) ? VR_ERR_USAGE : 0;
 		for (size_t f = 0; f < nfiles && !failed; f++)
 			failed = ends_with(files[f], ".txt")
@@ -446,6 +465,10 @@ static void compare_release(void *opts)
 		for (size_t i = 0; i < c->o.nkernels; i++)
 			free(c->o.kernels[i]);
 	cmd_trim_release(&c->trim, &c->o);
+	free(c->higher_arg);
+	free(c->zeros_arg);
+	free(c->decl.higher);
+	free(c->decl.zeros_real);
 }
 
 static const char *const compare_synopsis[] = {
@@ -470,9 +493,11 @@ const struct cmd cmd_compare_desc = {
 		"exists) and *gain%* where Welch's t-test finds the means\n"
 		"different at level A; then a block of counters (means over the runs).\n"
 		"Latencies are in microseconds (us); imported ones as the report gives\n"
-		"them (us when it says usec).  Lines under each table say the unit, the\n"
-		"test, and which kernels had no samples (0 in N runs: shown as 0) or did\n"
-		"not record the metric's events (shown as -).\n"
+		"them (us when it says usec).  Lines under each table say the unit and the\n"
+		"test; a row marked [N] has footnote N under the table: which kernels had no\n"
+		"samples (0 in N runs: shown as 0) or did not record the metric (shown as -,\n"
+		"never 0; an imported run whose values are all 0 counts as not recorded\n"
+		"unless its zeros are declared real).\n"
 		"Without -d, each NAME=FILE,... is loaded into a temporary database first:\n"
 		"trace.dat files as runs of kernel NAME, *.txt files as their latencies.\n"
 		"Each NAME (and each --kernels item) may be given once; one file may be\n"

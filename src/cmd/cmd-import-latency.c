@@ -9,14 +9,15 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Import @path as `import-latency` does and say where it went (unless -q). */
 static int import_file(struct store *st, const char *path, const char *kernel, int iteration,
-		       int quiet, bool replace)
+		       int quiet, bool replace, const struct latency_import_decl *decl)
 {
 	struct latency_import_result r;
 
-	if (latency_import_file(st, path, kernel, iteration, replace, &r))
+	if (latency_import_file(st, path, kernel, iteration, replace, decl, &r))
 		return -1;
 	if (!quiet)
 		printf("run %lld: %s iteration %d <- %s (%zu latency samples%s)\n",
@@ -29,7 +30,11 @@ struct import_args {
 	const char *kernel;
 	int iteration, quiet;
 	bool replace;
+	char *higher_arg, *zeros_arg;	/* copies cut by cmd_split_list() */
+	struct latency_import_decl decl;
 };
+
+enum { OPT_HIGHER = CMD_OPT_LONG, OPT_ZEROS };
 
 static const struct cmd_option import_options[] = {
 	{ 'd', "database", "DB", "SQLite database to create or extend" },
@@ -41,6 +46,12 @@ static const struct cmd_option import_options[] = {
 				"the run holding them (or run N of --iteration, which\n"
 				"they then leave)" },
 	{ 'q', "quiet", NULL, "do not print the run imported into" },
+	{ OPT_HIGHER, "higher-is-better", "LIST", "these operations (p95-Ops) or metrics (Ops)\n"
+		"are throughputs: higher is better (Hmean rows,\n"
+		"mmtests' pdiff gains)" },
+	{ OPT_ZEROS, "real-zeros", "LIST", "a run whose values of these operations or\n"
+		"metrics are all 0 measured 0 (default: it did not\n"
+		"do the operation, counted as not recorded)" },
 	{ 0 }
 };
 
@@ -60,8 +71,30 @@ static enum cmd_status import_option(struct cmd_ctx *ctx, int key, const char *a
 		break;
 	case 'q': a->quiet = 1; break;
 	case 'R': a->replace = true; break;
+	case OPT_HIGHER:
+		free(a->higher_arg);
+		free(a->decl.higher);
+		a->higher_arg = vr_strdup(arg);
+		a->decl.higher = cmd_split_list(a->higher_arg, &a->decl.nhigher);
+		break;
+	case OPT_ZEROS:
+		free(a->zeros_arg);
+		free(a->decl.zeros_real);
+		a->zeros_arg = vr_strdup(arg);
+		a->decl.zeros_real = cmd_split_list(a->zeros_arg, &a->decl.nzeros_real);
+		break;
 	}
 	return CMD_OK;
+}
+
+static void import_release(void *opts)
+{
+	struct import_args *a = opts;
+
+	free(a->higher_arg);
+	free(a->zeros_arg);
+	free(a->decl.higher);
+	free(a->decl.zeros_real);
 }
 
 static enum cmd_status import_check(struct cmd_ctx *ctx)
@@ -84,13 +117,14 @@ static int import_run(struct cmd_ctx *ctx)
 	for (int i = 0; i < ctx->argc; i++)
 		failed += import_file(ctx->st, ctx->argv[i], a->kernel,
 				      a->iteration ? a->iteration + i : 0, a->quiet,
-				      a->replace) != 0;
+				      a->replace, &a->decl) != 0;
 	ctx->db_kept = failed < ctx->argc;
 	return failed ? VR_EXIT_FAIL : VR_EXIT_OK;
 }
 
 static const char *const import_synopsis[] = {
-	"[-d DB] --kernel NAME [--iteration N] [--replace]\nFILE...", NULL
+	"[-d DB] --kernel NAME [--iteration N] [--replace]\n"
+	"[--higher-is-better LIST] [--real-zeros LIST] FILE...", NULL
 };
 
 const struct cmd cmd_import_latency_desc = {
@@ -107,7 +141,10 @@ const struct cmd cmd_import_latency_desc = {
 		"reported).  The run is created when no trace was loaded for it; earlier\n"
 		"imported latencies of the run are replaced.  The same contents are imported\n"
 		"once per kernel: again, they are refused (exit 1) naming the run they are\n"
-		"in, unless --replace.  A bad line leaves the database unchanged.",
+		"in, unless --replace.  A bad line leaves the database unchanged.\n"
+		"Imported values are lower-is-better (latencies) unless named by\n"
+		"--higher-is-better; a run whose values of an operation are all 0 (the\n"
+		"workload did not do it) counts as not recorded unless named by --real-zeros.",
 	.options = import_options,
 	.help_col = 22,
 	.db = CMD_DB_RW,
@@ -116,4 +153,5 @@ const struct cmd cmd_import_latency_desc = {
 	.option = import_option,
 	.check = import_check,
 	.run = import_run,
+	.release = import_release,
 };

@@ -110,7 +110,8 @@ static void test_text_one_header_line(void **state)
 }
 
 /* --layout mmtests: labels as wide as the longest, %18.2f (%7.2f%%), a
- * missing value as 0.00 (0.00%), notes under the table. */
+ * missing value as "-" without a gain (compare-mmtests.pl: 0.00 (0.00%)),
+ * notes under the table. */
 static void test_text_mmtests_layout(void **state)
 {
 	const char *cols[] = { "4.11.0-rc1-vanilla", "4.11.0-rc1-keepawake-v2" };
@@ -133,7 +134,7 @@ static void test_text_mmtests_layout(void **state)
 	assert_string_equal(out.buf,
 		"                                  4.11.0-rc1                   4.11.0-rc1\n"
 		"                                     vanilla                 keepawake-v2\n"
-		"Amean p95-Write         412901.57 (   0.00%)              0.00 (   0.00%)\n"
+		"Amean p95-Write         412901.57 (   0.00%)                 -\n"
 		"Unit: us\n");
 	vr_buf_release(&out);
 }
@@ -161,11 +162,55 @@ static void test_text_layout(void **state)
 	vr_buf_release(&out);
 }
 
+/* Rows with a note (%-8s %-20s%12.2f (%6.2f%%)): "[N]" after the operation, N counting distinct notes in
+ * row order (two rows share [1]), "[N] note" under the notes; the same in
+ * Markdown; JSON gives "note" per row. */
+static void test_footnotes(void **state)
+{
+	const char *cols[] = { "a" };
+	const char *notes[] = { "Unit: us" };
+	struct render_cell cells[] = { { .value = 1, .gain_pct = 0, .p = NAN } };
+	struct render_row rows[] = {
+		{ .stat = "Min", .op = "p50-X", .precision = 2, .cells = cells, .note = "X: a zero" },
+		{ .stat = "Min", .op = "p50-Y", .precision = 2, .cells = cells },
+		{ .stat = "Min", .op = "p50-Z", .precision = 2, .cells = cells, .note = "Z | b" },
+		{ .stat = "Max", .op = "p50-X", .precision = 2, .cells = cells, .note = "X: a zero" },
+	};
+	struct render_table t = { .name = "latency", .columns = cols, .ncols = 1, .rows = rows,
+				  .nrows = 4, .show_gain = true, .notes = notes, .nnotes = 1 };
+	struct vr_buf out;
+
+	(void)state;
+	vr_buf_init(&out);
+	render_tables(&t, 1, RENDER_TEXT, &out);
+	assert_string_equal(out.buf,
+		"                                                  a\n"
+		"Min      p50-X[1]                    1.00 (  0.00%)\n"
+		"Min      p50-Y                       1.00 (  0.00%)\n"
+		"Min      p50-Z[2]                    1.00 (  0.00%)\n"
+		"Max      p50-X[1]                    1.00 (  0.00%)\n"
+		"Unit: us\n"
+		"[1] X: a zero\n"
+		"[2] Z | b\n");
+	vr_buf_release(&out);
+	vr_buf_init(&out);
+	render_tables(&t, 1, RENDER_MARKDOWN, &out);
+	assert_non_null(strstr(out.buf, "| Min | p50-Z[2] | 1.00 (0.00%) |\n"));
+	assert_non_null(strstr(out.buf, "\nUnit: us\n[1] X: a zero\n[2] Z \\| b\n"));
+	vr_buf_release(&out);
+	vr_buf_init(&out);
+	render_tables(&t, 1, RENDER_JSON, &out);
+	assert_non_null(strstr(out.buf, "\"operation\":\"p50-Z\",\"unit\":null,\"note\":\"Z | b\""));
+	assert_non_null(strstr(out.buf, "\"operation\":\"p50-Y\",\"unit\":null,\"note\":null"));
+	vr_buf_release(&out);
+}
+
 static void test_csv_quoting(void **state)
 {
 	const char *cols[] = { "a,b" };
 	struct render_cell cells[] = { { .value = 1.5, .gain_pct = NAN, .p = NAN } };
-	struct render_row row = { .op = "say \"hi\"", .precision = 2, .cells = cells };
+	struct render_row row = { .op = "say \"hi\"", .precision = 2, .cells = cells,
+				  .note = "a, \"b\"" };
 	struct render_table t = { .name = "counters", .columns = cols, .ncols = 1,
 				  .rows = &row, .nrows = 1 };
 	struct vr_buf out;
@@ -174,8 +219,9 @@ static void test_csv_quoting(void **state)
 	vr_buf_init(&out);
 	render_tables(&t, 1, RENDER_CSV, &out);
 	assert_string_equal(out.buf,
-		"table,stat,operation,kernel,value,gain_pct,p,significant,unit,data,nvalues,nruns\n"
-		"counters,,\"say \"\"hi\"\"\",\"a,b\",1.5,,,0,,,,\n");
+		"table,stat,operation,kernel,value,gain_pct,p,significant,unit,data,nvalues,nruns,"
+		"note\n"
+		"counters,,\"say \"\"hi\"\"\",\"a,b\",1.5,,,0,,,,,\"a, \"\"b\"\"\"\n");
 	vr_buf_release(&out);
 }
 
@@ -188,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_text_one_header_line),
 		cmocka_unit_test(test_text_mmtests_layout),
 		cmocka_unit_test(test_csv_quoting),
+		cmocka_unit_test(test_footnotes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
