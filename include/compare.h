@@ -64,6 +64,8 @@ struct compare_opts {
 	double alpha;		/* significance level of the t-test, e.g. 0.10 */
 	enum compare_significance significance;
 	enum render_layout layout;	/* labels and text layout */
+	bool ci;		/* --ci: Welch's interval of each mean row's gain, at
+				 * level 1 - alpha, and the outlier notes */
 };
 
 /* The built tables; everything inside is owned by the result. */
@@ -82,6 +84,7 @@ struct compare_result {
 					 * needs; the others follow them */
 	char **kernels;
 	size_t nkernels;
+	char ci_label[24];		/* tables[0].ci_label: "90% CI" (--ci) */
 };
 
 /**

@@ -24,6 +24,8 @@ struct ingest_latency_sample {
 struct ingest_latency {
 	struct ingest_latency_sample *s;	/* owned */
 	size_t n;
+	size_t nskipped;	/* lines that are not samples (a workload's banner) */
+	size_t first_skipped;	/* the line number of the first of them */
 };
 
 /**
@@ -37,8 +39,13 @@ struct ingest_latency {
  *    as mmtests does;
  *  - "Run time: ...", "Warmup complete ...", blank lines and lines starting
  *    with '#' are skipped;
- *  - anything else must be "OPERATION VALUE" (one sample of OPERATION; the
- *    value a finite decimal number; no unit).
+ *  - "OPERATION VALUE": one sample of OPERATION (the value a finite decimal
+ *    number; no unit); a line of two words whose second starts like a
+ *    number (a digit, '-', '+', '.') is such a line, and an error if the
+ *    number or the name is bad;
+ *  - any other line is not a sample (a workload's banner, "Starting 16
+ *    threads"): skipped and counted in nskipped (first_skipped its number),
+ *    for the caller to warn once.
  * @out: OUT: the samples; release with ingest_latency_release().
  * Returns 0, or -1 after "vmscan-report: PATH:LINE: what is wrong" (@out
  * empty then).  A file with no sample at all is an error too.

@@ -18,6 +18,8 @@ struct latency_import_result {
 	int64_t run_id;		/* the run the samples went into */
 	int iteration;		/* its iteration (the one picked when 0 was asked) */
 	size_t nsamples;	/* samples imported (one per value of the report) */
+	size_t nskipped;	/* lines that are not samples, skipped */
+	size_t first_skipped;	/* the first of them (line number) */
 	bool created;		/* the run row was new (a latency-only run) */
 };
 
@@ -49,5 +51,13 @@ struct latency_import_decl {
 int latency_import_file(struct store *st, const char *path, const char *kernel, int iteration,
 			bool replace, const struct latency_import_decl *decl,
 			struct latency_import_result *r);
+
+/**
+ * latency_import_warn - the one warning for the lines of @path that
+ * latency_import_file() skipped (@r->nskipped, none: nothing printed):
+ * "warning: FILE: N lines are not samples and were skipped (the first:
+ * line L)".
+ */
+void latency_import_warn(const char *path, const struct latency_import_result *r);
 
 #endif /* VR_LATENCY_IMPORT_H */

@@ -35,6 +35,8 @@ struct render_cell {
 				 * not given (counters), nvalues and nruns unused */
 	int nvalues;		/* values the statistic is over */
 	int nruns;		/* runs of the kernel */
+	double ci_lo, ci_hi;	/* confidence interval of the gain, percent, when
+				 * the table has ci_label; NAN: none */
 };
 
 struct render_row {
@@ -89,6 +91,12 @@ struct render_table {
 	const char *const *notes;	/* lines printed under the table (units,
 					 * the test used, what is missing); borrowed */
 	size_t nnotes;
+	const char *ci_label;		/* "90% CI": the cells carry an interval of
+					 * their gain (ci_lo, ci_hi); text prints
+					 * "[lo, hi]%" under each row that has one, in
+					 * the row's columns, labelled so; Markdown
+					 * after the gain; CSV and JSON ci_lo, ci_hi.
+					 * NULL: none */
 };
 
 /**

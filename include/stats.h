@@ -104,6 +104,26 @@ int stats_welch_ttest(const double *a, size_t na, const double *b, size_t nb,
 		      struct stats_ttest *out);
 
 /**
+ * stats_welch_ci - Welch's confidence interval, at level @level (0.90 for
+ * 90 %), of the difference of the means mean(@b) - mean(@a): d +/- q * se,
+ * se = sqrt(var_a/n_a + var_b/n_b) (sample variances, n-1), q the Student t
+ * quantile 1 - (1 - level)/2 on the Welch-Satterthwaite degrees of freedom
+ * (GSL gsl_cdf_tdist_Pinv).  It excludes 0 exactly when
+ * stats_welch_ttest()'s p < 1 - @level.  @lo, @hi: OUT.
+ * Returns 0, or -1 (*@lo, *@hi NAN) where stats_welch_ttest() is undefined.
+ */
+int stats_welch_ci(const double *a, size_t na, const double *b, size_t nb, double level,
+		   double *lo, double *hi);
+
+/**
+ * stats_tukey_keep - copy into @out the values of @sorted[0..@n-1]
+ * (ascending) inside Tukey's fences, [Q1 - 1.5 IQR, Q3 + 1.5 IQR], with Q1
+ * and Q3 the nearest-rank 25th and 75th percentiles (stats_percentile()).
+ * Returns how many were kept (the others are the outliers).
+ */
+size_t stats_tukey_keep(const double *sorted, size_t n, double *out);
+
+/**
  * stats_gain_pct - the percentage gain of @new_v over @base, positive when
  * better, as mmtests' Stat.pm pndiff (lower is better: 100 - new*100/base)
  * and pdiff (higher is better: new*100/base - 100); 0 when equal (both 0

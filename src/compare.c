@@ -359,6 +359,26 @@ static void mark_significance(const struct compare_opts *o, const struct compare
 	}
 }
 
+/*
+ * The interval of @cell's gain (--ci): Welch's interval of the difference
+ * of the arithmetic means of kernel @c and the baseline (stats_welch_ci() at
+ * level 1 - alpha) as a gain relative to the baseline's mean, with the sign
+ * rule of stats_gain_pct(): lower is better, -100 d / m0; higher is better,
+ * 100 d / m0.  None for Hmean rows (@harmonic) or a baseline mean <= 0.
+ */
+static void gain_ci(const struct compare_opts *o, const struct compare_values *vals, size_t c,
+		    bool hb, bool harmonic, struct render_cell *cell)
+{
+	double m0 = stats_mean(vals[0].v, vals[0].n), lo, hi;
+
+	cell->ci_lo = cell->ci_hi = NAN;
+	if (harmonic || !(m0 > 0) ||
+	    stats_welch_ci(vals[0].v, vals[0].n, vals[c].v, vals[c].n, 1 - o->alpha, &lo, &hi))
+		return;
+	cell->ci_lo = hb ? 100 * lo / m0 : -100 * hi / m0;
+	cell->ci_hi = hb ? 100 * hi / m0 : -100 * lo / m0;
+}
+
 static void fill_cell(const struct compare_stat *st, const struct metric_op *op,
 		      const struct compare_values *vals, size_t c, double base, bool harmonic,
 		      const struct compare_opts *o, struct render_cell *cell)
@@ -376,12 +396,15 @@ static void fill_cell(const struct compare_stat *st, const struct metric_op *op,
 		cell->gain_pct = stats_gain_pct(cell->value, base, stat_higher_better(st, hb));
 	cell->p = NAN;
 	cell->significant = false;
+	cell->ci_lo = cell->ci_hi = NAN;
 	cell->data = metric_data_name(vals[c].data);
 	cell->nvalues = (int)vals[c].n;
 	cell->nruns = (int)vals[c].nruns;
 	if (c == 0 || !stat_is_mean(st) || isnan(cell->gain_pct))
 		return;
 	mark_significance(o, vals, c, hb, cell);
+	if (o->ci && isfinite(cell->gain_pct))
+		gain_ci(o, vals, c, hb, harmonic, cell);
 }
 
 /* Is @op named by --metrics: its own name, or its metric's as chart names
@@ -413,10 +436,106 @@ static bool stat_shown(const struct compare_stat *st, const struct metric_op *op
 	return st->kind != COMPARE_HMEAN || op->better == METRIC_HIGHER_IS_BETTER;
 }
 
+/* "400.00, 410.00" (at most three, then "...") of @v[0..@n-1] not in
+ * @kept[0..@nk-1] (both ascending) into @b. */
+static void outliers_text(const double *v, size_t n, const double *kept, size_t nk,
+			  struct vr_buf *b)
+{
+	size_t shown = 0;
+
+	for (size_t i = 0, j = 0; i < n; i++) {
+		if (j < nk && kept[j] == v[i]) {
+			j++;
+			continue;
+		}
+		if (shown++ < 3)
+			vr_buf_addf(b, "%s%.2f", shown > 1 ? ", " : "", v[i]);
+		else if (shown == 4)
+			vr_buf_addstr(b, ", ...");
+	}
+}
+
+/*
+ * --ci: for each kernel whose mean does not differ significantly from the
+ * baseline's (Welch, p >= alpha) but does once the values outside Tukey's
+ * fences are left out of both (stats_tukey_keep()), a sentence saying so
+ * into @b: "b: not significant (p = 0.23) because of outliers: without b's
+ * 1 value outside Tukey's fences (400.00), p = 0.0004".
+ */
+static void outlier_notes(const struct compare_opts *o, const struct compare_values *vals,
+			  const struct compare_kernel *k, size_t nk, struct vr_buf *b)
+{
+	for (size_t c = 1; c < nk; c++) {
+		const struct compare_values *v[2] = { &vals[0], &vals[c] };
+		double *sorted[2], *kept[2];
+		size_t nkept[2];
+		struct stats_ttest t, t2;
+
+		if (stats_welch_ttest(v[0]->v, v[0]->n, v[1]->v, v[1]->n, &t) || t.p < o->alpha)
+			continue;
+		for (int i = 0; i < 2; i++) {
+			sorted[i] = vr_calloc(v[i]->n + 1, sizeof(double));
+			kept[i] = vr_calloc(v[i]->n + 1, sizeof(double));
+			memcpy(sorted[i], v[i]->v, v[i]->n * sizeof(double));
+			stats_sort(sorted[i], v[i]->n);
+			nkept[i] = stats_tukey_keep(sorted[i], v[i]->n, kept[i]);
+		}
+		if ((nkept[0] < v[0]->n || nkept[1] < v[1]->n) &&
+		    !stats_welch_ttest(kept[0], nkept[0], kept[1], nkept[1], &t2) &&
+		    t2.p < o->alpha) {
+			vr_buf_addf(b, "%s%s: not significant (p = %.2g) because of outliers: without",
+				    b->len ? "; " : "", k[c].name, t.p);
+			for (int i = 0; i < 2; i++) {
+				size_t out = v[i]->n - nkept[i];
+
+				if (!out)
+					continue;
+				if (i && nkept[0] < v[0]->n)
+					vr_buf_addstr(b, " and");
+				vr_buf_addf(b, " %s's %zu value%s (", k[i ? c : 0].name, out,
+					    out == 1 ? "" : "s");
+				outliers_text(sorted[i], v[i]->n, kept[i], nkept[i], b);
+				vr_buf_addstr(b, ")");
+			}
+			vr_buf_addf(b, " outside Tukey's fences, p = %.2g", t2.p);
+		}
+		for (int i = 0; i < 2; i++) {
+			free(sorted[i]);
+			free(kept[i]);
+		}
+	}
+}
+
+/* The note of a row of operation @op: its own (@note, or NULL) and, on an
+ * arithmetic mean row under --ci, its outlier notes ("p95-Write: b: not
+ * significant ...").  Malloc'ed or NULL. */
+static char *row_note(const struct compare_opts *o, const struct compare_stat *st,
+		      bool harmonic, const struct metric_op *op, const char *note,
+		      const struct compare_values *vals, const struct compare_kernel *k, size_t nk)
+{
+	struct vr_buf b, out;
+
+	vr_buf_init(&b);
+	vr_buf_init(&out);
+	if (o->ci && o->significance == COMPARE_SIG_WELCH && stat_is_mean(st) && !harmonic)
+		outlier_notes(o, vals, k, nk, &b);
+	if (note)
+		vr_buf_addstr(&out, note);
+	if (b.len)
+		vr_buf_addf(&out, "%s%s", note ? "; " : "", b.buf);
+	if (b.len && !note) {	/* name the operation, as the other notes do */
+		vr_buf_release(&out);
+		vr_buf_init(&out);
+		vr_buf_addf(&out, "%s: %s", op->name, b.buf);
+	}
+	vr_buf_release(&b);
+	return out.len ? vr_buf_detach(&out) : (vr_buf_release(&out), NULL);
+}
+
 static void add_op_rows(struct render_table *t, const struct compare_stat *stats, size_t nstats,
 			size_t nops, size_t oi, const struct metric_op *op,
-			const struct compare_values *vals, size_t nk, const struct compare_opts *o,
-			const char *note)
+			const struct compare_values *vals, const struct compare_kernel *k,
+			size_t nk, const struct compare_opts *o, const char *note)
 {
 	struct render_row *rows = (struct render_row *)t->rows;
 	bool mm = o->layout == RENDER_LAYOUT_MMTESTS, hmean_asked = false;
@@ -436,7 +555,7 @@ static void add_op_rows(struct render_table *t, const struct compare_stat *stats
 		row->op = vr_strdup(op->name);
 		row->precision = 2;
 		row->unit = op->unit;
-		row->note = note ? vr_strdup(note) : NULL;
+		row->note = row_note(o, &stats[s], harmonic, op, note, vals, k, nk);
 		row->cells = vr_calloc(nk, sizeof(*row->cells));
 		base = kernel_stat(&stats[s], &vals[0], harmonic);
 		for (size_t c = 0; c < nk; c++)
@@ -584,7 +703,7 @@ int compare_latency_table(struct store *s, const struct compare_opts *o,
 		char *note = r ? NULL : op_note(sel[oi], vals, k, nk);
 
 		if (!r)
-			add_op_rows(t, stats, nstats, nops, oi, sel[oi], vals, nk, o, note);
+			add_op_rows(t, stats, nstats, nops, oi, sel[oi], vals, k, nk, o, note);
 		free(note);
 		values_release(vals, nk);
 		free(vals);
@@ -774,6 +893,22 @@ static void significance_note(struct compare_result *r, const struct compare_opt
 	note_add(r, 0, vr_buf_detach(&b));
 }
 
+/* --ci: the label of the interval lines and the note naming the interval. */
+static void ci_note(struct compare_result *r, const struct compare_opts *o)
+{
+	struct vr_buf b;
+
+	snprintf(r->ci_label, sizeof(r->ci_label), "%g%% CI", 100 * (1 - o->alpha));
+	r->tables[0].ci_label = r->ci_label;
+	vr_buf_init(&b);
+	vr_buf_addf(&b, "%s: Welch's interval of the difference of the means (Student t on the"
+		    " Welch-Satterthwaite df), as a gain against the baseline's mean; under"
+		    " Amean rows, none for Hmean or below two values per kernel", r->ci_label);
+	if (o->significance == COMPARE_SIG_WELCH)
+		vr_buf_addstr(&b, "; it excludes 0 where the row is marked");
+	note_add(r, 0, vr_buf_detach(&b));
+}
+
 /* Does a cell of @t have an infinite gain (stats_gain_pct() of a base 0)? */
 static bool infinite_gain(const struct render_table *t)
 {
@@ -801,6 +936,8 @@ static void latency_notes(struct compare_result *r, const struct compare_opts *o
 		unit_note(r);
 	if (r->tables[0].nrows && mean)
 		significance_note(r, o);
+	if (r->tables[0].nrows && mean && o->ci)
+		ci_note(r, o);
 	r->nkey_notes = r->nnotes[0];
 	if (infinite_gain(&r->tables[0]))
 		note_add(r, 0, vr_strdup(COMPARE_INF_NOTE));

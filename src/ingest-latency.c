@@ -129,6 +129,18 @@ static int parse_simoop(struct parser *p, const char *line, const char *lat)
 	return 0;
 }
 
+/* Is @line "OPERATION VALUE" in shape: two words, the second starting like a
+ * number?  Such a line is a sample, or an error; any other is skipped. */
+static bool sample_shaped(const char *line)
+{
+	const char *s = line + strcspn(line, " \t");
+
+	s += strspn(s, " \t");
+	if (!*s || s == line || s[strcspn(s, " \t")])
+		return false;	/* one word, or more than two */
+	return isdigit((unsigned char)*s) || *s == '-' || *s == '+' || *s == '.';
+}
+
 /* "OPERATION VALUE" */
 static int parse_plain(struct parser *p, const char *line)
 {
@@ -136,14 +148,16 @@ static int parse_plain(struct parser *p, const char *line)
 	size_t op_len;
 	double v;
 
+	if (!sample_shaped(line)) {
+		if (!p->out->nskipped++)
+			p->out->first_skipped = p->lineno;
+		return 0;
+	}
 	while (*s && !isspace((unsigned char)*s))
 		s++;
 	op_len = (size_t)(s - op);
 	while (isspace((unsigned char)*s))
 		s++;
-	if (!*s)
-		return vr_error("%s:%zu: expected 'OPERATION VALUE' or a simoop report line",
-				p->path, p->lineno);
 	if (parse_number(s, &end, &v) || *end)
 		return vr_error("%s:%zu: '%s' is not a number", p->path, p->lineno, s);
 	return add_sample(p, op, op_len, v, NULL);
@@ -179,6 +193,7 @@ int ingest_latency_parse(const char *path, const char *buf, size_t len,
 
 	out->s = NULL;
 	out->n = 0;
+	out->nskipped = out->first_skipped = 0;
 	while (pos < len) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - buf) : len;
@@ -198,8 +213,10 @@ int ingest_latency_parse(const char *path, const char *buf, size_t len,
 		}
 		pos = end + 1;
 	}
-	if (!out->n)
+	if (!out->n) {
+		ingest_latency_release(out);
 		return vr_error("%s: no latency samples found", path);
+	}
 	return 0;
 }
 
@@ -213,6 +230,7 @@ int ingest_latency_read(const char *path, struct ingest_latency *out)
 
 	out->s = NULL;
 	out->n = 0;
+	out->nskipped = out->first_skipped = 0;
 	if (!f)
 		return vr_error("%s: cannot open: %s", path, strerror(errno));
 	vr_buf_init(&b);
@@ -236,4 +254,5 @@ void ingest_latency_release(struct ingest_latency *l)
 	free(l->s);
 	l->s = NULL;
 	l->n = 0;
+	l->nskipped = l->first_skipped = 0;
 }

@@ -65,6 +65,14 @@ static int apply_decl(struct ingest_latency *lat, const struct latency_import_de
 	return 0;
 }
 
+void latency_import_warn(const char *path, const struct latency_import_result *r)
+{
+	if (r->nskipped)
+		vr_warn("%s: %zu line%s not samples and %s skipped (the first: line %zu)",
+			path, r->nskipped, r->nskipped == 1 ? " is" : "s are",
+			r->nskipped == 1 ? "was" : "were", r->first_skipped);
+}
+
 int latency_import_file(struct store *st, const char *path, const char *kernel, int iteration,
 			bool replace, const struct latency_import_decl *decl,
 			struct latency_import_result *r)
@@ -83,6 +91,8 @@ int latency_import_file(struct store *st, const char *path, const char *kernel, 
 	if (sha && !store_import_app_latency(st, kernel, iteration, path, sha, &lat, replace,
 					     &r->run_id, &r->iteration, &created)) {
 		r->nsamples = lat.n;
+		r->nskipped = lat.nskipped;
+		r->first_skipped = lat.first_skipped;
 		r->created = created;
 		ret = 0;
 	}

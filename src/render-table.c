@@ -149,6 +149,8 @@ static void label_widths(const struct render_table *t, int *stat_w, int *op_w)
 		*op_w = max_int(*op_w, (int)strlen(label));
 		free(label);
 	}
+	if (t->ci_label)
+		*op_w = max_int(*op_w, (int)strlen(t->ci_label));
 	if (!have_stat)
 		*stat_w = -1;	/* no stat column and no separator */
 }
@@ -175,6 +177,19 @@ static void cell_shown(const struct render_table *t, const struct render_cell *c
 	(void)t;
 	*value = cell->value;
 	*gain = cell->gain_pct;
+}
+
+/* "[lo, hi]%" of @cell into @b (reset); false when it has none. */
+static bool ci_text(const struct render_table *t, const struct render_cell *cell,
+		    struct vr_buf *b)
+{
+	b->len = 0;
+	if (b->buf)
+		b->buf[0] = '\0';
+	if (!t->ci_label || !isfinite(cell->ci_lo) || !isfinite(cell->ci_hi))
+		return false;
+	vr_buf_addf(b, "[%.2f, %.2f]%%", cell->ci_lo, cell->ci_hi);
+	return true;
 }
 
 static int fmt_len(const char *fmt, int precision, double v)
@@ -207,6 +222,14 @@ static void measure_col(const struct render_table *t, size_t c, struct text_col 
 			col->value_w = max_int(col->value_w, fmt_len("%.*f", row->precision, v) + 1);
 	}
 	col->width = col->value_w + (t->show_gain ? col->gain_w + 4 : 0);
+	for (size_t r = 0; r < t->nrows; r++) {
+		struct vr_buf ci;
+
+		vr_buf_init(&ci);
+		if (ci_text(t, &t->rows[r].cells[c], &ci))
+			col->width = max_int(col->width, (int)ci.len + 1);
+		vr_buf_release(&ci);
+	}
 	col->width = max_int(col->width, (int)strlen(col->first) + 1);
 	col->width = max_int(col->width, (int)strlen(col->second) + 1);
 }
@@ -252,6 +275,31 @@ static void text_cell(const struct render_table *t, const struct render_row *row
 		vr_buf_addf(out, " (%*.2f%%)", col->gain_w, g);
 }
 
+/* The line of @row's intervals under it (render_table.ci_label), each
+ * right-aligned in its column; none when no cell has one. */
+static void text_ci_line(const struct render_table *t, const struct render_row *row,
+			 const struct text_col *cols, int stat_w, int op_w, struct vr_buf *out)
+{
+	struct vr_buf ci;
+	size_t start = out->len;
+	bool any = false;
+
+	vr_buf_init(&ci);
+	for (size_t c = 0; c < t->ncols; c++)
+		any |= ci_text(t, &row->cells[c], &ci);
+	if (any) {
+		if (stat_w >= 0)
+			vr_buf_addf(out, "%-*s ", stat_w, "");
+		vr_buf_addf(out, "%-*s", op_w, t->ci_label);
+		for (size_t c = 0; c < t->ncols; c++) {
+			ci_text(t, &row->cells[c], &ci);
+			vr_buf_addf(out, "%*s", cols[c].width, ci.len ? ci.buf : "");
+		}
+		rstrip_line(out, start);
+	}
+	vr_buf_release(&ci);
+}
+
 static void render_text(const struct render_table *t, struct vr_buf *out)
 {
 	struct text_col *cols = vr_calloc(t->ncols + 1, sizeof(*cols));
@@ -274,6 +322,7 @@ static void render_text(const struct render_table *t, struct vr_buf *out)
 		for (size_t c = 0; c < t->ncols; c++)
 			text_cell(t, row, &row->cells[c], &cols[c], out);
 		rstrip_line(out, start);
+		text_ci_line(t, row, cols, stat_w, op_w, out);
 	}
 	for (size_t i = 0; i < t->nnotes; i++) {
 		vr_buf_add_escaped(out, t->notes[i]);
@@ -351,6 +400,8 @@ static void render_markdown(const struct render_table *t, struct vr_buf *out)
 			vr_buf_addf(out, " %s%.*f", bold, row->precision, cell->value);
 			if (t->show_gain && !isnan(cell->gain_pct))
 				vr_buf_addf(out, " (%.2f%%)", cell->gain_pct);
+			if (t->ci_label && isfinite(cell->ci_lo) && isfinite(cell->ci_hi))
+				vr_buf_addf(out, " [%.2f, %.2f]%%", cell->ci_lo, cell->ci_hi);
 			vr_buf_addf(out, "%s |", bold);
 		}
 		vr_buf_addstr(out, "\n");
@@ -398,7 +449,7 @@ static void add_count(struct vr_buf *out, const char *sep, int n, const char *no
 		vr_buf_addf(out, "%d", n);
 }
 
-static void render_csv(const struct render_table *t, struct vr_buf *out)
+static void render_csv(const struct render_table *t, bool ci, struct vr_buf *out)
 {
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct render_row *row = &t->rows[r];
@@ -430,6 +481,12 @@ static void render_csv(const struct render_table *t, struct vr_buf *out)
 			add_count(out, ",", cell->data ? cell->nruns : -1, "");
 			vr_buf_addstr(out, ",");
 			csv_field(out, row->note ? row->note : "");
+			if (ci) {
+				vr_buf_addstr(out, ",");
+				add_number(out, t->ci_label ? cell->ci_lo : NAN, "");
+				vr_buf_addstr(out, ",");
+				add_number(out, t->ci_label ? cell->ci_hi : NAN, "");
+			}
 			vr_buf_addstr(out, "\n");
 		}
 	}
@@ -477,6 +534,12 @@ static void render_json(const struct render_table *t, struct vr_buf *out)
 				add_number(out, cell->p, "null");
 				vr_buf_addstr(out, cell->significant ? ",\"significant\":true"
 								     : ",\"significant\":false");
+				if (t->ci_label) {
+					vr_buf_addstr(out, ",\"ci_lo\":");
+					add_number(out, cell->ci_lo, "null");
+					vr_buf_addstr(out, ",\"ci_hi\":");
+					add_number(out, cell->ci_hi, "null");
+				}
 			}
 			if (cell->data) {
 				vr_buf_addstr(out, ",\"data\":");
@@ -499,9 +562,13 @@ static void render_json(const struct render_table *t, struct vr_buf *out)
 int render_tables(const struct render_table *t, size_t n, enum render_format fmt,
 		  struct vr_buf *out)
 {
+	bool ci = false;
+
+	for (size_t i = 0; i < n; i++)
+		ci |= t[i].ci_label != NULL;
 	if (fmt == RENDER_CSV)
-		vr_buf_addstr(out, "table,stat,operation,kernel,value,gain_pct,p,significant,unit,data,"
-				    "nvalues,nruns,note\n");
+		vr_buf_addf(out, "table,stat,operation,kernel,value,gain_pct,p,significant,unit,data,"
+			    "nvalues,nruns,note%s\n", ci ? ",ci_lo,ci_hi" : "");
 	if (fmt == RENDER_JSON)
 		vr_buf_addstr(out, "{\"tables\":[");
 	for (size_t i = 0; i < n; i++) {
@@ -515,7 +582,7 @@ int render_tables(const struct render_table *t, size_t n, enum render_format fmt
 			render_markdown(&t[i], out);
 			break;
 		case RENDER_CSV:
-			render_csv(&t[i], out);
+			render_csv(&t[i], ci, out);
 			break;
 		case RENDER_JSON:
 			vr_buf_addstr(out, i ? ",\n" : "");

@@ -186,6 +186,39 @@ int stats_welch_ttest(const double *a, size_t na, const double *b, size_t nb,
 	return 0;
 }
 
+int stats_welch_ci(const double *a, size_t na, const double *b, size_t nb, double level,
+		   double *lo, double *hi)
+{
+	struct stats_ttest t;
+	double ma, mb, se, q;
+
+	*lo = *hi = NAN;
+	if (stats_welch_ttest(a, na, b, nb, &t))
+		return -1;
+	ma = stats_mean(a, na);
+	mb = stats_mean(b, nb);
+	se = (ma - mb) / t.t;	/* t = (ma - mb) / se */
+	if (!(se > 0) || !isfinite(se))	/* the means equal: se from the variances */
+		se = sqrt(sum_sq_dev(a, na, ma) / (double)(na - 1) / (double)na +
+			  sum_sq_dev(b, nb, mb) / (double)(nb - 1) / (double)nb);
+	q = gsl_cdf_tdist_Pinv(1.0 - (1.0 - level) / 2.0, t.df);
+	*lo = mb - ma - q * se;
+	*hi = mb - ma + q * se;
+	return 0;
+}
+
+size_t stats_tukey_keep(const double *sorted, size_t n, double *out)
+{
+	double q1 = stats_percentile(sorted, n, 25), q3 = stats_percentile(sorted, n, 75);
+	double lo = q1 - 1.5 * (q3 - q1), hi = q3 + 1.5 * (q3 - q1);
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (sorted[i] >= lo && sorted[i] <= hi)
+			out[k++] = sorted[i];
+	return k;
+}
+
 double stats_gain_pct(double new_v, double base, bool higher_is_better)
 {
 	if (new_v == base)

@@ -130,7 +130,7 @@ static bool same_name(const char *a, const char *b)
 	return la == lb && !strncmp(a, b, la);
 }
 
-enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT, OPT_METRIC, OPT_HIGHER, OPT_ZEROS };
+enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT, OPT_METRIC, OPT_HIGHER, OPT_ZEROS, OPT_CI };
 
 static const struct cmd_option compare_options[] = {
 	{ 'd', "database", "DB", "database written by `load` / `import-latency`" },
@@ -141,6 +141,9 @@ static const struct cmd_option compare_options[] = {
 	{ 'v', "verbose", NULL, "say what each NAME=FILE file gave (its events and how a\n"
 				"trace.dat was read, or its latency samples), on stderr" },
 	{ 'a', "alpha", "A", "significance level of the t-test (default 0.10)" },
+	{ OPT_CI, "ci", NULL, "under each Amean row, Welch's (1-A) confidence interval\n"
+		"of the gain, [lo, hi]%; a note where outliers hide a\n"
+		"difference" },
 	{ OPT_SIGNIFICANCE, "significance", "R", "welch (default): Welch's t-test at level A;\n"
 		"ci: mmtests' rule (--print-significance), the\n"
 		"intervals mean +/- 1.96 stddev do not overlap" },
@@ -185,6 +188,9 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 		if (compare_significance_parse(arg, &c->o.significance))
 			return vr_error("compare: --significance wants welch or ci, not '%s'", arg),
 			       CMD_USAGE;
+		break;
+	case OPT_CI:
+		c->o.ci = true;
 		break;
 	case OPT_HIGHER:
 		free(c->higher_arg);
@@ -335,6 +341,7 @@ static int import_latency(struct store *st, const char *path, const char *kernel
 
 	if (latency_import_file(st, path, kernel, 0, false, &c->decl, &r))
 		return -1;
+	latency_import_warn(path, &r);
 	if (c->verbose)
 		fprintf(stderr, "compare: %s: %s: %zu latency samples\n", kernel, path,
 			r.nsamples);
@@ -474,7 +481,7 @@ static void compare_release(void *opts)
 static const char *const compare_synopsis[] = {
 	"[-d DB] [--kernels K1,K2,...] [--metrics M,...]\n"
 	"[--stats S,...] [--format text|markdown|csv|json]\n"
-	"[--alpha A] [--significance welch|ci] [--layout 2017|mmtests]",
+	"[--alpha A] [--significance welch|ci] [--ci] [--layout 2017|mmtests]",
 	"[OPTIONS] NAME=FILE,FILE... NAME=FILE,...",
 	NULL
 };

@@ -19,6 +19,7 @@ static int import_file(struct store *st, const char *path, const char *kernel, i
 
 	if (latency_import_file(st, path, kernel, iteration, replace, decl, &r))
 		return -1;
+	latency_import_warn(path, &r);
 	if (!quiet)
 		printf("run %lld: %s iteration %d <- %s (%zu latency samples%s)\n",
 		       (long long)r.run_id, kernel, r.iteration, path, r.nsamples,

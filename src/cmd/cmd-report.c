@@ -21,6 +21,8 @@ struct report_args {
 	struct compare_opts o;
 };
 
+enum { OPT_CI = CMD_OPT_LONG };
+
 static const struct cmd_option report_options[] = {
 	{ 'd', "database", "DB", "SQLite database written by 'load'" },
 	{ 'o', "output", "DIR", "directory to write" },
@@ -30,6 +32,8 @@ static const struct cmd_option report_options[] = {
 	{ 'v', "verbose", NULL, "say each part made (tables, evidence.db, each chart's\n"
 				".png and .svg) and how long it took, on stderr" },
 	CMD_TRIM_OPTION_ROWS,
+	{ OPT_CI, "ci", NULL, "compare's --ci: intervals in compare.txt and the\n"
+		"headline" },
 	{ 0 }
 };
 
@@ -43,6 +47,7 @@ static enum cmd_status report_option(struct cmd_ctx *ctx, int key, const char *a
 	case 'o': a->dir = arg; break;
 	case 'q': a->quiet = true; break;
 	case 'v': a->verbose = true; break;
+	case OPT_CI: a->o.ci = true; break;
 	case 'W':
 	case 'H':
 		if (vr_parse_int(arg, key == 'W' ? &a->width : &a->height))
@@ -87,7 +92,7 @@ static int report_run(struct cmd_ctx *ctx)
 }
 
 static const char *const report_synopsis[] = {
-	"[-d DB] [-W PX] [-H PX] [-q] [-v] -o DIR [--kernels K1,K2,...]\n[--metrics M,...] [--stats S,...]", NULL
+	"[-d DB] [-W PX] [-H PX] [-q] [-v] -o DIR [--kernels K1,K2,...]\n[--metrics M,...] [--stats S,...] [--ci]", NULL
 };
 
 const struct cmd cmd_report_desc = {

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Is it noise (issue 26 item 3): compare --ci prints under each Amean row
+# Welch's interval of the difference of the means as a gain, [lo, hi]%, in
+# text, Markdown, CSV, JSON and index.md's headline, and says where outliers
+# hide a difference.  The expected intervals are computed here with Python
+# (statistics, mpmath's incomplete beta function for the Student t
+# quantile, itself checked against a printed table value), not with GSL.
+. "$(dirname "$0")/lib.sh"
+D="$TOP/tests/data/compare"
+
+cat >welch.py <<-\PY
+import math, mpmath, statistics, sys
+
+def tcdf(t, df):  # P(T <= t): 1 - I_{df/(df+t^2)}(df/2, 1/2) / 2 for t > 0
+    tail = 0.5 * mpmath.betainc(df / 2, 0.5, 0, df / (df + t * t), regularized=True)
+    return 1 - tail if t > 0 else tail
+
+def tq(p, df):
+    return float(mpmath.findroot(lambda t: tcdf(t, df) - p, 1.5))
+
+# Student t table (e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2): 6 df, 0.95: 1.943
+assert abs(tq(0.95, 6) - 1.943) < 5e-4 and abs(tq(0.975, 6) - 2.447) < 5e-4
+
+def welch(a, b, alpha):
+    """gain interval [lo, hi] of b against a, lower is better; and p"""
+    ma, mb = statistics.mean(a), statistics.mean(b)
+    sa, sb = statistics.variance(a) / len(a), statistics.variance(b) / len(b)
+    se = math.sqrt(sa + sb)
+    df = (sa + sb) ** 2 / (sa ** 2 / (len(a) - 1) + sb ** 2 / (len(b) - 1))
+    q, d = tq(1 - alpha / 2, df), mb - ma
+    p = 2 * (1 - float(tcdf(abs(d) / se, df)))
+    return -100 * (d + q * se) / ma, -100 * (d - q * se) / ma, p
+
+def values(path):
+    return [float(l.split()[1]) for l in open(path) if l.strip()]
+PY
+export WELCH_DIR=$PWD
+
+# base 10 12 11 13, worse 20 22 21 25, similar 12 14 11 15.5 (one report
+# each): at alpha 0.10 the 90% interval; worse's excludes 0 (marked),
+# similar's holds it (p = 0.23, not marked).
+test_expect_success '--ci: Welch interval of each gain under the Amean row' '
+	"$VR" compare --ci --stats Amean base="$D/base.latency.txt" worse="$D/worse.latency.txt" \
+		similar="$D/similar.latency.txt" >out &&
+	python3 - "$D" >want <<-\PY &&
+	import os, sys; sys.path.insert(0, os.environ["WELCH_DIR"])
+	from welch import welch, values
+	d = sys.argv[1]
+	a = values(d + "/base.latency.txt")
+	iv = [welch(a, values(d + "/%s.latency.txt" % k), 0.10) for k in ("worse", "similar")]
+	cells = ["[%.2f, %.2f]%%" % (lo, hi) for lo, hi, p in iv]
+	assert iv[0][1] < 0 and iv[1][0] < 0 < iv[1][1], iv
+	print("%-8s %-20s%22s%22s%22s" % ("", "90% CI", "", cells[0], cells[1]))
+	PY
+	sed -n 3p out >got && test_cmp want got &&
+	grep -q "^Amean    p95-Write .*\*-91.30%\* .*(-14.13%)$" out &&
+	grep -q "^90% CI: Welch.s interval of the difference of the means" out &&
+	"$VR" compare --ci --alpha 0.05 --stats Amean base="$D/base.latency.txt" \
+		worse="$D/worse.latency.txt" >out &&
+	python3 - "$D" >want <<-\PY &&
+	import os, sys; sys.path.insert(0, os.environ["WELCH_DIR"])
+	from welch import welch, values
+	lo, hi, p = welch(values(sys.argv[1] + "/base.latency.txt"),
+	                  values(sys.argv[1] + "/worse.latency.txt"), 0.05)
+	print("%-8s %-20s%22s%22s" % ("", "95% CI", "", "[%.2f, %.2f]%%" % (lo, hi)))
+	PY
+	sed -n 3p out >got && test_cmp want got &&
+	"$VR" compare --stats Amean base="$D/base.latency.txt" worse="$D/worse.latency.txt" >out &&
+	! grep -q "CI" out
+'
+test_expect_success '--ci in CSV, JSON and Markdown' '
+	"$VR" compare --ci --format csv --stats Amean base="$D/base.latency.txt" \
+		similar="$D/similar.latency.txt" >out.csv &&
+	"$VR" compare --ci --format json --stats Amean base="$D/base.latency.txt" \
+		similar="$D/similar.latency.txt" >out.json &&
+	"$VR" compare --ci --format markdown --stats Amean base="$D/base.latency.txt" \
+		similar="$D/similar.latency.txt" >out.md &&
+	python3 - "$D" <<-\PY
+	import csv, json, os, sys; sys.path.insert(0, os.environ["WELCH_DIR"])
+	from welch import welch, values
+	lo, hi, p = welch(values(sys.argv[1] + "/base.latency.txt"),
+	                  values(sys.argv[1] + "/similar.latency.txt"), 0.10)
+	rows = list(csv.DictReader(open("out.csv")))
+	r = [x for x in rows if x["kernel"] == "similar"][0]
+	assert abs(float(r["ci_lo"]) - lo) < 1e-6 and abs(float(r["ci_hi"]) - hi) < 1e-6, (r, lo, hi)
+	assert [x for x in rows if x["kernel"] == "base"][0]["ci_lo"] == ""
+	c = json.load(open("out.json"))["tables"][0]["rows"][0]["cells"]
+	assert abs(c[1]["ci_lo"] - lo) < 1e-6 and c[0]["ci_lo"] is None, c
+	md = open("out.md").read()
+	assert "| 13.12 (-14.13%%) [%.2f, %.2f]%% |" % (lo, hi) in md, md
+	PY
+'
+# The headline keeps the marked row and its interval line.
+test_expect_success 'report --ci: the headline shows the interval under its row' '
+	"$VR" import-latency -q -d r.db --kernel base "$D/base.latency.txt" &&
+	"$VR" import-latency -q -d r.db --kernel worse "$D/worse.latency.txt" &&
+	"$VR" report -q --ci -d r.db -o b &&
+	sed -n "/^## Headline/,/^## /p" b/index.md >head.md &&
+	grep -A1 "^Amean  *p95-Write " head.md | tail -1 | tr -s " " >got &&
+	grep -A1 "^Amean  *p95-Write " b/compare.txt | tail -1 | tr -s " " >want &&
+	grep -q "^ 90% CI \[-[0-9.]*, -[0-9.]*\]%$" want && test_cmp want got &&
+	grep -q "^90% CI: Welch" head.md
+'
+# a: 10 10 11 11 12 12 13 13; b: 13 13 14 14 15 15 16 100.  b's quartiles
+# (nearest rank) 13 and 15, fences [10, 18]: 100 is out; a's fences [7, 15]
+# keep all.  With 100, p = 0.25 (not marked); without it p < 0.001.
+test_expect_success '--ci: a difference hidden by outliers is said so in the row note' '
+	for v in 10 10 11 11 12 12 13 13; do echo "p95-Write $v"; done >a.txt &&
+	for v in 13 13 14 14 15 15 16 100; do echo "p95-Write $v"; done >b.txt &&
+	"$VR" compare --ci --stats Amean a=a.txt b=b.txt >out &&
+	python3 - <<-\PY >want &&
+	import os, sys; sys.path.insert(0, os.environ["WELCH_DIR"])
+	from welch import welch
+	a = [10, 10, 11, 11, 12, 12, 13, 13]
+	p = welch(a, [13, 13, 14, 14, 15, 15, 16, 100], 0.10)[2]
+	p2 = welch(a, [13, 13, 14, 14, 15, 15, 16], 0.10)[2]
+	assert p >= 0.10 and p2 < 0.10, (p, p2)
+	print("[1] p95-Write: b: not significant (p = %.2g) because of outliers: without b\x27s"
+	      " 1 value (100.00) outside Tukey\x27s fences, p = %.2g" % (p, p2))
+	PY
+	tail -1 out >got && test_cmp want got &&
+	grep -q "^Amean    p95-Write\[1\] " out &&
+	"$VR" compare --stats Amean a=a.txt b=b.txt >out &&
+	! grep -q "outliers" out
+'
+test_done
