@@ -57,7 +57,7 @@ endif
 # only by src/cmd/main.c and the cmd-doc tool (src/cmd/cmd-doc.c).
 CMD_SRCS  := $(filter-out src/cmd/main.c src/cmd/cmd-doc.c,$(wildcard src/cmd/*.c))
 CMD_OBJS  := $(CMD_SRCS:src/%.c=$(O)/%.o)
-LIB_SRCS  := $(wildcard src/*.c)
+LIB_SRCS  := $(wildcard src/*.c src/ingest/*.c)
 LIB_OBJS  := $(LIB_SRCS:src/%.c=$(O)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/unit/%)
@@ -109,8 +109,9 @@ FUZZ_O    := build-fuzz
 FUZZ_FLAGS = -g -O1 -std=gnu11 -Iinclude $(PKG_CFLAGS) -DVR_VERSION='"$(VERSION)"' \
 	      -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 # only the modules the targets reach (ingest and its utilities)
-FUZZ_LIB  := src/ingest-tasks.c src/ingest-dat.c src/ingest-dat-check.c src/ingest-dat-copy.c src/ingest-dat-spill.c src/ingest-dat-scratch.c src/ingest-text.c src/ingest-text-body.c \
-	     src/ingest-text-file.c src/ingest-text-wrap.c \
+FUZZ_LIB  := $(addprefix src/ingest/,ingest-tasks.c ingest-dat.c ingest-dat-check.c \
+	     ingest-dat-copy.c ingest-dat-spill.c ingest-dat-scratch.c ingest-text.c \
+	     ingest-text-body.c ingest-text-file.c ingest-text-wrap.c) \
 	     src/spec.c src/util.c
 FUZZ_OBJS := $(FUZZ_LIB:src/%.c=$(FUZZ_O)/%.o)
 .SECONDARY: $(FUZZ_OBJS)

@@ -79,7 +79,7 @@ struct ingest_dat;
 struct stat;
 
 /*
- * struct ingest_tasks - the comms of each pid over time (src/ingest-tasks.c),
+ * struct ingest_tasks - the comms of each pid over time (src/ingest/ingest-tasks.c),
  * fed by a reader in timestamp order.  Strings it returns are interned:
  * valid until ingest_tasks_free().  Not thread-safe: one reader thread.
  */
@@ -138,7 +138,7 @@ struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta);
 
 /**
  * ingest_dat_check_headers - walk the headers of a version 6 trace.dat
- * (src/ingest-dat-check.c): every size within the file, string options
+ * (src/ingest/ingest-dat-check.c): every size within the file, string options
  * terminated, CPU data inside the file.  Other versions pass unchecked.
  * Returns 0, or -1 after "vmscan-report: PATH: corrupt or truncated
  * trace.dat: SECTION at offset N ...".  Called by ingest_probe_dat().
@@ -425,7 +425,7 @@ void ingest_meta_release(struct ingest_meta *m);
 char *ingest_sha256_file(const char *path);
 
 /*
- * Text traces (src/ingest-text.c): `trace-cmd report` output (plain, -l,
+ * Text traces (src/ingest/ingest-text.c): `trace-cmd report` output (plain, -l,
  * -t, -R), ftrace `trace` / `trace_pipe` dumps (irq-flags column of 4 or 5
  * characters or none, optional "( tgid)" column) and Android systrace text.
  * Lines are sorted by timestamp (stable) before the sink sees them.  Event

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz-dat.c - libFuzzer target for the trace.dat path of `load`:
- * ingest_open_dat() and ingest_read_dat() (src/ingest-dat.c over
+ * ingest_open_dat() and ingest_read_dat() (src/ingest/ingest-dat.c over
  * libtracecmd/libtraceevent) on arbitrary bytes written to a file, plus the
  * format sniffing ingest_file_is_dat().  Seeds are small v6 files from
  * tests/mkdat.py (4.10, 4.11, 6.18, big-endian, 32-bit).  Checks: no crash

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz-text.c - libFuzzer target for the text trace parser
- * (ingest_text_parse(), src/ingest-text*.c), in the manner of jq's
+ * (ingest_text_parse(), src/ingest/ingest-text*.c), in the manner of jq's
  * jq_fuzz_parse.c.  Besides "no crash, no sanitizer report" it checks the
  * parser's promises: events reach the sink in timestamp order, every
  * present field is a field of the event's spec, strings are terminated.

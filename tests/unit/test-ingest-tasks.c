@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the comm spans of each pid (src/ingest-tasks.c): a comm
+ * Unit tests of the comm spans of each pid (src/ingest/ingest-tasks.c): a comm
  * that changes opens a span, the same comm extends it, comms are interned
  * (the pointer stays valid and equal), spans come out in the order they
  * opened, and a saved-cmdline span that an event contradicts is counted.

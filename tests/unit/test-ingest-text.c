@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the text trace parser (src/ingest-text.c) on hand-built
+ * Unit tests of the text trace parser (src/ingest/ingest-text.c) on hand-built
  * snippets, one per layout and kernel era.  Line shapes follow
  * kernel/trace/trace_output.c (ftrace `trace`: "%16s-%-7d [%03d] FLAGS
  * %5lu.%06lu: ", flags 4 characters before 5.15, 5 from 5.15, "( TGID)"
