@@ -62,8 +62,14 @@ top_state() {
 	ls "$T/instances"
 }
 
+# A command started with & by a shell without job control (a script, or
+# make test's pool) begins with SIGINT and SIGQUIT ignored, and the recorder
+# starts the traced command with the dispositions it was given: the SIGINT
+# it passes on would then be ignored and `sleep 30` would run its 30 s.
+# The recorder runs here as from a terminal: SIGINT at its default.
+vr_bg() { exec env --default-signal=INT,QUIT "$VR" "$@"; }
 # run_fg ARGS...: run the recorder, setting $rc and $pid (its instance name)
-run_fg() { (exec "$VR" "$@") & pid=$!; wait $pid; rc=$?; }
+run_fg() { (vr_bg "$@") & pid=$!; wait $pid; rc=$?; }
 no_instance() { test ! -e "$T/instances/vmscan-report-$pid"; }
 
 test_expect_success 'not root: exit 1 and a clear message' '
@@ -121,7 +127,7 @@ test_expect_success 'version 6, uncompressed, with our kallsyms, also loads' '
 # pid is the recorder's own and names its instance) and wait until its
 # instance traces; on failure stop it.
 start_bg() {
-	(exec "$VR" "$@") >out 2>err &
+	(vr_bg "$@") >out 2>err &
 	pid=$!
 	for i in $(seq 100); do
 		test "$(cat $T/instances/vmscan-report-$pid/tracing_on 2>/dev/null)" = 1 && return 0
