@@ -87,7 +87,7 @@ $(O)/cmd-doc: $(O)/cmd/cmd-doc.o $(O)/libcmd.a $(O)/libvr.a
 
 $(O)/unit/%: tests/unit/%.c $(O)/libvr.a | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(O)/libvr.a $(PKG_LIBS) \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests/unit -Isrc/ingest $(LDFLAGS) -o $@ $< $(O)/libvr.a $(PKG_LIBS) \
 		$(UNIT_LIBS)
 
 unit: $(UNIT_BINS)
@@ -99,17 +99,17 @@ FUZZ_REPLAY := $(FUZZ_SRCS:tests/fuzz/fuzz-%.c=$(O)/fuzz/replay-%)
 
 $(O)/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-replay.h $(O)/libvr.a | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -DVR_FUZZ_REPLAY $(LDFLAGS) -o $@ $< $(O)/libvr.a $(PKG_LIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc/ingest -DVR_FUZZ_REPLAY $(LDFLAGS) -o $@ $< $(O)/libvr.a $(PKG_LIBS)
 
 # make fuzz [FUZZ_TIME=seconds per target]: libFuzzer with ASan+UBSan (clang
 # from Debian, installed if missing); new inputs go to build-fuzz/corpus-*,
 # crashes to build-fuzz/ (copy them to tests/fuzz/crashes/ with a test).
 FUZZ_TIME ?= 120
 FUZZ_O    := build-fuzz
-FUZZ_FLAGS = -g -O1 -std=gnu11 -Iinclude $(PKG_CFLAGS) -DVR_VERSION='"$(VERSION)"' \
+FUZZ_FLAGS = -g -O1 -std=gnu11 -Iinclude -Isrc/ingest $(PKG_CFLAGS) -DVR_VERSION='"$(VERSION)"' \
 	      -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 # only the modules the targets reach (ingest and its utilities)
-FUZZ_LIB  := $(addprefix src/ingest/,ingest-tasks.c ingest-dat.c ingest-dat-check.c \
+FUZZ_LIB  := $(addprefix src/ingest/,ingest-kind.c ingest-tasks.c ingest-dat.c ingest-dat-check.c \
 	     ingest-dat-copy.c ingest-dat-spill.c ingest-dat-scratch.c ingest-text.c \
 	     ingest-text-body.c ingest-text-file.c ingest-text-wrap.c) \
 	     src/spec.c src/util.c

@@ -7,7 +7,8 @@
  * `load` and the NAME=FILE shortcut of `compare` both go through
  * load_files().  Files: src/load.c (entry, supervisor), src/load-worker.c
  * (worker process, progress pipe), src/load-run.c (storing the runs),
- * src/load-input.c (opening a file, copy and spill decisions).
+ * src/load-input.c (opening a file: its trace source, include/ingest.h,
+ * which decides what it is and whether it is read through a copy).
  */
 #ifndef VR_LOAD_H
 #define VR_LOAD_H

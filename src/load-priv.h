@@ -67,42 +67,31 @@ void load_progress(const struct load_ctx *c, char what, int i, int failed);
 int load_run_here(struct load_ctx *c, char *const *files, int n);
 
 /*
- * One input file, opened (and for trace.dat, decoding) ahead of its load.
- * A trace.dat's model runs on its reader thread from the start, its rows
- * queued in a deferred store_derived until the run is begun and they are
- * flushed with the batches.
+ * One input file, its source opened (and, if it decodes ahead, decoding)
+ * before its load.  The model of a source that decodes ahead (trace.dat)
+ * runs on its reader thread from the start, its rows queued in a deferred
+ * store_derived until the run is begun and they are flushed with the
+ * batches; another's model is made when its run begins.
  */
 struct load_input {
 	const char *path;
-	struct ingest_dat *d;		/* trace.dat, or */
-	struct ingest_text *t;		/* text trace */
-	struct ingest_meta meta;
-	struct store_derived *sd;	/* trace.dat: deferred derived rows */
-	struct model *model;		/* trace.dat: fed on the reader thread */
-	bool from_copy;			/* trace.dat: read from an uncompressed copy */
+	struct ingest_source *src;
+	struct store_derived *sd;	/* decoding ahead: deferred derived rows */
+	struct model *model;		/* decoding ahead: fed on the reader thread */
 };
 
-/* load-input.c: is @path a trace.dat (by its magic, or unreadable: opening
- * it says why) rather than a text trace?  The one place that decides. */
-bool load_is_dat(const char *path);
-
 /*
- * load-input.c: open @path into @in; a trace.dat is probed first unless
- * @sha256 says it was (ingest_probe_dat() gave it; taken over) or a
- * supervisor watches this process, then gets its model and starts
- * decoding.  0 or -1 (message printed).
+ * load-input.c: open @path into @in (@sha256: what ingest_probe() made, or
+ * NULL, as ingest_open() takes it); a source that decodes ahead gets its
+ * model and starts decoding.  0 or -1 (message printed).
  */
 int load_input_open(struct load_input *in, struct store *st, const char *path,
 		    const struct load_ctx *c, char **sha256);
 void load_input_close(struct load_input *in);
 
-/* load-input.c: the model of one run, rows going to @sd; model_free(). */
-struct model *load_model(struct ingest_dat *d, struct ingest_text *t,
-			 const struct ingest_meta *meta, const struct load_opts *o,
+/* load-input.c: the model of one run of @src, rows going to @sd;
+ * model_free(). */
+struct model *load_model(struct ingest_source *src, const struct load_opts *o,
 			 struct store_derived *sd);
-
-/* load-input.c: how the trace.dat of @in was read, into @buf (struct
- * load_done.how_read); once its reader thread is joined. */
-const char *load_how_read(const struct load_input *in, char *buf, size_t len);
 
 #endif /* VR_LOAD_PRIV_H */

@@ -26,26 +26,23 @@ struct sink_ctx {
 	struct progress prog;	/* the file's progress line */
 	const char *path;
 	uint64_t nevents;	/* events stored so far */
-	const struct ingest_dat *dat;	/* the trace.dat being read, or NULL */
-	size_t text_events;	/* a text trace's events (ingest_text_nevents()) */
+	const struct ingest_source *src;	/* the file being read */
 	double start_done;	/* done_share() when the line started (-1: not yet) */
 };
 
 /*
  * The share of the file's events stored so far, 0..1, or -1 if not known.
- * A text trace's index counts its events.  A trace.dat says how many bytes
- * of data each CPU has, not how many events: the reader, ahead of the rows
- * stored by its queue, counts the events in the bytes it has decoded, which
- * estimates the file's events as EVENTS * TOTAL / DONE bytes, exact once it
- * has read everything.
+ * A text trace's index counts its events (1 of 1 done).  A trace.dat says
+ * how many bytes of data each CPU has, not how many events: the reader,
+ * ahead of the rows stored by its queue, counts the events in the bytes it
+ * has decoded, which estimates the file's events as EVENTS * TOTAL / DONE
+ * bytes, exact once it has read everything (ingest_progress()).
  */
 static double done_share(const struct sink_ctx *c)
 {
 	uint64_t done, total, events;
 
-	if (!c->dat)
-		return c->text_events ? (double)c->nevents / (double)c->text_events : -1;
-	ingest_dat_progress(c->dat, &done, &total, &events);
+	ingest_progress(c->src, &done, &total, &events);
 	if (!done || !events || !total)
 		return -1;
 	return (double)c->nevents * (double)done / ((double)events * (double)total);
@@ -86,7 +83,7 @@ static void sink_progress(struct sink_ctx *c, int n)
 		      left);
 }
 
-/* One event of a text trace: the model first, as it may fill in fields
+/* One event of a source that does not decode ahead: the model first, as it may fill in fields
  * of the event (model_event()), then the raw row. */
 static int sink_event(void *arg, const struct ingest_event *ev)
 {
@@ -102,8 +99,8 @@ static int sink_event(void *arg, const struct ingest_event *ev)
 }
 
 /*
- * A batch from the trace.dat reader: raw rows in bulk, then the derived
- * rows its model (run on the reader thread, see load_input_open()) has
+ * A batch from a reader that decodes ahead: raw rows in bulk, then the
+ * derived rows its model (run on the reader thread, see load_input_open()) has
  * queued so far.
  */
 static int sink_events(void *arg, const struct ingest_event *evs, int n)
@@ -137,23 +134,14 @@ static int sink_task(void *arg, int pid, const char *comm, int64_t first_ns, int
 	return store_task(c->store, pid, comm, first_ns, last_ns);
 }
 
-/* run_quality rows and warnings for what a text trace could not carry. */
-static int load_text_quality(struct ingest_text *t, struct store_derived *sd)
+/* run_quality rows (and, for a text, warnings) for what the source of a
+ * run could not carry. */
+static int load_quality(struct ingest_source *src, struct store_derived *sd)
 {
 	struct model_sink ms;
 
 	store_derived_sink(sd, &ms);
-	return ingest_text_quality(t, ms.quality, ms.arg);
-}
-
-/* run_quality rows for the comms a trace.dat could only take from its
- * saved cmdlines. */
-static int load_dat_quality(struct ingest_dat *d, struct store_derived *sd)
-{
-	struct model_sink ms;
-
-	store_derived_sink(sd, &ms);
-	return ingest_dat_comm_quality(d, ms.quality, ms.arg);
+	return ingest_quality(src, ms.quality, ms.arg);
 }
 
 /* The run of @in already loaded (same contents): *@old_id, 0 if none.
@@ -162,9 +150,11 @@ static int load_dat_quality(struct ingest_dat *d, struct store_derived *sd)
 static int find_loaded(struct store *st, struct load_input *in, const struct load_opts *o,
 		       int64_t *old_id)
 {
-	if (!in->meta.content_sha256 && !(in->meta.content_sha256 = ingest_sha256_file(in->path)))
+	const char *sha = ingest_hash(in->src);
+
+	if (!sha)
 		return -1;
-	if (store_find_run_by_hash(st, in->meta.content_sha256, old_id))
+	if (store_find_run_by_hash(st, sha, old_id))
 		return -1;
 	if (*old_id && !o->replace)
 		return vr_error("%s: already loaded as run %lld (same contents); use --replace to"
@@ -176,16 +166,15 @@ static int find_loaded(struct store *st, struct load_input *in, const struct loa
  * and flush the derived rows.  0 or -1. */
 static int read_run(struct load_input *in, struct sink_ctx *ctx)
 {
+	bool ahead = ingest_decodes_ahead(in->src);
 	struct ingest_sink sink = { .event = sink_event, .events = sink_events,
-				    .lost = in->d ? sink_lost_raw : sink_lost, .task = sink_task,
+				    .lost = ahead ? sink_lost_raw : sink_lost, .task = sink_task,
 				    .arg = ctx };
 
-	/* the reader thread is joined when ingest_read_dat() returns: the
-	 * model may be finished here */
-	return (in->t ? ingest_read_text(in->t, &sink) : ingest_read_dat(in->d, &sink)) ||
-	       model_finish(ctx->model) || (in->t && load_text_quality(in->t, ctx->sd)) ||
-	       (in->d && load_dat_quality(in->d, ctx->sd)) ||
-	       store_derived_flush(ctx->sd) ? -1 : 0;
+	/* the reader thread is joined when ingest_read() returns: the model
+	 * may be finished here */
+	return ingest_read(in->src, &sink) || model_finish(ctx->model) ||
+	       load_quality(in->src, ctx->sd) || store_derived_flush(ctx->sd) ? -1 : 0;
 }
 
 /* Tell the caller's callback about the committed run @run_id of @in. */
@@ -196,7 +185,7 @@ static void say_loaded(const struct load_ctx *c, struct store *st, const struct 
 	struct load_done done = {
 		.path = in->path, .run_id = run_id, .kernel = store_run_kernel(st),
 		.iteration = iteration, .replaced = replaced, .events = store_run_events(st),
-		.how_read = in->d ? load_how_read(in, how, sizeof(how)) : NULL,
+		.how_read = ingest_how_read(in->src, how, sizeof(how)),
 	};
 
 	if (c->o.loaded)
@@ -208,32 +197,33 @@ static void say_loaded(const struct load_ctx *c, struct store *st, const struct 
 static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		    int iteration)
 {
-	struct sink_ctx ctx = { st, NULL, NULL, c->interrupted, .path = in->path, .dat = in->d,
-				.text_events = in->t ? ingest_text_nevents(in->t) : 0,
+	struct sink_ctx ctx = { st, NULL, NULL, c->interrupted, .path = in->path, .src = in->src,
 				.start_done = -1 };
+	const struct ingest_meta *meta = ingest_meta(in->src);
+	bool ahead = ingest_decodes_ahead(in->src);
 	int64_t old_id = 0, run_id;
 	int iter_used, read_failed, ret = -1;
 
 	if (find_loaded(st, in, &c->o, &old_id))
 		return -1;
 	struct store_run run = {
-		.kernel = c->o.kernel ? c->o.kernel : in->meta.release ? in->meta.release : "unknown",
+		.kernel = c->o.kernel ? c->o.kernel : meta->release ? meta->release : "unknown",
 		.kernel_given = c->o.kernel != NULL,
 		.iteration = iteration,
-		.source_format = in->t ? "text" : "trace.dat",
-		.meta = &in->meta,
-		.has_event = in->t ? ingest_text_has_field : ingest_dat_has_field,
-		.has_event_arg = in->t ? (void *)in->t : (void *)in->d,
+		.source_format = ingest_format(in->src),
+		.meta = meta,
+		.has_event = ingest_has_field,
+		.has_event_arg = in->src,
 	};
 	if (store_run_begin(st, &run, old_id, &run_id, &iter_used))
 		return vr_error("%s: not loaded", in->path);
-	if (in->d) {	/* a trace.dat's model and rows belong to its input */
+	if (ahead) {	/* the model and rows of a source decoding ahead are its input's */
 		store_derived_set_run(in->sd, run_id);
 		ctx.sd = in->sd;
 		ctx.model = in->model;
 	} else {
 		ctx.sd = store_derived_open(st, run_id);
-		ctx.model = load_model(NULL, in->t, &in->meta, &c->o, ctx.sd);
+		ctx.model = load_model(in->src, &c->o, ctx.sd);
 	}
 	progress_start(&ctx.prog, !c->o.progress);
 	read_failed = read_run(in, &ctx);
@@ -248,20 +238,20 @@ static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		say_loaded(c, st, in, run_id, iter_used, old_id != 0);
 		ret = 0;
 	}
-	if (in->t) {
+	if (!ahead) {
 		model_free(ctx.model);
 		store_derived_close(ctx.sd);
 	}
 	return ret;
 }
 
-/* Probe every trace.dat of @files in a child process first (outside a
- * worker): probes fork, so all of them before the first reader thread
- * starts.  @bad[i]: the probe failed; @sha[i]: the hash it made. */
+/* Probe every file of @files that needs it in a child process first
+ * (outside a worker): probes fork, so all of them before the first reader
+ * thread starts.  @bad[i]: the probe failed; @sha[i]: the hash it made. */
 static void probe_all(const struct load_ctx *c, char *const *files, int n, bool *bad, char **sha)
 {
 	for (int i = 0; i < n && !c->supervised; i++)
-		bad[i] = load_is_dat(files[i]) && ingest_probe_dat(files[i], &sha[i]) != 0;
+		bad[i] = ingest_probe(files[i], &sha[i]) != 0;
 }
 
 /*
@@ -299,8 +289,8 @@ static int load_run_files(struct load_ctx *c, struct store *st, char *const *fil
 		load_progress(c, 'd', i, f);
 		failed += f;
 		c->files_loaded += !f;
-		if (c->supervised && i == n - 1 && in[i].d)	/* the worker exits next */
-			ingest_dat_leave_to_exit(in[i].d);
+		if (c->supervised && i == n - 1 && in[i].src)	/* the worker exits next */
+			ingest_leave_to_exit(in[i].src);
 		load_input_close(&in[i]);
 	}
 	for (int i = 0; i < n; i++) {	/* opened ahead of an interruption */

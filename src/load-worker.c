@@ -205,12 +205,11 @@ int load_run_worker(struct load_ctx *c, char *const *files, int n, int first,
 	read_progress(c, fds[0], pid, first, r, &waitmask);
 	close(fds[0]);
 	*status = reap(pid);
-	if (WIFSIGNALED(*status)) {	/* its uncompressed copies, at once */
-		ingest_dat_spill_remove_stale();
-		/* its converts die with it (PR_SET_PDEATHSIG), leaving their
-		 * scratch files and records: up to 3 s for them to be gone */
-		ingest_scratch_remove_stale(3000);
-	}
+	/* its uncompressed copies, at once; its converts die with it
+	 * (PR_SET_PDEATHSIG), leaving their scratch files and records: up to
+	 * 3 s for them to be gone */
+	if (WIFSIGNALED(*status))
+		ingest_remove_stale(3000);
 	sigprocmask(SIG_SETMASK, &waitmask, NULL);
 	return 0;
 }

@@ -290,9 +290,8 @@ int load_files(const struct load_opts *o, char *const *files, int n, struct load
 
 	memset(r, 0, sizeof(*r));
 	load_interrupted = 0;
-	/* what loads that were killed left: convert's scratch files, copies */
-	ingest_scratch_remove_stale(0);
-	ingest_dat_spill_remove_stale();
+	/* what loads that were killed left: copies, convert's scratch files */
+	ingest_remove_stale(0);
 	load_catch_interrupts(&saved);
 	r->failed = load_supervised(&c, files, n, &r->loaded, &crashed);
 	vr_restore_interrupts(&saved);

@@ -432,23 +432,25 @@ static unsigned writeback_batches(void)
 }
 
 /*
- * What a file that SQLite says is not a database is: a trace given as the
- * database (-d) is the likely mistake.
+ * What a file that SQLite says is not a database is (ingest_kind_of()
+ * decides, from its first bytes): a trace given as the database (-d) is
+ * the likely mistake.
  */
 static int not_a_database(const char *path)
 {
-	unsigned char head[4096];
-	struct stat st;
-	ssize_t n = ingest_read_head(path, head, sizeof(head), &st);
+	struct ingest_head h;
 
-	if (n >= INGEST_DAT_MAGIC_LEN && !memcmp(head, ingest_dat_magic, INGEST_DAT_MAGIC_LEN))
+	switch (ingest_kind_of(path, &h)) {
+	case INGEST_KIND_DAT:
 		return vr_error("%s: is a trace.dat file, not a database (the database is the"
 				" file after -d, the traces come after the options)", path);
-	for (ssize_t i = 0; i < n; i++)
-		if ((head[i] < 0x20 && !strchr("\t\r\n", head[i])) || head[i] == 0x7f)
-			return vr_error("%s: not an SQLite database (nor a trace)", path);
-	return vr_error("%s: is a text file (a text trace?), not a database (the database is the"
-			" file after -d, the traces come after the options)", path);
+	case INGEST_KIND_TEXT:
+	case INGEST_KIND_NONE:
+		return vr_error("%s: is a text file (a text trace?), not a database (the database"
+				" is the file after -d, the traces come after the options)", path);
+	default:
+		return vr_error("%s: not an SQLite database (nor a trace)", path);
+	}
 }
 
 /*

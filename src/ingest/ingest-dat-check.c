@@ -18,7 +18,7 @@
  * (walk_v7() below); the rest is left to libtracecmd.
  */
 #define _GNU_SOURCE	/* memmem */
-#include "ingest.h"
+#include "ingest-priv.h"
 #include "vr.h"
 
 #include <errno.h>
@@ -504,24 +504,4 @@ int ingest_dat_check_headers(const char *path)
 	}
 	munmap(map, w.len);
 	return ret;
-}
-
-/*
- * A version 7 header (trace-cmd.dat.v7(5)): magic, "7\0", endianness (1
- * byte), long size (1), page size (4), then the compression algorithm and
- * its version as strings, "none" when the file is not compressed.
- */
-int ingest_dat_head_compressed(const char *path)
-{
-	unsigned char head[64];
-	struct stat st;
-	ssize_t n = ingest_read_head(path, head, sizeof(head), &st);
-	const size_t algo = INGEST_DAT_MAGIC_LEN + 2 + 1 + 1 + 4;
-
-	if (n < (ssize_t)algo + 1 || memcmp(head, ingest_dat_magic, INGEST_DAT_MAGIC_LEN) ||
-	    memcmp(head + INGEST_DAT_MAGIC_LEN, "7", 2))
-		return 0;
-	if (!memchr(head + algo, '\0', (size_t)n - algo))
-		return 0;	/* not a name: libtracecmd will say what is wrong */
-	return strcmp((const char *)head + algo, "none") != 0 && head[algo] != '\0';
 }

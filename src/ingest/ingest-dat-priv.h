@@ -7,7 +7,7 @@
 #ifndef VR_INGEST_DAT_PRIV_H
 #define VR_INGEST_DAT_PRIV_H
 
-#include "ingest.h"
+#include "ingest-priv.h"
 #include "vr.h"
 
 #include <glib.h>

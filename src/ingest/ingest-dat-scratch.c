@@ -26,7 +26,7 @@
  * looks is not noted, and so not deleted: better a leak than a user's file.
  */
 #define _GNU_SOURCE	/* statx */
-#include "ingest.h"
+#include "ingest-priv.h"
 #include "vr.h"
 
 #include <ctype.h>

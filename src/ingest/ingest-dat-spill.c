@@ -16,7 +16,7 @@
  * removes directories of loads that were killed before they could.
  */
 #define _GNU_SOURCE	/* pipe2 */
-#include "ingest.h"
+#include "ingest-priv.h"
 #include "vr.h"
 
 #include <dirent.h>

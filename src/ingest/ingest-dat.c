@@ -7,7 +7,7 @@
  * tracecmd_iterate_events() on compressed version 7 files with
  * libtracecmd 3.1.6; see the load issue's measurements).
  */
-#include "ingest.h"
+#include "ingest-priv.h"
 #include "vr.h"
 
 #include <errno.h>
@@ -18,7 +18,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <limits.h>
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -43,59 +42,6 @@ int tracecmd_page_size(struct tracecmd_input *handle);
 
 #include "ingest-dat-priv.h"
 
-/* SHA-256 with OpenSSL's libcrypto: it uses the CPU's SHA instructions
- * (about 1.5 GB/s here, GLib's GChecksum about 0.18 GB/s), and a large
- * uncompressed trace.dat is hashed before its load can start. */
-char *ingest_sha256_file(const char *path)
-{
-	static const char hexdig[] = "0123456789abcdef";
-	unsigned char buf[1 << 16], md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
-	EVP_MD_CTX *ctx;
-	char *hex = NULL;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0) {
-		vr_error("%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	ctx = EVP_MD_CTX_new();
-	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
-		vr_error("%s: cannot hash: OpenSSL has no SHA-256", path);
-		goto out;
-	}
-	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0)
-			EVP_DigestUpdate(ctx, buf, (size_t)n);
-	if (n < 0) {
-		vr_error("%s: read failed: %s", path, strerror(errno));
-		goto out;
-	}
-	EVP_DigestFinal_ex(ctx, md, &mdlen);
-	hex = vr_malloc(2 * mdlen + 1);
-	for (unsigned int i = 0; i < mdlen; i++) {
-		hex[2 * i] = hexdig[md[i] >> 4];
-		hex[2 * i + 1] = hexdig[md[i] & 15];
-	}
-	hex[2 * mdlen] = '\0';
-out:
-	EVP_MD_CTX_free(ctx);
-	close(fd);
-	return hex;
-}
-
-void ingest_meta_release(struct ingest_meta *m)
-{
-	free(m->path);
-	free(m->content_sha256);
-	free(m->compression);
-	free(m->uname);
-	free(m->release);
-	free(m->clock);
-	memset(m, 0, sizeof(*m));
-}
-
 /* "Linux host 6.18.44-fc #1 SMP ..." -> "6.18.44-fc" (third word). */
 static char *release_from_uname(const char *uname)
 {
@@ -112,42 +58,21 @@ static char *release_from_uname(const char *uname)
 	return len ? g_strndup(p, len) : NULL;
 }
 
-const unsigned char ingest_dat_magic[INGEST_DAT_MAGIC_LEN] = {
-	0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'
-};
-
-ssize_t ingest_read_head(const char *path, void *buf, size_t len, struct stat *st)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, st)) {
-		close(fd);
-		return -1;
-	}
-	n = S_ISREG(st->st_mode) ? read(fd, buf, len) : 0;
-	close(fd);
-	return n;
-}
-
-/* Check that PATH looks like a trace.dat before libtracecmd sees it. */
+/* Check that PATH looks like a trace.dat before libtracecmd sees it (its
+ * kind as ingest_kind_of() decides it). */
 static int check_magic(const char *path)
 {
-	unsigned char buf[INGEST_DAT_MAGIC_LEN];
-	struct stat st;
-	ssize_t n = ingest_read_head(path, buf, sizeof(buf), &st);
+	struct ingest_head h;
 
-	if (n < 0)
-		return vr_error("%s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
+	if (ingest_kind_of(path, &h) == INGEST_KIND_DAT)
+		return 0;
+	if (h.err)
+		return vr_error("%s: %s", path, strerror(h.err));
+	if (h.is_dir)
 		return vr_error("%s: is a directory, not a trace.dat file", path);
-	if (n == 0)
+	if (h.len == 0)
 		return vr_error("%s: empty file, not a trace.dat file", path);
-	if (n != (ssize_t)sizeof(buf) || memcmp(buf, ingest_dat_magic, sizeof(buf)))
-		return vr_error("%s: not a trace.dat file (bad magic at offset 0)", path);
-	return 0;
+	return vr_error("%s: not a trace.dat file (bad magic at offset 0)", path);
 }
 
 /* ingest-dat-priv.h */

@@ -6,7 +6,7 @@
  * freed (so that the model can keep a stall's comm from its begin to its
  * end without copying it).
  */
-#include "ingest.h"
+#include "ingest-priv.h"
 #include "vr.h"
 
 #include <glib.h>

@@ -4,7 +4,7 @@
  * `load`, mapping the file and running the pure parser of ingest-text.c
  * over it.
  */
-#include "ingest.h"
+#include "ingest-priv.h"
 #include "vr.h"
 
 #include <errno.h>
@@ -25,19 +25,6 @@ struct ingest_text {
 	struct ingest_text_stats stats;
 	struct ingest_text_parser *tp;
 };
-
-int ingest_file_is_dat(const char *path)
-{
-	unsigned char buf[INGEST_DAT_MAGIC_LEN];
-	struct stat st;
-	ssize_t n = ingest_read_head(path, buf, sizeof(buf), &st);
-
-	/* unreadable, not a regular file or empty: the dat reader says why;
-	 * a prefix of the magic (a cut trace.dat) also goes to it */
-	if (n <= 0)
-		return 1;
-	return !memcmp(buf, ingest_dat_magic, (size_t)n);
-}
 
 /* "6.18.44-vanilla" looks like a release; "vanilla" does not. */
 static bool looks_like_release(const char *s)

@@ -10,7 +10,7 @@
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "ingest.h"
+#include "ingest-priv.h"
 #include "vr.h"
 
 struct text_entry;

@@ -18,7 +18,7 @@
  * out through struct ingest_sink; the file side is ingest-text-file.c.
  */
 #define _GNU_SOURCE	/* memmem */
-#include "ingest.h"
+#include "ingest-priv.h"
 #include "ingest-text-priv.h"
 #include "vr.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ingest.h"
+#include "ingest-priv.h"
 #include "spec.h"
 
 static int fuzz_event(void *arg, const struct ingest_event *ev)
@@ -39,7 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t last = 0;
 	struct ingest_sink sink = { .event = fuzz_event, .arg = &last };
 	struct ingest_meta meta;
+	struct ingest_head head;
 	struct ingest_dat *d;
+	enum ingest_kind kind;
 	FILE *f;
 
 	if (!path[0])
@@ -47,7 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fopen(path, "wb");
 	if (!f || fwrite(data, 1, size, f) != size || fclose(f))
 		abort();
-	if (ingest_file_is_dat(path)) {
+	kind = ingest_kind_of(path, &head);
+	/* what the trace source hands the trace.dat reader */
+	if (kind == INGEST_KIND_DAT || kind == INGEST_KIND_DAT_CUT || kind == INGEST_KIND_NONE) {
 		d = ingest_open_dat(path, &meta);
 		if (d) {
 			ingest_read_dat(d, &sink);

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ingest.h"
+#include "ingest-priv.h"
 #include "spec.h"
 
 struct fuzz_state {

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ingest.h"
+#include "ingest-priv.h"
 
 struct spans {
 	char line[8][48];

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ingest.h"
+#include "ingest-priv.h"
 #include "spec.h"
 #include "vr.h"
 
