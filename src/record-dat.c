@@ -8,6 +8,7 @@
 #include "record.h"
 #include "vr.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
+#include <tracefs/tracefs.h>
 
 /*
  * Exported by libtracecmd.so.1 (trace-cmd 3.1.6) but declared only in its
@@ -42,6 +44,7 @@ int tracecmd_output_set_version(struct tracecmd_output *handle, int file_version
 int tracecmd_output_set_compression(struct tracecmd_output *handle, const char *compression);
 bool tracecmd_compress_is_supported(const char *name, const char *version);
 int tracecmd_output_set_kallsyms(struct tracecmd_output *handle, const char *kallsyms);
+int tracecmd_output_set_trace_dir(struct tracecmd_output *handle, const char *tracing_dir);
 int tracecmd_output_write_headers(struct tracecmd_output *handle,
 				  struct tracecmd_event_list *list);
 void tracecmd_set_quiet(struct tracecmd_output *handle, bool set_quiet);
@@ -115,6 +118,147 @@ static void event_list_free(struct tracecmd_event_list *list, size_t n)
 	free(list);
 }
 
+/*
+ * libtracecmd 3.1.6 writes saved_cmdlines as its size, from one read of the
+ * tracefs file, then the file's content, from a second read
+ * (save_tracing_file_data() in lib/trace-cmd/trace-output.c).  On a busy
+ * machine the kernel's table changes between the two reads: the size no
+ * longer matches the bytes after it, and a version 6 file, which has no
+ * section sizes to fall back on, reads as garbage from there on (12 of 150
+ * short recordings under load; trace-cmd report could not read them
+ * either).  So libtracecmd reads a directory of our own: a link to each
+ * tracefs entry, and saved_cmdlines read once into a regular file.
+ */
+
+/* Remove the directory stable_trace_dir() made, and free its name. */
+static void stable_trace_dir_free(char *dir)
+{
+	DIR *d;
+	struct dirent *de;
+
+	if (!dir)
+		return;
+	d = opendir(dir);
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			unlinkat(dirfd(d), de->d_name, 0);
+	if (d)
+		closedir(d);
+	rmdir(dir);
+	free(dir);
+}
+
+/* Read the whole of @path into @b (appended); 0, or -1 with errno. */
+static int read_whole(const char *path, struct vr_buf *b)
+{
+	char chunk[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			close(fd);
+			return -1;
+		}
+		vr_buf_add(b, chunk, (size_t)n);
+	}
+	close(fd);
+	return 0;
+}
+
+/* Write @len bytes of @data to a new file @path; 0, or -1 with errno. */
+static int write_new_file(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return -1;
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return close(fd);
+}
+
+/*
+ * A temporary directory (under $TMPDIR or /tmp) that shows tracefs (@top)
+ * to libtracecmd with saved_cmdlines frozen: caller frees it with
+ * stable_trace_dir_free().  NULL after an error message.
+ */
+static char *stable_trace_dir(const char *top)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	struct vr_buf path, cmdlines;
+	struct dirent *de;
+	char *dir;
+	DIR *d;
+	int fd, err = 0;
+
+	vr_buf_init(&path);
+	vr_buf_addf(&path, "%s/vmscan-report-tracefs.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	dir = vr_buf_detach(&path);
+	if (!mkdtemp(dir)) {
+		vr_error("record: cannot make a temporary directory %s: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	d = opendir(top);
+	if (!d) {
+		vr_error("record: cannot read %s: %s", top, strerror(errno));
+		stable_trace_dir_free(dir);
+		return NULL;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	while (fd >= 0 && !err && (de = readdir(d))) {
+		struct vr_buf target;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, "saved_cmdlines"))
+			continue;
+		vr_buf_init(&target);
+		vr_buf_addf(&target, "%s/%s", top, de->d_name);
+		err = symlinkat(target.buf, fd, de->d_name) ? errno : 0;
+		vr_buf_release(&target);
+	}
+	closedir(d);
+	vr_buf_init(&path);
+	vr_buf_addf(&path, "%s/saved_cmdlines", top);
+	vr_buf_init(&cmdlines);
+	if (!err && read_whole(path.buf, &cmdlines) == 0) {
+		vr_buf_release(&path);
+		vr_buf_addf(&path, "%s/saved_cmdlines", dir);
+		err = write_new_file(path.buf, cmdlines.buf ? cmdlines.buf : "", cmdlines.len) ? errno : 0;
+	} else if (!err) {
+		err = errno;
+	}
+	vr_buf_release(&path);
+	vr_buf_release(&cmdlines);
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 || err) {
+		vr_error("record: cannot make the view of %s in %s: %s", top, dir,
+			 strerror(fd < 0 ? errno : err));
+		stable_trace_dir_free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
 /* The file record writes before renaming it to @o->output (caller frees). */
 static char *temp_output(const struct record_opts *o)
 {
@@ -159,6 +303,7 @@ int record_write_dat(const struct record_opts *o, int ncpus, char *const *files,
 	struct tracecmd_event_list *list = event_list(o->events);
 	struct tracecmd_output *out;
 	char *tmp = temp_output(o);
+	char *view;
 	int ret = -1;
 
 	/* ERROR: a version 6 file makes libtracecmd warn "Cannot find description
@@ -166,10 +311,18 @@ int record_write_dat(const struct record_opts *o, int ncpus, char *const *files,
 	tracecmd_set_loglevel(TEP_LOG_ERROR);
 	/* written beside the output and renamed at the end, so that a failure
 	 * never removes or truncates a file the user already had */
+	view = stable_trace_dir(tracefs_tracing_dir());
+	if (!view)
+		goto out_list;
 	out = tracecmd_output_create(tmp);
 	if (!out) {
 		vr_error("record: %s: cannot create: %s", tmp, strerror(errno));
 		goto out_list;
+	}
+	if (tracecmd_output_set_trace_dir(out, view)) {
+		vr_error("record: %s: libtracecmd does not take the tracing directory %s", tmp,
+			 view);
+		goto out_close;
 	}
 	if (tracecmd_output_set_version(out, o->file_version)) {
 		vr_error("record: trace.dat file version %d is not supported by libtracecmd",
@@ -210,6 +363,7 @@ out_close:
 	if (ret)
 		unlink(tmp);
 out_list:
+	stable_trace_dir_free(view);
 	free(tmp);
 	event_list_free(list, o->events->n);
 	return ret;

@@ -123,6 +123,20 @@ test_expect_success 'version 6, uncompressed, with our kallsyms, also loads' '
 	grep -q "\[Kallsyms, $(wc -c <ks) bytes\]" dump &&
 	"$VR" load -q -d db v6.dat && test "$(sqlite3 db "SELECT clock FROM run")" = mono
 '
+test_expect_success 'saved_cmdlines changing while the file is written: version 6 still loads' '
+	# the bug: libtracecmd wrote the size of one read of saved_cmdlines and
+	# the bytes of a second; 12 of 150 version 6 recordings on a busy
+	# machine could not be read back (flyrecord ... not as expected)
+	cc -shared -fPIC -o cmdlines.so "$TOP/tests/cmdlines-preload.c" -ldl &&
+	LD_PRELOAD=$PWD/cmdlines.so ASAN_OPTIONS=detect_leaks=0 "$VR" record -q -o v6.dat \
+		--file-version 6 --events sched:sched_process_exec -- true &&
+	trace-cmd report -i v6.dat >report 2>&1 &&
+	"$VR" load -q -d db v6.dat &&
+	LD_PRELOAD=$PWD/cmdlines.so "$VR" record -q -o v7.dat \
+		--events sched:sched_process_exec -- true &&
+	"$VR" load -q -d db v7.dat &&
+	test "$(sqlite3 db "SELECT count(*) FROM run")" = 2
+'
 # start_bg ARGS...: run the recorder in the background as $pid (exec, so the
 # pid is the recorder's own and names its instance) and wait until its
 # instance traces; on failure stop it.
