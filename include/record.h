@@ -108,6 +108,8 @@ struct record_opts {
 	const char *kallsyms;		/* file saved as the kernel symbols instead
 					 * of /proc/kallsyms, or NULL */
 	bool quiet;			/* no progress messages on stderr */
+	const char *cgroup;		/* cgroup directory whose memory.stat
+					 * the snapshots save, or NULL */
 };
 
 /* Ring-buffer statistics of one CPU at the end of a recording. */
@@ -129,6 +131,8 @@ struct record_result {
 	int cmd_status;			/* wait status of the command, or -1 when
 					 * none ran or it could not be started */
 	bool interrupted;		/* a signal stopped the recording */
+	int markers;			/* snapshot markers written into the trace
+					 * (print events, counted in cpu[].read) */
 	char *instance;			/* name of the tracefs instance used
 					 * (owned) */
 };
@@ -185,6 +189,31 @@ int record_check_output(const struct record_opts *o);
  */
 int record_write_dat(const struct record_opts *o, int ncpus, char *const *files,
 		     char *const *stats);
+
+/**
+ * record_snapshot_dir - make the snapshot directory of @output
+ * (OUTPUT.snap, snapshot.h), or empty an existing one of the files a
+ * snapshot writes; *@dir gets its name (caller frees, also after a
+ * failure).  Returns 0, or -1 after "record: DIR: ..." (not a directory,
+ * cannot be made).
+ */
+int record_snapshot_dir(const char *output, char **dir);
+
+/**
+ * record_snapshot - one snapshot moment (snapshot.h): write
+ * "vmscan-report: snapshot MOMENT\n" to @marker_fd (the instance's
+ * trace_marker, so the moment is an ftrace print event on the trace
+ * clock), then copy each file of snapshot_files[] into DIR/MOMENT-NAME:
+ * /proc/vmstat must be there; zoneinfo, pressure/memory and lru_gen/enabled
+ * are skipped when the kernel lacks them (CONFIG_PSI, CONFIG_LRU_GEN);
+ * @cgroup's memory.stat when @cgroup is not NULL, and then it must be
+ * there.  Returns 0, or -1 after an error message naming the file.
+ */
+int record_snapshot(int marker_fd, const char *dir, const char *moment, const char *cgroup);
+
+/** record_snapshot_remove - remove the snapshot files of @dir and @dir
+ * itself (when empty then); @dir NULL: nothing. */
+void record_snapshot_remove(const char *dir);
 
 /** record_result_release - free the contents of @r. */
 void record_result_release(struct record_result *r);

@@ -84,6 +84,12 @@ struct store_run {
 	 * can then be told from "not recorded".  NULL: only counted events. */
 	int (*has_event)(void *arg, const char *system, const char *event, const char *field);
 	void *has_event_arg;
+	/* Called by store_run_commit() with the run's rows, counts and sums
+	 * written, just before COMMIT (rows of its own into the same
+	 * transaction: load's snapshots); non-zero aborts the run (it prints
+	 * its message).  NULL: none. */
+	int (*before_commit)(void *arg, struct store *s, int64_t run_id);
+	void *before_commit_arg;
 };
 
 /**

@@ -8,6 +8,7 @@
 #include "load-priv.h"
 #include "model.h"
 #include "progress.h"
+#include "snapshot.h"
 #include "store.h"
 #include "vr.h"
 
@@ -193,6 +194,13 @@ static void say_loaded(const struct load_ctx *c, struct store *st, const struct 
 	fflush(stdout);	/* said before a later file can crash the worker */
 }
 
+/* store_run.before_commit: the counter snapshots beside the trace
+ * @arg (its path), with the run's counts and tasks written. */
+static int load_snapshot(void *arg, struct store *st, int64_t run_id)
+{
+	return snapshot_load(st, run_id, arg);
+}
+
 /* Load one opened input as one run.  Returns 0 or -1 (message printed). */
 static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		    int iteration)
@@ -214,6 +222,7 @@ static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		.meta = meta,
 		.has_event = ingest_has_field,
 		.has_event_arg = in->src,
+		.before_commit = load_snapshot, .before_commit_arg = (void *)in->path,
 	};
 	if (store_run_begin(st, &run, old_id, &run_id, &iter_used))
 		return vr_error("%s: not loaded", in->path);
@@ -237,6 +246,8 @@ static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		c->last_replaced = old_id != 0;
 		say_loaded(c, st, in, run_id, iter_used, old_id != 0);
 		ret = 0;
+	} else {
+		vr_error("%s: not loaded; the database is unchanged", in->path);
 	}
 	if (!ahead) {
 		model_free(ctx.model);

@@ -52,6 +52,8 @@ struct rec {
 	char *page;			/* one sub-buffer */
 	struct pollfd *pfd;		/* the trace_pipe_raw fds, for poll() */
 	pid_t child;			/* running command, 0 if none */
+	int marker_fd;			/* the instance's trace_marker, -1 */
+	char *snap_dir;			/* OUTPUT.snap, NULL before made (owned) */
 };
 
 /* Signals caught while recording: the last one and how many. */
@@ -528,9 +530,23 @@ static int setup_instance(struct rec *r)
 	return 0;
 }
 
+/* The start snapshot: OUTPUT.snap made, the marker file opened, the
+ * files saved (tracing is on: the marker is in the trace). */
+static int snapshot_begin(struct rec *r)
+{
+	r->marker_fd = tracefs_instance_file_open(r->inst, "trace_marker", O_WRONLY | O_CLOEXEC);
+	if (r->marker_fd < 0)
+		return vr_error("record: cannot open trace_marker of tracefs instance '%s': %s",
+				r->res->instance, strerror(errno));
+	if (record_snapshot_dir(r->o->output, &r->snap_dir))
+		return -1;
+	r->res->markers++;
+	return record_snapshot(r->marker_fd, r->snap_dir, "start", r->o->cgroup);
+}
+
 int record_run(const struct record_opts *o, struct record_result *res)
 {
-	struct rec r = { .o = o, .res = res };
+	struct rec r = { .o = o, .res = res, .marker_fd = -1 };
 	struct sigaction old[VR_ARRAY_SIZE(rec_signals)];
 	int ret = -1;
 
@@ -549,9 +565,14 @@ int record_run(const struct record_opts *o, struct record_result *res)
 		fprintf(stderr, "vmscan-report: recording %zu events in tracefs instance '%s' "
 			"(clock %s)%s\n", o->events->n, res->instance, o->clock,
 			o->argv ? "" : o->duration_ms ? "" : "; Ctrl-C stops");
+	if (snapshot_begin(&r))
+		goto out;
 	if (o->argv && start_command(&r, old))
 		goto out;
 	if (record_loop(&r))
+		goto out;
+	res->markers++;
+	if (record_snapshot(r.marker_fd, r.snap_dir, "end", o->cgroup))
 		goto out;
 	tracefs_trace_off(r.inst);
 	if (drain_all(&r, true))
@@ -571,6 +592,11 @@ int record_run(const struct record_opts *o, struct record_result *res)
 		free(stats);
 	}
 out:
+	if (ret)
+		record_snapshot_remove(r.snap_dir);
+	free(r.snap_dir);
+	if (r.marker_fd >= 0)
+		close(r.marker_fd);
 	cleanup(&r);
 	restore_signals(old);
 	return ret;

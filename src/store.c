@@ -32,6 +32,8 @@ struct store {
 	bool in_run;
 	int (*has_event)(void *arg, const char *system, const char *event, const char *field);
 	void *has_event_arg;		/* of the open run (struct store_run) */
+	int (*before_commit)(void *arg, struct store *s, int64_t run_id); /* likewise */
+	void *before_commit_arg;
 	int64_t run_id;
 	char *kernel;			/* label of the last run begun (owned) */
 	uint64_t first_ts, last_ts, nevents;
@@ -816,6 +818,8 @@ int store_run_begin(struct store *s, const struct store_run *r, int64_t replace_
 	s->in_run = true;
 	s->has_event = r->has_event;
 	s->has_event_arg = r->has_event_arg;
+	s->before_commit = r->before_commit;
+	s->before_commit_arg = r->before_commit_arg;
 	free(s->kernel);
 	s->kernel = vr_strdup(kernel);
 	*run_id = s->run_id;
@@ -1155,6 +1159,7 @@ int store_run_commit(struct store *s)
 	if (!s->in_run)
 		return vr_error("%s: no run is being loaded", s->path);
 	if (write_counts(s) || update_run_row(s) || store_sums_commit(s->db, s->path, s->sums, s->run_id, (int64_t)s->first_ts) ||
+	    (s->before_commit && s->before_commit(s->before_commit_arg, s, s->run_id)) ||
 	    store_exec(s, "COMMIT", "cannot commit")) {
 		store_run_abort(s);
 		return -1;

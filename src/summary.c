@@ -17,6 +17,7 @@
  */
 #include "summary.h"
 #include "counters.h"
+#include "coverage.h"
 #include "store.h"
 #include "runs.h"
 #include "store-query.h"
@@ -535,6 +536,13 @@ static int print_quality(const struct sum_ctx *c)
 			      " ORDER BY item", "data quality"), quality_row, c->out);
 }
 
+/* The coverage table of the run (coverage.h), after a blank line. */
+static int print_coverage(const struct sum_ctx *c)
+{
+	fprintf(c->out, "\n");
+	return coverage_print_run(c->s, c->run, c->out);
+}
+
 int summary_print_run(struct store *s, int64_t run_id, FILE *out)
 {
 	struct sum_ctx c = { s, run_id, out };
@@ -564,7 +572,8 @@ int summary_print_run(struct store *s, int64_t run_id, FILE *out)
 	vr_buf_release(&path);
 	store_stmt_free(q);
 	return print_totals(&c) || print_other(&c, last) || print_processes(&c) ||
-	       print_nodes(&c, first, last) || print_node_orders(&c) || print_quality(&c) ? -1 : 0;
+	       print_nodes(&c, first, last) || print_node_orders(&c) || print_quality(&c) ||
+	       print_coverage(&c) ? -1 : 0;
 }
 
 int summary_print(struct store *s, FILE *out)

@@ -86,7 +86,7 @@ test_expect_success 'a short command: the file loads and holds its exec events' 
 	grep -q "^wrote rec.dat: [0-9]* CPUs, clock mono" err &&
 	test ! -s out &&
 	no_instance &&
-	ls rec.dat* >files && echo rec.dat >expect && test_cmp expect files &&
+	ls -d rec.dat* >files && printf "rec.dat\nrec.dat.snap\n" >expect && test_cmp expect files &&
 	trace-cmd report -i rec.dat >report 2>/dev/null &&
 	test $(grep -c "sched_process_exec: *filename=$PWD/marker-true " report) = 3 &&
 	"$VR" load -q -d db rec.dat &&
@@ -258,6 +258,39 @@ test_expect_success 'a successful recording replaces an older file at the output
 	echo old >re.dat &&
 	"$VR" record -q -o re.dat --events sched:sched_process_exec -- true &&
 	trace-cmd report -i re.dat >report 2>&1 && grep -q sched_process_exec report &&
-	! ls re.dat.* 2>/dev/null
+	test "$(ls -d re.dat.*)" = re.dat.snap
+'
+# The snapshots (src/record-snap.c): the files at both moments, each moment
+# a print event of the trace, between the command's exec and the end.
+test_expect_success 'counter snapshots beside the trace, their markers in it; load stores them' '
+	cp /bin/true snap-true &&
+	"$VR" record -q -o s.dat --events sched:sched_process_exec -- "$PWD/snap-true" &&
+	for m in start end; do
+		for f in vmstat zoneinfo; do cmp -s /dev/null s.dat.snap/$m-$f && exit 1; done
+		grep -q "^pgscan_kswapd [0-9]*$" s.dat.snap/$m-vmstat || exit 1
+	done &&
+	there() { test -e "$1" && echo yes; } &&
+	test "$(there /proc/pressure/memory)" = "$(there s.dat.snap/start-pressure-memory)" &&
+	test "$(there /sys/kernel/mm/lru_gen/enabled)" = "$(there s.dat.snap/end-lru_gen-enabled)" &&
+	! test -e s.dat.snap/start-memory.stat &&
+	trace-cmd report -i s.dat 2>/dev/null | grep -E "snapshot (start|end)|filename=$PWD/snap-true " |
+		sed -e "s/.*snapshot /snapshot /" -e "s/.*sched_process_exec.*/exec/" >actual &&
+	printf "%s\n" "snapshot start" exec "snapshot end" >expect && test_cmp expect actual &&
+	"$VR" load -q -d db s.dat &&
+	sqlite3 db "SELECT moment, count(*), count(ts_ns) FROM run_snapshot GROUP BY 1 ORDER BY 1" >actual &&
+	n=$(ls s.dat.snap | grep -c ^end-) &&
+	printf "end|%s|%s\nstart|%s|%s\n" $n $n $n $n >expect && test_cmp expect actual &&
+	sqlite3 db "SELECT json_extract(fields, '\''$.buf'\'') FROM other_event WHERE name = '\''print'\'' ORDER BY ts_ns" >actual &&
+	printf "vmscan-report: snapshot %s\n\n" start end >expect && test_cmp expect actual
+'
+test_expect_success '--cgroup: its memory.stat is saved too; a missing one is a usage error' '
+	cg=$(ls -d /sys/fs/cgroup/memory /sys/fs/cgroup/unified /sys/fs/cgroup 2>/dev/null |
+	     while read -r d; do test -r $d/memory.stat && echo $d && break; done) &&
+	if test -n "$cg"; then
+		"$VR" record -q -o c.dat --cgroup "$cg" --events sched:sched_process_exec -- true &&
+		grep -q . c.dat.snap/start-memory.stat && grep -q . c.dat.snap/end-memory.stat
+	fi &&
+	test_expect_code 2 "$VR" record -q -o d.dat --cgroup /no/such/cg -- true 2>err &&
+	grep -q "record: --cgroup: /no/such/cg/memory.stat: No such file" err && ! test -e d.dat.snap
 '
 test_done

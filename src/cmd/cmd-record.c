@@ -38,7 +38,7 @@ static int parse_seconds(const char *s, uint64_t *ms)
 	return 0;
 }
 
-enum { OPT_FILE_VERSION = CMD_OPT_LONG, OPT_COMPRESSION, OPT_MOUNT, OPT_KALLSYMS };
+enum { OPT_FILE_VERSION = CMD_OPT_LONG, OPT_COMPRESSION, OPT_MOUNT, OPT_KALLSYMS, OPT_CGROUP };
 
 static const struct cmd_option record_options[] = {
 	{ 'o', "output", "FILE", "trace.dat to write (default: trace.dat)" },
@@ -59,6 +59,8 @@ static const struct cmd_option record_options[] = {
 	{ OPT_KALLSYMS, "kallsyms", "FILE", "save FILE as the kernel symbols instead of\n"
 		"/proc/kallsyms (e.g. a copy keeping only text symbols,\n"
 		"for smaller files)" },
+	{ OPT_CGROUP, "cgroup", "DIR", "save DIR/memory.stat with the counter snapshots\n"
+		"(a cgroup v2 directory, e.g. /sys/fs/cgroup/bench)" },
 	{ OPT_MOUNT, "mount", NULL, "mount tracefs first if it is not mounted" },
 	{ 'q', "quiet", NULL, "print nothing but errors and warnings" },
 	{ 'v', "verbose", NULL, "name each event of a preset the kernel lacks" },
@@ -97,6 +99,20 @@ static enum cmd_status record_option(struct cmd_ctx *ctx, int key, const char *a
 		break;
 	case OPT_COMPRESSION: c->o.compression = arg; break;
 	case OPT_MOUNT: c->mount = true; break;
+	case OPT_CGROUP: {
+		struct vr_buf b;
+
+		vr_buf_init(&b);
+		vr_buf_addf(&b, "%s/memory.stat", arg);
+		n = access(b.buf, R_OK);
+		if (n)
+			vr_error("record: --cgroup: %s: %s", b.buf, strerror(errno));
+		vr_buf_release(&b);
+		if (n)
+			return CMD_USAGE;
+		c->o.cgroup = arg;
+		break;
+	}
 	case OPT_KALLSYMS:
 		if (access(arg, R_OK))
 			return vr_error("record: --kallsyms: %s: %s", arg, strerror(errno)),
@@ -147,7 +163,7 @@ static uint64_t print_stats(const struct record_cli *c, const struct record_resu
 	if (!c->o.quiet)
 		fprintf(stderr, "wrote %s: %d CPUs, clock %s, %llu bytes of ring-buffer pages\n",
 		       c->o.output, res->ncpus, c->o.clock, (unsigned long long)bytes);
-	if (!read && !total)
+	if (read <= (uint64_t)res->markers && !total)
 		vr_warn("%s holds no events: none of the traced events happened while it "
 			"recorded", c->o.output);
 	return total;
@@ -226,7 +242,10 @@ const struct cmd cmd_record_desc = {
 		"Tracing happens in a tracefs instance of its own (vmscan-report-PID) that is\n"
 		"removed on exit, error and Ctrl-C, so other tracing users are not disturbed.\n"
 		"Needs root.  With COMMAND, --duration is a limit: when it passes, COMMAND is\n"
-		"sent SIGINT; Ctrl-C is passed on to COMMAND and the recording ends with it.",
+		"sent SIGINT; Ctrl-C is passed on to COMMAND and the recording ends with it.\n"
+		"At the start and the end, /proc/vmstat, /proc/zoneinfo, /proc/pressure/memory,\n"
+		"/sys/kernel/mm/lru_gen/enabled (and --cgroup's memory.stat) are saved in\n"
+		"OUTPUT.snap/, each moment marked in the trace; load reads them.",
 	.notes =
 		"At the end, the events read and lost per CPU are printed on stderr (lost:\n"
 		"overwritten before they could be read; raise --buffer-kb); stdout is\n"

@@ -533,7 +533,9 @@ static int read_str(struct tep_format_field *f, const struct tep_record *rec,
 		*len = l;
 	} else {
 		*s = (char *)rec->data + f->offset;
-		*len = (size_t)f->size;
+		/* a flexible array (ftrace print's "char buf[]", size 0) runs
+		 * to the end of the record */
+		*len = f->size ? (size_t)f->size : (size_t)(rec->size - f->offset);
 	}
 	*len = strnlen(*s, *len);
 	return 0;
