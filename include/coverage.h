@@ -45,6 +45,7 @@
 #ifndef VR_COVERAGE_H
 #define VR_COVERAGE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -73,10 +74,12 @@ int coverage_print_run(struct store *st, int64_t run_id, FILE *out);
 
 /**
  * coverage_line - one line of run @run_id's coverage into *@line
- * (malloc'ed, caller frees): "pgscan_kswapd: exact; nr_vmscan_write:
- * explained (...); ..." in table order, or NULL when the run has no
- * snapshots (or the database no coverage table).  Returns 0 or -1.
+ * (malloc'ed, caller frees): "trace = vmstat, exact: pgscan_kswapd, ...;
+ * nr_vmscan_write: vmstat - trace = 511, explained; ..." in table order
+ * (@compact: the exact ones counted, "trace = vmstat, exact: 15 of 17
+ * counters; ..."), or NULL when the run has no snapshots (or the database
+ * no coverage table).  Returns 0 or -1.
  */
-int coverage_line(struct store *st, int64_t run_id, char **line);
+int coverage_line(struct store *st, int64_t run_id, bool compact, char **line);
 
 #endif /* VR_COVERAGE_H */

@@ -40,6 +40,8 @@ struct load_opts {
 	bool replace;		/* reload a file loaded before into its run */
 	int jobs;		/* files decoded ahead; 0: the number of CPUs */
 	int premature_ms;	/* kswapd premature-sleep threshold, ms (>= 1) */
+	int64_t window_ns;	/* width of the reclaim_window windows; 0: at
+				 * least WINDOWS_MIN a run (windows.h) */
 	bool low_memory;	/* compressed trace.dat only through an uncompressed copy */
 	bool progress;		/* a progress line per file on stderr when it is a
 				 * terminal (include/progress.h) */

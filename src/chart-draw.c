@@ -5,6 +5,7 @@
  */
 #include "chart-data.h"
 #include "chart-draw.h"
+#include "chart-windows.h"
 #include "render-cairo.h"
 #include "vr.h"
 
@@ -75,6 +76,15 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 			chart_counters_dump(&c, r->dump);
 		ret = DRAW_FILES(render_chart_counters, &c, r, &ro);
 		chart_counters_release(&c);
+	} else if (!strcmp(r->kind, "windows")) {
+		struct chart_windows w;
+
+		if (chart_windows_build(st, r->metric ? r->metric : "scanned", &w))
+			return -1;
+		if (r->dump)
+			chart_windows_dump(&w, r->dump);
+		ret = DRAW_FILES(render_chart_windows, &w, r, &ro);
+		chart_windows_release(&w);
 	} else {
 		ret = vr_error("unknown chart kind '%s'", r->kind);
 	}

@@ -635,11 +635,11 @@ static bool have_coverage(struct store *st)
 	return store_has_table(st, "counter_coverage") == 1;
 }
 
-int coverage_line(struct store *st, int64_t run_id, char **line)
+int coverage_line(struct store *st, int64_t run_id, bool compact, char **line)
 {
 	struct store_stmt *q;
 	GString *exact = g_string_new(NULL), *rest = g_string_new(NULL);
-	int r, n = 0;
+	int r, n = 0, nexact = 0;
 
 	*line = NULL;
 	if (!have_coverage(st)) {
@@ -653,8 +653,10 @@ int coverage_line(struct store *st, int64_t run_id, char **line)
 		const char *counter = store_col_text(q, 0), *verdict = store_col_text(q, 1);
 
 		n++;
-		if (!strcmp(verdict, "exact"))
-			g_string_append_printf(exact, "%s%s", exact->len ? ", " : "", counter);
+		if (!strcmp(verdict, "exact") && !nexact++)
+			g_string_append(exact, counter);
+		else if (!strcmp(verdict, "exact"))
+			g_string_append_printf(exact, ", %s", counter);
 		else if (!strcmp(verdict, "explained") || !strcmp(verdict, "unexplained"))
 			g_string_append_printf(rest, "; %s: vmstat - trace = %lld, %s", counter,
 					       (long long)store_col_int64(q, 2), verdict);
@@ -664,6 +666,10 @@ int coverage_line(struct store *st, int64_t run_id, char **line)
 	store_stmt_free(q);
 	if (r < 0 || !n)
 		goto out;
+	if (compact && nexact == n)
+		g_string_assign(exact, "all counters");
+	else if (compact)
+		g_string_printf(exact, "%d of %d counters", nexact, n);
 	g_string_prepend(rest, exact->len ? exact->str : "none");
 	g_string_prepend(rest, "trace = vmstat, exact: ");
 	*line = vr_strdup(rest->str);
@@ -695,7 +701,7 @@ int coverage_print_run(struct store *st, int64_t run_id, FILE *out)
 	char *line;
 	int r;
 
-	if (coverage_line(st, run_id, &line))
+	if (coverage_line(st, run_id, false, &line))
 		return -1;
 	if (!line) {
 		fprintf(out, "Coverage: - (no counter snapshots beside the trace: record makes them;"

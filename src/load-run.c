@@ -9,6 +9,7 @@
 #include "model.h"
 #include "progress.h"
 #include "snapshot.h"
+#include "windows.h"
 #include "store.h"
 #include "vr.h"
 
@@ -194,11 +195,19 @@ static void say_loaded(const struct load_ctx *c, struct store *st, const struct 
 	fflush(stdout);	/* said before a later file can crash the worker */
 }
 
-/* store_run.before_commit: the counter snapshots beside the trace
- * @arg (its path), with the run's counts and tasks written. */
-static int load_snapshot(void *arg, struct store *st, int64_t run_id)
+/* What store_run.before_commit gets. */
+struct commit_arg {
+	const char *path;	/* the trace */
+	int64_t window_ns;	/* load_opts.window_ns */
+};
+
+/* store_run.before_commit: with the run's rows, counts, sums and tasks
+ * written, the counter snapshots beside the trace and the windows. */
+static int load_before_commit(void *arg, struct store *st, int64_t run_id)
 {
-	return snapshot_load(st, run_id, arg);
+	const struct commit_arg *a = arg;
+
+	return snapshot_load(st, run_id, a->path) || windows_compute(st, run_id, a->window_ns);
 }
 
 /* Load one opened input as one run.  Returns 0 or -1 (message printed). */
@@ -211,6 +220,7 @@ static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 	bool ahead = ingest_decodes_ahead(in->src);
 	int64_t old_id = 0, run_id;
 	int iter_used, read_failed, ret = -1;
+	struct commit_arg commit = { in->path, c->o.window_ns };
 
 	if (find_loaded(st, in, &c->o, &old_id))
 		return -1;
@@ -222,7 +232,7 @@ static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		.meta = meta,
 		.has_event = ingest_has_field,
 		.has_event_arg = in->src,
-		.before_commit = load_snapshot, .before_commit_arg = (void *)in->path,
+		.before_commit = load_before_commit, .before_commit_arg = &commit,
 	};
 	if (store_run_begin(st, &run, old_id, &run_id, &iter_used))
 		return vr_error("%s: not loaded", in->path);

@@ -357,9 +357,21 @@ static int start_command(struct rec *r, const struct sigaction *old)
 	int pfd[2], err = 0;
 	ssize_t n;
 
+	sigset_t block, saved;
+
 	if (pipe2(pfd, O_CLOEXEC))
 		return vr_error("record: pipe: %s", strerror(errno));
+	/* the signals stay blocked in the child until it has the recorder's
+	 * old dispositions back: a SIGINT passed on right after the fork (one
+	 * that came while the start snapshot was taken) is then not caught by
+	 * our handler in the child, but acts on the command */
+	sigemptyset(&block);
+	for (size_t i = 0; i < VR_ARRAY_SIZE(rec_signals); i++)
+		sigaddset(&block, rec_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &saved);
 	r->child = fork();
+	if (r->child != 0)
+		sigprocmask(SIG_SETMASK, &saved, NULL);
 	if (r->child < 0) {
 		close(pfd[0]);
 		close(pfd[1]);
@@ -368,6 +380,7 @@ static int start_command(struct rec *r, const struct sigaction *old)
 	}
 	if (r->child == 0) {
 		restore_signals(old);
+		sigprocmask(SIG_SETMASK, &saved, NULL);
 		close(pfd[0]);
 		execvp(r->o->argv[0], r->o->argv);
 		err = errno;

@@ -9,7 +9,10 @@
 #include "report.h"
 #include "chart-data.h"
 #include "chart-draw.h"
+#include "chart-windows.h"
 #include "compare.h"
+#include "compare-vmstat.h"
+#include "whatchanged.h"
 #include "metrics.h"
 #include "outfile.h"
 #include "progress.h"
@@ -38,6 +41,7 @@ struct report {
 	int width, height;
 	struct vr_buf index;	/* index.md being written */
 	struct vr_buf table;	/* the changelog table section of index.md */
+	struct vr_buf changed;	/* its "What changed" section (whatchanged.h) */
 	struct outdir *out;	/* the files of DIR, committed at the end */
 	int failed;		/* a part could not be made: nothing is replaced */
 	struct progress prog;	/* "report: chart N of M" on a terminal */
@@ -83,7 +87,8 @@ static void made(struct report *r, const char *what)
 static const char *const report_names[] = {
 	"compare.txt", "compare.md", "runs.txt", "summary.txt", "index.md",
 	"counters.png", "counters.svg", "latency-*.png", "latency-*.svg", "cdf-*.png",
-	"cdf-*.svg", "timeline-run-[0-9]*.png", "timeline-run-[0-9]*.svg", "evidence.db", NULL
+	"cdf-*.svg", "timeline-run-[0-9]*.png", "timeline-run-[0-9]*.svg", "windows-*.png",
+	"windows-*.svg", "evidence.db", NULL
 };
 
 static void write_file(struct report *r, const char *name, const char *text, size_t len)
@@ -184,6 +189,7 @@ static void report_compare(struct report *r)
 		enum render_format fmt;
 	} out[] = { { "compare.txt", RENDER_TEXT }, { "compare.md", RENDER_MARKDOWN } };
 	struct compare_result res;
+	struct compare_vmstat vm;
 
 	if (compare_build(r->st, r->copts, &res)) {
 		if (r->copts->nkernels) {	/* a kernel named that is not there */
@@ -200,14 +206,18 @@ static void report_compare(struct report *r)
 	vr_buf_addstr(&r->index, "- [compare.txt](compare.txt): the changelog table"
 		      " (mmtests compare layout, paste into a commit message);"
 		      " [compare.md](compare.md) as Markdown\n");
+	if (compare_vmstat_build(r->st, &res, &vm) ||
+	    whatchanged_write(r->st, r->copts, &res, &r->changed))
+		r->failed = 1;
 	for (size_t i = 0; i < VR_ARRAY_SIZE(out); i++) {
 		struct vr_buf b;
 
 		vr_buf_init(&b);
-		render_tables(res.tables, res.tables[1].nrows ? 2 : 1, out[i].fmt, &b);
+		compare_render_all(&res, &vm, out[i].fmt, &b);
 		write_file(r, out[i].name, b.buf, b.len);
 		vr_buf_release(&b);
 	}
+	compare_vmstat_release(&vm);
 	headline(r, &res);
 	if (untrimmed(r->copts)) {	/* kept for the counters chart */
 		r->cmp = res;
@@ -424,6 +434,31 @@ static int timeline_runs(struct report *r, long long **ids, size_t *n)
 	return rc;
 }
 
+/* The windows metrics (chart-windows.h): their number. */
+static int report_nwindows(void)
+{
+	int n = 0;
+
+	while (chart_windows_metrics[n])
+		n++;
+	return n;
+}
+
+/* Does any run have windows (reclaim_window rows)? */
+static bool have_windows(struct report *r)
+{
+	struct store_stmt *q;
+	int64_t n = 0;
+
+	if (store_has_table(r->st, "reclaim_window") != 1)
+		return false;
+	q = store_stmt_new(r->st, "SELECT count(*) FROM (SELECT 1 FROM reclaim_window LIMIT 1)",
+			   "windows");
+	store_stmt_row_int64(q, &n, 1);
+	store_stmt_free(q);
+	return n > 0;
+}
+
 /* r->nchart: the charts report_charts() draws for @metrics (@n of them). */
 static int count_charts(struct report *r, char **metrics, size_t n)
 {
@@ -435,10 +470,35 @@ static int count_charts(struct report *r, char **metrics, size_t n)
 		return -1;
 	}
 	free(ids);
-	r->nchart = 1 + (int)n + (int)nrun;
+	r->nchart = 1 + (int)n + (int)nrun + have_windows(r) * report_nwindows();
 	for (size_t i = 0; i < n; i++)
 		r->nchart += chart_metric_is_trace(metrics[i]);
 	return 0;
+}
+
+/* "Where and when": one windows chart per metric, when a run has windows. */
+static void report_windows(struct report *r)
+{
+	struct chart_draw_req req = { .width = r->width, .height = r->height, .kind = "windows" };
+
+	vr_buf_addstr(&r->index, "## Where and when\n\n");
+	if (!have_windows(r)) {
+		vr_buf_addstr(&r->index, "No run has windows (reclaim_window): loaded before they"
+			      " existed; load --replace makes them.\n\n");
+		return;
+	}
+	vr_buf_addstr(&r->index, "Each run cut into windows of equal width (reclaim_window);"
+		      " per kernel the median over its runs, their range shaded. compare.txt's"
+		      " windows block says how steady or bursty each kernel is.\n\n");
+	for (int i = 0; chart_windows_metrics[i]; i++) {
+		char name[64], caption[96];
+
+		req.metric = chart_windows_metrics[i];
+		snprintf(name, sizeof(name), "windows-%s", chart_windows_metrics[i]);
+		snprintf(caption, sizeof(caption), "%s per window, every kernel",
+			 chart_windows_metrics[i]);
+		report_chart(r, &req, name, caption);
+	}
 }
 
 /* Every run's timeline, all with one rate bin and one rate axis. */
@@ -533,7 +593,22 @@ static int report_charts(struct report *r)
 	req.metric = NULL;
 	req.counters_from = r->have_cmp ? &r->cmp : NULL;
 	report_chart(r, &req, "counters", "Counters per kernel");
+	report_windows(r);
 	return report_timelines(r);
+}
+
+/* index.md: the title, "What changed" (whatchanged.h), then the rest. */
+static void index_md(struct report *r)
+{
+	struct vr_buf b;
+
+	vr_buf_init(&b);
+	vr_buf_addf(&b, "# vmscan-report evidence bundle\n\n"
+		    "Written by `vmscan-report report -d %s -o %s`; every file is regenerated"
+		    " by running it again.\n\n%s\n%s", r->db_path, r->dir,
+		    r->changed.len ? r->changed.buf : "", r->index.buf);
+	write_file(r, "index.md", b.buf, b.len);
+	vr_buf_release(&b);
 }
 
 /* Write the bundle (in the process report_bundle() started): 0, VR_ERR_USAGE or -1. */
@@ -551,9 +626,8 @@ static int report_write(struct store *s, const struct report_opts *o)
 	if (!r.out)
 		return -1;
 	vr_buf_init(&r.index);
-	vr_buf_addf(&r.index, "# vmscan-report evidence bundle\n\n"
-		    "Written by `vmscan-report report -d %s -o %s`; every file is regenerated"
-		    " by running it again.\n\n## Tables\n\n", r.db_path, r.dir);
+	vr_buf_init(&r.changed);
+	vr_buf_addstr(&r.index, "## Tables\n\n");
 	vr_buf_init(&r.table);
 	progress_start(&r.prog, o->quiet);
 	summary_start(&r, o);
@@ -570,7 +644,7 @@ static int report_write(struct store *s, const struct report_opts *o)
 	summary_finish(&r);
 	made(&r, "summary.txt");
 	progress_end(&r.prog);
-	write_file(&r, "index.md", r.index.buf, r.index.len);
+	index_md(&r);
 	if (r.failed) {
 		vr_error("%s: nothing replaced, the directory is as it was", r.dir);
 		outdir_abort(r.out);
@@ -578,6 +652,7 @@ static int report_write(struct store *s, const struct report_opts *o)
 		r.failed = 1;
 	}
 	vr_buf_release(&r.index);
+	vr_buf_release(&r.changed);
 	if (r.have_cmp)
 		compare_result_release(&r.cmp);
 	return r.failed ? -1 : 0;

@@ -2,6 +2,7 @@
 /* cmd-chart.c - `vmscan-report chart`: one chart to PNG, SVG or PDF. */
 #include "chart-data.h"
 #include "chart-draw.h"
+#include "chart-windows.h"
 #include "cmd.h"
 #include "render-cairo.h"
 #include "store.h"
@@ -26,7 +27,7 @@ enum { OPT_FROM = CMD_OPT_LONG, OPT_TO, OPT_BIN, OPT_DUMP, OPT_METRICS };
 
 static const struct cmd_option chart_options[] = {
 	{ 'd', "database", "DB", "SQLite database written by 'load'" },
-	{ 'T', "kind", "KIND", "timeline, latency, cdf or counters" },
+	{ 'T', "kind", "KIND", "timeline, latency, cdf, counters or windows" },
 	{ 'o', "output", "FILE", "the chart to write: a regular file there is replaced\n"
 				 "once the chart is wholly written; a symbolic link or\n"
 				 "anything else there is an error" },
@@ -115,9 +116,18 @@ static enum cmd_status chart_check(struct cmd_ctx *ctx)
 		if (!a->metric)
 			return vr_error("chart: --kind %s needs --metric M", a->kind),
 			       CMD_USAGE_HELP;
+	} else if (!strcmp(a->kind, "windows")) {
+		size_t i;
+
+		for (i = 0; a->metric && chart_windows_metrics[i] &&
+			    strcmp(chart_windows_metrics[i], a->metric); i++)
+			;
+		if (!a->metric || !chart_windows_metrics[i])
+			return vr_error("chart: --kind windows needs --metric scanned, reclaimed,"
+					" stall or kswapd"), CMD_USAGE_HELP;
 	} else if (strcmp(a->kind, "counters")) {
-		return vr_error("chart: unknown kind '%s' (timeline, latency, cdf, counters)",
-				a->kind), CMD_USAGE_HELP;
+		return vr_error("chart: unknown kind '%s' (timeline, latency, cdf, counters,"
+				" windows)", a->kind), CMD_USAGE_HELP;
 	}
 	return a->out && check_output(a->out) ? CMD_FAIL : CMD_OK;
 }
@@ -128,7 +138,9 @@ static int chart_run(struct cmd_ctx *ctx)
 	char *metric = NULL;
 	int r;
 
-	if (a->metric) {
+	if (a->metric && !strcmp(a->kind, "windows")) {
+		metric = vr_strdup(a->metric);
+	} else if (a->metric) {
 		r = chart_metric_resolve(ctx->st, a->metric, !strcmp(a->kind, "cdf"), &metric);
 		if (r)
 			return vr_exit_of(r);
@@ -156,7 +168,10 @@ const struct cmd cmd_chart_desc = {
 		"            the reclaim rate over the run (seconds from its start)\n"
 		"  latency   --metric M   per-run percentiles of M per kernel as candlesticks\n"
 		"  cdf       --metric M   distribution of all samples of M per kernel, log x\n"
-		"  counters               the per-run counters per kernel as grouped bars",
+		"  counters               the per-run counters per kernel as grouped bars\n"
+		"  windows   --metric M   M per window over time (scanned, reclaimed: pages/s;\n"
+		"                         stall, kswapd: % of the window), median of each\n"
+		"                         kernel's runs with their range shaded",
 	.options = chart_options,
 	.help_col = 22,
 	.db = CMD_DB_RDONLY,

@@ -6,6 +6,7 @@
  */
 #include "cmd.h"
 #include "compare.h"
+#include "compare-vmstat.h"
 #include "latency-import.h"
 #include "load.h"
 #include "render.h"
@@ -394,6 +395,7 @@ static int load_args(struct store *st, int argc, char **argv, struct compare_cli
 static int run_compare(struct store *st, struct compare_cli *c)
 {
 	struct compare_result r;
+	struct compare_vmstat v;
 	struct vr_buf out;
 	int bad = compare_check_metrics(st, &c->o);
 
@@ -401,10 +403,16 @@ static int run_compare(struct store *st, struct compare_cli *c)
 		return vr_exit_of(bad);
 	if (compare_build(st, &c->o, &r))
 		return VR_EXIT_FAIL;
+	if (compare_vmstat_build(st, &r, &v)) {
+		compare_vmstat_release(&v);
+		compare_result_release(&r);
+		return VR_EXIT_FAIL;
+	}
 	vr_buf_init(&out);
-	render_tables(r.tables, r.tables[1].nrows ? 2 : 1, c->fmt, &out);
+	compare_render_all(&r, &v, c->fmt, &out);
 	fwrite(out.buf, 1, out.len, stdout);
 	vr_buf_release(&out);
+	compare_vmstat_release(&v);
 	compare_result_release(&r);
 	return VR_EXIT_OK;
 }

@@ -46,7 +46,7 @@ struct load_args {
 	struct load_say say;
 };
 
-enum { OPT_PREMATURE_MS = CMD_OPT_LONG, OPT_LOW_MEMORY };
+enum { OPT_PREMATURE_MS = CMD_OPT_LONG, OPT_LOW_MEMORY, OPT_WINDOW };
 
 static const struct cmd_option load_options[] = {
 	{ 'd', "database", "DB", "SQLite database to create or extend" },
@@ -64,6 +64,8 @@ static const struct cmd_option load_options[] = {
 		"copy (below), waiting for it first: the least memory, the\n"
 		"load takes longer.  Done anyway when a file would not fit\n"
 		"in half the free memory" },
+	{ OPT_WINDOW, "window", "S", "width of the reclaim_window windows in seconds\n"
+		"(default: at least 20 windows a run)" },
 	{ 'v', "verbose", NULL, "say how each trace.dat was read" },
 	{ 0 }
 };
@@ -93,6 +95,15 @@ static enum cmd_status load_option(struct cmd_ctx *ctx, int key, const char *arg
 	case OPT_LOW_MEMORY: a->o.low_memory = true; break;
 	case 'v': a->say.verbose = true; break;
 	case OPT_PREMATURE_MS: return parse_count(arg, "premature-ms", &a->o.premature_ms);
+	case OPT_WINDOW: {
+		double s;
+
+		if (vr_parse_nonneg_double(arg, &s) || !(s > 0) || s > 1e6 || s * 1e9 < 1)
+			return vr_error("--window wants seconds > 0 (at least 1 ns), not '%s'", arg),
+			       CMD_USAGE;
+		a->o.window_ns = (int64_t)(s * 1e9 + 0.5);
+		break;
+	}
 	}
 	return CMD_OK;
 }
@@ -122,7 +133,7 @@ static int load_run(struct cmd_ctx *ctx)
 
 static const char *const load_synopsis[] = {
 	"[-d DB] [--kernel NAME] [--iteration N] [--replace] [-j N] [-q]\n"
-	"[-v] [--low-memory] [--premature-ms MS] FILE...",
+	"[-v] [--low-memory] [--premature-ms MS] [--window S] FILE...",
 	NULL
 };
 

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render-windows.c - draw the windows chart (chart-windows.h): one time
+ * axis from the runs' start, per kernel the median over its runs as a step
+ * line and the range (min to max) of its runs shaded.
+ */
+#include "chart-windows.h"
+#include "render-cairo-kit.h"
+#include "vr.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define MARGIN 14.0
+
+/* The step path of @v (NAN: a gap) over steps of @step_s; @close_to: the
+ * values the shaded range returns along, or NULL for a line. */
+static void step_path(cairo_t *cr, const struct rk_axis *xa, const struct rk_axis *ya,
+		      const double *v, const double *back, size_t n, double step_s)
+{
+	for (size_t j = 0; j < n;) {
+		size_t e = j;
+
+		if (isnan(v[j])) {
+			j++;
+			continue;
+		}
+		while (e < n && !isnan(v[e]))
+			e++;
+		cairo_move_to(cr, rk_map(xa, (double)j * step_s), rk_map(ya, v[j]));
+		for (size_t i = j; i < e; i++) {
+			cairo_line_to(cr, rk_map(xa, (double)i * step_s), rk_map(ya, v[i]));
+			cairo_line_to(cr, rk_map(xa, (double)(i + 1) * step_s), rk_map(ya, v[i]));
+		}
+		if (back) {
+			for (size_t i = e; i-- > j;) {
+				cairo_line_to(cr, rk_map(xa, (double)(i + 1) * step_s),
+					      rk_map(ya, back[i]));
+				cairo_line_to(cr, rk_map(xa, (double)i * step_s), rk_map(ya, back[i]));
+			}
+			cairo_close_path(cr);
+			cairo_fill(cr);
+		} else {
+			cairo_stroke(cr);
+		}
+		j = e;
+	}
+}
+
+int render_chart_windows(const struct chart_windows *c, const struct render_chart_opts *o)
+{
+	struct rk_axis xa = { 0 }, ya = { 0 };
+	struct rk_legend_item *it = vr_calloc(c->nseries + 1, sizeof(*it));
+	struct vr_buf *lab = vr_calloc(c->nseries + 1, sizeof(*lab));
+	double hi = 0, y, L, R, B;
+	struct vr_buf title, sub, ylab;
+	struct rk k;
+
+	if (rk_open(&k, o)) {
+		free(it);
+		free(lab);
+		return -1;
+	}
+	vr_buf_init(&title);
+	vr_buf_init(&sub);
+	vr_buf_init(&ylab);
+	vr_buf_addf(&title, "Where and when: %s per window", c->metric);
+	vr_buf_addf(&sub, "%s\nmedian over each kernel's runs (line), their range shaded; windows"
+		    " of %.3g s", c->what, c->step_s);
+	y = rk_title(&k, title.buf, o->subtitle ? o->subtitle : sub.buf);
+	for (size_t i = 0; i < c->nseries; i++) {
+		vr_buf_init(&lab[i]);
+		vr_buf_addf(&lab[i], "%s (%d runs)", c->series[i].kernel, c->series[i].nruns);
+		it[i] = (struct rk_legend_item){ lab[i].buf, rk_kernel_colour(c->series[i].colour),
+						 RK_SW_LINE, 0.35 };
+		for (size_t j = 0; j < c->nsteps; j++)
+			if (!isnan(c->series[i].hi[j]))
+				hi = fmax(hi, c->series[i].hi[j]);
+	}
+	y += rk_legend(&k, MARGIN + 50, y, k.w - 2 * MARGIN - 50, it, (int)c->nseries) + 8;
+	if (!c->nseries || !c->nsteps) {
+		rk_message(&k, MARGIN, y, k.w - 2 * MARGIN, k.h - y - MARGIN,
+			   "no run has windows (load makes them)");
+		goto out;
+	}
+	L = MARGIN + 62;
+	R = k.w - MARGIN - 14;
+	B = k.h - MARGIN - 36;
+	xa.p0 = L;
+	xa.p1 = R;
+	rk_axis_fit(&xa, 0, (double)c->nsteps * c->step_s, true);
+	ya.p0 = B;
+	ya.p1 = y + 6;
+	rk_axis_fit(&ya, 0, hi > 0 ? hi : 1, true);
+	vr_buf_addf(&ylab, "%s %s", c->metric, c->unit);
+	rk_yaxis(&k, &ya, L, true, L, R, ylab.buf);
+	rk_xaxis(&k, &xa, B, ya.p1, "time since the run's first event (s)");
+	cairo_save(k.cr);
+	cairo_rectangle(k.cr, L, ya.p1 - 2, R - L, B - ya.p1 + 4);
+	cairo_clip(k.cr);
+	for (size_t i = 0; i < c->nseries; i++) {
+		rk_set(k.cr, rk_kernel_colour(c->series[i].colour), 0.2);
+		step_path(k.cr, &xa, &ya, c->series[i].hi, c->series[i].lo, c->nsteps, c->step_s);
+	}
+	cairo_set_line_width(k.cr, 2);
+	for (size_t i = 0; i < c->nseries; i++) {
+		rk_set(k.cr, rk_kernel_colour(c->series[i].colour), 1);
+		step_path(k.cr, &xa, &ya, c->series[i].median, NULL, c->nsteps, c->step_s);
+	}
+	cairo_restore(k.cr);
+out:
+	for (size_t i = 0; i < c->nseries; i++)
+		vr_buf_release(&lab[i]);
+	free(lab);
+	free(it);
+	vr_buf_release(&title);
+	vr_buf_release(&sub);
+	vr_buf_release(&ylab);
+	return rk_close(&k);
+}

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * whatchanged.c - index.md's "What changed" section: one sentence per
+ * significant difference between the baseline kernel and another, biggest
+ * first, then the caveats, and the coverage line of each run.  Every number
+ * is one of the bundle's tables (compare.txt: the latency rows and the
+ * counters block, printed as they print it; summary.txt's coverage lines;
+ * runs.txt's lost events); nothing is computed here that a table does not
+ * show, but for the test that decides which counters differ (Welch's t-test
+ * on their per-run values at the comparison's alpha, as compare.c tests the
+ * latency means).
+ */
+#include "whatchanged.h"
+#include "compare.h"
+#include "counters.h"
+#include "coverage.h"
+#include "stats.h"
+#include "store.h"
+#include "store-query.h"
+#include "vr.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One sentence and how big its change is (for the order). */
+struct change {
+	double size;		/* |relative change|; INFINITY from or to a base of 0 */
+	char *text;		/* owned */
+};
+
+struct changes {
+	struct change *c;
+	size_t n;
+};
+
+static void change_add(struct changes *ch, double size, struct vr_buf *b)
+{
+	ch->c = vr_realloc(ch->c, (ch->n + 1) * sizeof(*ch->c));
+	ch->c[ch->n].size = size;
+	ch->c[ch->n++].text = vr_buf_detach(b);
+}
+
+static int by_size(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+
+	if (x->size == y->size)
+		return strcmp(x->text, y->text);	/* a fixed order for ties */
+	return x->size > y->size ? -1 : 1;
+}
+
+/* Kernel label @s with its control bytes escaped (vr_escaped()), from a
+ * small ring of buffers: valid for the next few calls. */
+static const char *esc(const char *s)
+{
+	static struct vr_buf ring[4];
+	static int next;
+	struct vr_buf *b = &ring[next++ % 4];
+
+	vr_buf_release(b);
+	return vr_escaped(b, s);
+}
+
+/* "1234.56 us" as the row prints it. */
+static void value(struct vr_buf *b, const struct render_row *row, double v)
+{
+	vr_buf_addf(b, "%.*f%s%s", row->precision, v, row->unit ? " " : "",
+		    row->unit ? row->unit : "");
+}
+
+/* The latency rows compare marked significant (mean rows only). */
+static void latency_changes(const struct compare_result *res, struct changes *ch)
+{
+	const struct render_table *t = &res->tables[0];
+
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct render_row *row = &t->rows[i];
+
+		for (size_t c = 1; c < t->ncols; c++) {
+			const struct render_cell *cell = &row->cells[c];
+			struct vr_buf b;
+
+			if (!cell->significant)
+				continue;
+			vr_buf_init(&b);
+			vr_buf_addf(&b, "%s %s: %s ", row->stat ? row->stat : "", row->op,
+				    esc(t->columns[0]));
+			value(&b, row, row->cells[0].value);
+			vr_buf_addf(&b, " -> %s ", esc(t->columns[c]));
+			value(&b, row, cell->value);
+			vr_buf_addf(&b, " (gain %.2f%%; compare.txt marks it significant)",
+				    cell->gain_pct);
+			change_add(ch, isinf(cell->gain_pct) ? INFINITY : fabs(cell->gain_pct), &b);
+		}
+	}
+}
+
+/* The trace runs of kernel @name, by iteration (as compare.c takes them). */
+static int trace_runs(struct store *s, const char *name, int64_t **ids, size_t *n)
+{
+	struct store_stmt *q = store_stmt_new(s, "SELECT id FROM run WHERE kernel = ?1 AND"
+					      " source_format <> 'latency' ORDER BY iteration",
+					      "what changed: runs");
+	int r;
+
+	*ids = NULL;
+	*n = 0;
+	store_bind_text(q, 1, name);
+	while ((r = store_step(q)) == 1) {
+		*ids = vr_realloc(*ids, (*n + 1) * sizeof(**ids));
+		(*ids)[(*n)++] = store_col_int64(q, 0);
+	}
+	store_stmt_free(q);
+	return r < 0 ? -1 : 0;
+}
+
+/* Counter @c of each of @n runs into @v (NAN values left out); *@nv. */
+static int run_values(struct store *s, const struct counter_def *c, const int64_t *ids, size_t n,
+		      double *v, size_t *nv)
+{
+	double cols[COUNTER_MAX_COLS];
+
+	*nv = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (counter_query(s, c, ids[i], NULL, cols))
+			return -1;
+		if (!isnan(cols[c->col]))
+			v[(*nv)++] = cols[c->col];
+	}
+	return 0;
+}
+
+/* Do the per-run values @a and @b differ, by Welch's t-test at @alpha, or
+ * (both sides constant, two runs or more each) in every run? */
+static bool differ(const double *a, size_t na, const double *b, size_t nb, double alpha)
+{
+	struct stats_ttest t;
+
+	if (na < 2 || nb < 2)
+		return false;
+	if (!stats_welch_ttest(a, na, b, nb, &t))
+		return t.p < alpha;
+	return stats_mean(a, na) != stats_mean(b, nb);	/* both variances 0 */
+}
+
+/* The counters block row named @name, or NULL. */
+static const struct render_row *counter_row(const struct compare_result *res, const char *name)
+{
+	for (size_t i = 0; i < res->tables[1].nrows; i++)
+		if (!strcmp(res->tables[1].rows[i].op, name))
+			return &res->tables[1].rows[i];
+	return NULL;
+}
+
+/* The counters whose per-run values differ from the baseline's. */
+static int counter_changes(struct store *s, const struct compare_opts *o,
+			   const struct compare_result *res, struct changes *ch,
+			   struct vr_buf *caveats)
+{
+	size_t ndefs, nk = res->nkernels;
+	const struct counter_def *defs = counter_defs(&ndefs);
+	int64_t **ids = vr_calloc(nk, sizeof(*ids));
+	size_t *nids = vr_calloc(nk, sizeof(*nids)), most = 1;
+	double *a = NULL, *b = NULL;
+	int ret = 0;
+
+	for (size_t k = 0; !ret && k < nk; k++) {
+		ret = trace_runs(s, res->kernels[k], &ids[k], &nids[k]);
+		most = nids[k] > most ? nids[k] : most;
+	}
+	a = vr_calloc(most, sizeof(*a));
+	b = vr_calloc(most, sizeof(*b));
+	for (size_t d = 0; !ret && d < ndefs && res->tables[1].nrows; d++) {
+		const struct render_row *row = counter_row(res, defs[d].name);
+		size_t na, nb;
+
+		if (defs[d].per_flag || !row)
+			continue;
+		ret = run_values(s, &defs[d], ids[0], nids[0], a, &na);
+		for (size_t k = 1; !ret && k < nk; k++) {
+			double base = row->cells[0].value, v = row->cells[k].value;
+			struct vr_buf t;
+
+			ret = run_values(s, &defs[d], ids[k], nids[k], b, &nb);
+			if (ret || !differ(a, na, b, nb, o->alpha))
+				continue;
+			vr_buf_init(&t);
+			vr_buf_addf(&t, "%s: %s %.2f -> %s %.2f (means of %zu and %zu runs, the"
+				    " counters block; their per-run values differ by Welch's t-test"
+				    " at p < %g)", row->op, esc(res->kernels[0]), base, esc(res->kernels[k]), v,
+				    na, nb, o->alpha);
+			change_add(ch, base == 0 ? INFINITY : 100 * fabs(v - base) / fabs(base), &t);
+		}
+	}
+	for (size_t k = 0; k < nk; k++) {
+		if (nids[k] < 2 && !ret)
+			vr_buf_addf(caveats, "%s has %zu trace run(s): its counters are not tested"
+				    " (two runs or more per kernel).\n", esc(res->kernels[k]), nids[k]);
+		free(ids[k]);
+	}
+	free(ids);
+	free(nids);
+	free(a);
+	free(b);
+	return ret;
+}
+
+/* Runs that lost events (runs.txt's lost column). */
+static int lost_caveat(struct store *s, struct vr_buf *out)
+{
+	struct store_stmt *q = store_stmt_new(s, "SELECT id, kernel, iteration, lost_events,"
+					      " lost_unknown FROM run WHERE lost_events > 0 OR"
+					      " lost_unknown > 0 ORDER BY id", "what changed: lost");
+	int r;
+
+	while ((r = store_step(q)) == 1) {
+		struct vr_buf k;
+
+		vr_buf_init(&k);
+		vr_buf_addf(out, "Run %lld (%s, iteration %d) lost %lld events%s (runs.txt).\n",
+			    (long long)store_col_int64(q, 0), vr_escaped(&k, store_col_text(q, 1)),
+			    store_col_int(q, 2), (long long)store_col_int64(q, 3),
+			    store_col_int64(q, 4) ? " and more the kernel did not count" : "");
+		vr_buf_release(&k);
+	}
+	store_stmt_free(q);
+	return r < 0 ? -1 : 0;
+}
+
+/* Counters block rows that say a figure is incomplete or an estimate. */
+static void counters_caveat(const struct compare_result *res, struct vr_buf *out)
+{
+	const struct render_row *row = counter_row(res, "Direct reclaim stalls incomplete");
+	bool flags = false;
+
+	for (size_t k = 0; row && k < res->nkernels; k++)
+		if (row->cells[k].value > 0)
+			vr_buf_addf(out, "%s has %.2f incomplete direct reclaim stalls per run (begin"
+				    " or end not traced, or events lost inside: not in the stall"
+				    " times).\n", esc(res->kernels[k]), row->cells[k].value);
+	for (size_t i = 0; i < res->tables[1].nrows; i++)
+		flags |= !strncmp(res->tables[1].rows[i].op, "pgdat ", 6);
+	if (flags)
+		vr_buf_addstr(out, "The pgdat flag times are inferred by the kernel's rules from the"
+			      " reclaim events, not traced (README \"pgdat flags\").\n");
+}
+
+/* One line per run: how the trace covers the kernel's counters. */
+static int coverage_caveat(struct store *s, struct vr_buf *out, struct vr_buf *lines)
+{
+	struct store_stmt *q = store_stmt_new(s, "SELECT id, kernel, iteration FROM run WHERE"
+					      " source_format <> 'latency' ORDER BY id",
+					      "what changed: coverage");
+	size_t none = 0, unexplained = 0;
+	int r;
+
+	while ((r = store_step(q)) == 1) {
+		int64_t id = store_col_int64(q, 0);
+		struct vr_buf k;
+		char *line;
+
+		if (coverage_line(s, id, true, &line)) {
+			r = -1;
+			break;
+		}
+		vr_buf_init(&k);
+		vr_buf_addf(lines, "- run %lld (%s, iteration %d): %s\n", (long long)id,
+			    vr_escaped(&k, store_col_text(q, 1)), store_col_int(q, 2),
+			    line ? line : "no counter snapshots");
+		vr_buf_release(&k);
+		none += !line;
+		unexplained += line && strstr(line, "unexplained");
+		free(line);
+	}
+	store_stmt_free(q);
+	if (unexplained)
+		vr_buf_addf(out, "In %zu run(s) the trace does not account for every change of the"
+			    " kernel's counters (unexplained below).\n", unexplained);
+	if (none)
+		vr_buf_addf(out, "%zu run(s) have no counter snapshots: whether their trace is"
+			    " complete is not checked.\n", none);
+	return r < 0 ? -1 : 0;
+}
+
+int whatchanged_write(struct store *s, const struct compare_opts *o,
+		      const struct compare_result *res, struct vr_buf *out)
+{
+	struct changes ch = { NULL, 0 };
+	struct vr_buf caveats, lines;
+	int ret;
+
+	vr_buf_init(&caveats);
+	vr_buf_init(&lines);
+	latency_changes(res, &ch);
+	ret = res->nkernels > 1 ? counter_changes(s, o, res, &ch, &caveats) : 0;
+	ret = ret || lost_caveat(s, &caveats) || coverage_caveat(s, &caveats, &lines);
+	counters_caveat(res, &caveats);
+	qsort(ch.c, ch.n, sizeof(*ch.c), by_size);
+	vr_buf_addstr(out, "## What changed\n\n");
+	if (res->nkernels < 2)
+		vr_buf_addstr(out, "One kernel only: nothing to compare.\n");
+	else if (!ch.n)
+		vr_buf_addf(out, "No difference from %s is significant (the tests are named under"
+			    " [compare.txt](compare.txt)).\n", esc(res->kernels[0]));
+	for (size_t i = 0; i < ch.n; i++) {
+		vr_buf_addf(out, "%s.\n", ch.c[i].text);
+		free(ch.c[i].text);
+	}
+	free(ch.c);
+	if (caveats.len)
+		vr_buf_addf(out, "\nCaveats:\n%s", caveats.buf);
+	vr_buf_addf(out, "\nIs the trace complete? The kernel's counters (/proc/vmstat snapshots)"
+		    " against the trace, one line per run (the tables: summary.txt):\n\n%s\n",
+		    lines.buf);
+	vr_buf_release(&caveats);
+	vr_buf_release(&lines);
+	return ret ? -1 : 0;
+}

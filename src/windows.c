@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * windows.c - the reclaim_window table (windows.h): each run cut into
+ * windows of equal width, filled by SQL over the run's rows at its load.
+ */
+#include "windows.h"
+#include "store.h"
+#include "store-query.h"
+#include "vr.h"
+
+#define WINDOWS_SCHEMA \
+	"CREATE TABLE IF NOT EXISTS reclaim_window (" \
+	" run_id INTEGER NOT NULL REFERENCES run(id)," \
+	" nid INTEGER," /* NULL: the whole machine */ \
+	" window INTEGER NOT NULL," /* 0, 1, ... */ \
+	" start_ns INTEGER NOT NULL, width_ns INTEGER NOT NULL," \
+	" kswapd_scanned INTEGER NOT NULL, kswapd_reclaimed INTEGER NOT NULL," \
+	" other_scanned INTEGER NOT NULL, other_reclaimed INTEGER NOT NULL," \
+	" kswapd_running_ns INTEGER NOT NULL," \
+	" stall_ns INTEGER," /* NULL row only */ \
+	" throttled_writeback INTEGER NOT NULL, throttled_isolated INTEGER NOT NULL," \
+	" throttled_noprogress INTEGER NOT NULL, throttled_congested INTEGER NOT NULL);"
+
+int64_t windows_width_ns(int64_t length_ns)
+{
+	int64_t best = 1;
+
+	for (int64_t p = 1; p <= length_ns / WINDOWS_MIN && p <= INT64_MAX / 10; p *= 10) {
+		static const int mult[] = { 1, 2, 5 };
+
+		for (int i = 0; i < 3; i++)
+			if (p * mult[i] <= length_ns / WINDOWS_MIN)
+				best = p * mult[i];
+	}
+	return best;
+}
+
+/*
+ * ?1 run, ?2 first_ts_ns, ?3 width, ?4 number of windows.  The windows of
+ * each node (w), the kswapd pids (k), then one INSERT per row kind.
+ */
+#define WINDOWS_CTE \
+	"WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n + 1 < ?4)," \
+	" nodes(nid) AS (SELECT nid FROM kswapd_cycle WHERE run_id = ?1 UNION" \
+	"  SELECT nid FROM mm_vmscan_lru_shrink_inactive WHERE run_id = ?1 AND nid IS NOT NULL)," \
+	" w AS (SELECT nodes.nid, i.n, ?2 + i.n * ?3 AS b, ?2 + (i.n + 1) * ?3 AS e FROM nodes, i" \
+	"  UNION ALL SELECT NULL, i.n, ?2 + i.n * ?3, ?2 + (i.n + 1) * ?3 FROM i)," \
+	" k AS (SELECT DISTINCT pid FROM task WHERE run_id = ?1 AND comm LIKE 'kswapd%')," \
+	" p AS MATERIALIZED (SELECT nid, (ts_ns - ?2) / ?3 AS n, pid IN k AS ks, sum(nr_scanned) AS sc," \
+	"  sum(nr_reclaimed) AS rc FROM mm_vmscan_lru_shrink_inactive WHERE run_id = ?1" \
+	"  GROUP BY 1, 2, 3)," \
+	" run_iv AS MATERIALIZED (SELECT nid, wake_ns AS b, CASE WHEN decision = 'full_sleep' AND sleep_ns" \
+	"  IS NOT NULL THEN sleep_ns ELSE coalesce(last_activity_ns, wake_ns) END AS e" \
+	"  FROM kswapd_cycle WHERE run_id = ?1 AND wake_ns IS NOT NULL)," \
+	" st AS MATERIALIZED (SELECT coalesce(begin_ns, ?2) AS b, coalesce(end_ns, ?2 + ?4 * ?3) AS e" \
+	"  FROM reclaim_stall WHERE run_id = ?1 AND kind IN ('direct', 'memcg', 'node'))," \
+	" th AS MATERIALIZED (SELECT nid, (end_ns - ?2) / ?3 AS n, reason FROM reclaim_throttle" \
+	"  WHERE run_id = ?1 AND kind = 'throttled')"
+
+#define OVERLAP(iv, nidcond) \
+	"coalesce((SELECT sum(min(" iv ".e, w.e) - max(" iv ".b, w.b)) FROM " iv \
+	" WHERE " iv ".b < w.e AND " iv ".e > w.b" nidcond "), 0)"
+#define PAGES(col, ks) \
+	"coalesce((SELECT sum(" col ") FROM p WHERE p.n = w.n AND p.ks = " ks \
+	" AND (w.nid IS NULL OR p.nid = w.nid)), 0)"
+#define THROTTLES(reason) \
+	"(SELECT count(*) FROM th WHERE th.n = w.n AND th.reason = '" reason "'" \
+	" AND (w.nid IS NULL OR th.nid = w.nid))"
+
+static const char windows_sql[] = WINDOWS_CTE
+	" INSERT INTO reclaim_window SELECT ?1, w.nid, w.n, w.b, ?3, "
+	PAGES("sc", "1") ", " PAGES("rc", "1") ", " PAGES("sc", "0") ", " PAGES("rc", "0") ", "
+	OVERLAP("run_iv", " AND (w.nid IS NULL OR run_iv.nid = w.nid)") ", "
+	"CASE WHEN w.nid IS NULL THEN " OVERLAP("st", "") " END, "
+	THROTTLES("WRITEBACK") ", " THROTTLES("ISOLATED") ", " THROTTLES("NOPROGRESS") ", "
+	THROTTLES("CONGESTED") " FROM w ORDER BY w.nid IS NOT NULL, w.nid, w.n";
+
+int windows_compute(struct store *st, int64_t run_id, int64_t width_ns)
+{
+	struct store_stmt *q;
+	int64_t v[2], n;
+	int r;
+
+	if (store_exec(st, WINDOWS_SCHEMA, "cannot create the reclaim_window table"))
+		return -1;
+	q = store_stmt_new(st, "SELECT coalesce(first_ts_ns, 0), coalesce(last_ts_ns - first_ts_ns,"
+			   " 0) FROM run WHERE id = ?1", "windows: run");
+	store_bind_int64(q, 1, run_id);
+	r = store_stmt_row_int64(q, v, 2);
+	store_stmt_free(q);
+	if (r < 0)
+		return -1;
+	if (width_ns <= 0)
+		width_ns = windows_width_ns(v[1]);
+	n = v[1] / width_ns + 1;
+	if (n > 1000000)
+		return vr_error("windows of %lld ns: %lld windows for a run of %.3f s; at most"
+				" 1000000", (long long)width_ns, (long long)n, v[1] / 1e9);
+	q = store_stmt_new(st, windows_sql, "windows");
+	store_bind_int64(q, 1, run_id);
+	store_bind_int64(q, 2, v[0]);
+	store_bind_int64(q, 3, width_ns);
+	store_bind_int64(q, 4, n);
+	r = store_step(q);
+	store_stmt_free(q);
+	return r < 0 ? -1 : 0;
+}
