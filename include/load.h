@@ -31,7 +31,21 @@ struct load_done {
 	/* trace.dat: how it was read ("zstd-compressed: read in memory",
 	 * ...), for --verbose; NULL for a text trace */
 	const char *how_read;
+	/* "the trace contradicts rule X at N points (...)" for the pgdat flag
+	 * clearing rule the run was given (model.h), or NULL */
+	const char *flag_contradictions;
 };
+
+/* A flag clearing rule for the runs of one label, or of every run. */
+struct load_flag_clear {
+	const char *label;	/* the runs' kernel label, its first label_len
+				 * bytes (not terminated); NULL: every run */
+	size_t label_len;
+	const char *rule;	/* one of model_flag_clear_names (model.h) */
+};
+
+/* At most this many --flag-clear rules in one load. */
+#define LOAD_FLAG_CLEAR_MAX 32
 
 struct load_opts {
 	const char *db;		/* database path, created if missing */
@@ -43,6 +57,10 @@ struct load_opts {
 	int64_t window_ns;	/* width of the reclaim_window windows; 0: at
 				 * least WINDOWS_MIN a run (windows.h) */
 	bool low_memory;	/* compressed trace.dat only through an uncompressed copy */
+	/* flag clearing rules: a run takes the last one of its label, else
+	 * the last one without a label, else its release's (model.h) */
+	struct load_flag_clear flag_clear[LOAD_FLAG_CLEAR_MAX];
+	int nflag_clear;
 	bool progress;		/* a progress line per file on stderr when it is a
 				 * terminal (include/progress.h) */
 	/*

@@ -171,7 +171,22 @@ struct model_config {
 	void *kswapd_pid_arg;
 	uint64_t premature_ns;	/* premature-sleep threshold; 0: 100 ms */
 	uint64_t nap_ns;	/* kswapd nap HZ/10; 0: 100 ms */
+	/*
+	 * flag_clear - the rule by which the pgdat flags are cleared, one of
+	 * model_flag_clear_names (load --flag-clear: a patched kernel may
+	 * follow another than its release); NULL: the release's own
+	 * (src/model-flags.c choose_clear()).
+	 */
+	const char *flag_clear;
 };
+
+/*
+ * The pgdat flag clearing rules a run can be given (model_config.flag_clear),
+ * NULL-terminated: "kswapd-sleep" (4.12+: only kswapd's balanced sleep
+ * check, 631b6e083ec3) and "balanced-check" (4.11, and kernels patched back
+ * to it: every balance check that finds a zone balanced).
+ */
+extern const char *const model_flag_clear_names[];
 
 struct model;
 
@@ -210,6 +225,14 @@ int model_lost(struct model *m, int cpu, uint64_t ts_ns, int64_t count);
  * and emit the data-quality items.  Call once.  Returns 0 or a sink value.
  */
 int model_finish(struct model *m);
+
+/**
+ * model_flag_contradictions - after model_finish(): "the trace contradicts
+ * rule X at N points (first at ...)" when the trace proves a flag state the
+ * clearing rule cannot explain (run_quality pgdat_flag_contradictions;
+ * borrowed, valid until model_free()), or NULL.
+ */
+const char *model_flag_contradictions(const struct model *m);
 
 /** model_flag_rule - the rule set chosen (borrowed), or NULL if none. */
 const char *model_flag_rule(const struct model *m);

@@ -11,9 +11,31 @@
 
 #include <string.h>
 
+/*
+ * The flag clearing rule of the run labelled @label: the last --flag-clear
+ * of that label, else the last without one, else NULL (the release's).
+ */
+static const char *flag_clear_of(const struct load_opts *o, const char *label)
+{
+	const char *any = NULL;
+
+	for (int i = o->nflag_clear - 1; i >= 0; i--) {
+		const struct load_flag_clear *fc = &o->flag_clear[i];
+
+		if (fc->label && strlen(label) == fc->label_len &&
+		    !memcmp(fc->label, label, fc->label_len))
+			return o->flag_clear[i].rule;
+		if (!o->flag_clear[i].label && !any)
+			any = o->flag_clear[i].rule;
+	}
+	return any;
+}
+
 struct model *load_model(struct ingest_source *src, const struct load_opts *o,
 			 struct store_derived *sd)
 {
+	const char *release = ingest_meta(src)->release;
+	const char *label = o->kernel ? o->kernel : release ? release : "unknown";
 	struct model_sink ms;
 	struct model_config cfg = {
 		.release = ingest_meta(src)->release,
@@ -23,6 +45,7 @@ struct model *load_model(struct ingest_source *src, const struct load_opts *o,
 		.kswapd_pid = ingest_kswapd_pid,
 		.kswapd_pid_arg = src,
 		.premature_ns = (uint64_t)o->premature_ms * 1000000ULL,
+		.flag_clear = flag_clear_of(o, label),
 	};
 
 	store_derived_sink(sd, &ms);

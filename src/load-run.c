@@ -181,13 +181,14 @@ static int read_run(struct load_input *in, struct sink_ctx *ctx)
 
 /* Tell the caller's callback about the committed run @run_id of @in. */
 static void say_loaded(const struct load_ctx *c, struct store *st, const struct load_input *in,
-		       int64_t run_id, int iteration, bool replaced)
+		       const struct model *model, int64_t run_id, int iteration, bool replaced)
 {
 	char how[256];
 	struct load_done done = {
 		.path = in->path, .run_id = run_id, .kernel = store_run_kernel(st),
 		.iteration = iteration, .replaced = replaced, .events = store_run_events(st),
 		.how_read = ingest_how_read(in->src, how, sizeof(how)),
+		.flag_contradictions = model_flag_contradictions(model),
 	};
 
 	if (c->o.loaded)
@@ -254,7 +255,7 @@ static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 	} else if (!store_run_commit(st)) {
 		c->last_run_id = run_id;
 		c->last_replaced = old_id != 0;
-		say_loaded(c, st, in, run_id, iter_used, old_id != 0);
+		say_loaded(c, st, in, ctx.model, run_id, iter_used, old_id != 0);
 		ret = 0;
 	} else {
 		vr_error("%s: not loaded; the database is unchanged", in->path);

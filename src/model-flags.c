@@ -77,6 +77,35 @@
  * nap start or before kswapd_sleep; the kswapd machine reports when, and
  * the dispatcher calls model_flags_clear().
  *
+ * Clearing rules (load --flag-clear; run_quality pgdat_flag_clear_rule):
+ * "kswapd-sleep"   4.12+: only clear_pgdat_congested() from
+ *     prepare_kswapd_sleep() on a balanced node, the only caller in
+ *     mm/vmscan.c of 6.1 (Debian's linux-source-6.1, 6.1.192) and later;
+ *     each run of balance_pgdat() is preceded by mm_vmscan_kswapd_wake and
+ *     each sleep check followed by one or by mm_vmscan_kswapd_sleep
+ *     (kswapd()), so between two events of kswapd with no wake or sleep of
+ *     its node in between nothing clears the flags.
+ * "balanced-check" 4.11 (zone_balanced() cleared all three whenever it
+ *     found a zone balanced: from prepare_kswapd_sleep(), from
+ *     balance_pgdat() before each pass and from wakeup_kswapd()), and
+ *     kernels patched back to it: a clear may come before any kswapd pass.
+ * The default is the release's (4.11: balanced-check; else kswapd-sleep).
+ * Contradictions (run_quality pgdat_flag_contradictions): a proof the
+ * chosen rule cannot explain, counted, never silently absorbed:
+ * - a kswapd call proves PGDAT_WRITEBACK clear (5.18+) after an earlier
+ *   kswapd call proved it set, with no wake or sleep of the node (no sleep
+ *   check) between them: "kswapd-sleep" allows no clear there;
+ * - a proof of a flag set (nr_immediate > 0; a throttled CONGESTED wait
+ *   start) after the rule's balanced sleep check cleared it, with no
+ *   kswapd call between that could make its pass set it again
+ *   (nr_writeback > 0 for PGDAT_WRITEBACK, nr_congested > 0 for the
+ *   congested flag; shrink_node() sets them only on the pass sums), for
+ *   either rule.
+ * Lost events between the two make either undecidable (not counted).  A
+ * hopeless node (kswapd_failures >= MAX_RECLAIM_RETRIES, not traced
+ * before 7.x) naps without clearing; a proof after such a nap is counted
+ * as a contradiction although none is.
+ *
  * The rule set is chosen from the event formats first (distribution
  * kernels backport tracepoints) and the release second; for a text trace
  * the release label decides when it is given (its formats are only the
@@ -107,6 +136,15 @@ struct flag_node {
 	int ncalls, taken_unknown;	/* calls; those without nr_taken */
 	int64_t taken, file_taken, dirty, congested, writeback, immediate, unqueued;
 	int64_t last_call_ns, priority;
+	/* contradictions of the clearing rule (model-flags.c, top) */
+	unsigned int sleep_checks;	/* kswapd wakes and sleeps of the node */
+	bool proven_set;		/* a kswapd call proved WRITEBACK set ... */
+	int64_t proven_set_ns;		/* ... ending then */
+	unsigned int proven_checks, proven_lost;	/* sleep_checks, lost_gen then */
+	bool cleared[FL_COUNT];		/* the rule's balanced check cleared it ... */
+	int64_t cleared_ns[FL_COUNT];	/* ... no later than this */
+	unsigned int cleared_lost[FL_COUNT];	/* lost_gen then */
+	bool could_set[FL_COUNT];	/* a kswapd call since could let a pass set it */
 };
 
 /*
@@ -133,6 +171,10 @@ static const char *const rule_names[] = {
 	[FR_NONE] = "none", [FR_PER_CALL] = "4.11-4.16 per-call",
 	[FR_PER_PASS] = "4.17-5.4 per-pass", [FR_LRUVEC] = "5.5-6.4 lruvec",
 	[FR_NODE_CGROUP] = "6.5+ node/cgroup",
+};
+
+const char *const model_flag_clear_names[] = {
+	[FC_KSWAPD_SLEEP] = "kswapd-sleep", [FC_BALANCED_CHECK] = "balanced-check", NULL,
 };
 
 static const char *flag_name(const struct flag_machine *fm, int fl)
@@ -222,6 +264,31 @@ static void choose_rule(struct flag_machine *fm, const struct model_config *cfg)
 		 fm->dirty_needs_unqueued ? "; PGDAT_DIRTY needs unqueued dirty > 0 (6.13+)" : "");
 }
 
+/*
+ * The clearing rule: @cfg->flag_clear when given (load --flag-clear), else
+ * the release's: 4.11 balanced-check (zone_balanced(), v4.11 mm/vmscan.c),
+ * 4.12+ and unknown releases kswapd-sleep (631b6e083ec3).
+ */
+static void choose_clear(struct flag_machine *fm, const struct model_config *cfg)
+{
+	const char *basis = "the release's";
+
+	fm->clear = fm->release == 411 ? FC_BALANCED_CHECK : FC_KSWAPD_SLEEP;
+	if (!fm->release)
+		basis = "release unknown: assumed 4.12+";
+	for (int i = 0; cfg->flag_clear && model_flag_clear_names[i]; i++) {
+		if (!strcmp(cfg->flag_clear, model_flag_clear_names[i])) {
+			fm->clear = (enum flag_clear)i;
+			basis = "chosen for the run (load --flag-clear)";
+		}
+	}
+	snprintf(fm->clear_detail, sizeof(fm->clear_detail), "%s; %s", fm->clear ==
+		 FC_KSWAPD_SLEEP ? "kswapd-sleep: cleared only by kswapd's balanced sleep check"
+		 " (prepare_kswapd_sleep(), 4.12+)" : "balanced-check: cleared by every balance"
+		 " check that finds the node balanced (4.11 zone_balanced(); patched kernels),"
+		 " possibly before any kswapd pass", basis);
+}
+
 void model_flags_init(struct flag_machine *fm, const struct model_ctx *cx,
 		      const struct model_config *cfg, int release)
 {
@@ -230,6 +297,7 @@ void model_flags_init(struct flag_machine *fm, const struct model_ctx *cx,
 	fm->release = release;
 	model_pidmap_init(&fm->isolate, sizeof(struct isolate_last));
 	choose_rule(fm, cfg);
+	choose_clear(fm, cfg);
 }
 
 void model_flags_release(struct flag_machine *fm)
@@ -432,7 +500,47 @@ static bool forbid_set(struct flag_machine *fm, int64_t nid, int fl, int64_t t)
 	return changed;
 }
 
-int model_flags_clear(struct flag_machine *fm, int nid, int64_t ts_ns)
+/*
+ * A proof the clearing rule cannot explain (model-flags.c, top): counted,
+ * and the first one described for run_quality.
+ */
+static void contradiction(struct flag_machine *fm, int64_t nid, int fl, int64_t t,
+			  const char *why)
+{
+	if (!fm->n_contradict++)
+		snprintf(fm->contradict_first, sizeof(fm->contradict_first),
+			 "first at %.6f s, node %lld, %s: %s", t / 1e9, (long long)nid,
+			 flag_name(fm, fl), why);
+}
+
+/*
+ * A proof that flag @fl of @nid was set at @t: a contradiction when the
+ * rule's balanced sleep check cleared it before @t and no kswapd call
+ * since could have let a pass set it again.
+ */
+static void check_set_proof(struct flag_machine *fm, int64_t nid, int fl, int64_t t)
+{
+	struct flag_node *f = fnode(fm, nid);
+
+	if (!f || !f->cleared[fl])
+		return;
+	if (f->cleared_ns[fl] < t && !f->could_set[fl] &&
+	    f->cleared_lost[fl] == fm->cx->lost_gen)
+		contradiction(fm, nid, fl, t, "proven set after the rule's balanced sleep check"
+			      " cleared it, with no kswapd call since that could set it");
+	if (f->cleared_ns[fl] < t)
+		f->cleared[fl] = false;
+}
+
+void model_flags_sleep_check(struct flag_machine *fm, int nid)
+{
+	struct flag_node *f = fnode(fm, nid);
+
+	if (f)
+		f->sleep_checks++;
+}
+
+int model_flags_clear(struct flag_machine *fm, int nid, int64_t ts_ns, int64_t latest_ns)
 {
 	if (fm->rule == FR_NONE || nid < 0 || nid >= fm->nnodes)
 		return 0;
@@ -440,6 +548,10 @@ int model_flags_clear(struct flag_machine *fm, int nid, int64_t ts_ns)
 		struct flag_node *f = &fm->fn[nid];
 		int64_t clear = ts_ns;
 
+		f->cleared[fl] = true;
+		f->cleared_ns[fl] = latest_ns;
+		f->cleared_lost[fl] = fm->cx->lost_gen;
+		f->could_set[fl] = false;
 		if (!f->set[fl])
 			continue;
 		if (f->last_ev_ns[fl] > clear) {	/* seen set after the check */
@@ -547,8 +659,15 @@ static void kswapd_call_proofs(struct flag_machine *fm, int64_t nid, int64_t sta
 {
 	char what[EV_LEN];
 
+	struct flag_node *f = fnode(fm, nid);
+
 	if (imm > 0 && fm->proof_set) {
 		fm->n_proof_set++;
+		check_set_proof(fm, nid, FL_WRITEBACK, start);
+		f->proven_set = true;
+		f->proven_set_ns = ts;
+		f->proven_checks = f->sleep_checks;
+		f->proven_lost = fm->cx->lost_gen;
 		snprintf(what, sizeof(what), "proof: kswapd call nr_immediate=%lld (set during"
 			 " the call)", (long long)imm);
 		fm->n_extended += require_set(fm, nid, FL_WRITEBACK, start, what);
@@ -561,6 +680,11 @@ static void kswapd_call_proofs(struct flag_machine *fm, int64_t nid, int64_t sta
 				 (long long)imm);
 	} else if (imm == 0 && cong > 0 && fm->proof_clear) {
 		fm->n_proof_clear++;
+		if (f->proven_set && fm->clear == FC_KSWAPD_SLEEP && f->proven_set_ns <= start &&
+		    f->proven_checks == f->sleep_checks && f->proven_lost == fm->cx->lost_gen)
+			contradiction(fm, nid, FL_WRITEBACK, start, "proven clear after a kswapd"
+				      " call proved it set, with no sleep check of kswapd between");
+		f->proven_set = false;
 		fm->n_cut += forbid_set(fm, nid, FL_WRITEBACK, start);
 	}
 }
@@ -610,6 +734,10 @@ static void shrink_inactive(struct flag_machine *fm, const struct ingest_event *
 	kswapd_call_proofs(fm, nid, start, ts, cong, imm);
 	if (in_softlimit)
 		return;	/* soft-limit reclaim has its own scan_control */
+	/* after the proofs: this call's own pass ends after it */
+	f->could_set[FL_WRITEBACK] |= wb > 0;
+	f->could_set[FL_CONGESTED] |= cong > 0;
+	f->could_set[FL_DIRTY] = true;
 	f->ncalls++;
 	if (taken == MODEL_NULL)
 		f->taken_unknown++;
@@ -652,6 +780,7 @@ static void congested_proof(struct flag_machine *fm, const struct ingest_event *
 	if (delayed != MODEL_NULL && delayed > 0 && delayed <= FLAG_LOOKBACK_NS / 1000)
 		t -= delayed * 1000;
 	fm->n_proof_congested++;
+	check_set_proof(fm, nid, FL_CONGESTED, t);
 	snprintf(what, sizeof(what), "proof: pid %d throttled CONGESTED in global reclaim"
 		 " (set when its wait began)", ev->pid);
 	fm->n_extended += require_set(fm, nid, FL_CONGESTED, t, what);
@@ -802,6 +931,31 @@ static int proof_quality(struct flag_machine *fm)
 	       model_quality(cx, "pgdat_flag_dirty", fm->n_dirty_tests, dirty_note(fm));
 }
 
+/*
+ * The run_quality items of the clearing rule: which, and the proofs it
+ * cannot explain ("the trace contradicts rule X at N points").
+ */
+static int clear_quality(struct flag_machine *fm)
+{
+	const char *name = model_flag_clear_names[fm->clear];
+	char *detail = fm->contradict_said;
+	size_t len = sizeof(fm->contradict_said);
+
+	if (fm->n_contradict)
+		snprintf(detail, len, "the trace contradicts rule %s at %llu point%s (%s)",
+			 name, (unsigned long long)fm->n_contradict,
+			 fm->n_contradict == 1 ? "" : "s", fm->contradict_first);
+	else
+		snprintf(detail, len, "the trace contradicts rule %s at no point", name);
+	return model_quality(fm->cx, "pgdat_flag_clear_rule", 1, fm->clear_detail) ?:
+	       model_quality(fm->cx, "pgdat_flag_contradictions", fm->n_contradict, detail);
+}
+
+const char *model_flags_contradictions(const struct flag_machine *fm)
+{
+	return fm->n_contradict ? fm->contradict_said : NULL;
+}
+
 int model_flags_finish(struct flag_machine *fm, uint64_t kswapd_wakes)
 {
 	int ret = 0;
@@ -844,6 +998,7 @@ int model_flags_finish(struct flag_machine *fm, uint64_t kswapd_wakes)
 	if (reason)
 		return model_quality(fm->cx, "pgdat_flag_not_inferred", 1, reason);
 	return model_quality(fm->cx, "pgdat_flag_rule", 1, fm->rule_detail) ?:
+	       clear_quality(fm) ?:
 	       model_quality(fm->cx, "pgdat_flag_intervals", fm->rows, NULL) ?:
 	       model_quality(fm->cx, "pgdat_flag_evidence_after_clear", fm->evidence_after_clear,
 			     "flag evidence seen after kswapd's balanced check; clear moved to it") ?:

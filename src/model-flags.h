@@ -14,6 +14,8 @@
 
 /* Rule sets of the flag inference (model-flags.c, top). */
 enum flag_rule { FR_NONE, FR_PER_CALL, FR_PER_PASS, FR_LRUVEC, FR_NODE_CGROUP };
+/* Clearing rules (model-flags.c, top; the order of model_flag_clear_names). */
+enum flag_clear { FC_KSWAPD_SLEEP, FC_BALANCED_CHECK };
 
 struct flag_node;
 struct flag_closed;
@@ -36,6 +38,8 @@ struct flag_machine {
 	const char *rule_name;
 	char rule_detail[256];
 	const char *no_rule_reason;
+	enum flag_clear clear;
+	char clear_detail[256];
 	int release;			/* major * 100 + minor, 0 unknown */
 	bool mglru;			/* lru_isolate nr_requested == 4096 seen */
 	struct model_pidmap isolate;	/* pid -> last inactive lru_isolate */
@@ -49,6 +53,10 @@ struct flag_machine {
 	/* proofs seen; intervals changed to agree with them */
 	uint64_t n_proof_set, n_proof_clear, n_proof_congested, n_proof_cgroup;
 	uint64_t n_throttle_no_context, n_extended, n_cut;
+	/* proofs the clearing rule cannot explain; the first one said */
+	uint64_t n_contradict;
+	char contradict_first[200];
+	char contradict_said[320];	/* run_quality's detail, at finish */
 	/* PGDAT_DIRTY tests made (estimated nr_unqueued_dirty) and witnesses */
 	uint64_t n_dirty_tests, n_dirty_witness;
 	/* counts for run_quality */
@@ -81,12 +89,19 @@ int model_flags_event(struct flag_machine *f, const struct ingest_event *ev, int
 /* model_flags_pass_end - kswapd_wake or kswapd_sleep on @nid: kswapd's
  * shrink_node() pass window ends; test its sums.  Returns 0. */
 int model_flags_pass_end(struct flag_machine *f, int nid);
-/* model_flags_clear - kswapd's sleep check found @nid balanced at @ts_ns:
- * the flags set are cleared (4.12+); 0 or the sink's value. */
-int model_flags_clear(struct flag_machine *f, int nid, int64_t ts_ns);
+/* model_flags_clear - kswapd's sleep check found @nid balanced at @ts_ns,
+ * and no later than @latest_ns (the event that told): the flags set are
+ * cleared (4.12+); 0 or the sink's value. */
+int model_flags_clear(struct flag_machine *f, int nid, int64_t ts_ns, int64_t latest_ns);
+/* model_flags_sleep_check - kswapd of @nid woke or slept: a sleep check
+ * (prepare_kswapd_sleep()) may have run before it. */
+void model_flags_sleep_check(struct flag_machine *f, int nid);
 /* model_flags_finish - emit the flags still set (clear NULL) and the
  * run_quality items; @kswapd_wakes: kswapd_wake events seen. */
 int model_flags_finish(struct flag_machine *f, uint64_t kswapd_wakes);
+/* model_flags_contradictions - after finish: "the trace contradicts rule
+ * X at N points (...)" (borrowed), or NULL when N is 0. */
+const char *model_flags_contradictions(const struct flag_machine *f);
 /* model_flags_rule - the rule set's name (static), or NULL if none. */
 const char *model_flags_rule(const struct flag_machine *f);
 

@@ -133,6 +133,11 @@ const char *model_flag_rule(const struct model *m)
 	return model_flags_rule(&m->flags);
 }
 
+const char *model_flag_contradictions(const struct model *m)
+{
+	return model_flags_contradictions(&m->flags);
+}
+
 void model_free(struct model *m)
 {
 	if (!m)
@@ -165,15 +170,22 @@ static bool is_activity(int mev)
 	}
 }
 
-/* Pass what a kswapd event meant (@ret 0: it went through) to the flags. */
-static int kswapd_effect(struct model *m, int ret, const struct kswapd_effect *eff)
+/*
+ * Pass what a kswapd event at @now_ns (INT64_MAX: trace end) meant (@ret
+ * 0: it went through) to the flags: a wake or sleep ends kswapd's pass and
+ * may follow a sleep check; a balanced check came no later than @now_ns.
+ */
+static int kswapd_effect(struct model *m, int ret, const struct kswapd_effect *eff,
+			 int64_t now_ns)
 {
 	if (ret || eff->nid < 0)
 		return ret;
-	if (eff->pass_end)
+	if (eff->pass_end) {
 		model_flags_pass_end(&m->flags, eff->nid);
+		model_flags_sleep_check(&m->flags, eff->nid);
+	}
 	if (eff->balanced_ns != MODEL_NULL)
-		return model_flags_clear(&m->flags, eff->nid, eff->balanced_ns);
+		return model_flags_clear(&m->flags, eff->nid, eff->balanced_ns, now_ns);
 	return 0;
 }
 
@@ -218,9 +230,11 @@ static int dispatch(struct model *m, struct ingest_event *ev, int mev, int ks)
 
 	switch (mev) {
 	case MEV_KSWAPD_WAKE:
-		return kswapd_effect(m, model_kswapd_wake(&m->kswapd, ev, mev, &eff), &eff);
+		return kswapd_effect(m, model_kswapd_wake(&m->kswapd, ev, mev, &eff), &eff,
+				     (int64_t)ev->ts_ns);
 	case MEV_KSWAPD_SLEEP:
-		return kswapd_effect(m, model_kswapd_sleep(&m->kswapd, ev, mev, &eff), &eff);
+		return kswapd_effect(m, model_kswapd_sleep(&m->kswapd, ev, mev, &eff), &eff,
+				     (int64_t)ev->ts_ns);
 	case MEV_WAKEUP_KSWAPD:
 		return model_kswapd_request(&m->kswapd, ev, mev);
 	case MEV_DIRECT_BEGIN: return stall_begin(m, ev, mev, SK_DIRECT);
@@ -284,7 +298,8 @@ static int kswapd_finish(struct model *m)
 	int ret = 0;
 
 	for (int nid = 0; !ret && nid < m->kswapd.nnodes; nid++)
-		ret = kswapd_effect(m, model_kswapd_finish_node(&m->kswapd, nid, &eff), &eff);
+		ret = kswapd_effect(m, model_kswapd_finish_node(&m->kswapd, nid, &eff), &eff,
+				    INT64_MAX);
 	return ret;
 }
 

@@ -520,10 +520,14 @@ static int quality_row(struct store_stmt *q, void *arg)
 
 	if (!t->n++)
 		fprintf(t->out, "\n  Data quality (run_quality, non-zero items)\n");
-	if (!strncmp(item, "pgdat_flag_rule", 15) || !strncmp(item, "pgdat_flag_not", 14)) {
+	if (!strcmp(item, "pgdat_flag_rule") || !strncmp(item, "pgdat_flag_not", 14) ||
+	    !strcmp(item, "pgdat_flag_clear_rule")) {
 		vr_buf_init(&detail);
 		fprintf(t->out, "  %-34s %s\n", item, vr_escaped(&detail, store_col_text(q, 2)));
 		vr_buf_release(&detail);
+	} else if (!strcmp(item, "pgdat_flag_contradictions")) {
+		fprintf(t->out, "  %-34s %10lld  %s\n", item, (long long)store_col_int64(q, 1),
+			store_col_text(q, 2));
 	} else
 		fprintf(t->out, "  %-34s %10lld\n", item, (long long)store_col_int64(q, 1));
 	return 0;

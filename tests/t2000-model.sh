@@ -163,6 +163,51 @@ test_expect_success 'proofs: throttled CONGESTED moves the interval back to the 
 		WHERE item = \"pgdat_flag_evidence_after_clear\"")" = 1
 '
 
+# Worked out from tests/data-model/clear-rule-6.18.spec: kswapd's call
+# 1.001-1.002 has nr_immediate 4 (PGDAT_WRITEBACK set through it), its
+# call 1.003-1.004 8 congested and none immediate (clear from 1.003); no
+# kswapd wake or sleep between, so no prepare_kswapd_sleep() ran there:
+# kswapd-sleep (6.18's own rule) allows no clear, the trace contradicts it
+# at 1 point, the second call's start 1.003; balanced-check allows a clear
+# at balance_pgdat()'s check before pass 2: no contradiction.
+cr_said="the trace contradicts rule kswapd-sleep at 1 point (first at 1.003000 s, node 0, PGDAT_WRITEBACK: proven clear after a kswapd call proved it set, with no sleep check of kswapd between)"
+contradictions() {	# DB: count|detail of pgdat_flag_contradictions
+	sqlite3 "$1" "SELECT count, detail FROM run_quality WHERE item = 'pgdat_flag_contradictions'"
+}
+
+test_expect_success 'load --flag-clear: the clearing rule is recorded, a contradicting trace says so' '
+	python3 "$MKDAT" "$DATA/clear-rule-6.18.spec" cr.dat &&
+	"$VR" load -q -d a.db cr.dat 2>err &&
+	echo "1|$cr_said" >expect && contradictions a.db >actual && test_cmp expect actual &&
+	echo "vmscan-report: warning: cr.dat: run 1: $cr_said" >expect && test_cmp expect err &&
+	"$VR" summary -d a.db >s &&
+	grep -q "^  pgdat_flag_contradictions  *1  $cr_said\$" s &&
+	grep -q "^  pgdat_flag_clear_rule  *kswapd-sleep: cleared only by kswapd.s balanced sleep check (prepare_kswapd_sleep(), 4.12+); the release.s\$" s &&
+	"$VR" load -q -d b.db --flag-clear balanced-check cr.dat 2>err &&
+	! test -s err &&
+	echo "0|the trace contradicts rule balanced-check at no point" >expect &&
+	contradictions b.db >actual && test_cmp expect actual &&
+	sqlite3 b.db "SELECT detail FROM run_quality WHERE item = \"pgdat_flag_clear_rule\"" >d &&
+	grep -q "^balanced-check: .*; chosen for the run (load --flag-clear)\$" d
+'
+
+test_expect_success 'load --flag-clear LABEL=RULE: only the runs of that label; a bad rule is a usage error' '
+	python3 "$MKDAT" "$DATA/clear-rule-6.18.spec" cr.dat &&
+	"$VR" load -q -d c.db -k patched --flag-clear vanilla=kswapd-sleep \
+		--flag-clear patched=balanced-check cr.dat 2>err &&
+	! test -s err &&
+	"$VR" load -q -d e.db -k vanilla --flag-clear patched=balanced-check cr.dat 2>err &&
+	test -s err &&
+	for db in c e; do
+		sqlite3 $db.db "SELECT r.kernel, q.count FROM run r JOIN run_quality q
+			ON q.run_id = r.id AND q.item = \"pgdat_flag_contradictions\"" || exit 1
+	done >actual &&
+	printf "%s\n" "patched|0" "vanilla|1" >expect && test_cmp expect actual &&
+	test_expect_code 2 "$VR" load -q -d d.db --flag-clear sleep cr.dat 2>err &&
+	grep -q "flag-clear: unknown rule .sleep. (kswapd-sleep or balanced-check)" err &&
+	! test -e d.db
+'
+
 test_expect_success 'timeline, summary, chart: cut and moved intervals; PGDAT_DIRTY an estimate, or cannot be inferred' '
 	for s in writeback congested; do
 		python3 "$MKDAT" "$DATA/proofs-$s-6.18.spec" $s.dat || exit 1

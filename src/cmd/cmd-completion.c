@@ -106,6 +106,7 @@ static const struct {
 	{ "compression", "any none zstd zlib" },
 	{ "clock", "mono local global boot perf" },
 	{ "file-version", "6 7" },
+	{ "flag-clear", "kswapd-sleep balanced-check" },
 	{ "iteration", "" }, { "node", "" }, { "jobs", "" }, { "from", "" }, { "to", "" },
 	{ "bin", "" }, { "width", "" }, { "height", "" }, { "alpha", "" },
 	{ "premature-ms", "" }, { "min-stall-ms", "" }, { "buffer-kb", "" }, { "duration", "" },

@@ -5,10 +5,13 @@
  */
 #include "cmd.h"
 #include "load.h"
+#include "model.h"
 #include "vr.h"
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* What the command says after each run: its options. */
 struct load_say {
@@ -34,6 +37,8 @@ static void say_loaded(void *arg, const struct load_done *d)
 	fflush(stdout);
 	if (!d->events)
 		vr_warn("%s holds no events: run %lld is empty", d->path, d->run_id);
+	if (d->flag_contradictions)	/* the flag clearing rule given is wrong */
+		vr_warn("%s: run %lld: %s", d->path, d->run_id, d->flag_contradictions);
 	if (say->verbose && d->how_read)
 		fprintf(stderr, "vmscan-report: %s: %s\n", path.buf, d->how_read);
 	vr_buf_release(&kernel);
@@ -46,7 +51,7 @@ struct load_args {
 	struct load_say say;
 };
 
-enum { OPT_PREMATURE_MS = CMD_OPT_LONG, OPT_LOW_MEMORY, OPT_WINDOW };
+enum { OPT_PREMATURE_MS = CMD_OPT_LONG, OPT_LOW_MEMORY, OPT_WINDOW, OPT_FLAG_CLEAR };
 
 static const struct cmd_option load_options[] = {
 	{ 'd', "database", "DB", "SQLite database to create or extend" },
@@ -66,6 +71,10 @@ static const struct cmd_option load_options[] = {
 		"in half the free memory" },
 	{ OPT_WINDOW, "window", "S", "width of the reclaim_window windows in seconds\n"
 		"(default: at least 20 windows a run)" },
+	{ OPT_FLAG_CLEAR, "flag-clear", "[LABEL=]RULE", "the rule by which the kernel clears the pgdat\n"
+		"flags: kswapd-sleep (4.12+) or balanced-check (4.11, and\n"
+		"kernels patched back to it), for the runs labelled LABEL\n"
+		"or for every run (default: the release's); repeatable" },
 	{ 'v', "verbose", NULL, "say how each trace.dat was read" },
 	{ 0 }
 };
@@ -75,6 +84,40 @@ static enum cmd_status parse_count(const char *arg, const char *name, int *out)
 {
 	if (vr_parse_int(arg, out) || *out < 1)
 		return vr_error("--%s wants a number >= 1, not '%s'", name, arg), CMD_USAGE;
+	return CMD_OK;
+}
+
+/*
+ * --flag-clear [LABEL=]RULE: RULE one of model_flag_clear_names; LABEL (up
+ * to the last '=') a kernel label.
+ */
+static enum cmd_status parse_flag_clear(struct load_opts *o, const char *arg)
+{
+	const char *eq = strrchr(arg, '='), *rule = eq ? eq + 1 : arg;
+	struct load_flag_clear *fc;
+	bool known = false;
+
+	for (int i = 0; model_flag_clear_names[i]; i++)
+		known |= !strcmp(rule, model_flag_clear_names[i]);
+	if (!known)
+		return vr_error("--flag-clear: unknown rule '%s' (kswapd-sleep or balanced-check)",
+				rule), CMD_USAGE;
+	if (o->nflag_clear == LOAD_FLAG_CLEAR_MAX)
+		return vr_error("--flag-clear: more than %d rules", LOAD_FLAG_CLEAR_MAX), CMD_USAGE;
+	fc = &o->flag_clear[o->nflag_clear++];
+	fc->rule = rule;
+	fc->label = eq ? arg : NULL;	/* argv: lives as long as the command */
+	fc->label_len = eq ? (size_t)(eq - arg) : 0;
+	if (eq) {
+		char *label = vr_strdup(arg);
+		bool ok;
+
+		label[fc->label_len] = '\0';
+		ok = vr_label_ok(label);
+		free(label);
+		if (!ok)
+			return vr_error("--flag-clear: %s", VR_LABEL_RULE), CMD_USAGE;
+	}
 	return CMD_OK;
 }
 
@@ -104,6 +147,7 @@ static enum cmd_status load_option(struct cmd_ctx *ctx, int key, const char *arg
 		a->o.window_ns = (int64_t)(s * 1e9 + 0.5);
 		break;
 	}
+	case OPT_FLAG_CLEAR: return parse_flag_clear(&a->o, arg);
 	}
 	return CMD_OK;
 }
@@ -133,7 +177,8 @@ static int load_run(struct cmd_ctx *ctx)
 
 static const char *const load_synopsis[] = {
 	"[-d DB] [--kernel NAME] [--iteration N] [--replace] [-j N] [-q]\n"
-	"[-v] [--low-memory] [--premature-ms MS] [--window S] FILE...",
+	"[-v] [--low-memory] [--premature-ms MS] [--window S]\n"
+	"[--flag-clear [LABEL=]RULE]... FILE...",
 	NULL
 };
 

@@ -313,6 +313,147 @@ static void test_proof_moves_held_back_interval(void **state)
 	model_free(m);
 }
 
+static struct model *new_model_clear(struct cap *c, const char *release,
+				     const char *const *fmt, const char *clear)
+{
+	struct model_sink s = cap_sink(c);
+	struct model_config cfg = { .release = release, .has_field = fmt_has,
+				    .has_field_arg = (void *)fmt, .flag_clear = clear };
+
+	return model_create(&cfg, &s);
+}
+
+/*
+ * A kswapd call proving PGDAT_WRITEBACK set (nr_immediate 4, 1-2 ms), then
+ * one proving it clear (8 congested, 0 immediate, 3-4 ms) in the same run:
+ * no wake or sleep of kswapd between, so no prepare_kswapd_sleep() ran;
+ * kswapd-sleep (6.18's own rule) allows no clear there: 1 contradiction,
+ * at the clearing call's start, 3 ms.  balanced-check allows a clear at
+ * balance_pgdat()'s check before the second pass: none.  With a kswapd
+ * wake at 2.5 ms between them, a sleep check may have run: none either.
+ */
+static void feed_set_then_clear(struct model *m, bool wake_between)
+{
+	WAKE(m, 0);
+	ISO(m, 1, 50, 32, 2);
+	SI(m, 2, 50, 4, 0, 4, 4, FILE_ASYNC, 12);
+	if (wake_between)
+		WAKE(m, 2.5);
+	ISO(m, 3, 50, 32, 2);
+	SI(m, 4, 50, 8, 0, 8, 0, FILE_ASYNC, 11);
+}
+
+static void test_clear_rule_contradiction(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, "6.18.0", fmt_618);
+
+	(void)state;
+	feed_set_then_clear(m, false);
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(cap_q(&c, "pgdat_flag_contradictions"), 1);
+	assert_string_equal(cap_q_detail(&c, "pgdat_flag_contradictions"),
+			    "the trace contradicts rule kswapd-sleep at 1 point (first at 0.003000 s,"
+			    " node 0, PGDAT_WRITEBACK: proven clear after a kswapd call proved it"
+			    " set, with no sleep check of kswapd between)");
+	assert_string_equal(cap_q_detail(&c, "pgdat_flag_clear_rule"),
+			    "kswapd-sleep: cleared only by kswapd's balanced sleep check"
+			    " (prepare_kswapd_sleep(), 4.12+); the release's");
+	/* the model still agrees with the proofs: WRITEBACK [1, 3] ms, cut;
+	 * pass 1's dirty 4 == congested 4 sets the congested flag at 2 ms,
+	 * still set at the end */
+	assert_int_equal(c.nflag, 2);
+	assert_string_equal(c.flag[0].flag, "PGDAT_WRITEBACK");
+	assert_int_equal(c.flag[0].set_ns, MS(1));
+	assert_int_equal(c.flag[0].clear_ns, MS(3));
+	assert_string_equal(c.flag[1].flag, "LRUVEC_NODE_CONGESTED");
+	assert_int_equal(c.flag[1].set_ns, MS(2));
+	assert_int_equal(c.flag[1].clear_ns, MODEL_NULL);
+	model_free(m);
+
+	m = new_model_clear(&c, "6.18.0", fmt_618, "balanced-check");
+	feed_set_then_clear(m, false);
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(cap_q(&c, "pgdat_flag_contradictions"), 0);
+	assert_string_equal(cap_q_detail(&c, "pgdat_flag_contradictions"),
+			    "the trace contradicts rule balanced-check at no point");
+	assert_non_null(strstr(cap_q_detail(&c, "pgdat_flag_clear_rule"),
+			       "balanced-check: cleared by every balance check"));
+	assert_non_null(strstr(cap_q_detail(&c, "pgdat_flag_clear_rule"),
+			       "; chosen for the run (load --flag-clear)"));
+	model_free(m);
+
+	m = new_model(&c, "6.18.0", fmt_618);
+	feed_set_then_clear(m, true);
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(cap_q(&c, "pgdat_flag_contradictions"), 0);
+	model_free(m);
+}
+
+/*
+ * The balanced sleep check clears the flags (kswapd naps after its last
+ * event at 2 ms, sleeps at 110 ms), kswapd wakes at 300 ms and its first
+ * call (301-302 ms) has nr_immediate 4: PGDAT_WRITEBACK set, but no pass
+ * since the clear could set it (shrink_node() sets it only at a pass end
+ * with nr_writeback > 0): a contradiction of either rule, at 301 ms.  With
+ * a call of 8 pages under writeback first (303-304 ms, then the proof at
+ * 305-306 ms), its pass may have set it: none.  A 4.11 release defaults to
+ * balanced-check.
+ */
+static void feed_clear_then_set(struct model *m, bool writeback_first)
+{
+	WAKE(m, 0);
+	ISO(m, 1, 50, 32, 2);
+	SI(m, 2, 50, 32, 32, 0, 0, FILE_ASYNC, 12);
+	SLEEP(m, 110);
+	WAKE(m, 300);
+	if (writeback_first) {
+		ISO(m, 303, 50, 32, 2);
+		SI(m, 304, 50, 8, 8, 0, 0, FILE_ASYNC, 12);
+		ISO(m, 305, 50, 32, 2);
+		SI(m, 306, 50, 4, 0, 4, 4, FILE_ASYNC, 11);
+	} else {
+		ISO(m, 301, 50, 32, 2);
+		SI(m, 302, 50, 4, 0, 4, 4, FILE_ASYNC, 12);
+	}
+}
+
+static void test_clear_rule_set_after_clear(void **state)
+{
+	static const char *const rules[] = { "kswapd-sleep", "balanced-check" };
+	struct cap c;
+	struct model *m;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		char want[300];
+
+		m = new_model_clear(&c, "6.18.0", fmt_618, rules[i]);
+		feed_clear_then_set(m, false);
+		assert_int_equal(model_finish(m), 0);
+		assert_int_equal(cap_q(&c, "pgdat_flag_contradictions"), 1);
+		snprintf(want, sizeof(want), "the trace contradicts rule %s at 1 point (first at"
+			 " 0.301000 s, node 0, PGDAT_WRITEBACK: proven set after the rule's"
+			 " balanced sleep check cleared it, with no kswapd call since that could"
+			 " set it)", rules[i]);
+		assert_string_equal(cap_q_detail(&c, "pgdat_flag_contradictions"), want);
+		model_free(m);
+
+		m = new_model_clear(&c, "6.18.0", fmt_618, rules[i]);
+		feed_clear_then_set(m, true);
+		assert_int_equal(model_finish(m), 0);
+		assert_int_equal(cap_q(&c, "pgdat_flag_contradictions"), 0);
+		model_free(m);
+	}
+	m = new_model(&c, "4.11.0", fmt_411);
+	assert_int_equal(model_finish(m), 0);
+	assert_string_equal(cap_q_detail(&c, "pgdat_flag_clear_rule"),
+			    "balanced-check: cleared by every balance check that finds the node"
+			    " balanced (4.11 zone_balanced(); patched kernels), possibly before any"
+			    " kswapd pass; the release's");
+	model_free(m);
+}
+
 /* Multi-gen LRU (lru_isolate nr_requested 4096): nothing inferred, reason kept. */
 static void test_mglru(void **state)
 {
@@ -341,6 +482,8 @@ int main(void)
 		cmocka_unit_test(test_618_names_and_dirty_gate),
 		cmocka_unit_test(test_mglru),
 		cmocka_unit_test(test_proof_moves_held_back_interval),
+		cmocka_unit_test(test_clear_rule_contradiction),
+		cmocka_unit_test(test_clear_rule_set_after_clear),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
