@@ -84,6 +84,15 @@ struct model_flag {
 	const char *proof;	/* NULL: as inferred; "extended", "cut" or
 				 * "extended and cut": changed to agree with
 				 * what the trace proves (static) */
+	/*
+	 * Where the kernel's set and clear lie, as its code orders them
+	 * (src/model-flags.c): set_ns and clear_ns are the model's points
+	 * within.  set_earliest_ns MODEL_NULL: a witness or proof shows the
+	 * flag set by set_latest_ns, not since when; clear bounds MODEL_NULL
+	 * while still set at the end, clear_latest_ns also when the trace
+	 * ended before the point was known.
+	 */
+	int64_t set_earliest_ns, set_latest_ns, clear_earliest_ns, clear_latest_ns;
 };
 
 /* One throttle or congestion wait (reclaim_throttle table). */

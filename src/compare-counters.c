@@ -121,7 +121,8 @@ static int add_row(struct store *s, struct counter_cache *cache, struct render_t
 		row->cells[i].gain_pct = row->cells[i].p = NAN;
 		if (kernel_value(s, cache, c, flag, &k[i], &row->cells[i].value))
 			return -1;
-		zero &= row->cells[i].value == 0;
+		/* NaN: n/a on the run's kernel (counters.c), as absent as 0 */
+		zero &= row->cells[i].value == 0 || isnan(row->cells[i].value);
 	}
 	if (c->optional && zero) {	/* a reclaim kind none of the runs has */
 		free(row->cells);

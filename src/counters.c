@@ -166,8 +166,11 @@ static const struct counter_def defs[] = {
 	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND file = 0", 0, 0, 1,
 	  "writes of swap-backed pages (RECLAIM_WB_ANON), by any task" },
 	{ "File pages written by reclaim", "pages",
-	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND file = 1", 0, 0, 1,
-	  "writes of page cache pages (RECLAIM_WB_FILE), by any task" },
+	  "SELECT CASE WHEN EXISTS (SELECT 1 FROM run_quality WHERE run_id = ?1"
+	  " AND item = 'reclaim_file_writes_na') THEN NULL ELSE"
+	  " (SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND file = 1) END", 0, 0, 1,
+	  "writes of page cache pages (RECLAIM_WB_FILE), by any task; '-' on 6.16 and later,"
+	  " where reclaim writes no file folio (run_quality reclaim_file_writes_na)" },
 	THROTTLED("WRITEBACK", "reclaim met pages under writeback (kswapd with nr_immediate;"
 		  " cgroup v1 reclaim too, 6.1+)"),
 	THROTTLED("ISOLATED", "too many pages isolated from the LRU (too_many_isolated())"),
@@ -223,7 +226,7 @@ int counters_print_run(struct store *s, int64_t run_id, FILE *out)
 			return -1;
 		last_sql = d[i].sql;
 		x = v[d[i].col];
-		if (d[i].optional && x == 0)
+		if (d[i].optional && (x == 0 || isnan(x)))	/* none, or n/a here */
 			continue;
 		if (isnan(x))
 			fprintf(out, "  %-44s %12s\n", d[i].name, "-");

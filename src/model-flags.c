@@ -132,6 +132,9 @@ struct flag_node {
 	int64_t set_ns[FL_COUNT], last_ev_ns[FL_COUNT];
 	char evidence[FL_COUNT][EVIDENCE_LEN];
 	const char *proof[FL_COUNT];	/* NULL, "extended", "cut", ... (static) */
+	/* where the kernel's set lies (model_flag.set_earliest_ns) */
+	int64_t set_lo[FL_COUNT], set_hi[FL_COUNT];
+	int64_t ks_last_ns;		/* kswapd's last event the flags saw, or 0 */
 	/* kswapd's current shrink_node() pass (4.17+) */
 	int ncalls, taken_unknown;	/* calls; those without nr_taken */
 	int64_t taken, file_taken, dirty, congested, writeback, immediate, unqueued;
@@ -156,6 +159,7 @@ struct flag_closed {
 	int nid, fl;
 	bool dropped;			/* a proof showed it never held: not emitted */
 	int64_t set_ns, clear_ns;
+	int64_t set_lo, set_hi, clear_lo, clear_hi, last_ev;
 	const char *proof;
 	char evidence[EVIDENCE_LEN];
 };
@@ -265,6 +269,18 @@ static void choose_rule(struct flag_machine *fm, const struct model_config *cfg)
 }
 
 /*
+ * Can reclaim write a file folio on the recording's kernel?  From 6.16
+ * pageout() returns PAGE_ACTIVATE for every file folio but shmem (mm/vmscan.c
+ * pageout(), after 6b0dfabb3555 "fs: Remove aops->writepage", vfs for 6.16):
+ * file writes from reclaim are not 0 there but impossible, and no rule may
+ * wait for one as a witness.  An unknown release: possible.
+ */
+static bool file_writes_possible(const struct flag_machine *fm)
+{
+	return !fm->release || fm->release < 616;
+}
+
+/*
  * The clearing rule: @cfg->flag_clear when given (load --flag-clear), else
  * the release's: 4.11 balanced-check (zone_balanced(), v4.11 mm/vmscan.c),
  * 4.12+ and unknown releases kswapd-sleep (631b6e083ec3).
@@ -355,6 +371,8 @@ static char *set_flag(struct flag_machine *fm, int64_t nid, int fl, int64_t ts)
 	if (!f->set[fl]) {
 		f->set[fl] = true;
 		f->set_ns[fl] = ts;
+		f->set_lo[fl] = MODEL_NULL;	/* a witness: set by @ts, since when unknown */
+		f->set_hi[fl] = ts;
 		f->proof[fl] = NULL;
 		ev = f->evidence[fl];
 		ev[0] = '\0';
@@ -364,12 +382,19 @@ static char *set_flag(struct flag_machine *fm, int64_t nid, int fl, int64_t ts)
 	return ev;
 }
 
+/* Where a point lies: [@lo, @hi] around the model's @t (INT64_MAX: not known). */
+struct bounds {
+	int64_t lo, hi;
+};
+
 static int emit_row(struct flag_machine *fm, int nid, int fl, int64_t set, int64_t clear,
-		    const char *evidence, const char *proof)
+		    struct bounds sb, struct bounds cb, const char *evidence, const char *proof)
 {
 	struct model_flag r = {
 		.nid = nid, .flag = flag_name(fm, fl), .set_ns = set, .clear_ns = clear,
 		.rule = fm->rule_name, .evidence = evidence, .inferred = true, .proof = proof,
+		.set_earliest_ns = sb.lo, .set_latest_ns = sb.hi == INT64_MAX ? MODEL_NULL : sb.hi,
+		.clear_earliest_ns = cb.lo, .clear_latest_ns = cb.hi == INT64_MAX ? MODEL_NULL : cb.hi,
 	};
 
 	fm->rows++;
@@ -385,7 +410,8 @@ static const char *proof_note(const char *old, const char *add)
 }
 
 /* End the open interval of @fl on @nid at @clear: into the queue. */
-static void close_flag(struct flag_machine *fm, int nid, int fl, int64_t clear)
+static void close_flag(struct flag_machine *fm, int nid, int fl, int64_t clear,
+		       struct bounds cb)
 {
 	struct flag_node *f = &fm->fn[nid];
 	struct flag_closed *c;
@@ -402,7 +428,9 @@ static void close_flag(struct flag_machine *fm, int nid, int fl, int64_t clear)
 	}
 	c = &fm->q[fm->qhead + fm->qlen++];
 	*c = (struct flag_closed){ .nid = nid, .fl = fl, .set_ns = f->set_ns[fl],
-				   .clear_ns = clear, .proof = f->proof[fl] };
+				   .clear_ns = clear, .proof = f->proof[fl],
+				   .set_lo = f->set_lo[fl], .set_hi = f->set_hi[fl],
+				   .clear_lo = cb.lo, .clear_hi = cb.hi, .last_ev = f->last_ev_ns[fl] };
 	memcpy(c->evidence, f->evidence[fl], sizeof(c->evidence));
 }
 
@@ -415,7 +443,9 @@ static int flush_closed(struct flag_machine *fm, int64_t before_ns)
 		const struct flag_closed *c = &fm->q[fm->qhead];
 
 		if (!c->dropped)
-			ret = emit_row(fm, c->nid, c->fl, c->set_ns, c->clear_ns, c->evidence,
+			ret = emit_row(fm, c->nid, c->fl, c->set_ns, c->clear_ns,
+				       (struct bounds){ c->set_lo, c->set_hi },
+				       (struct bounds){ c->clear_lo, c->clear_hi }, c->evidence,
 				       c->proof);
 		fm->qhead++;
 		fm->qlen--;
@@ -450,6 +480,8 @@ static bool require_set(struct flag_machine *fm, int64_t nid, int fl, int64_t t,
 		if (c->set_ns <= t)
 			return false;
 		c->set_ns = t;
+		c->set_lo = MODEL_NULL;	/* set by @t, since when not traced */
+		c->set_hi = t;
 		c->proof = proof_note(c->proof, "extended");
 		return true;
 	}
@@ -459,6 +491,8 @@ static bool require_set(struct flag_machine *fm, int64_t nid, int fl, int64_t t,
 		return false;
 	if (f->set[fl]) {
 		f->set_ns[fl] = t;
+		f->set_lo[fl] = MODEL_NULL;
+		f->set_hi[fl] = t;
 	} else if ((e = set_flag(fm, nid, fl, t))) {
 		snprintf(e, EV_LEN, "%s", what);
 	}
@@ -486,13 +520,16 @@ static bool forbid_set(struct flag_machine *fm, int64_t nid, int fl, int64_t t)
 		if (c->set_ns >= t)
 			c->dropped = true;
 		c->clear_ns = t;
+		c->clear_lo = c->last_ev < t ? c->last_ev : c->set_ns;
+		c->clear_hi = t;
 		c->proof = proof_note(c->proof, "cut");
 		changed = true;
 	}
 	if (f->set[fl]) {
 		f->proof[fl] = proof_note(f->proof[fl], "cut");
 		if (f->set_ns[fl] < t)
-			close_flag(fm, (int)nid, fl, t);
+			close_flag(fm, (int)nid, fl, t, (struct bounds){
+				   f->last_ev_ns[fl] < t ? f->last_ev_ns[fl] : f->set_ns[fl], t });
 		else
 			f->set[fl] = false;
 		changed = true;
@@ -532,21 +569,34 @@ static void check_set_proof(struct flag_machine *fm, int64_t nid, int fl, int64_
 		f->cleared[fl] = false;
 }
 
-void model_flags_sleep_check(struct flag_machine *fm, int nid)
+void model_flags_sleep_check(struct flag_machine *fm, int nid, int64_t now_ns)
 {
 	struct flag_node *f = fnode(fm, nid);
 
-	if (f)
-		f->sleep_checks++;
+	if (!f)
+		return;
+	f->sleep_checks++;
+	if (now_ns != INT64_MAX)
+		f->ks_last_ns = now_ns;	/* a balance check after it follows it */
 }
 
-int model_flags_clear(struct flag_machine *fm, int nid, int64_t ts_ns, int64_t latest_ns)
+/*
+ * The balanced sleep check of kswapd on @nid cleared the flags (4.12+):
+ * the model puts it at @ts_ns (the kswapd machine's nap start), and it lies
+ * after kswapd's last event before it and no later than @latest_ns.  Under
+ * balanced-check a check before any later pass may have cleared a flag
+ * already: from its last evidence on.
+ */
+int model_flags_clear(struct flag_machine *fm, int nid, int64_t ts_ns, int64_t earliest_ns,
+		      int64_t latest_ns)
 {
 	if (fm->rule == FR_NONE || nid < 0 || nid >= fm->nnodes)
 		return 0;
 	for (int fl = 0; fl < FL_COUNT; fl++) {
 		struct flag_node *f = &fm->fn[nid];
 		int64_t clear = ts_ns;
+		struct bounds cb = { earliest_ns != MODEL_NULL && earliest_ns > f->ks_last_ns ?
+				     earliest_ns : f->ks_last_ns, latest_ns };
 
 		f->cleared[fl] = true;
 		f->cleared_ns[fl] = latest_ns;
@@ -558,16 +608,52 @@ int model_flags_clear(struct flag_machine *fm, int nid, int64_t ts_ns, int64_t l
 			clear = f->last_ev_ns[fl];
 			fm->evidence_after_clear++;
 		}
-		close_flag(fm, nid, fl, clear);
+		if (fm->clear == FC_BALANCED_CHECK || cb.lo < f->last_ev_ns[fl])
+			cb.lo = f->last_ev_ns[fl];
+		if (cb.lo > clear)
+			cb.lo = clear;
+		if (cb.hi < clear)
+			cb.hi = clear;
+		close_flag(fm, nid, fl, clear, cb);
 	}
 	return 0;
 }
 
-/* End of kswapd's current pass window on @nid: test the pass sums. */
-int model_flags_pass_end(struct flag_machine *fm, int nid)
+/*
+ * Set flag @fl of @nid from a pass's sums at @t, the kernel's set lying in
+ * @b; fills the evidence when newly set.  Returns the evidence buffer or
+ * NULL (as set_flag()).
+ */
+static char *set_in(struct flag_machine *fm, int64_t nid, int fl, int64_t t, struct bounds b)
+{
+	char *e = set_flag(fm, nid, fl, t);
+
+	if (e) {
+		fm->fn[nid].set_lo[fl] = b.lo;
+		fm->fn[nid].set_hi[fl] = b.hi;
+	}
+	return e;
+}
+
+/*
+ * End of kswapd's current pass window on @nid, known by @end_ns (the event
+ * that showed it, or the start of kswapd's wait; INT64_MAX: trace end):
+ * test the pass sums, in the order of shrink_node()'s code after
+ * shrink_node_memcgs() (mm/vmscan.c): 4.17-5.4 PGDAT_WRITEBACK,
+ * PGDAT_CONGESTED, PGDAT_DIRTY, then congestion_wait() if Σimmediate;
+ * from 5.5 (9f124d740916) PGDAT_WRITEBACK, PGDAT_DIRTY, the wait
+ * (congestion_wait(), reclaim_throttle(WRITEBACK) from 5.16), and only
+ * after it the congested flag (6.1.192 lines 6209-6237; the same in 6.6
+ * and 6.18 for LRUVEC_NODE_CONGESTED).  So a set lies between the pass's
+ * last call and @end_ns, except the 5.5+ congested flag of a pass that
+ * ended in kswapd's wait, set when the wait returned: @after_wait_ns, the
+ * wait's event (MODEL_NULL: no wait).
+ */
+static int pass_end_at(struct flag_machine *fm, int nid, int64_t end_ns, int64_t after_wait_ns)
 {
 	struct flag_node *f;
-	int64_t t;
+	struct bounds b, bc;
+	int64_t t, tc;
 	char *e;
 
 	if (fm->rule == FR_NONE || fm->rule == FR_PER_CALL || nid < 0 || nid >= fm->nnodes)
@@ -576,22 +662,31 @@ int model_flags_pass_end(struct flag_machine *fm, int nid)
 	if (!f->ncalls)
 		return 0;
 	t = f->last_call_ns;
+	b = (struct bounds){ t, end_ns < t ? t : end_ns };
+	tc = t;
+	bc = b;
+	if (fm->rule >= FR_LRUVEC && after_wait_ns != MODEL_NULL) {
+		tc = after_wait_ns;
+		bc = (struct bounds){ tc, tc };
+	}
 	/* a call without nr_taken leaves Σtaken unknown: only CONGESTED */
 	if (!f->taken_unknown && f->writeback > 0 && f->writeback == f->taken &&
-	    (e = set_flag(fm, nid, FL_WRITEBACK, t)))
+	    (e = set_in(fm, nid, FL_WRITEBACK, t, b)))
 		snprintf(e, EV_LEN, "kswapd pass of %d calls: nr_writeback=%lld == nr_taken=%lld",
 			 f->ncalls, (long long)f->writeback, (long long)f->taken);
-	if (f->dirty > 0 && f->dirty == f->congested && (e = set_flag(fm, nid, FL_CONGESTED, t)))
-		snprintf(e, EV_LEN, "kswapd pass of %d calls: nr_dirty=%lld == nr_congested=%lld",
-			 f->ncalls, (long long)f->dirty, (long long)f->congested);
 	if (!f->taken_unknown)
 		fm->n_dirty_tests++;
 	if (!f->taken_unknown && f->unqueued == f->file_taken &&
 	    (!fm->dirty_needs_unqueued || f->unqueued > 0) &&
-	    (e = set_flag(fm, nid, FL_DIRTY, t)))
+	    (e = set_in(fm, nid, FL_DIRTY, t, b)))
 		snprintf(e, EV_LEN, "kswapd pass of %d calls: unqueued_dirty=%lld =="
 			 " file_taken=%lld (estimate)", f->ncalls, (long long)f->unqueued,
 			 (long long)f->file_taken);
+	if (f->dirty > 0 && f->dirty == f->congested &&
+	    (e = set_in(fm, nid, FL_CONGESTED, tc, bc)))
+		snprintf(e, EV_LEN, "kswapd pass of %d calls: nr_dirty=%lld == nr_congested=%lld%s",
+			 f->ncalls, (long long)f->dirty, (long long)f->congested,
+			 tc != t ? " (set after kswapd's wait)" : "");
 	f->ncalls = f->taken_unknown = 0;
 	f->taken = f->file_taken = f->dirty = f->congested = 0;
 	f->writeback = f->immediate = f->unqueued = 0;
@@ -599,15 +694,20 @@ int model_flags_pass_end(struct flag_machine *fm, int nid)
 	return 0;
 }
 
-/* A priority change in kswapd's events ends a pass window. */
-static void priority_boundary(struct flag_machine *fm, int nid, int64_t prio)
+int model_flags_pass_end(struct flag_machine *fm, int nid, int64_t now_ns)
+{
+	return pass_end_at(fm, nid, now_ns, MODEL_NULL);
+}
+
+/* A priority change in kswapd's event at @ts ends a pass window. */
+static void priority_boundary(struct flag_machine *fm, int nid, int64_t prio, int64_t ts)
 {
 	struct flag_node *f = fnode(fm, nid);
 
 	if (!f || prio == MODEL_NULL)
 		return;
 	if (f->ncalls && f->priority != MODEL_NULL && prio != f->priority)
-		model_flags_pass_end(fm, nid);
+		model_flags_pass_end(fm, nid, ts);
 	f->priority = prio;
 }
 
@@ -629,21 +729,27 @@ static void isolate(struct flag_machine *fm, const struct ingest_event *ev, int 
 	il->ts_ns = (int64_t)ev->ts_ns;
 }
 
-static void per_call(struct flag_machine *fm, int pid, int64_t nid, int64_t ts, int64_t taken,
-		     int64_t dirty, int64_t wb, int64_t congested, int64_t unqueued)
+/*
+ * 4.11-4.16: shrink_inactive_list() tests its own call's counters after
+ * shrink_page_list(), before its waits and the tracepoint at its end (v4.11
+ * mm/vmscan.c): a set lies between the call's lru_isolate @start and @ts.
+ */
+static void per_call(struct flag_machine *fm, int pid, int64_t nid, int64_t start, int64_t ts,
+		     int64_t taken, int64_t dirty, int64_t wb, int64_t congested, int64_t unqueued)
 {
+	struct bounds b = { start, ts };
 	char *e;
 
 	if (taken != MODEL_NULL && wb > 0 && wb == taken &&
-	    (e = set_flag(fm, nid, FL_WRITEBACK, ts)))
+	    (e = set_in(fm, nid, FL_WRITEBACK, ts, b)))
 		snprintf(e, EV_LEN, "call of pid %d: nr_writeback=%lld == nr_taken=%lld", pid,
 			 (long long)wb, (long long)taken);
-	if (dirty > 0 && dirty == congested && (e = set_flag(fm, nid, FL_CONGESTED, ts)))
+	if (dirty > 0 && dirty == congested && (e = set_in(fm, nid, FL_CONGESTED, ts, b)))
 		snprintf(e, EV_LEN, "call of pid %d: nr_dirty=%lld == nr_congested=%lld", pid,
 			 (long long)dirty, (long long)congested);
 	if (taken != MODEL_NULL)
 		fm->n_dirty_tests++;
-	if (taken != MODEL_NULL && unqueued == taken && (e = set_flag(fm, nid, FL_DIRTY, ts)))
+	if (taken != MODEL_NULL && unqueued == taken && (e = set_in(fm, nid, FL_DIRTY, ts, b)))
 		snprintf(e, EV_LEN, "call of pid %d: unqueued_dirty=%lld == nr_taken=%lld"
 			 " (estimate)", pid, (long long)unqueued, (long long)taken);
 }
@@ -724,13 +830,13 @@ static void shrink_inactive(struct flag_machine *fm, const struct ingest_event *
 	if (fm->rule == FR_PER_CALL) {
 		if (ks >= 0)
 			kswapd_call_proofs(fm, nid, start, ts, cong, imm);
-		per_call(fm, ev->pid, nid, ts, taken, dirty, wb, cong, unqueued);
+		per_call(fm, ev->pid, nid, start, ts, taken, dirty, wb, cong, unqueued);
 		return;
 	}
 	if (ks < 0)
 		return;	/* only kswapd's own passes count from 4.17 */
 	if (!in_softlimit)	/* the window may end here: its flags first */
-		priority_boundary(fm, (int)nid, model_val(fm->cx, ev, mev, MF_PRIORITY));
+		priority_boundary(fm, (int)nid, model_val(fm->cx, ev, mev, MF_PRIORITY), ts);
 	kswapd_call_proofs(fm, nid, start, ts, cong, imm);
 	if (in_softlimit)
 		return;	/* soft-limit reclaim has its own scan_control */
@@ -786,6 +892,25 @@ static void congested_proof(struct flag_machine *fm, const struct ingest_event *
 	fm->n_extended += require_set(fm, nid, FL_CONGESTED, t, what);
 }
 
+/*
+ * The start of the wait that ended at @ev (usec_delayed before it, whole
+ * jiffies), or @ev's time when the field is missing or absurd.
+ */
+static int64_t wait_start(const struct flag_machine *fm, const struct ingest_event *ev, int mev)
+{
+	int64_t delayed = model_val(fm->cx, ev, mev, MF_USEC_DELAYED);
+
+	if (delayed == MODEL_NULL || delayed <= 0 || delayed > FLAG_LOOKBACK_NS / 1000)
+		return (int64_t)ev->ts_ns;
+	return (int64_t)ev->ts_ns - delayed * 1000;
+}
+
+/*
+ * kswapd's own waits end its pass (shrink_node(): congestion_wait() to
+ * 5.15, reclaim_throttle(WRITEBACK) from 5.16, both when Σnr_immediate >
+ * 0, which needs PGDAT_WRITEBACK set during the pass: set by the wait's
+ * start); other tasks' waits are witnesses or proofs of the congested flag.
+ */
 static void throttle_witness(struct flag_machine *fm, const struct ingest_event *ev, int mev, int ks,
 			     unsigned int ctx)
 {
@@ -797,8 +922,8 @@ static void throttle_witness(struct flag_machine *fm, const struct ingest_event 
 	case MEV_THROTTLED:
 		nid = model_val(fm->cx, ev, mev, MF_NID);
 		if (ks >= 0 && model_val(fm->cx, ev, mev, MF_REASON) == 0x1) {
-			model_flags_pass_end(fm, (int)nid);
-			if ((e = set_flag(fm, nid, FL_WRITEBACK, ts)))
+			pass_end_at(fm, (int)nid, wait_start(fm, ev, mev), ts);
+			if ((e = set_flag(fm, nid, FL_WRITEBACK, wait_start(fm, ev, mev))))
 				snprintf(e, EV_LEN, "witness: kswapd throttled WRITEBACK");
 		} else if (ks < 0 && model_val(fm->cx, ev, mev, MF_REASON) == 0x8 &&
 			   fm->proof_congested && nid != MODEL_NULL) {
@@ -807,8 +932,8 @@ static void throttle_witness(struct flag_machine *fm, const struct ingest_event 
 		break;
 	case MEV_CONGESTION_WAIT:
 		if (ks >= 0) {
-			model_flags_pass_end(fm, ks);
-			if ((e = set_flag(fm, ks, FL_WRITEBACK, ts)))
+			pass_end_at(fm, ks, wait_start(fm, ev, mev), ts);
+			if ((e = set_flag(fm, ks, FL_WRITEBACK, wait_start(fm, ev, mev))))
 				snprintf(e, EV_LEN, "witness: kswapd congestion_wait");
 		}
 		break;
@@ -827,6 +952,8 @@ int model_flags_event(struct flag_machine *fm, const struct ingest_event *ev, in
 	int64_t flags;
 	char *e;
 
+	if (ks >= 0 && fnode(fm, ks))	/* kswapd's last event, for the clear's bounds */
+		fm->fn[ks].ks_last_ns = (int64_t)ev->ts_ns;
 	if (mev == MEV_LRU_ISOLATE) {
 		if (model_val(fm->cx, ev, mev, MF_LRU) == MODEL_NULL &&
 		    model_val(fm->cx, ev, mev, MF_FILE) == MODEL_NULL)
@@ -848,15 +975,17 @@ int model_flags_event(struct flag_machine *fm, const struct ingest_event *ev, in
 		break;
 	case MEV_SHRINK_ACTIVE: case MEV_SLAB_START:
 		if (ks >= 0 && fm->rule != FR_PER_CALL)
-			priority_boundary(fm, ks, model_val(fm->cx, ev, mev, MF_PRIORITY));
+			priority_boundary(fm, ks, model_val(fm->cx, ev, mev, MF_PRIORITY),
+					  (int64_t)ev->ts_ns);
 		break;
 	case MEV_SOFT_BEGIN:
 		if (ks >= 0)
-			model_flags_pass_end(fm, ks);
+			model_flags_pass_end(fm, ks, (int64_t)ev->ts_ns);
 		break;
 	case MEV_WRITEPAGE:
 		flags = model_val(fm->cx, ev, mev, MF_RECLAIM_FLAGS);
-		if (ks >= 0 && flags != MODEL_NULL && (flags & RECLAIM_WB_FILE)) {
+		if (ks >= 0 && flags != MODEL_NULL && (flags & RECLAIM_WB_FILE) &&
+		    file_writes_possible(fm)) {
 			fm->n_dirty_witness++;
 			if ((e = set_flag(fm, ks, FL_DIRTY, (int64_t)ev->ts_ns)))
 				snprintf(e, EV_LEN, "witness: kswapd wrote file pfn %lld",
@@ -891,14 +1020,15 @@ static const char *dirty_note(const struct flag_machine *fm)
 		return "PGDAT_DIRTY is an estimate from the rule (nr_unqueued_dirty is not"
 		       " traced: nr_dirty - nr_writeback - nr_immediate of file calls) except"
 		       " where kswapd's file writes witness it";
-	if (fm->release >= 600)
+	if (!file_writes_possible(fm))
 		return "PGDAT_DIRTY is an estimate from the rule (nr_unqueued_dirty is not"
 		       " traced: nr_dirty - nr_writeback - nr_immediate of file calls);"
-		       " nothing witnesses it on 6.x: ext4/xfs have no ->writepage, so kswapd"
-		       " never writes their file folios";
+		       " nothing can witness it on 6.16+: reclaim writes no file folio"
+		       " (pageout() activates them, 6b0dfabb3555 \"fs: Remove aops->writepage\")";
 	return "PGDAT_DIRTY is an estimate from the rule (nr_unqueued_dirty is not"
 	       " traced: nr_dirty - nr_writeback - nr_immediate of file calls); no kswapd"
-	       " file write witnessed it";
+	       " file write witnessed it (kswapd writes a file folio only on a filesystem"
+	       " with ->writepage, as ext4's ext4_aops in 6.1)";
 }
 
 /* The run_quality items of the proofs (model-flags.c, top). */
@@ -962,7 +1092,7 @@ int model_flags_finish(struct flag_machine *fm, uint64_t kswapd_wakes)
 	const char *reason = fm->no_rule_reason;
 
 	for (int nid = 0; nid < fm->nnodes; nid++)
-		model_flags_pass_end(fm, nid);
+		model_flags_pass_end(fm, nid, INT64_MAX);
 	ret = flush_closed(fm, INT64_MAX);
 	for (int nid = 0; !ret && nid < fm->nnodes; nid++) {
 		for (int fl = 0; !ret && fl < FL_COUNT; fl++) {
@@ -971,6 +1101,8 @@ int model_flags_finish(struct flag_machine *fm, uint64_t kswapd_wakes)
 			if (f->set[fl]) {
 				f->set[fl] = false;
 				ret = emit_row(fm, nid, fl, f->set_ns[fl], MODEL_NULL,
+					       (struct bounds){ f->set_lo[fl], f->set_hi[fl] },
+					       (struct bounds){ MODEL_NULL, MODEL_NULL },
 					       f->evidence[fl], f->proof[fl]);
 			}
 		}
@@ -995,6 +1127,27 @@ int model_flags_finish(struct flag_machine *fm, uint64_t kswapd_wakes)
 	    !fm->n_shrink_inactive && !fm->n_isolate)
 		reason = "reclaim without lru_isolate/lru_shrink_inactive events on 6.3+:"
 			 " multi-gen LRU skips the flag logic, or the events were not recorded";
+	/*
+	 * 6.1-6.2 with multi-gen LRU on: shrink_lruvec() hands every lruvec to
+	 * lru_gen_shrink_lruvec() (no LRU event before 6.7's) and shrink_node()
+	 * then runs its flag code on sc->nr, which only shrink_inactive_list()
+	 * fills: all 0, so kswapd sets PGDAT_DIRTY on every pass (0 == 0) and
+	 * never the others (mm/vmscan.c shrink_node(), shrink_lruvec(), 6.1.192).
+	 */
+	if (!reason && fm->release >= 601 && fm->release < 603 && kswapd_wakes &&
+	    !fm->n_shrink_inactive && !fm->n_isolate)
+		reason = "reclaim without lru_isolate/lru_shrink_inactive events on 6.1-6.2:"
+			 " multi-gen LRU, whose shrink_node() runs the flag code with all sums 0,"
+			 " so kswapd sets PGDAT_DIRTY on every pass (0 == 0) and never"
+			 " PGDAT_WRITEBACK or LRUVEC_CONGESTED; when, the trace cannot show (or the"
+			 " LRU events were not recorded)";
+	if (!ret && !file_writes_possible(fm))
+		ret = model_quality(fm->cx, "reclaim_file_writes_na", 1,
+				    "6.16+: reclaim writes no file folio (pageout() activates"
+				    " them, 6b0dfabb3555 \"fs: Remove aops->writepage\"): file"
+				    " writes from reclaim are n/a on this kernel, not 0");
+	if (ret)
+		return ret;
 	if (reason)
 		return model_quality(fm->cx, "pgdat_flag_not_inferred", 1, reason);
 	return model_quality(fm->cx, "pgdat_flag_rule", 1, fm->rule_detail) ?:

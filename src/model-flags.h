@@ -86,16 +86,20 @@ void model_flags_release(struct flag_machine *f);
  */
 int model_flags_event(struct flag_machine *f, const struct ingest_event *ev, int mev, int ks,
 		      unsigned int ctx);
-/* model_flags_pass_end - kswapd_wake or kswapd_sleep on @nid: kswapd's
- * shrink_node() pass window ends; test its sums.  Returns 0. */
-int model_flags_pass_end(struct flag_machine *f, int nid);
+/* model_flags_pass_end - kswapd_wake or kswapd_sleep on @nid at @now_ns
+ * (INT64_MAX: trace end): kswapd's shrink_node() pass window ends; test
+ * its sums.  Returns 0. */
+int model_flags_pass_end(struct flag_machine *f, int nid, int64_t now_ns);
 /* model_flags_clear - kswapd's sleep check found @nid balanced at @ts_ns,
- * and no later than @latest_ns (the event that told): the flags set are
- * cleared (4.12+); 0 or the sink's value. */
-int model_flags_clear(struct flag_machine *f, int nid, int64_t ts_ns, int64_t latest_ns);
-/* model_flags_sleep_check - kswapd of @nid woke or slept: a sleep check
- * (prepare_kswapd_sleep()) may have run before it. */
-void model_flags_sleep_check(struct flag_machine *f, int nid);
+ * after @earliest_ns (kswapd's last activity; MODEL_NULL: unknown) and no
+ * later than @latest_ns (the nap's switch-out, or the event that told): the
+ * flags set are cleared (4.12+); 0 or the sink's value. */
+int model_flags_clear(struct flag_machine *f, int nid, int64_t ts_ns, int64_t earliest_ns,
+		      int64_t latest_ns);
+/* model_flags_sleep_check - kswapd of @nid woke or slept at @now_ns
+ * (INT64_MAX: trace end): a sleep check (prepare_kswapd_sleep()) may have
+ * run before it; call after model_flags_clear() of the same event. */
+void model_flags_sleep_check(struct flag_machine *f, int nid, int64_t now_ns);
 /* model_flags_finish - emit the flags still set (clear NULL) and the
  * run_quality items; @kswapd_wakes: kswapd_wake events seen. */
 int model_flags_finish(struct flag_machine *f, uint64_t kswapd_wakes);

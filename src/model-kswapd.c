@@ -136,7 +136,9 @@ static bool ks_open(const struct kswapd_node *n)
 
 static void no_effect(struct kswapd_effect *eff)
 {
-	*eff = (struct kswapd_effect){ .nid = -1, .pass_end = false, .balanced_ns = MODEL_NULL };
+	*eff = (struct kswapd_effect){ .nid = -1, .pass_end = false, .balanced_ns = MODEL_NULL,
+				       .balanced_after_ns = MODEL_NULL,
+				       .balanced_by_ns = MODEL_NULL };
 }
 
 /* Node @nid's state, growing the array; NULL for an absurd nid. */
@@ -292,6 +294,13 @@ static void classify(const struct kswapd_machine *k, struct kswapd_node *n, int6
 		c->decision = "nap_timed_out";
 }
 
+/* The bounds of the balanced sleep check (struct kswapd_effect). */
+static void clear_bounds(const struct kswapd_node *n, struct kswapd_effect *eff)
+{
+	eff->balanced_after_ns = n->last_act;
+	eff->balanced_by_ns = n->switch_out_s;
+}
+
 /* When did the balanced sleep check clear the flags, or MODEL_NULL. */
 static int64_t clear_time(const struct kswapd_node *n)
 {
@@ -330,8 +339,10 @@ static int close_cycle(struct kswapd_machine *k, struct kswapd_node *n, int64_t 
 	if (!c->complete)
 		k->cycles_incomplete++;
 	ret = cx->sink.kswapd_cycle ? cx->sink.kswapd_cycle(cx->sink.arg, c) : 0;
-	if (c->sleep_ns == MODEL_NULL)
+	if (c->sleep_ns == MODEL_NULL) {
 		eff->balanced_ns = clear_time(n);
+		clear_bounds(n, eff);
+	}
 	return ret;
 }
 
@@ -406,6 +417,7 @@ int model_kswapd_sleep(struct kswapd_machine *k, const struct ingest_event *ev, 
 	ks_enter(n, KS_ASLEEP);
 	/* both sleep checks passed: the flags are clear by now (4.12+) */
 	eff->balanced_ns = clear_time(n);
+	clear_bounds(n, eff);
 	return 0;
 }
 

@@ -34,6 +34,10 @@ struct kswapd_effect {
 	int nid;
 	bool pass_end;
 	int64_t balanced_ns;
+	/* where that check lies: after kswapd's last activity (@balanced_after_ns)
+	 * and, with sched events, no later than the nap's switch-out
+	 * (@balanced_by_ns; MODEL_NULL: only the event that told bounds it) */
+	int64_t balanced_after_ns, balanced_by_ns;
 };
 
 /*

@@ -178,15 +178,19 @@ static bool is_activity(int mev)
 static int kswapd_effect(struct model *m, int ret, const struct kswapd_effect *eff,
 			 int64_t now_ns)
 {
+	int64_t by = eff->balanced_by_ns != MODEL_NULL && eff->balanced_by_ns < now_ns ?
+		     eff->balanced_by_ns : now_ns;	/* the pass ended before the check */
+
 	if (ret || eff->nid < 0)
 		return ret;
-	if (eff->pass_end) {
-		model_flags_pass_end(&m->flags, eff->nid);
-		model_flags_sleep_check(&m->flags, eff->nid);
-	}
+	if (eff->pass_end)
+		model_flags_pass_end(&m->flags, eff->nid, by);
 	if (eff->balanced_ns != MODEL_NULL)
-		return model_flags_clear(&m->flags, eff->nid, eff->balanced_ns, now_ns);
-	return 0;
+		ret = model_flags_clear(&m->flags, eff->nid, eff->balanced_ns,
+					eff->balanced_after_ns, by);
+	if (eff->pass_end)
+		model_flags_sleep_check(&m->flags, eff->nid, now_ns);
+	return ret;
 }
 
 /* A stall begin: kswapd's state on the stall's node (node 0 unless node

@@ -62,6 +62,8 @@ static const struct store_column flag_cols[] = {
 	F(nid, NOT_NULL), F(flag, NOT_NULL), F(set_ns, NULLABLE), F(clear_ns, NULLABLE),
 	F(rule, NOT_NULL), F(evidence, NOT_NULL),
 	COLUMN(struct model_flag, inferred, NOT_NULL, "1"), F(proof, NULLABLE),
+	F(set_earliest_ns, NULLABLE), F(set_latest_ns, NULLABLE), F(clear_earliest_ns, NULLABLE),
+	F(clear_latest_ns, NULLABLE),
 };
 #undef F
 

@@ -129,6 +129,10 @@ static const struct {
 	{ "slab_shrink_stored", "comm", "TEXT" },
 	{ "reclaim_write", "comm", "TEXT" },
 	{ "pgdat_flag", "proof", "TEXT" },
+	{ "pgdat_flag", "set_earliest_ns", "INTEGER" },
+	{ "pgdat_flag", "set_latest_ns", "INTEGER" },
+	{ "pgdat_flag", "clear_earliest_ns", "INTEGER" },
+	{ "pgdat_flag", "clear_latest_ns", "INTEGER" },
 };
 
 static int query_int(struct store *s, const char *sql, int64_t *out);

@@ -14,8 +14,11 @@
 #include <string.h>
 
 /*
- * ?1 run, ?2 from_ns (absolute), ?3 to_ns, ?4 node or NULL, ?5 min stall ns;
- * @COMM: the stall's comm, @PROOF: pgdat_flag's proof column (timeline_query()).
+ * ?1 run, ?2 from_ns (absolute), ?3 to_ns, ?4 node or NULL, ?5 min stall ns,
+ * ?6 the run's first event (times are printed from it);
+ * @COMM: the stall's comm, @PROOF: pgdat_flag's proof column (timeline_query()),
+ * @SETB, @CLRB: where the kernel's set and clear lie when the trace does not
+ * place them exactly (pgdat_flag's *_earliest_ns, *_latest_ns).
  * A PGDAT_DIRTY interval from the counters says it is an estimate
  * (nr_unqueued_dirty is not traced, src/model-flags.c); one ended or moved
  * by a proof says so.
@@ -46,11 +49,11 @@ static const char timeline_sql[] =
 	"  CASE WHEN flag = 'PGDAT_DIRTY' AND evidence NOT LIKE 'witness:%' THEN"
 	"  ' [estimate: nr_unqueued_dirty is not traced]'"
 	"  WHEN coalesce(@PROOF, '') LIKE 'extended%' AND evidence NOT LIKE 'proof:%' THEN"
-	"  ' [moved back to cover a proof]' ELSE '' END), 4"
+	"  ' [moved back to cover a proof]' ELSE '' END || @SETB), 4"
 	"  FROM pgdat_flag WHERE run_id = ?1 AND set_ns IS NOT NULL"
 	" UNION ALL SELECT clear_ns, nid, printf('%s cleared (%s)', flag,"
 	"  CASE WHEN coalesce(@PROOF, '') LIKE '%cut' THEN 'cut: a kswapd call proves it"
-	" clear from here' ELSE 'kswapd found the node balanced' END), 5"
+	" clear from here' ELSE 'kswapd found the node balanced' END) || @CLRB, 5"
 	"  FROM pgdat_flag WHERE run_id = ?1 AND clear_ns IS NOT NULL"
 	" UNION ALL SELECT begin_ns, nid, printf('%s reclaim stall %.3f ms: %s-%d order=%s,"
 	" kswapd %s%s', kind, duration_ns / 1e6,"
@@ -143,14 +146,27 @@ static void replace_all(struct vr_buf *b, const char *sql, const char *name, con
  * stall's own comm where reclaim_stall has it, else the pid's; @PROOF is
  * pgdat_flag.proof, NULL in a database made before that column.
  */
+/* The bounds of a set or clear point, when not exact: " [set between A and B s]". */
+static const char set_bounds_sql[] =
+	" CASE WHEN set_earliest_ns IS NOT NULL AND set_latest_ns IS NOT NULL"
+	" AND set_earliest_ns < set_latest_ns THEN printf(' [set between %.6f and %.6f s]',"
+	" (set_earliest_ns - ?6) / 1e9, (set_latest_ns - ?6) / 1e9) ELSE '' END";
+static const char clear_bounds_sql[] =
+	" CASE WHEN clear_earliest_ns IS NULL THEN ''"
+	" WHEN clear_latest_ns IS NULL THEN printf(' [cleared after %.6f s]',"
+	" (clear_earliest_ns - ?6) / 1e9)"
+	" WHEN clear_earliest_ns < clear_latest_ns THEN printf(' [cleared between %.6f and"
+	" %.6f s]', (clear_earliest_ns - ?6) / 1e9, (clear_latest_ns - ?6) / 1e9) ELSE '' END";
+
 static char *stall_sql(struct store *s)
 {
 	int have = store_has_column(s, "reclaim_stall", "comm");
 	int proof = store_has_column(s, "pgdat_flag", "proof");
+	int bounds = store_has_column(s, "pgdat_flag", "set_earliest_ns");
 	struct vr_buf b, b2;
 	char *sql;
 
-	if (have < 0 || proof < 0)
+	if (have < 0 || proof < 0 || bounds < 0)
 		return NULL;
 	vr_buf_init(&b);
 	replace_all(&b, timeline_sql, "@COMM", have ? "s.comm" : "(SELECT min(comm) FROM task t"
@@ -158,6 +174,14 @@ static char *stall_sql(struct store *s)
 	sql = vr_buf_detach(&b);
 	vr_buf_init(&b2);
 	replace_all(&b2, sql, "@PROOF", proof ? "proof" : "NULL");
+	free(sql);
+	sql = vr_buf_detach(&b2);
+	vr_buf_init(&b);
+	replace_all(&b, sql, "@SETB", bounds ? set_bounds_sql : "''");
+	free(sql);
+	sql = vr_buf_detach(&b);
+	vr_buf_init(&b2);
+	replace_all(&b2, sql, "@CLRB", bounds ? clear_bounds_sql : "''");
 	free(sql);
 	return vr_buf_detach(&b2);
 }
@@ -183,6 +207,7 @@ int timeline_print(struct store *s, const struct timeline_opts *o, FILE *out)
 	if (o->nid >= 0)
 		store_bind_int(q, 4, o->nid);
 	store_bind_int64(q, 5, llround(o->min_stall_ms * 1e6));
+	store_bind_int64(q, 6, t.first_ns);
 	fprintf(out, "%14s  %-4s  %s\n", "seconds", "node", "event");
 	ret = store_stmt_each(q, print_line, &t);
 	store_stmt_free(q);

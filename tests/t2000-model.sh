@@ -27,7 +27,7 @@ derived() {	# DB: every derived row, in a fixed order
 	SELECT 'write', ts_ns, pid, by_kswapd, pfn, file, sync FROM reclaim_write;"
 }
 
-# Worked out from tests/data-model/two-nodes-6.18.spec:
+# Worked out from tests/data-model/two-nodes-6.18.spec (release 6.15):
 # - stalls: 100 1.050->1.080; 102 1.020->1.030 with events lost on its CPU in
 #   between (incomplete); 101 begins 1.190 and never ends.  Node 0's kswapd
 #   last worked at 1.003 (and 1.153), more than 1 ms before each begin and
@@ -208,18 +208,24 @@ test_expect_success 'load --flag-clear LABEL=RULE: only the runs of that label; 
 	! test -e d.db
 '
 
+# The windows in proofs-writeback-6.18.spec: the cut lies after the
+# interval's last evidence (its set, 0.002) and by the proving call's
+# lru_isolate (0.003); pass 2's LRUVEC_NODE_CONGESTED after its last call
+# (0.004) and by the priority change that ended it (0.021); the sleep check
+# after kswapd's last event (0.021) and by its kswapd_sleep (0.130).
 test_expect_success 'timeline, summary, chart: cut and moved intervals; PGDAT_DIRTY an estimate, or cannot be inferred' '
 	for s in writeback congested; do
 		python3 "$MKDAT" "$DATA/proofs-$s-6.18.spec" $s.dat || exit 1
 	done &&
 	"$VR" load -q -d pw.db writeback.dat && "$VR" load -q -d pc.db congested.dat &&
 	"$VR" timeline -d pw.db -r 1 >tw &&
-	grep -q "^ *0.003000  0     PGDAT_WRITEBACK cleared (cut: a kswapd call proves it clear from here)\$" tw &&
-	grep -q "^ *0.021000  0     PGDAT_WRITEBACK cleared (kswapd found the node balanced)\$" tw &&
+	grep -q "^ *0.003000  0     PGDAT_WRITEBACK cleared (cut: a kswapd call proves it clear from here) \[cleared between 0.002000 and 0.003000 s\]\$" tw &&
+	grep -q "^ *0.021000  0     PGDAT_WRITEBACK cleared (kswapd found the node balanced) \[cleared between 0.021000 and 0.130000 s\]\$" tw &&
+	grep -q "^ *0.004000  0     LRUVEC_NODE_CONGESTED set (kswapd pass of 1 calls: nr_dirty=8 == nr_congested=8, rule 6.5+ node/cgroup) \[set between 0.004000 and 0.021000 s\]\$" tw &&
 	"$VR" timeline -d pc.db -r 1 >tc &&
 	grep -q "^ *0.001000  0     LRUVEC_NODE_CONGESTED set (kswapd pass of 1 calls: nr_dirty=8 == nr_congested=8, rule 6.5+ node/cgroup) \[moved back to cover a proof\]\$" tc &&
 	"$VR" summary -d pw.db >sw &&
-	grep -q "^  PGDAT_DIRTY is an estimate from the rule (nr_unqueued_dirty is not traced: nr_dirty - nr_writeback - nr_immediate of file calls); nothing witnesses it on 6.x: ext4/xfs have no ->writepage, so kswapd never writes their file folios\$" sw &&
+	grep -q "^  PGDAT_DIRTY is an estimate from the rule (nr_unqueued_dirty is not traced: nr_dirty - nr_writeback - nr_immediate of file calls); nothing can witness it on 6.16+: reclaim writes no file folio (pageout() activates them, 6b0dfabb3555 \"fs: Remove aops->writepage\")\$" sw &&
 	"$VR" summary -d pc.db >sc &&
 	grep -q "^  PGDAT_DIRTY cannot be inferred: no kswapd call with nr_taken (its lru_isolate) was traced, and no kswapd file write\$" sc &&
 	"$VR" chart -d pc.db -T timeline -r 1 --dump-data >dc &&
@@ -236,7 +242,7 @@ test_expect_success 'timeline: a PGDAT_DIRTY set from the counters says it is an
 		"$DATA/two-nodes-6.18.spec" >est.spec &&
 	python3 "$MKDAT" est.spec est.dat && "$VR" load -q -d est.db est.dat &&
 	"$VR" timeline -d est.db -r 1 >te &&
-	grep -q "PGDAT_DIRTY set (kswapd pass of 1 calls: unqueued_dirty=32 == file_taken=32 (estimate), rule 6.5+ node/cgroup) \[estimate: nr_unqueued_dirty is not traced\]\$" te
+	grep -q "PGDAT_DIRTY set (kswapd pass of 1 calls: unqueued_dirty=32 == file_taken=32 (estimate), rule 6.5+ node/cgroup) \[estimate: nr_unqueued_dirty is not traced\] \[set between 0.002000 and 0.104000 s\]\$" te
 '
 
 # check-model.py must fail where the database disagrees with the trace:
@@ -403,6 +409,9 @@ test_expect_success 'summary: totals, per-process and per-node kswapd tables' '
 	"$VR" summary -d t.db >all && test_cmp out all
 '
 
+# The windows (set between, cleared between; no sched events): the pass's
+# last call 0.002, its end shown only by kswapd_sleep at 0.104; the sleep
+# check after kswapd's last event 0.003 and before its kswapd_sleep 0.104.
 test_expect_success 'timeline: one line per state change, node and time filters' '
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" t.dat &&
 	"$VR" load -q -d t.db t.dat &&
@@ -419,11 +428,11 @@ test_expect_success 'timeline: one line per state change, node and time filters'
 	cat >expect <<-\EOF &&
 	       seconds  node  event
 	      0.000000  0     kswapd0 wake order=0 zid=2
-	      0.002000  0     PGDAT_WRITEBACK set (kswapd pass of 1 calls: nr_writeback=32 == nr_taken=32, rule 6.5+ node/cgroup)
+	      0.002000  0     PGDAT_WRITEBACK set (kswapd pass of 1 calls: nr_writeback=32 == nr_taken=32, rule 6.5+ node/cgroup) [set between 0.002000 and 0.104000 s]
 	      0.003000  0     kswapd nap, node balanced [exact]
 	      0.003000  0     PGDAT_DIRTY set (witness: kswapd wrote file pfn 4096, rule 6.5+ node/cgroup)
-	      0.003000  0     PGDAT_WRITEBACK cleared (kswapd found the node balanced)
-	      0.003000  0     PGDAT_DIRTY cleared (kswapd found the node balanced)
+	      0.003000  0     PGDAT_WRITEBACK cleared (kswapd found the node balanced) [cleared between 0.003000 and 0.104000 s]
+	      0.003000  0     PGDAT_DIRTY cleared (kswapd found the node balanced) [cleared between 0.003000 and 0.104000 s]
 	      0.010000  1     kswapd1 wake order=0 zid=2
 	      0.011000  1     kswapd no nap: node unbalanced at the first check (HIGH_WMARK_HIT_QUICKLY)
 	EOF

@@ -115,9 +115,14 @@ static void test_witnesses_congest_wait(void **state)
 	     "usec_timeout", I64(100000), "usec_delayed", I64(100000));
 	assert_int_equal(model_finish(m), 0);
 	assert_int_equal(c.nflag, 2);
-	/* emitted at the end in flag order: WRITEBACK, then CONGESTED */
+	/* emitted at the end in flag order: WRITEBACK, then CONGESTED; kswapd
+	 * waits only with Σnr_immediate > 0, which needs PGDAT_WRITEBACK set
+	 * during the pass: set by the wait's start, 105 ms - 100000 us; since
+	 * when, not traced */
 	assert_string_equal(c.flag[0].flag, "PGDAT_WRITEBACK");
-	assert_int_equal(c.flag[0].set_ns, MS(105));
+	assert_int_equal(c.flag[0].set_ns, MS(5));
+	assert_int_equal(c.flag[0].set_earliest_ns, MODEL_NULL);
+	assert_int_equal(c.flag[0].set_latest_ns, MS(5));
 	assert_string_equal(c.flag[0].evidence, "witness: kswapd congestion_wait");
 	assert_string_equal(c.flag[1].flag, "PGDAT_CONGESTED");
 	assert_int_equal(c.flag[1].set_ns, MS(3));
@@ -231,8 +236,10 @@ static void test_throttle_lruvec(void **state)
 	assert_int_equal(c.thr[1].begin_ns, MS(20));
 	assert_string_equal(c.thr[2].reason, "ISOLATED");
 	assert_int_equal(c.nflag, 2);
+	/* set by the start of kswapd's wait, 120 ms - 100000 us (its
+	 * Σnr_immediate > 0 needed the flag set); cleared at the nap start */
 	assert_string_equal(c.flag[0].flag, "PGDAT_WRITEBACK");
-	assert_int_equal(c.flag[0].set_ns, MS(120));
+	assert_int_equal(c.flag[0].set_ns, MS(20));
 	assert_int_equal(c.flag[0].clear_ns, MS(120));
 	/* the proof holds when the wait began: 10 ms - 4000 us */
 	assert_string_equal(c.flag[1].flag, "LRUVEC_CONGESTED");
@@ -454,6 +461,116 @@ static void test_clear_rule_set_after_clear(void **state)
 	model_free(m);
 }
 
+/*
+ * Item 6 of issue 25: the order of shrink_node()'s code.  kswapd's pass
+ * (priority 12, calls 1-2 and 3-4 ms): Σdirty 12 == Σcongested 12,
+ * Σimmediate 4 (call 2; Σwriteback 8 != Σtaken 16), so it ends in
+ * reclaim_throttle(WRITEBACK): the throttled event at 30 ms, a wait of 20 ms
+ * from 10 ms.  LRUVEC_CONGESTED (5.17) is set after the wait returns:
+ * exactly 30 ms, not at the last call, 4 ms, so a direct stall at 5-8 ms
+ * did not see the node flagged congested.  PGDAT_WRITEBACK: call 2's
+ * nr_immediate shows it set by its start, 3 ms (since when, not traced).
+ * kswapd naps after its last event (30 ms) and sleeps at 140 ms: both
+ * cleared between 30 and 140 ms, put at 30 ms.  A pass ended by a priority
+ * change instead (no wait; both calls all under writeback: Σwriteback 16
+ * == Σtaken 16, Σdirty 16 == Σcongested 16): every set lies between its
+ * last call, 4 ms, and the change, 6 ms.
+ */
+static void test_congested_after_kswapd_wait(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, "5.17.0", fmt_517);
+
+	(void)state;
+	WAKE(m, 0);
+	ISO(m, 1, 50, 8, 2);
+	SI(m, 2, 50, 8, 8, 8, 0, FILE_ASYNC, 12);
+	ISO(m, 3, 50, 8, 2);
+	SI(m, 4, 50, 4, 0, 4, 4, FILE_ASYNC, 12);
+	THR(m, 30, 50, 20000, 0x1);
+	SLEEP(m, 140);
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nflag, 2);
+	assert_string_equal(c.flag[0].flag, "PGDAT_WRITEBACK");
+	assert_int_equal(c.flag[0].set_ns, MS(3));
+	assert_int_equal(c.flag[0].set_earliest_ns, MODEL_NULL);
+	assert_int_equal(c.flag[0].set_latest_ns, MS(3));
+	assert_string_equal(c.flag[1].flag, "LRUVEC_CONGESTED");
+	assert_int_equal(c.flag[1].set_ns, MS(30));
+	assert_int_equal(c.flag[1].set_earliest_ns, MS(30));
+	assert_int_equal(c.flag[1].set_latest_ns, MS(30));
+	assert_string_equal(c.flag[1].evidence, "kswapd pass of 2 calls: nr_dirty=12 =="
+			    " nr_congested=12 (set after kswapd's wait)");
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(c.flag[i].clear_ns, MS(30));
+		assert_int_equal(c.flag[i].clear_earliest_ns, MS(30));
+		assert_int_equal(c.flag[i].clear_latest_ns, MS(140));
+	}
+	model_free(m);
+
+	m = new_model(&c, "5.17.0", fmt_517);
+	WAKE(m, 0);
+	ISO(m, 1, 50, 8, 2);
+	SI(m, 2, 50, 8, 8, 8, 0, FILE_ASYNC, 12);
+	ISO(m, 3, 50, 8, 2);
+	SI(m, 4, 50, 8, 8, 8, 0, FILE_ASYNC, 12);
+	FEED(m, "vmscan", "mm_shrink_slab_start", MS(6), 0, 50, "nid", I64(0),
+	     "nr_objects_to_shrink", I64(10), "total_scan", I64(5), "priority", I64(11));
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nflag, 2);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(c.flag[i].set_ns, MS(4));
+		assert_int_equal(c.flag[i].set_earliest_ns, MS(4));
+		assert_int_equal(c.flag[i].set_latest_ns, MS(6));
+		assert_int_equal(c.flag[i].clear_ns, MODEL_NULL);
+		assert_int_equal(c.flag[i].clear_earliest_ns, MODEL_NULL);
+	}
+	model_free(m);
+}
+
+/*
+ * 6.1 with multi-gen LRU: kswapd wakes and shrinks slabs, no LRU event at
+ * all: PGDAT_DIRTY set on every pass with all sums 0, so the flags are
+ * not inferred and the reason says so (not "never set").  6.18: a kswapd
+ * file write cannot happen (pageout() since 6.16), so it witnesses
+ * nothing and file writes are n/a; on 6.15 it witnesses PGDAT_DIRTY.
+ */
+static const char *const fmt_61[] = {
+	"mm_vmscan_lru_shrink_inactive.nr_dirty", "mm_vmscan_wakeup_kswapd.gfp_flags",
+	"mm_vmscan_lru_isolate.highest_zoneidx", "mm_vmscan_lru_isolate.isolate_mode",
+	"mm_vmscan_throttled", "mm_vmscan_write_folio.pfn", NULL };
+
+static void test_61_mglru_and_616_writes(void **state)
+{
+	struct cap c;
+	struct model *m = new_model(&c, "6.1.0-42-cloud-amd64", fmt_61);
+
+	(void)state;
+	WAKE(m, 0);
+	FEED(m, "vmscan", "mm_shrink_slab_start", MS(1), 0, 50, "nid", I64(0),
+	     "nr_objects_to_shrink", I64(10), "total_scan", I64(5), "priority", I64(12));
+	SLEEP(m, 110);
+	assert_int_equal(model_finish(m), 0);
+	assert_int_equal(c.nflag, 0);
+	assert_non_null(strstr(cap_q_detail(&c, "pgdat_flag_not_inferred"),
+			       "6.1-6.2: multi-gen LRU, whose shrink_node() runs the flag code with"
+			       " all sums 0, so kswapd sets PGDAT_DIRTY on every pass"));
+	assert_int_equal(cap_q(&c, "reclaim_file_writes_na"), -1);
+	model_free(m);
+
+	for (int i = 0; i < 2; i++) {
+		m = new_model(&c, i ? "6.15.0" : "6.18.0", fmt_618);
+		WAKE(m, 0);
+		FEED(m, "vmscan", "mm_vmscan_write_folio", MS(1), 0, 50, "pfn", I64(4096),
+		     "reclaim_flags", I64(FILE_ASYNC));
+		assert_int_equal(model_finish(m), 0);
+		assert_int_equal(c.nflag, i);
+		assert_int_equal(cap_q(&c, "reclaim_file_writes_na"), i ? -1 : 1);
+		assert_int_equal(c.nwr, 1);	/* the write row stays */
+		model_free(m);
+	}
+}
+
 /* Multi-gen LRU (lru_isolate nr_requested 4096): nothing inferred, reason kept. */
 static void test_mglru(void **state)
 {
@@ -484,6 +601,8 @@ int main(void)
 		cmocka_unit_test(test_proof_moves_held_back_interval),
 		cmocka_unit_test(test_clear_rule_contradiction),
 		cmocka_unit_test(test_clear_rule_set_after_clear),
+		cmocka_unit_test(test_congested_after_kswapd_wait),
+		cmocka_unit_test(test_61_mglru_and_616_writes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
