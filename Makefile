@@ -11,6 +11,11 @@
 #   make record-samples  remake the recordings in samples/ (root, minutes, uses
 #                   much memory, swap on zram, a loop device; never run by make
 #                   test); SAMPLE_SETS=pressure for the pressure set only
+#   make lab        record samples/lab/ in QEMU guests with two NUMA nodes:
+#                   6.1 built unpatched and with the lab-only patch, Debian's
+#                   6.1 classic against multi-gen LRU (root, tens of minutes,
+#                   a kernel build cached in /var/tmp/vmscan-report-lab;
+#                   never run by make test or make reports)
 #   make install    binary, man pages, bash completion: PREFIX=/usr/local DESTDIR=
 #   make uninstall  remove what make install installed (same PREFIX, DESTDIR)
 
@@ -200,6 +205,11 @@ reports: vmscan-report
 record-samples: vmscan-report
 	VR=$(CURDIR)/vmscan-report samples/record-samples.sh
 .PHONY: record-samples
+
+# samples/lab/lab.sh: kernels, initramfs, QEMU guests; see its header
+lab:
+	samples/lab/lab.sh
+.PHONY: lab
 
 # Manual pages and bash completion, made from the command tables by cmd-doc.
 # `help CMD` finds the built pages here when none is installed.

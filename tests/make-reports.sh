@@ -7,6 +7,10 @@
 #   reports/pressure/  the pressure set (samples/zram-*.dat: swap on zram,
 #                      throttled writeback, vm.dirty_ratio=80 against
 #                      vm.dirty_bytes=32M, and one memcg-limited run)
+#   reports/lab/       the lab (make lab, samples/lab/): Linux 6.1 unpatched
+#                      (vanilla-N) against patched (patched-N), two NUMA nodes
+#   reports/lab-mglru/ the lab: Debian's 6.1 with the classic LRU
+#                      (classic-N) against the multi-gen LRU (mglru-N)
 # (see samples/README.md and samples/record-samples.sh).
 #
 # Samples are named NAME-ITERATION.dat (e.g. wsf10-2.dat: the setting
@@ -42,7 +46,7 @@ bundle() {
 		esac
 		echo "make-reports: loading $base as kernel '$name'${iter:+ iteration $iter} into $db" >&2
 		"$VR" load -q -d "$db" --kernel "$name" ${iter:+--iteration "$iter"} "$dat"
-		lat=$samples/$base.latency.txt
+		lat=${dat%.dat}.latency.txt
 		if [ -s "$lat" ] && "$VR" help | grep -q '^  import-latency '; then
 			"$VR" import-latency -q -d "$db" --kernel "$name" ${iter:+--iteration "$iter"} "$lat"
 		fi
@@ -83,4 +87,24 @@ for g in 'zram-dirtyratio*' 'zram-dirtybytes*' 'zram-memcg*'; do
 done
 if [ ${#pressure[@]} -gt 0 ]; then
 	bundle "$out/pressure" "${pressure[@]}"
+fi
+
+# the lab's recordings (samples/lab/, made by make lab): the unpatched
+# kernel first (the baseline), then the patched one; the classic LRU first,
+# then the multi-gen LRU
+lab_set() {
+	local dir=$1 g list=()
+	shift
+	for g in "$@"; do
+		set -- "$samples"/lab/$g-*.dat
+		[ $# -gt 0 ] && mapfile -t -O ${#list[@]} list < <(by_name "$@")
+	done
+	if [ ${#list[@]} -gt 0 ]; then
+		bundle "$dir" "${list[@]}"
+	fi
+}
+# (LAB_BUNDLES=0: not these; t4030 needs only the first bundle)
+if [ "${LAB_BUNDLES:-1}" != 0 ]; then
+	lab_set "$out/lab" vanilla patched
+	lab_set "$out/lab-mglru" classic mglru
 fi

@@ -7,7 +7,7 @@ sdir=${VR_SAMPLES_DIR:-$TOP/samples}
 # one database of the samples and its bundle, shared by the tests below
 shared=$test_root/shared
 mkdir -p "$shared"
-(cd "$shared" && SAMPLES=$sdir REPORTS=$shared/b VR=$VR "$TOP/tests/make-reports.sh" \
+(cd "$shared" && SAMPLES=$sdir REPORTS=$shared/b VR=$VR LAB_BUNDLES=0 "$TOP/tests/make-reports.sh" \
 	>/dev/null 2>&1)
 D=$shared/b/vmscan.db E=$shared/b/evidence.db
 RAW="SELECT count(*) FROM sqlite_master WHERE name LIKE 'mm\_%' ESCAPE '\\'

@@ -84,6 +84,7 @@ static unsigned long opt_floor_mb = 2560;
 static int opt_hog_only;
 static int opt_mlock;                  /* mlock the hog: it stays put when swap is on */
 static int opt_keep_files;             /* leave the data files at exit */
+static int opt_use_files;              /* use DIR/simoop-lite.data.N as they are */
 
 
 static volatile sig_atomic_t stop_flag;
@@ -105,7 +106,7 @@ static void die(const char *fmt, ...)
 	va_list ap;
 
 	/* do not leave gigabytes of data files behind */
-	for (unsigned i = 0; file_names && i < nr_files; i++)
+	for (unsigned i = 0; !opt_use_files && file_names && i < nr_files; i++)
 		if (file_names[i])
 			unlink(file_names[i]);
 
@@ -529,11 +530,25 @@ static void create_files(void)
 	if (!file_names)
 		die("out of memory");
 	for (unsigned i = 0; i < nr_files; i++) {
-		if (asprintf(&file_names[i], "%s/simoop-lite.%d.%u", opt_dir, (int)getpid(), i) < 0)
+		int n = opt_use_files ?
+			asprintf(&file_names[i], "%s/simoop-lite.data.%u", opt_dir, i) :
+			asprintf(&file_names[i], "%s/simoop-lite.%d.%u", opt_dir, (int)getpid(), i);
+
+		if (n < 0)
 			die("out of memory");
 	}
 	for (unsigned i = 0; i < nr_files && !stop_flag; i++) {
-		int fd = open(file_names[i], O_CREAT | O_TRUNC | O_WRONLY, 0600);
+		struct stat sb;
+		int fd;
+
+		/* --use-files: a file already as big as -f is used as it is */
+		if (opt_use_files && stat(file_names[i], &sb) == 0 &&
+		    (unsigned long)sb.st_size >= opt_file_mb * MIB) {
+			fprintf(stderr, "simoop-lite: using %s (%lld MB)\n", file_names[i],
+				(long long)(sb.st_size / (off_t)MIB));
+			continue;
+		}
+		fd = open(file_names[i], O_CREAT | O_TRUNC | O_WRONLY, 0600);
 
 		if (fd < 0)
 			die("create %s: %s", file_names[i], strerror(errno));
@@ -556,7 +571,7 @@ static void remove_files(void)
 {
 	for (unsigned i = 0; i < nr_files; i++) {
 		if (file_names[i]) {
-			if (!opt_keep_files)
+			if (!opt_keep_files && !opt_use_files)
 				unlink(file_names[i]);
 			free(file_names[i]);
 		}
@@ -596,6 +611,10 @@ static void usage(FILE *f)
 "      --wait-start       after creating the files, wait for SIGUSR1 before starting the run\n"
 "      --mlock            mlock the hog (it stays resident when swap is on)\n"
 "      --keep-files       do not remove the data files at exit\n"
+"      --use-files        use DIR/simoop-lite.data.N (N = 0 .. readers + writers - 1,\n"
+"                         readers first) as they are when each holds -f MB (made\n"
+"                         beforehand, e.g. in a disk image), create them otherwise;\n"
+"                         never remove them\n"
 "  -h, --help             this help\n"
 "\n"
 "Latency reports go to stdout in simoop's format; progress messages go to stderr.\n");
@@ -637,6 +656,7 @@ int main(int argc, char **argv)
 		{ "wait-start", no_argument, NULL, 2 },
 		{ "mlock", no_argument, NULL, 3 },
 		{ "keep-files", no_argument, NULL, 4 },
+		{ "use-files", no_argument, NULL, 5 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -670,6 +690,7 @@ int main(int argc, char **argv)
 		case 2: opt_wait_start = 1; break;
 		case 3: opt_mlock = 1; break;
 		case 4: opt_keep_files = 1; break;
+		case 5: opt_use_files = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
