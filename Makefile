@@ -6,8 +6,9 @@
 #   make bench      speed and memory of `load` against trace-cmd (see tests/bench)
 #   make torture    the mutation test of `make test` at length, with kills and
 #                   concurrent loads (tests/mutants.py; minutes)
-#   make reports    load samples/ into fresh databases and write reports/ and
-#                   reports/pressure/ (the pressure set)
+#   make reports    load samples/ into fresh databases and write reports/,
+#                   reports/pressure/ (the pressure set), reports/lab/ and
+#                   reports/lab-mglru/ (the lab set, samples/lab/)
 #   make record-samples  remake the recordings in samples/ (root, minutes, uses
 #                   much memory, swap on zram, a loop device; never run by make
 #                   test); SAMPLE_SETS=pressure for the pressure set only
