@@ -320,8 +320,21 @@ void store_derived_close(struct store_derived *d);
  */
 int store_evidence_write(struct store *s, const char *path, const char *source);
 
-/** store_is_evidence - 1 if @s is an evidence database, 0 if not, -1 after a message. */
+/**
+ * store_is_evidence - 1 if @s is an evidence database (its table evidence
+ * with source_path, and no raw table other_event), 0 if not, -1 after a
+ * message.
+ */
 int store_is_evidence(struct store *s);
+
+/**
+ * store_own_object - 1 if @name is a table, view or index vmscan-report's
+ * schema makes (the fixed, derived, event and latency tables, the sums,
+ * evidence's mark, their indexes and the slab_shrink view), 0 if not (a
+ * user's own object), -1 after a message.  The list is the schema itself,
+ * made once on an in-memory database.
+ */
+int store_own_object(const char *name);
 
 /**
  * store_has_table - 1 if the main database of @s has table @name (several

@@ -33,7 +33,7 @@ static bool is_raw(const char *name)
 static int many_evidence_write(struct store *s, const char *path, const char *source)
 {
 	sqlite3 *db = store_db(s);
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = NULL;
 	char *sql = sqlite3_mprintf("ATTACH 'file:%q?mode=rwc' AS ev", path);
 	int rc = store_exec(s, sql, "cannot create the evidence database");
 
@@ -49,7 +49,13 @@ static int many_evidence_write(struct store *s, const char *path, const char *so
 		struct vr_buf cols;
 		sqlite3_stmt *c;
 
-		if (is_raw(name))
+		int own = store_own_object(name);
+
+		if (own < 0) {
+			rc = -1;
+			break;
+		}
+		if (!own || is_raw(name))	/* a user's table is theirs, never sent */
 			continue;
 		/* its columns but the rowid the view adds for ordering */
 		sql = sqlite3_mprintf("SELECT * FROM temp.\"%w\" LIMIT 0", name);
@@ -71,8 +77,7 @@ static int many_evidence_write(struct store *s, const char *path, const char *so
 		sqlite3_free(sql);
 		vr_buf_release(&cols);
 	}
-	if (!rc)
-		sqlite3_finalize(st);
+	sqlite3_finalize(st);
 	sql = sqlite3_mprintf("CREATE TABLE ev.evidence (source_path TEXT NOT NULL);"
 			      " INSERT INTO ev.evidence VALUES (%Q);"
 			      " PRAGMA ev.user_version=%d; PRAGMA ev.application_id=%d",
@@ -113,15 +118,16 @@ static char *ro_uri(const char *path)
 /* An object of src's schema the evidence database holds. */
 struct ev_object {
 	char *name, *sql;
-	bool table;
-	bool rows;	/* a table whose rows are copied (all but evidence) */
+	bool table;	/* a table (its rows are copied), else an index */
 };
 
 /*
- * The objects of src (attached to @db) that are not raw (is_raw() of the
- * table they belong to): its tables in src's order, then its indexes,
- * views and triggers in src's order; the automatic indexes come with
- * their tables.  Returns 0 or -1 after a message.
+ * The objects of src (attached to @db) that vmscan-report's schema makes
+ * (store_own_object(): by the list, so a user's table, view, trigger or
+ * index, even one on our tables, stays out of a file meant to be sent) and
+ * that are not raw (is_raw() of the table they belong to): its tables in
+ * src's order, then its indexes in src's order; the automatic indexes come
+ * with their tables.  Returns 0 or -1 after a message.
  */
 static int ev_objects(sqlite3 *db, const char *path, struct ev_object **objs, size_t *n)
 {
@@ -136,15 +142,22 @@ static int ev_objects(sqlite3 *db, const char *path, struct ev_object **objs, si
 		return vr_error("%s: cannot read the schema: %s", path, sqlite3_errmsg(db));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 1);
+		int own = store_own_object(name);
 
-		if (is_raw((const char *)sqlite3_column_text(st, 2)))
+		if (own < 0) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		/* evidence: made anew below (in a loaded database the name is a
+		 * user's table) */
+		if (!own || is_raw((const char *)sqlite3_column_text(st, 2)) ||
+		    !strcmp((const char *)sqlite3_column_text(st, 2), "evidence"))
 			continue;
 		*objs = vr_realloc(*objs, (*n + 1) * sizeof(**objs));
 		(*objs)[*n] = (struct ev_object){
 			.name = vr_strdup(name),
 			.sql = vr_strdup((const char *)sqlite3_column_text(st, 3)),
 			.table = sqlite3_column_int(st, 0),
-			.rows = sqlite3_column_int(st, 0) && strcmp(name, "evidence"),
 		};
 		++*n;
 	}
@@ -186,8 +199,7 @@ static int ev_pragma(sqlite3 *db, const char *path, const char *name)
 /*
  * Fill main of @db (empty) from src, in its open transaction: the schema
  * of ev_objects() (tables; the sums a database loaded before them lacks,
- * summed from src's raw rows; the table evidence; then indexes, views,
- * triggers), the rows of the tables, @source in evidence, src's
+ * summed from src's raw rows; the table evidence; then indexes), the rows of the tables, @source in evidence, src's
  * user_version and application_id.  A VACUUM of it is what copying src
  * whole and dropping its raw tables made: VACUUM lays out the tables in
  * the order of the schema, then the indexes.
@@ -202,12 +214,12 @@ static int ev_fill(sqlite3 *db, const char *path, const char *source)
 	for (i = 0; !rc && i < n && objs[i].table; i++)
 		rc = store_sqlite_exec(db, path, objs[i].sql, "cannot create a table");
 	rc = rc || store_sums_make(db, path, true, "src") ||
-	     store_sqlite_exec(db, path, "CREATE TABLE IF NOT EXISTS evidence"
+	     store_sqlite_exec(db, path, "CREATE TABLE evidence"
 			       " (source_path TEXT NOT NULL)", "cannot mark it as evidence");
 	for (; !rc && i < n; i++)
 		rc = store_sqlite_exec(db, path, objs[i].sql, "cannot create an index or view");
 	for (i = 0; !rc && i < n; i++) {
-		if (!objs[i].rows)
+		if (!objs[i].table)
 			continue;
 		sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT * FROM src.\"%w\"",
 				      objs[i].name, objs[i].name);

@@ -380,9 +380,69 @@ int store_has_table(struct store *s, const char *name)
 	return n;
 }
 
+/*
+ * An evidence database is marked by its table `evidence` (source_path, as
+ * store-evidence.c makes it) and has no raw tables: a database with
+ * other_event (made by every load since schema version 1) is a loaded one,
+ * whatever tables a user added to it (a table of theirs named evidence).
+ */
 int store_is_evidence(struct store *s)
 {
-	return store_has_table(s, "evidence");
+	int ev = store_has_table(s, "evidence"), col, raw;
+
+	if (ev <= 0)
+		return ev;
+	col = store_has_column(s, "evidence", "source_path");
+	raw = store_has_table(s, "other_event");
+	if (col < 0 || raw < 0)
+		return -1;
+	return col && !raw;
+}
+
+/* The names of the objects our schema makes (store_own_object()), made
+ * once; a set of malloc'ed strings. */
+static GHashTable *own_names;
+
+/* Collect the names of every object of @db's main schema into own_names. */
+static int collect_names(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "SELECT name FROM main.sqlite_master", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW)
+		g_hash_table_add(own_names, vr_strdup((const char *)sqlite3_column_text(st, 0)));
+	for (size_t i = 0; i < store_sums_count; i++)	/* the evidence-only ones too */
+		g_hash_table_add(own_names, vr_strdup(store_sums[i].name));
+	return sqlite3_finalize(st) == SQLITE_OK ? 0 : -1;
+}
+
+int store_own_object(const char *name)
+{
+	struct store *s;
+	int rc;
+
+	if (own_names)
+		return g_hash_table_contains(own_names, name);
+	/* what create_schema() makes in an empty database, the tables of the
+	 * sums (store_sums_create()) and evidence's mark: the list is the
+	 * schema itself, so a table added to it is ours by construction */
+	s = store_open_memory("the schema");
+	if (!s)
+		return -1;
+	own_names = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	rc = create_schema(s) || store_exec(s, "BEGIN", "cannot begin") ||
+	     store_sums_create(s->db, s->path) ||
+	     store_exec(s, "CREATE TABLE evidence (source_path TEXT NOT NULL); COMMIT",
+			"cannot make the schema") || collect_names(s->db);
+	store_close(s);
+	if (rc) {
+		g_hash_table_destroy(own_names);
+		own_names = NULL;
+		return vr_error("cannot make the list of vmscan-report's tables");
+	}
+	return g_hash_table_contains(own_names, name);
 }
 
 /* An evidence database is read, never written: it has no raw tables. */
