@@ -212,7 +212,7 @@ extern const struct cmd_option cmd_help_option;
 /* The commands, one src/cmd/cmd-NAME.c each. */
 extern const struct cmd cmd_load_desc, cmd_runs_desc, cmd_compare_desc,
 	cmd_import_latency_desc, cmd_summary_desc, cmd_timeline_desc, cmd_chart_desc,
-	cmd_report_desc, cmd_record_desc;
+	cmd_report_desc, cmd_record_desc, cmd_rm_desc;
 
 struct compare_opts;
 struct compare_stat;

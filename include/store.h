@@ -169,6 +169,15 @@ uint64_t store_run_events(struct store *s);
 int store_delete_run(struct store *s, int64_t run_id);
 
 /**
+ * store_remove_runs - remove runs @ids[0..@n-1] (their run rows and every
+ * row of theirs in every table with a run_id, imported latencies too) in one
+ * write transaction of @s (opened STORE_RW).  A run that is not there is an
+ * error and nothing is removed.  Returns 0, or -1 after a message (the
+ * database unchanged).
+ */
+int store_remove_runs(struct store *s, const int64_t *ids, size_t n);
+
+/**
  * store_write_begin - BEGIN IMMEDIATE a write transaction on @s (opened
  * STORE_RW), which also upgrades a version 1 database: the upgrade commits
  * or rolls back with the caller's writes.  Returns 0, or -1 after an error

@@ -136,6 +136,22 @@ static void read_progress(const struct load_ctx *c, int fd, pid_t pid, int first
 	}
 }
 
+/*
+ * Did the worker's "run N" lines fail to reach stdout (a full disk,
+ * /dev/full, a closed pipe)?  Its own stdout, which the command's check of
+ * stdout (main.c) does not see: said here, and the worker fails, so that
+ * the load exits 1 as every command whose output was lost does.
+ */
+static bool stdout_failed(void)
+{
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return false;
+	vr_error("cannot write to standard output%s%s (the runs are loaded: 'vmscan-report runs'"
+		 " lists them)", errno ? ": " : "", errno ? strerror(errno) : "");
+	return true;
+}
+
 /* In the new worker: load files[first..n) and exit. */
 static void __attribute__((noreturn))
 worker_main(const struct load_ctx *parent_ctx, char *const *files, int n, int first,
@@ -158,8 +174,9 @@ worker_main(const struct load_ctx *parent_ctx, char *const *files, int n, int fi
 	if (c.o.iteration)
 		c.o.iteration += first;
 	/* interrupted (a signal sent to the worker alone): a failure too */
-	exit(load_run_here(&c, files + first, n - first) || *c.interrupted ? VR_EXIT_FAIL
-									 : VR_EXIT_OK);
+	int failed = load_run_here(&c, files + first, n - first) || *c.interrupted;
+
+	exit(stdout_failed() || failed ? VR_EXIT_FAIL : VR_EXIT_OK);
 }
 
 /* Wait for our own child @pid; its wait status. */

@@ -458,8 +458,24 @@ static int main_table(sqlite3 *db, const char *name)
 	return n;
 }
 
+/* Does @db's main run table hold a run?  1, 0, or -1 on error. */
+static int has_runs(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int n = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT EXISTS (SELECT 1 FROM main.run)", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 int store_sums_create(sqlite3 *db, const char *path)
 {
+	bool said = false;
 
 	/* summary's per-order counts of each task; pid first, so that the
 	 * queries of a run (run_id = ?) keep their scan in rowid order */
@@ -478,7 +494,12 @@ int store_sums_create(sqlite3 *db, const char *path)
 					sqlite3_errmsg(db));
 		if (have)
 			continue;
-		/* a database loaded before: the runs it holds get their sums now */
+		/* a database loaded before (or the table dropped): the runs it
+		 * holds get their sums now, from their raw rows */
+		if (!said && has_runs(db) > 0)
+			vr_warn("%s: the tables of sums over the raw rows (%s, ...) are made from"
+				" the raw rows of the runs it holds", path, v->name);
+		said = true;
 		body = store_sum_sql(v, db, NULL);
 		sql = sqlite3_mprintf("CREATE TABLE main.\"%w\" (%s);"
 				      " INSERT INTO main.\"%w\" %s;", v->name, v->columns, v->name,

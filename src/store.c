@@ -310,13 +310,56 @@ static int create_schema(struct store *s)
 	return 0;
 }
 
+static int delete_run_rows(struct store *s, int64_t run_id, bool keep_latency);
+
+/*
+ * Rows of runs whose run row is gone (deleted by hand, not with `rm`): a
+ * new run would get such an id again (INTEGER PRIMARY KEY: the highest id
+ * plus one) and its rows would mix with theirs, or fail on their keys.  The
+ * ids come from the tables every run has rows in (run_event_count of a
+ * trace, app_latency of an import; task, run_quality, lost_events); their
+ * rows are deleted from every table, said on stderr.  In the open write
+ * transaction; 0 or -1 after a message.
+ */
+static int remove_orphans(struct store *s)
+{
+	static const char sql[] =
+		"SELECT run_id FROM main.run_event_count WHERE run_id NOT IN (SELECT id FROM main.run)"
+		" UNION SELECT run_id FROM main.app_latency WHERE run_id NOT IN (SELECT id FROM main.run)"
+		" UNION SELECT run_id FROM main.run_quality WHERE run_id NOT IN (SELECT id FROM main.run)"
+		" UNION SELECT run_id FROM main.lost_events WHERE run_id NOT IN (SELECT id FROM main.run)"
+		" UNION SELECT run_id FROM main.task WHERE run_id NOT IN (SELECT id FROM main.run)";
+	int64_t *ids = NULL;
+	size_t n = 0;
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot look for rows of deleted runs: %s", s->path,
+				sqlite3_errmsg(s->db));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		ids = vr_realloc(ids, (n + 1) * sizeof(*ids));
+		ids[n++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < n && !rc; i++) {
+		vr_warn("%s: run %lld has rows but no run row (deleted by hand?): its rows are"
+			" removed, so that a new run cannot mix with them (remove a run with"
+			" 'vmscan-report rm')", s->path, (long long)ids[i]);
+		rc = delete_run_rows(s, ids[i], false);
+	}
+	free(ids);
+	return rc;
+}
+
 int store_write_begin(struct store *s)
 {
 	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start transaction"))
 		return -1;
 	/* the tables of sums: in the write's transaction, as they are filled
 	 * from the runs of a database loaded before them */
-	if ((s->upgrade_v1 && schema_in_transaction(s)) || store_sums_create(s->db, s->path)) {
+	if ((s->upgrade_v1 && schema_in_transaction(s)) || remove_orphans(s) ||
+	    store_sums_create(s->db, s->path)) {
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
@@ -457,6 +500,74 @@ static int check_evidence(struct store *s, int flags)
 	return ev;
 }
 
+/*
+ * The tables every database of schema version 2 was made with (the run's
+ * companions and the model's derived tables): one missing from a database
+ * that holds runs was dropped by hand, and create_schema() would make it
+ * again empty, so that its runs read as runs without stalls, cycles, ...
+ */
+static const char *const v2_tables[] = {
+	"run_event_count", "task", "lost_events", "other_event", "app_latency",
+	"reclaim_stall", "kswapd_cycle", "kswapd_wakeup", "pgdat_flag", "reclaim_throttle",
+	"slab_shrink_stored", "reclaim_write", "run_quality",
+};
+
+/* "DB: table T is missing while ..." for @what missing; -1. */
+static int dropped(struct store *s, const char *what, int64_t nruns)
+{
+	return vr_error("%s: %s is missing while the database holds %lld run%s (dropped by"
+			" hand?): writing to it would make it again empty, and its runs would"
+			" then read as if they had none of its rows; nothing written. Restore it,"
+			" or load the traces into a new database", s->path, what,
+			(long long)nruns, nruns == 1 ? "" : "s");
+}
+
+/*
+ * Before a write creates what is missing of the schema: a table of
+ * v2_tables, or the table of an event that run_event_count says a run has
+ * rows of, missing while runs are there, is refused (dropped(), exit 1),
+ * never made again empty.  0, or -1 after the message.
+ */
+static int check_dropped(struct store *s)
+{
+	int64_t nruns, n;
+	char what[128];
+
+	if (query_int(s, "SELECT count(*) FROM main.run", &nruns))
+		return -1;
+	if (!nruns)
+		return 0;
+	for (size_t i = 0; i < VR_ARRAY_SIZE(v2_tables); i++) {
+		int have = store_sqlite_has(s->db, "main", v2_tables[i], "table");
+
+		if (have < 0)
+			return vr_error("%s: cannot read the schema: %s", s->path,
+					sqlite3_errmsg(s->db));
+		snprintf(what, sizeof(what), "table %s", v2_tables[i]);
+		if (!have)
+			return dropped(s, what, nruns);
+	}
+	for (size_t i = 0; i < vr_event_specs_count; i++) {
+		char *sql;
+		int have = store_sqlite_has(s->db, "main", vr_event_specs[i].name, "table");
+
+		if (have)
+			continue;	/* (-1: run_event_count's query says why) */
+		sql = sqlite3_mprintf("SELECT count(*) FROM main.run_event_count WHERE system = '%q'"
+				      " AND name = '%q' AND count > 0", vr_event_specs[i].system,
+				      vr_event_specs[i].name);
+		have = query_int(s, sql, &n);
+		sqlite3_free(sql);
+		if (have)
+			return -1;
+		snprintf(what, sizeof(what), "table %s (%lld run%s had such events)",
+			 vr_event_specs[i].name, (long long)n, n == 1 ? "" : "s");
+		if (n)
+			return dropped(s, what, nruns);
+	}
+	return 0;
+}
+
 static int check_version(struct store *s, int flags)
 {
 	int64_t version, ntables;
@@ -471,8 +582,8 @@ static int check_version(struct store *s, int flags)
 		s->upgrade_v1 = flags == STORE_RW;
 		return 0;
 	}
-	if (version == VR_SCHEMA_VERSION)
-		return flags == STORE_RW ? create_schema(s) : 0; /* new event tables */
+	if (version == VR_SCHEMA_VERSION)	/* new event tables */
+		return flags == STORE_RW ? check_dropped(s) || create_schema(s) : 0;
 	if (version == 0 && ntables == 0) {
 		if (flags != STORE_RW)
 			return vr_error("%s: empty database, load a trace into it first", s->path);
@@ -545,6 +656,25 @@ static int first_statement(struct store *s, const char *sql)
 	return vr_error("%s: cannot open database: %s", s->path, sqlite3_errmsg(s->db));
 }
 
+/*
+ * A database is a regular file: SQLite keeps its rollback journal next to
+ * it (PATH-journal), so /dev/null as a database would leave
+ * /dev/null-journal behind, and a FIFO or a directory is no database.
+ * -1 after the message, else 0 (a path not there yet is fine).
+ */
+static int not_regular(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) || S_ISREG(st.st_mode))
+		return 0;
+	return vr_error("%s: not a regular file (%s): a database is a file of its own, with its"
+			" journal written next to it", path,
+			S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) ? "a character device" :
+			S_ISBLK(st.st_mode) ? "a block device" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+			S_ISSOCK(st.st_mode) ? "a socket" : "not a file");
+}
+
 struct store *store_open(const char *path, int flags)
 {
 	struct store *s = vr_calloc(1, sizeof(*s));
@@ -563,6 +693,8 @@ struct store *store_open(const char *path, int flags)
 			 path, path);
 		goto fail;
 	}
+	if (not_regular(path))
+		goto fail;
 	if (sqlite3_open_v2(path, &s->db, oflags, NULL) != SQLITE_OK) {
 		vr_error("%s: cannot open database: %s", path,
 			 s->db ? sqlite3_errmsg(s->db) : "out of memory");
@@ -730,6 +862,32 @@ uint64_t store_run_events(struct store *s)
 int store_delete_run(struct store *s, int64_t run_id)
 {
 	return delete_run_rows(s, run_id, false);
+}
+
+int store_remove_runs(struct store *s, const int64_t *ids, size_t n)
+{
+	if (store_write_begin(s))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char *sql = sqlite3_mprintf("SELECT count(*) FROM main.run WHERE id = %lld",
+					    (long long)ids[i]);
+		int64_t have;
+		int rc = query_int(s, sql, &have);
+
+		sqlite3_free(sql);
+		if (!rc && !have)
+			rc = vr_error("%s: no run %lld ('vmscan-report runs -d %s' lists them);"
+				      " nothing removed", s->path, (long long)ids[i], s->path);
+		if (rc || delete_run_rows(s, ids[i], false)) {
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+	}
+	if (store_exec(s, "COMMIT", "cannot commit")) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
 }
 
 /* Kernel label (OUT, caller frees) and iteration of run @id. */

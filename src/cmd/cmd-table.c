@@ -8,6 +8,7 @@
 const struct cmd *const cmd_table[] = {
 	&cmd_load_desc,
 	&cmd_runs_desc,
+	&cmd_rm_desc,
 	&cmd_compare_desc,
 	&cmd_import_latency_desc,
 	&cmd_summary_desc,
