@@ -104,13 +104,26 @@ void outfile_abort(struct outfile *of);
  *    matches one of the fnmatch(3) patterns @legacy (NULL-terminated; the
  *    names the writer uses), others are left alone with a warning.
  * Anything else at DIR/MANIFEST is not ours and is never replaced: error.
- * Also removes the temporaries of vmscan-reports that died while writing
- * here (".vmscan-report-PID." with PID no longer running, regular files).
+ * Also finishes the replacement of a vmscan-report killed during
+ * outdir_commit()'s renames (outdir_settle()), then removes the temporaries
+ * of vmscan-reports that died while writing here (".vmscan-report-PID."
+ * with PID no longer running or a zombie, regular files).
  * Returns the directory (owned; outdir_commit() or outdir_abort() frees
  * it) or NULL after a message ("DIR: cannot write the bundle there: not a
  * directory", "DIR/MANIFEST: not written by vmscan-report ...").
  */
 struct outdir *outdir_open(const char *dir, const char *const *legacy);
+
+/**
+ * outdir_settle - after a writer of @dir died: finish the replacement it
+ * began and could not end (killed during outdir_commit()'s renames, after
+ * its intent was written: the files then MANIFEST put in place from its
+ * temporaries), as outdir_open() does for any dead process, and remove the
+ * temporaries of the dead (the writer reaped by the caller).  @legacy as
+ * for outdir_open().  Says what it finished.  Returns the number of
+ * replacements finished (0: nothing was begun, the directory is as it was).
+ */
+int outdir_settle(const char *dir, const char *const *legacy);
 
 /**
  * outdir_remove_temporaries - remove the temporaries that process @pid (a

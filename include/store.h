@@ -337,6 +337,16 @@ int store_evidence_write(struct store *s, const char *path, const char *source);
 int store_is_evidence(struct store *s);
 
 /**
+ * store_data_version - SQLite's data_version of every database of @s (one,
+ * or each attached by store_open_many()), as "V" or "V0,V1,...": it changes
+ * when another connection commits to one of them (sqlite.org/pragma.html
+ * #pragma_data_version), so two equal values around a series of reads
+ * prove that every read in between, by any connection, saw one state.
+ * Returns a malloc'ed string, or NULL after a message.
+ */
+char *store_data_version(struct store *s);
+
+/**
  * store_own_object - 1 if @name is a table, view or index vmscan-report's
  * schema makes (the fixed, derived, event and latency tables, the sums,
  * evidence's mark, their indexes and the slab_shrink view), 0 if not (a

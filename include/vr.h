@@ -123,8 +123,9 @@ int vr_parse_u64(const char *s, uint64_t *out);
 
 /**
  * vr_name_of_dead_process - is @name "@prefix PID" followed by @after
- * ('\0': nothing) where PID is not this process and no longer runs?  For
- * removing what a killed vmscan-report left (tracefs instances, copies).
+ * ('\0': nothing) where PID is not this process and no longer runs (gone,
+ * or a zombie: exited, not yet reaped)?  For removing what a killed
+ * vmscan-report left (tracefs instances, copies, temporaries).
  */
 bool vr_name_of_dead_process(const char *name, const char *prefix, char after);
 

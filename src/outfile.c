@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,6 +28,10 @@
 #define MANIFEST_MAX_BYTES (1 << 20)
 #define NAME_MAX_BYTES 200	/* a name plus TMP_PREFIX, pid and suffix fit NAME_MAX */
 #define SHA256_HEX 64
+/* TMP_PREFIX "PID." then this: the new MANIFEST of a commit under way (its
+ * intent); no file's temporary has the name, as a plain name never starts
+ * with '.' */
+#define INTENT_NAME ".intent"
 
 enum of_state { OF_OPEN, OF_DONE, OF_FAILED };
 
@@ -513,6 +518,173 @@ out:
 	return ret;
 }
 
+/* The intent's name of process @pid in @buf. */
+static const char *intent_name(char *buf, size_t len, long pid)
+{
+	snprintf(buf, len, TMP_PREFIX "%ld." INTENT_NAME, pid);
+	return buf;
+}
+
+/* Is @name the intent of a process that is gone?  Its pid in *@pid. */
+static bool dead_intent(const char *name, long *pid)
+{
+	char want[64];
+
+	if (!vr_name_of_dead_process(name, TMP_PREFIX, '.'))
+		return false;
+	*pid = strtol(name + strlen(TMP_PREFIX), NULL, 10);
+	return !strcmp(name, intent_name(want, sizeof(want), *pid));
+}
+
+/* The entries of the intent @name (a MANIFEST with hashes), or -1. */
+static int read_intent(struct outdir *d, const char *name, struct manifest_entry **e, size_t *n)
+{
+	struct outdir tmp = { .dir = d->dir, .dirfd = d->dirfd };
+	int fd = openat(d->dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	char *text = NULL, **lines = NULL;
+	struct stat st;
+	int ret = -1;
+
+	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size <= MANIFEST_MAX_BYTES) {
+		text = vr_malloc((size_t)st.st_size + 1);
+		if (pread(fd, text, (size_t)st.st_size, 0) == st.st_size) {
+			size_t nl;
+
+			text[st.st_size] = '\0';
+			nl = memchr(text, '\0', (size_t)st.st_size) ? 0 : split_lines(text, &lines);
+			if (nl && !strncmp(lines[0], MANIFEST_HEADER, strlen(MANIFEST_HEADER)))
+				ret = parse_hashed(&tmp, lines, nl, name);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	free(lines);
+	free(text);
+	*e = tmp.old;
+	*n = tmp.nold;
+	return ret;
+}
+
+static void free_entries(struct manifest_entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(e[i].name);
+	free(e);
+}
+
+static int is_ours(const struct outdir *d, const char *name, const char **why);
+
+/*
+ * Put entry @e of the intent of dead process @pid in place: its file has
+ * the intent's content already (renamed before the process died), or its
+ * temporary has, and what is at its name is ours (old MANIFEST): then it
+ * is renamed.  0 in place, -1 not.
+ */
+static int finish_entry(struct outdir *d, const struct manifest_entry *e, long pid)
+{
+	char tmp[NAME_MAX_BYTES + 64], hex[SHA256_HEX + 1];
+	const char *why;
+
+	if (!sha256_name(d->dirfd, e->name, hex) && !strcmp(hex, e->sha256))
+		return 0;
+	snprintf(tmp, sizeof(tmp), TMP_PREFIX "%ld.%s", pid, e->name);
+	if (sha256_name(d->dirfd, tmp, hex) || strcmp(hex, e->sha256) ||
+	    is_ours(d, e->name, &why) != 1)
+		return -1;
+	return renameat(d->dirfd, tmp, d->dirfd, e->name) ? -1 : 0;
+}
+
+/*
+ * A report killed during its renames (outdir_commit()) left its intent
+ * @name (the new MANIFEST, whole) and some of its files still as
+ * temporaries: finish what it began, the files then MANIFEST, so that the
+ * directory is the new bundle whole.  When that cannot be done (a file
+ * changed since, a temporary gone), the files of both MANIFESTs are taken
+ * as report's own, so that this report replaces them.  Said either way.
+ * Returns 1 finished, 0 not.
+ */
+static int finish_intent(struct outdir *d, const char *name, long pid)
+{
+	struct manifest_entry *e;
+	size_t n, done = 0;
+	bool whole;
+
+	if (read_intent(d, name, &e, &n)) {
+		free_entries(e, n);
+		unlinkat(d->dirfd, name, 0);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		done += !finish_entry(d, &e[i], pid);
+	whole = done == n;
+	if (whole) {
+		/* the old files it no longer lists, as outdir_commit() removes them */
+		for (size_t i = 0; i < d->nold; i++) {
+			const char *why;
+			bool listed = false;
+
+			for (size_t j = 0; j < n && !listed; j++)
+				listed = !strcmp(e[j].name, d->old[i].name);
+			if (!listed && is_ours(d, d->old[i].name, &why) == 1)
+				unlinkat(d->dirfd, d->old[i].name, 0);
+		}
+		whole = !renameat(d->dirfd, name, d->dirfd, MANIFEST_NAME);
+		if (whole && fsync(d->dirfd) && errno != EINVAL)
+			whole = false;
+	}
+	if (whole) {
+		vr_warn("%s: a report (pid %ld) was killed while it replaced the bundle's files: its"
+			" replacement is finished (%zu files, MANIFEST), the bundle is the new one,"
+			" whole", d->dir, pid, n);
+		free_entries(d->old, d->nold);
+		d->old = NULL;
+		d->nold = 0;
+	} else {
+		vr_warn("%s: a report (pid %ld) was killed while it replaced the bundle's files, and"
+			" %zu of its %zu files cannot be put in place (changed or gone since): its"
+			" files and the old ones are taken as report's own", d->dir, pid, n - done, n);
+		unlinkat(d->dirfd, name, 0);
+	}
+	for (size_t i = 0; i < n; i++)
+		add_old(d, e[i].name, e[i].sha256, true);
+	free_entries(e, n);
+	return whole;
+}
+
+/* Finish the commits of dead reports in @d (finish_intent()): the number finished. */
+static int finish_dead_intents(struct outdir *d)
+{
+	int fd = openat(d->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dh = fd >= 0 ? fdopendir(fd) : NULL;
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *de;
+	int finished = 0;
+
+	if (!dh) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	while ((de = readdir(dh))) {
+		long pid;
+
+		if (dead_intent(de->d_name, &pid)) {
+			names = vr_realloc(names, (n + 1) * sizeof(*names));
+			names[n++] = vr_strdup(de->d_name);
+		}
+	}
+	closedir(dh);
+	for (size_t i = 0; i < n; i++) {
+		long pid = strtol(names[i] + strlen(TMP_PREFIX), NULL, 10);
+
+		finished += finish_intent(d, names[i], pid);
+		free(names[i]);
+	}
+	free(names);
+	return finished;
+}
+
 /* Remove the temporaries of vmscan-reports that died writing in @d. */
 static void sweep_dead_temporaries(struct outdir *d)
 {
@@ -594,8 +766,24 @@ struct outdir *outdir_open(const char *dir, const char *const *legacy)
 		outdir_free(d);
 		return NULL;
 	}
+	finish_dead_intents(d);
 	sweep_dead_temporaries(d);
 	return d;
+}
+
+int outdir_settle(const char *dir, const char *const *legacy)
+{
+	struct outdir *d = vr_calloc(1, sizeof(*d));
+	int finished = 0;
+
+	d->dir = vr_strdup(dir);
+	d->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->dirfd >= 0 && !read_manifest(d, legacy))
+		finished = finish_dead_intents(d);
+	if (d->dirfd >= 0)
+		sweep_dead_temporaries(d);
+	outdir_free(d);
+	return finished;
 }
 
 static const struct manifest_entry *old_entry(const struct outdir *d, const char *name)
@@ -725,6 +913,26 @@ static void remove_stale(struct outdir *d)
 	}
 }
 
+/* File @failed of @d could not be renamed into place: say exactly which
+ * files are new and which are not yet; -1. */
+static int say_part_replaced(struct outdir *d, size_t failed, const char *intent)
+{
+	struct vr_buf b;
+
+	vr_buf_init(&b);
+	for (size_t i = 0; i < failed; i++)
+		vr_buf_addf(&b, "%s%s", i ? ", " : "", d->files[i]->name);
+	if (!failed)
+		vr_buf_addstr(&b, "nothing");
+	vr_buf_addstr(&b, "; not yet");
+	for (size_t i = failed; i < d->nfiles; i++)
+		vr_buf_addf(&b, "%s%s", i > failed ? ", " : ": ", d->files[i]->name);
+	vr_error("%s: replaced %s, nor MANIFEST (the next report finishes the replacement from"
+		 " %s/%s)", d->dir, b.buf, d->dir, intent);
+	vr_buf_release(&b);
+	return -1;
+}
+
 int outdir_commit(struct outdir *d)
 {
 	struct outfile *m = NULL;
@@ -740,20 +948,52 @@ int outdir_commit(struct outdir *d)
 		outdir_abort(d);
 		return -1;
 	}
+	/*
+	 * The intent: the new MANIFEST, whole, under a name of its own before
+	 * the first rename; a report killed during the renames leaves it, and
+	 * the next report (or the one waiting for this process) finishes them
+	 * from it (finish_intent()).  The renames are not cut by a signal that
+	 * can be held: SIGINT, SIGTERM, SIGHUP wait for their end.
+	 */
+	sigset_t hold, old;
+	char intent[64];
+
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	intent_name(intent, sizeof(intent), (long)getpid());
+	if (renameat(d->dirfd, m->tmp, d->dirfd, intent) ||
+	    (fsync(d->dirfd) && errno != EINVAL)) {
+		ret = vr_error("%s: cannot write the directory: %s: nothing replaced, the directory"
+			       " is as it was", d->dir, strerror(errno));
+		unlinkat(d->dirfd, intent, 0);
+		outfile_fail(m, 0);
+		of_free(m);
+		outdir_abort(d);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return ret;
+	}
+	free(m->tmp);
+	m->tmp = vr_strdup(intent);
 	for (size_t i = 0; i < d->nfiles && !ret; i++)
 		if (of_rename(d->files[i]))
-			ret = vr_error("%s: the files before this one are new, the others as they"
-				       " were; MANIFEST lists the old ones", d->dir);
+			ret = say_part_replaced(d, i, intent);
 	if (!ret)
 		remove_stale(d);
 	if (!ret && of_rename(m))
 		ret = -1;
 	if (!ret && fsync(d->dirfd) && errno != EINVAL)
 		ret = vr_error("%s: cannot write the directory: %s", d->dir, strerror(errno));
-	if (m->tmp)	/* not renamed */
-		outfile_fail(m, 0);
+	if (m->tmp && ret)	/* the intent stays: the next report finishes the renames */
+		free(m->tmp), m->tmp = NULL;
 	of_free(m);
-	outdir_abort(d);	/* removes what was not renamed */
+	if (ret)	/* the files not renamed stay for the next report to put in place */
+		for (size_t i = 0; i < d->nfiles; i++)
+			free(d->files[i]->tmp), d->files[i]->tmp = NULL;
+	outdir_abort(d);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }
 

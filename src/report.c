@@ -25,6 +25,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,25 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* SIGINT, SIGTERM or SIGHUP the writer was sent (report_bundle()), or 0. */
+static volatile sig_atomic_t report_interrupted;
+
+static void on_interrupt(int sig)
+{
+	report_interrupted = sig;
+}
+
+/* Catch SIGINT, SIGTERM and SIGHUP with @handler (SIG_DFL: their default). */
+static void catch_interrupts(void (*handler)(int))
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = handler };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < VR_ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
 
 struct report {
 	const char *db_path, *dir;
@@ -72,6 +92,9 @@ static bool untrimmed(const struct compare_opts *o)
 static void made(struct report *r, const char *what)
 {
 	double now = progress_elapsed_s(&r->prog);
+
+	if (report_interrupted)	/* stop at the next part: nothing is replaced */
+		r->failed = 1;
 
 	if (r->verbose && !r->failed)
 		progress_say(&r->prog, "report: made %s/%s (%.2f s)", r->dir, what,
@@ -251,6 +274,7 @@ static void summary_start(struct report *r, const struct report_opts *o)
 		return;
 	}
 	if (r->summary_pid == 0) {
+		catch_interrupts(SIG_DFL);	/* a Ctrl-C ends it at once */
 		struct store *st = o->ndbs > 1 ? store_open_many(o->db_paths, o->ndbs) :
 			store_open(o->db_path, STORE_RDONLY);
 		FILE *f = st ? fdopen(r->summary_fd, "w") : NULL;
@@ -325,7 +349,7 @@ static void summary_finish(struct report *r)
 			break;
 	r->summary_pid = 0;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != VR_EXIT_OK) {
-		if (WIFSIGNALED(status))
+		if (WIFSIGNALED(status) && !report_interrupted)
 			vr_error("summary.txt: the process printing it died (signal %d, SIG%s)",
 				 WTERMSIG(status), sigabbrev_np(WTERMSIG(status)));
 		r->failed = 1;	/* (its own message otherwise) */
@@ -401,6 +425,10 @@ static void report_chart(struct report *r, struct chart_draw_req *q, const char 
 	char png[METRIC_NAME_MAX + 24], svg[METRIC_NAME_MAX + 24], both[2 * METRIC_NAME_MAX + 64];
 
 	progress_show(&r->prog, "report: chart %d of %d (%s)", ++r->chart_no, r->nchart, name);
+	if (report_interrupted) {	/* no more drawing: nothing is replaced */
+		r->failed = 1;
+		return;
+	}
 	snprintf(png, sizeof(png), "%s.png", name);
 	snprintf(svg, sizeof(svg), "%s.svg", name);
 	q->out_file = outdir_create(r->out, png);
@@ -611,16 +639,18 @@ static void index_md(struct report *r)
 	vr_buf_release(&b);
 }
 
-/* Write the bundle (in the process report_bundle() started): 0, VR_ERR_USAGE or -1. */
-static int report_write(struct store *s, const struct report_opts *o)
+/*
+ * Write the bundle once: every part read while the database was at data
+ * version @version (store_data_version()).  If it is another once all is
+ * read (a load committed meanwhile: the parts may describe different runs),
+ * nothing is replaced and *@changed is set.  0 or -1.
+ */
+static int report_write_once(struct store *s, const struct report_opts *o, const char *version,
+			     bool *changed)
 {
 	struct report r = { .db_path = o->db_path, .dir = o->dir, .st = s, .width = o->width,
 			    .height = o->height, .copts = o->copts,
 			    .verbose = o->verbose };
-	int bad = compare_check_metrics(s, o->copts);
-
-	if (bad)	/* an unknown metric or kernel: a usage error, as in compare */
-		return bad;
 
 	r.out = outdir_open(r.dir, report_names);
 	if (!r.out)
@@ -645,10 +675,31 @@ static int report_write(struct store *s, const struct report_opts *o)
 	made(&r, "summary.txt");
 	progress_end(&r.prog);
 	index_md(&r);
-	if (r.failed) {
+	/* after every read, the summary's process's included */
+	char *now = store_data_version(s);
+
+	*changed = now && strcmp(now, version);
+	if (!now)
+		r.failed = 1;
+	free(now);
+	if (report_interrupted) {
+		*changed = false;
+		vr_error("%s: interrupted (signal %d, SIG%s): nothing replaced, its temporary files"
+			 " removed, the directory is as it was", r.dir, (int)report_interrupted,
+			 sigabbrev_np((int)report_interrupted));
+		outdir_abort(r.out);
+		r.failed = 1;
+	} else if (*changed) {
+		outdir_abort(r.out);	/* (said by report_write()) */
+	} else if (r.failed) {
 		vr_error("%s: nothing replaced, the directory is as it was", r.dir);
 		outdir_abort(r.out);
 	} else if (outdir_commit(r.out)) {
+		r.failed = 1;
+	} else if (report_interrupted) {	/* held during the renames */
+		vr_error("%s: interrupted (signal %d, SIG%s) while the files were replaced: the"
+			 " replacement was finished first, the bundle is the new one, whole", r.dir,
+			 (int)report_interrupted, sigabbrev_np((int)report_interrupted));
 		r.failed = 1;
 	}
 	vr_buf_release(&r.index);
@@ -658,20 +709,67 @@ static int report_write(struct store *s, const struct report_opts *o)
 	return r.failed ? -1 : 0;
 }
 
+/* Bundles begun before report gives up on a database that keeps changing. */
+enum { REPORT_ATTEMPTS = 3 };
+
 /*
- * The process that wrote the bundle in @dir died by signal @sig: remove
- * what it left (its temporaries in @dir and $TMPDIR's evidence.db with
+ * Write the bundle (in the process report_bundle() started) from one state
+ * of the database: written again when another process committed to it
+ * meanwhile (report_write_once()), at most REPORT_ATTEMPTS times, each said.
+ * 0, VR_ERR_USAGE or -1.
+ */
+static int report_write(struct store *s, const struct report_opts *o)
+{
+	int bad = compare_check_metrics(s, o->copts);
+
+	if (bad)	/* an unknown metric or kernel: a usage error, as in compare */
+		return bad;
+	for (int attempt = 1;; attempt++) {
+		char *version = store_data_version(s);
+		bool changed = false;
+		int rc;
+
+		if (!version)
+			return -1;
+		rc = report_write_once(s, o, version, &changed);
+		free(version);
+		if (!changed || report_interrupted)
+			return rc;
+		if (attempt == REPORT_ATTEMPTS)
+			return vr_error("%s: changed while the bundle was being written, %d times"
+					" (another process keeps committing to it: a load?): nothing"
+					" replaced, the directory is as it was; run report again once"
+					" it is done", store_path(s), attempt);
+		vr_warn("%s: changed while the bundle was being written (another process committed"
+			" to it): writing it again, from one state of it (attempt %d of %d)",
+			store_path(s), attempt + 1, REPORT_ATTEMPTS);
+	}
+}
+
+/* Is @sig one a process gets for a fault of its own (a crash), not one sent? */
+static bool crash_signal(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGILL ||
+	       sig == SIGFPE || sig == SIGTRAP || sig == SIGSYS;
+}
+
+/*
+ * The process that wrote the bundle in @dir died by signal @sig: finish
+ * the replacement when it died during its renames (outdir_settle(): its
+ * intent was written, the directory becomes the new bundle, whole), else
+ * remove what it left (its temporaries in @dir; $TMPDIR's evidence.db with
  * SQLite's side files; @dir itself if it made it and it is empty, as it
- * was not there: !@existed) and say so.
+ * was not there: !@existed), and say which.  A crash (SIGSEGV, SIGTRAP, ...)
+ * is blamed on the libraries, a signal sent (SIGKILL) is named as one.
  */
 static void report_died(const char *dir, pid_t pid, bool existed, int sig)
 {
 	static const char *const side[] = { "", "-journal", "-wal", "-shm" };
 	unsigned long long limit = vr_as_limit_mib();
-	char hint[128] = "";
+	char hint[128] = "", how[256];
 	struct vr_buf tmp;
+	int finished = outdir_settle(dir, report_names);
 
-	outdir_remove_temporaries(dir, pid);
 	vr_buf_init(&tmp);
 	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
 		vr_buf_reset(&tmp);
@@ -682,12 +780,20 @@ static void report_died(const char *dir, pid_t pid, bool existed, int sig)
 	vr_buf_release(&tmp);
 	if (!existed)
 		rmdir(dir);
-	if (limit)
+	if (limit && crash_signal(sig))
 		snprintf(hint, sizeof(hint), ", most likely out of memory under the address-space"
 			 " limit of %llu MiB (ulimit -v)", limit);
-	vr_error("%s: writing the bundle crashed (signal %d, SIG%s) inside the libraries%s;"
-		 " nothing replaced, its temporary files removed, the directory is as it was",
-		 dir, sig, sigabbrev_np(sig), hint);
+	if (crash_signal(sig))
+		snprintf(how, sizeof(how), "crashed (signal %d, SIG%s) inside the libraries%s", sig,
+			 sigabbrev_np(sig), hint);
+	else
+		snprintf(how, sizeof(how), "was killed (signal %d, SIG%s)", sig, sigabbrev_np(sig));
+	if (finished)
+		vr_error("%s: writing the bundle %s while it replaced the files: the replacement was"
+			 " finished from its temporaries, the bundle is the new one, whole", dir, how);
+	else
+		vr_error("%s: writing the bundle %s; nothing replaced, its temporary files removed,"
+			 " the directory is as it was", dir, how);
 }
 
 /* The child's exit status back into report_write()'s return value. */
@@ -702,15 +808,34 @@ int report_bundle(struct store *s, const struct report_opts *o)
 	int status;
 	pid_t pid;
 
+	bool forwarded = false;
+	int ret;
+
 	fflush(NULL);
+	/* a Ctrl-C stops the writer at its next part (nothing replaced), or
+	 * after its renames; this process waits for it, passing on a signal
+	 * sent to it alone */
+	report_interrupted = 0;
+	catch_interrupts(on_interrupt);
 	pid = fork();
-	if (pid < 0)
-		return report_write(s, o);
+	if (pid < 0) {
+		ret = report_write(s, o);
+		catch_interrupts(SIG_DFL);
+		return ret;
+	}
 	if (pid == 0)
 		exit(vr_exit_of(report_write(s, o)));	/* the child's own end, as load's worker */
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			catch_interrupts(SIG_DFL);
 			return -1;	/* cannot happen for our own child */
+		}
+		if (report_interrupted && !forwarded) {
+			kill(pid, (int)report_interrupted);
+			forwarded = true;
+		}
+	}
+	catch_interrupts(SIG_DFL);
 	if (WIFEXITED(status))
 		return ret_of_exit(WEXITSTATUS(status));
 	report_died(o->dir, pid, existed, WTERMSIG(status));

@@ -442,6 +442,35 @@ int store_is_evidence(struct store *s)
 	return col && !raw;
 }
 
+char *store_data_version(struct store *s)
+{
+	sqlite3_stmt *list;
+	struct vr_buf b;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT name FROM pragma_database_list WHERE name <> 'temp'",
+			       -1, &list, NULL) != SQLITE_OK) {
+		vr_error("%s: cannot read its version: %s", s->path, sqlite3_errmsg(s->db));
+		return NULL;
+	}
+	vr_buf_init(&b);
+	while (sqlite3_step(list) == SQLITE_ROW) {
+		char *sql = sqlite3_mprintf("PRAGMA \"%w\".data_version",
+					    (const char *)sqlite3_column_text(list, 0));
+		int64_t v;
+		int rc = query_int(s, sql, &v);
+
+		sqlite3_free(sql);
+		if (rc) {
+			sqlite3_finalize(list);
+			vr_buf_release(&b);
+			return NULL;
+		}
+		vr_buf_addf(&b, "%s%lld", b.len ? "," : "", (long long)v);
+	}
+	sqlite3_finalize(list);
+	return vr_buf_detach(&b);
+}
+
 /* The names of the objects our schema makes (store_own_object()), made
  * once; a set of malloc'ed strings. */
 static GHashTable *own_names;

@@ -241,7 +241,12 @@ bool vr_name_of_dead_process(const char *name, const char *prefix, char after)
 	pid = strtol(name + len, &end, 10);
 	if (end == name + len || *end != after || pid <= 0 || pid == (long)getpid())
 		return false;
-	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+	if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+		return true;
+	/* a zombie (exited, not yet reaped by its parent) writes nothing more */
+	char state = 0;
+
+	return !vr_proc_start_time((pid_t)pid, &state) && (state == 'Z' || state == 'X');
 }
 
 unsigned long long vr_as_limit_mib(void)

@@ -13,13 +13,19 @@
  *                     exist, then 0.2 s more (a child's file to be seen);
  *   VR_EXIT_READ=S    the 1000th read of such a file ends the process with
  *                     exit status 0 instead, as if it had stopped reading;
- *   VR_CRASH_EXIT=S   a process that opened such a file crashes as it exits.
+ *   VR_CRASH_EXIT=S   a process that opened such a file crashes as it exits;
+ *   VR_SIGNAL_RENAME=K,N  the K-th renameat() by which a process puts one of
+ *                     its own temporaries (".vmscan-report-PID.") in place
+ *                     raises signal N (9, 2, ...) just before it (the
+ *                     renames of a dead process's files by another are not
+ *                     counted).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -93,4 +99,21 @@ struct tep_record *tracecmd_read_data(struct tracecmd_input *h, int cpu)
 	if (h && h == marked_exit && ++reads == 1000)
 		_exit(0);
 	return real(h, cpu);
+}
+
+int renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath)
+{
+	static int (*real)(int, const char *, int, const char *);
+	static int renames;
+	const char *spec = getenv("VR_SIGNAL_RENAME");
+	char own[64];
+	int k, sig;
+
+	if (!real)
+		real = (int (*)(int, const char *, int, const char *))dlsym(RTLD_NEXT, "renameat");
+	snprintf(own, sizeof(own), ".vmscan-report-%d.", (int)getpid());
+	if (spec && sscanf(spec, "%d,%d", &k, &sig) == 2 && !strncmp(oldpath, own, strlen(own)) &&
+	    ++renames == k)
+		raise(sig);
+	return real(olddirfd, oldpath, newdirfd, newpath);
 }
