@@ -44,7 +44,12 @@ struct load_report {
 	long long last_run_id;	/* its run, if it loaded */
 	bool last_replaced;	/* that run replaced one loaded before */
 	bool out_of_memory;	/* it crashed right after an allocation failed */
+	int stopped;		/* the interrupt it did not stop for within
+				 * LOAD_STOP_GRACE_MS: killed (SIGKILL), or 0 */
 };
+
+/* How long a worker has to stop after an interrupt before it is killed. */
+enum { LOAD_STOP_GRACE_MS = 1000 };
 
 /*
  * load-worker.c: load files[first..n) in a worker process (jobs 1 if

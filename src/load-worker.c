@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
@@ -113,10 +114,37 @@ static void read_progress(const struct load_ctx *c, int fd, pid_t pid, int first
 	bool forwarded = false;
 	size_t len = 0;
 	ssize_t got;
+	struct timespec deadline = { 0 }, now, left;
+	int ready;
 
 	*r = (struct load_report){ .current = -1, .last_done = first - 1 };
 	for (;;) {
-		if (ppoll(&pfd, 1, NULL, waitmask) < 0) {
+		/* after an interrupt, LOAD_STOP_GRACE_MS for the worker to stop:
+		 * a worker inside libtracecmd may not look at its flag for
+		 * minutes (a file of zeros read 8 bytes at a time) */
+		if (*c->interrupted && !deadline.tv_sec) {
+			clock_gettime(CLOCK_MONOTONIC, &deadline);
+			deadline.tv_sec += LOAD_STOP_GRACE_MS / 1000;
+			deadline.tv_nsec += (LOAD_STOP_GRACE_MS % 1000) * 1000000L;
+		}
+		if (deadline.tv_sec && !r->stopped) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			left.tv_sec = deadline.tv_sec - now.tv_sec;
+			left.tv_nsec = deadline.tv_nsec - now.tv_nsec;
+			if (left.tv_nsec < 0) {
+				left.tv_nsec += 1000000000L;
+				left.tv_sec--;
+			}
+			if (left.tv_sec < 0)
+				left = (struct timespec){ 0 };
+		}
+		ready = ppoll(&pfd, 1, deadline.tv_sec && !r->stopped ? &left : NULL, waitmask);
+		if (ready == 0) {	/* the grace is over: it is stopped */
+			kill(pid, SIGKILL);
+			r->stopped = (int)*c->interrupted;
+			continue;
+		}
+		if (ready < 0) {
 			if (errno != EINTR)
 				break;
 			forward_interrupt(c, pid, &forwarded);

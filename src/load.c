@@ -205,6 +205,16 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 		}
 		failed += r.failed;
 		*loaded += r.loaded;
+		if (r.stopped && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+			int k = r.current >= 0 ? r.current : r.last_done + 1;
+
+			vr_error("%s: loading it did not stop within %d ms of SIG%s (inside libtracecmd?):"
+				 " its worker was killed, the run rolled back", files[k < n ? k : n - 1],
+				 LOAD_STOP_GRACE_MS, sigabbrev_np(r.stopped));
+			*crashed = true;	/* its journal: rolled back by the next opener */
+			failed++;
+			break;
+		}
 		if (worker_done(c, n, first, &r, status)) {
 			if (WIFEXITED(status) && WEXITSTATUS(status) != VR_EXIT_OK && !r.failed)
 				failed++;	/* it failed, but not on a file: interrupted */

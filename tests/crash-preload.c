@@ -14,6 +14,10 @@
  *   VR_EXIT_READ=S    the 1000th read of such a file ends the process with
  *                     exit status 0 instead, as if it had stopped reading;
  *   VR_CRASH_EXIT=S   a process that opened such a file crashes as it exits;
+ *   VR_HANG_READ=S    the 1000th read of such a file hangs for 100 s, deaf to
+ *                     the load's interrupt flag (as libtracecmd reading 2 GiB
+ *                     of zeros 8 bytes at a time was), after making the file
+ *                     VR_HANG_MARK names, if any;
  *   VR_SIGNAL_RENAME=K,N  the K-th renameat() by which a process puts one of
  *                     its own temporaries (".vmscan-report-PID.") in place
  *                     raises signal N (9, 2, ...) just before it (the
@@ -35,6 +39,7 @@ struct tep_record;
 
 static struct tracecmd_input *marked;	/* the file VR_CRASH_READ names */
 static struct tracecmd_input *marked_exit;	/* the file VR_EXIT_READ names */
+static struct tracecmd_input *marked_hang;	/* the file VR_HANG_READ names */
 static int reads, crash_at_exit;
 
 static void crash(void)
@@ -86,6 +91,8 @@ struct tracecmd_input *tracecmd_open(const char *file, int flags)
 		marked_exit = h;
 	if (matches("VR_CRASH_EXIT", file))
 		crash_at_exit = 1;
+	if (matches("VR_HANG_READ", file))
+		marked_hang = h;
 	return h;
 }
 
@@ -98,6 +105,14 @@ struct tep_record *tracecmd_read_data(struct tracecmd_input *h, int cpu)
 		crash();
 	if (h && h == marked_exit && ++reads == 1000)
 		_exit(0);
+	if (h && h == marked_hang && ++reads == 1000) {
+		const char *mark = getenv("VR_HANG_MARK");
+
+		if (mark && *mark)
+			close(open(mark, O_WRONLY | O_CREAT, 0600));
+		for (int i = 0; i < 100; i++)
+			sleep(1);	/* (a signal handler's return ends one sleep only) */
+	}
 	return real(h, cpu);
 }
 

@@ -215,10 +215,46 @@ static int walk_page_events(struct dat_walk *w, size_t at, uint64_t size)
 	return 0;
 }
 
+/*
+ * What a page header says that a zeroed page (a 4 KiB block of zeros in a
+ * crash-damaged copy) contradicts: the kernel stamps every ring-buffer page
+ * with the time of its first event (kernel/trace/ring_buffer.c,
+ * rb_reset_tail()/rb_move_tail() set the new page's time stamp), so the
+ * pages of one CPU, as trace-cmd splices them out in order, never go back
+ * in time, and a page with a time stamp of 0 and no data is none the kernel
+ * wrote between two written ones.  libtracecmd 3.1.6 reads such a page as
+ * empty and loses its events without a word (trace-cmd report too).
+ */
+static int page_time(struct dat_walk *w, uint64_t p, uint64_t commit, uint64_t *prev_ts,
+		     bool *any)
+{
+	uint64_t ts;
+	char why[160];
+
+	w->pos = (size_t)p;
+	w->what = "ring-buffer page";
+	if (read_num(w, 8, &ts))
+		return -1;
+	w->pos = (size_t)p;
+	if (!ts && !(commit & ((1u << 27) - 1)))
+		return walk_fail(w, "is zeroed (time stamp 0, no data) among the pages of its CPU:"
+				 " a damaged copy?");
+	if (*any && ts < *prev_ts) {
+		snprintf(why, sizeof(why), "has the time stamp %llu, earlier than the page before it"
+			 " (%llu): pages of one CPU never go back in time", (unsigned long long)ts,
+			 (unsigned long long)*prev_ts);
+		return walk_fail(w, why);
+	}
+	*prev_ts = ts;
+	*any = true;
+	return 0;
+}
+
 static int walk_pages(struct dat_walk *w, uint64_t off, uint64_t size)
 {
-	uint64_t hdr = 8 + (uint64_t)w->commit_size, commit, data;
+	uint64_t hdr = 8 + (uint64_t)w->commit_size, commit, data, prev_ts = 0;
 	size_t keep = w->pos;
+	bool any = false;
 
 	if (w->page_size < hdr + 8 || w->page_size > (1 << 27))
 		return walk_fail(w, "has an impossible page size");
@@ -235,6 +271,8 @@ static int walk_pages(struct dat_walk *w, uint64_t off, uint64_t size)
 		       ((commit & (1u << 30)) && (commit & (1u << 31)) ? (uint64_t)w->commit_size : 0);
 		if (hdr + data > room)
 			return walk_fail(w, "says it holds more data than the page has");
+		if (page_time(w, p, commit, &prev_ts, &any))
+			return -1;
 		w->what = "ring-buffer event";
 		if (walk_page_events(w, (size_t)(p + hdr), commit & ((1u << 27) - 1)))
 			return -1;
@@ -243,8 +281,35 @@ static int walk_pages(struct dat_walk *w, uint64_t off, uint64_t size)
 	return 0;
 }
 
+/*
+ * Bytes past what a file records are refused before libtracecmd reads it:
+ * a copy preallocated or damaged to 2 GiB of zeros after its data kept the
+ * library reading it 8 bytes at a time for many minutes, deaf to SIGINT.
+ * @end: where the last thing the file records ends; @slack: bytes of
+ * alignment that may follow it.
+ */
+static int past_the_end(struct dat_walk *w, uint64_t end, uint64_t slack, const char *what)
+{
+	char why[256];
+
+	if (w->len <= end + slack)
+		return 0;
+	w->pos = (size_t)end;
+	w->what = what;
+	snprintf(why, sizeof(why), "is followed by %llu more bytes that no section or size of the"
+		 " file accounts for (%s; a preallocated or damaged copy?)",
+		 (unsigned long long)(w->len - end),
+		 memchr(w->d + end, 0, 1) && !memcmp(w->d + end, w->d + end + 1,
+						     (size_t)(w->len - end - 1 < 4096 ?
+							      w->len - end - 1 : 4096))
+		 ? "zeros" : "data");
+	return walk_fail(w, why);
+}
+
 static int walk_cpu_data(struct dat_walk *w, uint64_t cpus)
 {
+	uint64_t end = 0;
+
 	for (uint64_t c = 0; c < cpus; c++) {
 		uint64_t off, size;
 
@@ -257,8 +322,13 @@ static int walk_cpu_data(struct dat_walk *w, uint64_t cpus)
 		}
 		if (size && walk_pages(w, off, size))
 			return -1;
+		if (size && off + size > end)
+			end = off + size;
 	}
-	return 0;
+	/* the last CPU's data ends the file; with no data at all, trace-cmd
+	 * may have padded the table to a page */
+	return past_the_end(w, end ? end : w->pos, end ? 0 : w->page_size,
+			    end ? "the end of the last CPU's data" : "the end of the CPU table");
 }
 
 /* header_page text: "field: local_t commit;\toffset:8;\tsize:8;..." */
@@ -439,10 +509,41 @@ static int v7_options(struct v7_walk *v, uint64_t at, uint64_t *next, size_t *ne
 	return 0;
 }
 
+/*
+ * From its first options section on, a version 7 file is sections one
+ * after the other (u16 id, u16 flags, u32 description, u64 size, data) to
+ * its end, as trace-cmd writes them and libtracecmd 3.1.6 reads them: on
+ * the samples the last one (the strings, id 15) ends the file exactly.  A
+ * 16-byte header of zeros (an options section of no size: it would hold at
+ * least its DONE option) or bytes past the last section are refused.
+ */
+static int v7_sections(struct dat_walk *w, uint64_t first)
+{
+	uint64_t id, flags, desc, size;
+
+	w->pos = (size_t)first;
+	while (w->len - w->pos >= 16) {
+		size_t at = w->pos;
+
+		w->what = "section";
+		if (read_num(w, 2, &id) || read_num(w, 2, &flags) || read_num(w, 4, &desc) ||
+		    read_num(w, 8, &size))
+			return -1;
+		if (!id && !size)
+			return past_the_end(w, at, 0, "the end of the last section");
+		if (size > w->len - w->pos) {
+			w->pos = at;
+			return walk_fail(w, "runs past the end of the file");
+		}
+		w->pos += (size_t)size;
+	}
+	return past_the_end(w, w->pos, 0, "the end of the last section");
+}
+
 static int walk_v7(struct dat_walk *w)
 {
 	struct v7_walk v = { .w = w };
-	uint64_t next;
+	uint64_t next, first;
 	size_t next_at;
 	const char *algo;
 
@@ -463,6 +564,7 @@ static int walk_v7(struct dat_walk *w)
 	next_at = w->pos;
 	if (read_num(w, 8, &next))
 		return -1;
+	first = next;
 	for (int n = 0; next && n < 1024; n++) {	/* a loop of sections ends too */
 		if (next >= w->len) {
 			w->pos = next_at;
@@ -472,7 +574,7 @@ static int walk_v7(struct dat_walk *w)
 		if (v7_options(&v, next, &next, &next_at))
 			return -1;
 	}
-	return 0;
+	return first && first < w->len ? v7_sections(w, first) : 0;
 }
 
 int ingest_dat_check_headers(const char *path)
