@@ -63,7 +63,9 @@ void compare_vmstat_release(struct compare_vmstat *v);
 
 /**
  * compare_render_all - render @res's tables and @v's block (when it has
- * rows) into @out as one document of format @fmt (render_tables()).
+ * rows) into @out as one document of format @fmt (render_tables()).  Text:
+ * when the caller fitted @res's tables to a width (render_text_fit()), the
+ * blocks of @v are fitted to it too.
  */
 void compare_render_all(const struct compare_result *res, const struct compare_vmstat *v,
 			enum render_format fmt, struct vr_buf *out);

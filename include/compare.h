@@ -64,6 +64,8 @@ struct compare_opts {
 	double alpha;		/* significance level of the t-test, e.g. 0.10 */
 	enum compare_significance significance;
 	enum render_layout layout;	/* labels and text layout */
+	bool print_ratio;	/* --print-ratio: compare-mmtests.pl's ratio view of
+				 * the latency table (compare.c add_ratio_rows()) */
 	bool ci;		/* --ci: Welch's interval of each mean row's gain, at
 				 * level 1 - alpha, and the outlier notes */
 };

@@ -76,6 +76,12 @@ enum render_layout {
  */
 int render_layout_parse(const char *name, enum render_layout *out);
 
+/* A name shortened in text to fit a width: every @full in a label becomes
+ * @abbr, and a legend line under the table says so. */
+struct render_abbrev {
+	const char *full, *abbr;
+};
+
 struct render_table {
 	const char *name;		/* identifies the table in CSV/JSON, e.g. "latency" */
 	const char *const *columns;	/* kernel names, first is the baseline; borrowed */
@@ -97,6 +103,15 @@ struct render_table {
 					 * the row's columns, labelled so; Markdown
 					 * after the gain; CSV and JSON ci_lo, ci_hi.
 					 * NULL: none */
+	int max_width;			/* text: 0, or the widest a line may be (80:
+					 * a mail): the kernel columns are printed in
+					 * blocks, each with the baseline first and as
+					 * many as fit; notes, footnotes and the legend
+					 * are wrapped at it (render_text_fit()) */
+	bool shorten;			/* text: labels shortened by @abbrevs, with a
+					 * legend line */
+	const struct render_abbrev *abbrevs;	/* borrowed */
+	size_t nabbrevs;
 };
 
 /**
@@ -130,5 +145,17 @@ void render_kernel_split(const char *name, char **first, char **second);
  */
 int render_tables(const struct render_table *t, size_t n, enum render_format fmt,
 		  struct vr_buf *out);
+
+/**
+ * render_text_fit - make the text of tables @t[0..@n-1] fit @width columns:
+ * set max_width (blocks of kernel columns, wrapped notes); when a line would
+ * still be wider, drop the minimum widths a caller set to line tables up
+ * (the layout's are kept); when still, shorten for all of them
+ * (render_table.abbrevs), so that a name is shortened the same way in every
+ * table rendered from them (compare.txt and index.md's headline).  Markdown, CSV and JSON ignore
+ * both.  Only a label or a value wider than @width on its own can still
+ * pass it.
+ */
+void render_text_fit(struct render_table *t, size_t n, int width);
 
 #endif /* VR_RENDER_H */

@@ -175,14 +175,19 @@ void compare_render_all(const struct compare_result *res, const struct compare_v
 			enum render_format fmt, struct vr_buf *out)
 {
 	struct render_table all[4];
-	size_t n = 0;
+	size_t n = 0, nres;
 
 	all[n++] = res->tables[0];
 	if (res->tables[1].nrows)
 		all[n++] = res->tables[1];
+	nres = n;
 	if (v && v->windows.nrows)
 		all[n++] = v->windows;
 	if (v && v->table.nrows)
 		all[n++] = v->table;
+	/* the vmstat and windows blocks fit the width the caller fitted @res's
+	 * tables to (render_text_fit()), without changing how those shorten */
+	if (fmt == RENDER_TEXT && all[0].max_width && n > nres)
+		render_text_fit(all + nres, n - nres, all[0].max_width);
 	render_tables(all, n, fmt, out);
 }

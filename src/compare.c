@@ -21,6 +21,24 @@
 #include <string.h>
 #include <strings.h>
 
+/*
+ * How text shortens names that do not fit 80 columns (render_text_fit()):
+ * the trace metrics, and the long phrases of counter names (counters.c).
+ * One table, so a name is shortened the same way in every table.
+ */
+static const struct render_abbrev name_abbrevs[] = {
+	{ "KswapdWakeupDelay", "KsWakeDelay" },
+	{ "KswapdAwake", "KsAwake" },
+	{ "DirectReclaim", "DirectRcl" },
+	{ "MemcgReclaim", "MemcgRcl" },
+	{ "NodeReclaim", "NodeRcl" },
+	{ "CongestionWait", "CongWait" },
+	{ "SlabShrink", "Slab" },
+	{ "Allocation", "Alloc" },
+	{ "memcg softlimit", "softlimit" },
+	{ "outside kswapd", "not kswapd" },
+};
+
 static const struct compare_stat default_stats[] = {
 	{ COMPARE_MIN, 0, "Min", "Min" },
 	{ COMPARE_AMEAN, 0, "Amean", "Amean" },
@@ -563,6 +581,89 @@ static void add_op_rows(struct render_table *t, const struct compare_stat *stats
 	}
 }
 
+/* The mean mmtests' ratio view takes ("_mean": the harmonic one for
+ * higher-is-better data); 0 for a kernel without a sample (METRIC_DATA_ZERO),
+ * NAN when not recorded. */
+static double ratio_mean(const struct compare_values *v, bool hb)
+{
+	if (!v->n)
+		return v->data == METRIC_DATA_ZERO ? 0 : NAN;
+	return hb ? stats_hmean(v->v, v->n) : stats_mean(v->v, v->n);
+}
+
+/*
+ * Row @oi of @t in compare-mmtests.pl's --print-ratio view (Compare.pm
+ * _generateRatioComparisonTable): "Ratio OP", each kernel's mean over the
+ * baseline's (Stat.pm rdiff), the two swapped when the operation's
+ * direction is not the table's (@higher), so that below 1 is better in a
+ * Lower table and above 1 in a Higher one; in parentheses pndiff / pdiff of
+ * the ratio against 1.  Where rdiff makes a number up (0 for a base of 0, 1
+ * for a missing value) this prints "-".  The ratios go to @ratios[c][oi].
+ */
+static void add_ratio_row(struct render_table *t, size_t oi, const struct metric_op *op,
+			  const struct compare_values *vals, size_t nk, bool higher,
+			  const char *note, double **ratios)
+{
+	struct render_row *row = (struct render_row *)&t->rows[oi];
+	bool hb = op->better == METRIC_HIGHER_IS_BETTER;
+	double m0 = ratio_mean(&vals[0], hb);
+
+	row->stat = vr_strdup("Ratio");
+	row->op = vr_strdup(op->name);
+	row->precision = 2;
+	row->note = note ? vr_strdup(note) : NULL;
+	row->cells = vr_calloc(nk, sizeof(*row->cells));
+	for (size_t c = 0; c < nk; c++) {
+		struct render_cell *cell = &row->cells[c];
+		double m = ratio_mean(&vals[c], hb), a = hb == higher ? m : m0,
+		       b = hb == higher ? m0 : m;
+		double ratio = isnan(a) || isnan(b) || b == 0 ? NAN : a / b;
+
+		*cell = (struct render_cell){ .value = ratio, .p = NAN, .ci_lo = NAN,
+					      .ci_hi = NAN, .data = metric_data_name(vals[c].data),
+					      .nvalues = (int)vals[c].n, .nruns = (int)vals[c].nruns };
+		cell->gain_pct = isnan(ratio) ? NAN : higher ? ratio * 100 - 100 : 100 - ratio * 100;
+		ratios[c][oi] = ratio;
+	}
+}
+
+/*
+ * The last row of the ratio view: "Gmean Lower" (or Higher), per kernel the
+ * geometric mean of its ratios @ratios[c][0..@nops-1] (Compare.pm, Stat.pm
+ * calc_geomean), no gain.  mmtests puts 1 for a missing ratio and 0.00001 for
+ * a ratio of 0; this leaves both out and its footnote says how many.
+ */
+static void add_gmean_row(struct render_table *t, size_t nops, size_t nk, bool higher,
+			  char *const *kernels, double **ratios)
+{
+	struct render_row *row = (struct render_row *)&t->rows[nops];
+	struct vr_buf note;
+
+	vr_buf_init(&note);
+	row->stat = vr_strdup("Gmean");
+	row->op = vr_strdup(higher ? "Higher" : "Lower");
+	row->precision = 2;
+	row->cells = vr_calloc(nk, sizeof(*row->cells));
+	for (size_t c = 0; c < nk; c++) {
+		double logs = 0;
+		size_t n = 0;
+
+		for (size_t oi = 0; oi < nops; oi++)
+			if (ratios[c][oi] > 0 && isfinite(ratios[c][oi])) {
+				logs += log(ratios[c][oi]);
+				n++;
+			}
+		row->cells[c] = (struct render_cell){ .value = n ? exp(logs / (double)n) : NAN,
+						      .gain_pct = NAN, .p = NAN, .ci_lo = NAN,
+						      .ci_hi = NAN };
+		if (n < nops)
+			vr_buf_addf(&note, "%s%s over %zu of %zu operations", note.len ? "; " :
+				    "Gmean: the ratios that are '-' or 0 left out (mmtests counts them"
+				    " as 1 and 0.00001): ", kernels[c], n, nops);
+	}
+	row->note = note.len ? vr_buf_detach(&note) : (vr_buf_release(&note), NULL);
+}
+
 /* Close the gaps of the rows add_op_rows() left out (op NULL). */
 static void drop_empty_rows(struct render_table *t)
 {
@@ -657,10 +758,18 @@ static char *op_note(const struct metric_op *op, const struct compare_values *va
 		if (op->spec ? p->nruns && p->with_samples == p->nruns
 			     : !p->zero && !p->not_recorded)
 			continue;
-		if (b.len)
+		if (b.len) {
 			vr_buf_addstr(&b, "; ");
-		else
-			vr_buf_addf(&b, "%s: ", op->spec ? op->spec->name : op->name);
+		} else if (op->spec) {
+			vr_buf_addf(&b, "%s: ", op->spec->name);
+		} else {	/* the metric: one footnote for its operations alike */
+			char *pct, *metric;
+
+			metric_op_split(op->name, &pct, &metric);
+			vr_buf_addf(&b, "%s: ", metric);
+			free(pct);
+			free(metric);
+		}
 		if (op->spec)
 			trace_presence(&vals[i], k[i].name, &b);
 		else
@@ -679,7 +788,13 @@ int compare_latency_table(struct store *s, const struct compare_opts *o,
 	const struct metric_op **sel;
 	int64_t *run_ids;
 	size_t nruns = 0, nops;
+	double **ratios = NULL;
+	char **kernel_names = vr_calloc(nk + 1, sizeof(*kernel_names));
+	bool higher = true;
 	int ret = -1;
+
+	for (size_t i = 0; i < nk; i++)
+		kernel_names[i] = (char *)k[i].name;
 
 	for (size_t i = 0; i < nk; i++)
 		nruns += k[i].nruns;
@@ -695,14 +810,21 @@ int compare_latency_table(struct store *s, const struct compare_opts *o,
 	nops = select_ops(&all, o, sel);
 	t->name = "latency";
 	t->show_gain = true;
-	t->nrows = nstats * nops;
+	t->nrows = o->print_ratio ? (nops ? nops + 1 : 0) : nstats * nops;
 	t->rows = vr_calloc(t->nrows + 1, sizeof(*t->rows));
+	ratios = vr_calloc(nk + 1, sizeof(*ratios));
+	for (size_t i = 0; i < nk; i++)
+		ratios[i] = vr_calloc(nops + 1, sizeof(**ratios));
+	for (size_t oi = 0; oi < nops; oi++)	/* the table's direction: Higher if all are */
+		higher &= sel[oi]->better == METRIC_HIGHER_IS_BETTER;
 	for (size_t oi = 0; oi < nops; oi++) {
 		struct compare_values *vals = vr_calloc(nk, sizeof(*vals));
 		int r = op_values(s, sel[oi], &cache, k, nk, vals);
 		char *note = r ? NULL : op_note(sel[oi], vals, k, nk);
 
-		if (!r)
+		if (!r && o->print_ratio)
+			add_ratio_row(t, oi, sel[oi], vals, nk, higher, note, ratios);
+		else if (!r)
 			add_op_rows(t, stats, nstats, nops, oi, sel[oi], vals, k, nk, o, note);
 		free(note);
 		values_release(vals, nk);
@@ -710,9 +832,15 @@ int compare_latency_table(struct store *s, const struct compare_opts *o,
 		if (r)
 			goto out;
 	}
+	if (o->print_ratio && nops)
+		add_gmean_row(t, nops, nk, higher, kernel_names, ratios);
 	drop_empty_rows(t);
 	ret = 0;
 out:
+	for (size_t i = 0; i < nk; i++)
+		free(ratios[i]);
+	free(ratios);
+	free(kernel_names);
 	cache_release(&cache);
 	free(sel);
 	free(run_ids);
@@ -932,7 +1060,13 @@ static void latency_notes(struct compare_result *r, const struct compare_opts *o
 		mean |= !strcmp(r->tables[0].rows[i].stat, "Hmean") ||
 			!strcmp(r->tables[0].rows[i].stat, "Amean");
 	}
-	if (r->tables[0].nrows)
+	if (r->tables[0].nrows && o->print_ratio)
+		note_add(r, 0, vr_strdup("Ratio (compare-mmtests.pl --print-ratio): each kernel's mean"
+					 " (Hmean for throughputs) over the baseline's, inverted where"
+					 " the operation's direction is not the table's (Gmean Lower or"
+					 " Higher), with pndiff/pdiff of it against 1; Gmean: their"
+					 " geometric mean"));
+	else if (r->tables[0].nrows)
 		unit_note(r);
 	if (r->tables[0].nrows && mean)
 		significance_note(r, o);
@@ -990,6 +1124,8 @@ int compare_build(struct store *s, const struct compare_opts *o, struct compare_
 		note_add(out, 1, vr_strdup("Means over each kernel's trace runs; the unit is in the"
 					   " name (ms, %, pages), the others are counts"));
 	for (size_t t = 0; t < 2; t++) {
+		out->tables[t].abbrevs = name_abbrevs;
+		out->tables[t].nabbrevs = VR_ARRAY_SIZE(name_abbrevs);
 		out->tables[t].layout = o->layout;
 		out->tables[t].notes = (const char *const *)out->notes[t];
 		out->tables[t].nnotes = out->nnotes[t];

@@ -88,22 +88,87 @@ static size_t footnote_number(const struct render_table *t, size_t r)
 	return n;
 }
 
+/* @s with the abbreviations of @t applied when it shortens (the first
+ * occurrence of each), into @b; @used[i] set for each applied. */
+static void shortened(const struct render_table *t, const char *s, struct vr_buf *b, bool *used)
+{
+	char *cur = vr_strdup(s);
+
+	for (size_t i = 0; t->shorten && i < t->nabbrevs; i++) {
+		char *at = strstr(cur, t->abbrevs[i].full);
+		struct vr_buf n;
+
+		if (!at)
+			continue;
+		vr_buf_init(&n);
+		vr_buf_add(&n, cur, (size_t)(at - cur));
+		vr_buf_addstr(&n, t->abbrevs[i].abbr);
+		vr_buf_addstr(&n, at + strlen(t->abbrevs[i].full));
+		free(cur);
+		cur = vr_buf_detach(&n);
+		if (used)
+			used[i] = true;
+	}
+	vr_buf_addstr(b, cur);
+	free(cur);
+}
+
 /* Row @r's operation label as text and Markdown print it: "op[N]" with its
- * footnote's number.  Malloc'ed. */
-static char *row_label(const struct render_table *t, size_t r)
+ * footnote's number (shortened in text when the table says so: @text).
+ * Malloc'ed. */
+static char *row_label_as(const struct render_table *t, size_t r, bool text)
 {
 	size_t n = footnote_number(t, r);
 	struct vr_buf b;
 
 	vr_buf_init(&b);
-	vr_buf_addstr(&b, t->rows[r].op);
+	if (text)
+		shortened(t, t->rows[r].op, &b, NULL);
+	else
+		vr_buf_addstr(&b, t->rows[r].op);
 	if (n)
 		vr_buf_addf(&b, "[%zu]", n);
 	return vr_buf_detach(&b);
 }
 
+static char *row_label(const struct render_table *t, size_t r)
+{
+	return row_label_as(t, r, true);
+}
+
+/* Append @text (escaped as messages are) to @out wrapped at @width (0: not
+ * wrapped) at spaces, continuation lines indented by @indent spaces; a
+ * newline at the end. */
+static void add_wrapped(struct vr_buf *out, const char *text, int width, int indent)
+{
+	struct vr_buf e;
+	const char *s;
+	int col = 0;
+
+	vr_buf_init(&e);
+	vr_buf_add_escaped(&e, text);
+	s = e.buf ? e.buf : "";
+	while (*s) {
+		size_t word = strcspn(s, " ");
+
+		if (col && width && col + 1 + (int)word > width) {
+			vr_buf_addf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col) {
+			vr_buf_addstr(out, " ");
+			col++;
+		}
+		vr_buf_add(out, s, word);
+		col += (int)word;
+		s += word;
+		s += strspn(s, " ");
+	}
+	vr_buf_addstr(out, "\n");
+	vr_buf_release(&e);
+}
+
 /* "[N] note" for each distinct note of @t's rows, one per line, through
- * @add (escaped for the format). */
+ * @add (escaped for the format); NULL: text, wrapped at t->max_width. */
 static void footnotes(const struct render_table *t, struct vr_buf *out,
 		      void (*add)(struct vr_buf *, const char *))
 {
@@ -111,13 +176,20 @@ static void footnotes(const struct render_table *t, struct vr_buf *out,
 
 	for (size_t r = 0; r < t->nrows; r++) {
 		size_t n = footnote_number(t, r);
+		struct vr_buf line;
 
 		if (n <= last)
 			continue;
 		last = n;
-		vr_buf_addf(out, "[%zu] ", n);
-		add(out, t->rows[r].note);
-		vr_buf_addstr(out, "\n");
+		vr_buf_init(&line);
+		vr_buf_addf(&line, "[%zu] %s", n, t->rows[r].note);
+		if (add) {
+			add(out, line.buf);
+			vr_buf_addstr(out, "\n");
+		} else {
+			add_wrapped(out, line.buf, t->max_width, 4);
+		}
+		vr_buf_release(&line);
 	}
 }
 
@@ -235,21 +307,22 @@ static void measure_col(const struct render_table *t, size_t c, struct text_col 
 }
 
 static void text_header(const struct render_table *t, const struct text_col *cols,
-			int label_w, struct vr_buf *out)
+			const size_t *idx, size_t ni, int label_w, struct vr_buf *out)
 {
 	bool first_line = false;
 
-	for (size_t c = 0; c < t->ncols; c++)
-		first_line |= cols[c].first[0] != '\0';
+	for (size_t i = 0; i < ni; i++)
+		first_line |= cols[idx[i]].first[0] != '\0';
 	for (int line = first_line ? 0 : 1; line < 2; line++) {
 		size_t start = out->len;
 
 		vr_buf_addf(out, "%*s", label_w, "");
-		for (size_t c = 0; c < t->ncols; c++)
-			vr_buf_addf(out, "%*s", cols[c].width,
-				    line ? cols[c].second : cols[c].first);
+		for (size_t i = 0; i < ni; i++)
+			vr_buf_addf(out, "%*s", cols[idx[i]].width,
+				    line ? cols[idx[i]].second : cols[idx[i]].first);
 		rstrip_line(out, start);
 	}
+	(void)t;
 }
 
 static void text_cell(const struct render_table *t, const struct render_row *row,
@@ -276,40 +349,53 @@ static void text_cell(const struct render_table *t, const struct render_row *row
 }
 
 /* The line of @row's intervals under it (render_table.ci_label), each
- * right-aligned in its column; none when no cell has one. */
+ * right-aligned in its column of @idx[0..@ni-1]; none when none has one. */
 static void text_ci_line(const struct render_table *t, const struct render_row *row,
-			 const struct text_col *cols, int stat_w, int op_w, struct vr_buf *out)
+			 const struct text_col *cols, const size_t *idx, size_t ni, int stat_w,
+			 int op_w, struct vr_buf *out)
 {
 	struct vr_buf ci;
 	size_t start = out->len;
 	bool any = false;
 
 	vr_buf_init(&ci);
-	for (size_t c = 0; c < t->ncols; c++)
-		any |= ci_text(t, &row->cells[c], &ci);
+	for (size_t i = 0; i < ni; i++)
+		any |= ci_text(t, &row->cells[idx[i]], &ci);
 	if (any) {
 		if (stat_w >= 0)
 			vr_buf_addf(out, "%-*s ", stat_w, "");
 		vr_buf_addf(out, "%-*s", op_w, t->ci_label);
-		for (size_t c = 0; c < t->ncols; c++) {
-			ci_text(t, &row->cells[c], &ci);
-			vr_buf_addf(out, "%*s", cols[c].width, ci.len ? ci.buf : "");
+		for (size_t i = 0; i < ni; i++) {
+			ci_text(t, &row->cells[idx[i]], &ci);
+			vr_buf_addf(out, "%*s", cols[idx[i]].width, ci.len ? ci.buf : "");
 		}
 		rstrip_line(out, start);
 	}
 	vr_buf_release(&ci);
 }
 
-static void render_text(const struct render_table *t, struct vr_buf *out)
+/* The widest text of column @col in any row of @t (its cells as printed: a
+ * gain wider than the layout's pushes them past col->width). */
+static int col_extent(const struct render_table *t, size_t c, const struct text_col *col)
 {
-	struct text_col *cols = vr_calloc(t->ncols + 1, sizeof(*cols));
-	int stat_w, op_w, label_w;
+	int w = col->width;
 
-	label_widths(t, &stat_w, &op_w);
-	label_w = stat_w < 0 ? op_w : stat_w + 1 + op_w;
-	for (size_t c = 0; c < t->ncols; c++)
-		measure_col(t, c, &cols[c]);
-	text_header(t, cols, label_w, out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		struct vr_buf b;
+
+		vr_buf_init(&b);
+		text_cell(t, &t->rows[r], &t->rows[r].cells[c], col, &b);
+		w = max_int(w, (int)b.len);
+		vr_buf_release(&b);
+	}
+	return w;
+}
+
+/* The rows of @t over its columns @idx[0..@ni-1]: header, rows, intervals. */
+static void text_block(const struct render_table *t, const struct text_col *cols,
+		       const size_t *idx, size_t ni, int stat_w, int op_w, struct vr_buf *out)
+{
+	text_header(t, cols, idx, ni, stat_w < 0 ? op_w : stat_w + 1 + op_w, out);
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct render_row *row = &t->rows[r];
 		size_t start = out->len;
@@ -319,21 +405,123 @@ static void render_text(const struct render_table *t, struct vr_buf *out)
 			vr_buf_addf(out, "%-*s ", stat_w, row->stat ? row->stat : "");
 		vr_buf_addf(out, "%-*s", op_w, label);
 		free(label);
-		for (size_t c = 0; c < t->ncols; c++)
-			text_cell(t, row, &row->cells[c], &cols[c], out);
+		for (size_t i = 0; i < ni; i++)
+			text_cell(t, row, &row->cells[idx[i]], &cols[idx[i]], out);
 		rstrip_line(out, start);
-		text_ci_line(t, row, cols, stat_w, op_w, out);
+		text_ci_line(t, row, cols, idx, ni, stat_w, op_w, out);
 	}
-	for (size_t i = 0; i < t->nnotes; i++) {
-		vr_buf_add_escaped(out, t->notes[i]);
-		vr_buf_addstr(out, "\n");
+}
+
+/* "Shortened: KsWakeDelay = KswapdWakeupDelay, ..." for the abbreviations
+ * the labels of @t use, wrapped at t->max_width; nothing when none. */
+static void text_legend(const struct render_table *t, struct vr_buf *out)
+{
+	bool *used = vr_calloc(t->nabbrevs + 1, sizeof(*used));
+	struct vr_buf b, scratch;
+
+	vr_buf_init(&scratch);
+	for (size_t r = 0; t->shorten && r < t->nrows; r++) {
+		scratch.len = 0;
+		shortened(t, t->rows[r].op, &scratch, used);
 	}
-	footnotes(t, out, vr_buf_add_escaped);
+	vr_buf_release(&scratch);
+	vr_buf_init(&b);
+	for (size_t i = 0; i < t->nabbrevs; i++)
+		if (used[i])
+			vr_buf_addf(&b, "%s%s = %s", b.len ? ", " : "Shortened: ", t->abbrevs[i].abbr,
+				    t->abbrevs[i].full);
+	if (b.len)
+		add_wrapped(out, b.buf, t->max_width, 4);
+	vr_buf_release(&b);
+	free(used);
+}
+
+/*
+ * Text: one block of every column, or with t->max_width, blocks that fit
+ * it, each the baseline and as many of the next columns as fit (at least
+ * one), separated by a blank line; then the notes, footnotes and legend.
+ */
+static void render_text(const struct render_table *t, struct vr_buf *out)
+{
+	struct text_col *cols = vr_calloc(t->ncols + 1, sizeof(*cols));
+	size_t *idx = vr_calloc(t->ncols + 1, sizeof(*idx));
+	int stat_w, op_w, label_w, *ext = vr_calloc(t->ncols + 1, sizeof(*ext));
+
+	label_widths(t, &stat_w, &op_w);
+	label_w = stat_w < 0 ? op_w : stat_w + 1 + op_w;
+	for (size_t c = 0; c < t->ncols; c++) {
+		measure_col(t, c, &cols[c]);
+		ext[c] = col_extent(t, c, &cols[c]);
+	}
+	for (size_t next = 1, first = 1; next < t->ncols || first; first = 0) {
+		size_t ni = 0;
+		int w = label_w;
+
+		idx[ni++] = 0;
+		w += t->ncols ? ext[0] : 0;
+		while (next < t->ncols && (ni == 1 || !t->max_width || w + ext[next] <= t->max_width)) {
+			w += ext[next];
+			idx[ni++] = next++;
+		}
+		if (next > ni)	/* a block after the first */
+			vr_buf_addstr(out, "\n");
+		text_block(t, cols, idx, t->ncols ? ni : 0, stat_w, op_w, out);
+	}
+	for (size_t i = 0; i < t->nnotes; i++)
+		add_wrapped(out, t->notes[i], t->max_width, 4);
+	footnotes(t, out, NULL);
+	text_legend(t, out);
 	for (size_t c = 0; c < t->ncols; c++) {
 		free(cols[c].first);
 		free(cols[c].second);
 	}
 	free(cols);
+	free(idx);
+	free(ext);
+}
+
+/* The widest line of @b. */
+static int widest_line(const struct vr_buf *b)
+{
+	int w = 0, col = 0;
+
+	for (size_t i = 0; i < b->len; i++) {
+		col = b->buf[i] == '\n' ? 0 : col + 1;
+		w = max_int(w, col);
+	}
+	return w;
+}
+
+/* Is a line of the text of @t[0..@n-1] wider than @width? */
+static bool text_wider(const struct render_table *t, size_t n, int width)
+{
+	bool wide = false;
+
+	for (size_t i = 0; i < n && !wide; i++) {
+		struct vr_buf b;
+
+		vr_buf_init(&b);
+		render_text(&t[i], &b);
+		wide = widest_line(&b) > width;
+		vr_buf_release(&b);
+	}
+	return wide;
+}
+
+void render_text_fit(struct render_table *t, size_t n, int width)
+{
+	for (size_t i = 0; i < n; i++) {
+		t[i].max_width = width;
+		t[i].shorten = false;
+	}
+	if (!text_wider(t, n, width))
+		return;
+	for (size_t i = 0; i < n; i++)	/* widths set only to line tables up */
+		t[i].stat_width = t[i].op_width = t[i].value_width = t[i].gain_width = 0;
+	if (!text_wider(t, n, width))
+		return;
+	for (size_t i = 0; i < n; i++)
+		t[i].shorten = t[i].nabbrevs > 0;
 }
 
 /* @s in a Markdown table cell: control bytes escaped as in messages, '|'
@@ -383,7 +571,7 @@ static void render_markdown(const struct render_table *t, struct vr_buf *out)
 			vr_buf_addstr(out, " | ");
 		}
 		{
-			char *label = row_label(t, r);
+			char *label = row_label_as(t, r, false);
 
 			md_escape(out, label);
 			free(label);
@@ -412,7 +600,7 @@ static void render_markdown(const struct render_table *t, struct vr_buf *out)
 		md_escape(out, t->notes[i]);
 		vr_buf_addstr(out, "\n");
 	}
-	footnotes(t, out, md_escape);
+	footnotes(t, out, md_escape);	/* Markdown: not wrapped */
 }
 
 static void csv_field(struct vr_buf *out, const char *s)

@@ -226,6 +226,8 @@ static void report_compare(struct report *r)
 		vr_buf_addstr(&r->index, "- no changelog table could be built (see compare.txt)\n");
 		return;
 	}
+	/* compare.txt and the headline fit a mail, their names shortened alike */
+	render_text_fit(res.tables, res.tables[1].nrows ? 2 : 1, 80);
 	vr_buf_addstr(&r->index, "- [compare.txt](compare.txt): the changelog table"
 		      " (mmtests compare layout, paste into a commit message);"
 		      " [compare.md](compare.md) as Markdown\n");

@@ -13,25 +13,25 @@ import() { # DB KERNEL FILE
 test_expect_success 'seed table: kswapd-sleeps-prematurely cover letter' '
 	import g.db 4.11.0-rc1-vanilla "$D/4.11.0-rc1-vanilla.latency.txt" &&
 	import g.db 4.11.0-rc1-keepawake-v2 "$D/4.11.0-rc1-keepawake-v2.latency.txt" &&
-	"$VR" compare -d g.db --stats Amean >out &&
+	"$VR" compare --width 0 -d g.db --stats Amean >out &&
 	test_cmp "$E/compare-keepawake.txt" out
 '
 test_expect_success 'seed table: clear-pgdat-congested changelog (3 kernels)' '
 	for k in vanilla fixcheck-v2 clear-v2; do
 		import g.db 4.11.0-rc1-$k "$D/4.11.0-rc1-$k.latency.txt" || exit 1
 	done &&
-	"$VR" compare -d g.db --stats Amean >out &&
+	"$VR" compare --width 0 -d g.db --stats Amean >out &&
 	test_cmp "$E/compare-clear.txt" out
 '
 test_expect_success '--kernels picks and orders the columns' '
 	for k in keepawake-v2 vanilla; do
 		import g.db 4.11.0-rc1-$k "$D/4.11.0-rc1-$k.latency.txt" || exit 1
 	done &&
-	"$VR" compare -d g.db --stats Amean --kernels 4.11.0-rc1-vanilla,4.11.0-rc1-keepawake-v2 >out &&
+	"$VR" compare --width 0 -d g.db --stats Amean --kernels 4.11.0-rc1-vanilla,4.11.0-rc1-keepawake-v2 >out &&
 	test_cmp "$E/compare-keepawake.txt" out
 '
 test_expect_success 'shortcut NAME=FILE loads into a temporary database' '
-	"$VR" compare --stats Amean 4.11.0-rc1-vanilla="$D/4.11.0-rc1-vanilla.latency.txt" \
+	"$VR" compare --width 0 --stats Amean 4.11.0-rc1-vanilla="$D/4.11.0-rc1-vanilla.latency.txt" \
 		4.11.0-rc1-keepawake-v2="$D/4.11.0-rc1-keepawake-v2.latency.txt" >out &&
 	test_cmp "$E/compare-keepawake.txt" out
 '
@@ -41,28 +41,28 @@ test_expect_success 'statistics rows and t-test markers (alpha 0.10)' '
 	for k in base worse similar; do
 		import s.db 4.11.0-rc1-$k "$D/$k.latency.txt" || exit 1
 	done &&
-	"$VR" compare -d s.db --stats Min,Amean,Stddev,CoeffVar,Max,BAmean-50,Pctile-75 >out &&
+	"$VR" compare --width 0 -d s.db --stats Min,Amean,Stddev,CoeffVar,Max,BAmean-50,Pctile-75 >out &&
 	test_cmp "$E/compare-stats.txt" out
 '
 test_expect_success '--alpha 0.25 marks p = 0.23, --alpha 0.0001 marks nothing' '
 	for k in base worse similar; do
 		import s.db 4.11.0-rc1-$k "$D/$k.latency.txt" || exit 1
 	done &&
-	"$VR" compare -d s.db --stats Amean --alpha 0.25 >out &&
+	"$VR" compare --width 0 -d s.db --stats Amean --alpha 0.25 >out &&
 	grep -q "22.00 \*-91.30%\*       13.12 \*-14.13%\*$" out &&
-	"$VR" compare -d s.db --stats Amean --alpha 0.0001 >out &&
+	"$VR" compare --width 0 -d s.db --stats Amean --alpha 0.0001 >out &&
 	! grep -q "^Amean .*\*" out && grep -q "where p < 0.0001;" out
 '
 test_expect_success 'csv and json carry values, gains and p-values' '
 	for k in base worse similar; do
 		import s.db 4.11.0-rc1-$k "$D/$k.latency.txt" || exit 1
 	done &&
-	"$VR" compare -d s.db --stats Amean --format csv >out.csv &&
+	"$VR" compare --width 0 -d s.db --stats Amean --format csv >out.csv &&
 	head -1 out.csv >h &&
 	echo "table,stat,operation,kernel,value,gain_pct,p,significant,unit,data,nvalues,nruns,note" >w &&
 	test_cmp w h &&
 	grep -q "^latency,Amean,p95-Write,4.11.0-rc1-similar,13.125,-14.130434782608[0-9]*,0.231438759[0-9]*,0,,values,4,1,$" out.csv &&
-	"$VR" compare -d s.db --stats Amean --format json >out.json &&
+	"$VR" compare --width 0 -d s.db --stats Amean --format json >out.json &&
 	python3 -c "
 import json, sys
 t = json.load(open(\"out.json\"))[\"tables\"][0]
@@ -72,7 +72,7 @@ assert c[1][\"value\"] == 22 and c[1][\"significant\"] is True
 assert abs(c[1][\"p\"] - 0.000445454) < 1e-8, c[1][\"p\"]
 assert c[0][\"p\"] is None
 " &&
-	"$VR" compare -d s.db --stats Amean --format markdown >out.md &&
+	"$VR" compare --width 0 -d s.db --stats Amean --format markdown >out.md &&
 	grep -q "^| Amean | p95-Write | 11.50 (0.00%) | \*\*22.00 (-91.30%)\*\* | 13.12 (-14.13%) |$" out.md
 '
 test_expect_success 'import-latency reads simoop reports (one sample per report)' '
@@ -120,7 +120,7 @@ test_expect_success 'import-latency: an operation name report cannot chart is re
 		{ echo "$file: $(cat err)"; exit 1; }
 	done &&
 	sqlite3 b.db .dump >after && test_cmp before after &&
-	test_expect_code 1 "$VR" compare --metrics counters k=slash.txt 2>err &&
+	test_expect_code 1 "$VR" compare --width 0 --metrics counters k=slash.txt 2>err &&
 	grep -q "^vmscan-report: slash.txt:2: " err &&
 	printf "p50-$x188 5\np50-$x188 6\n" >edge.txt &&
 	"$VR" import-latency -q -d e.db --kernel k edge.txt &&
@@ -135,53 +135,53 @@ test_expect_success 'import-latency again replaces the run latencies' '
 '
 test_expect_success 'usage errors exit 2, unknown kernel exits 1' '
 	import u.db k1 "$D/base.latency.txt" &&
-	test_expect_code 2 "$VR" compare -d u.db --stats Bogus 2>err &&
+	test_expect_code 2 "$VR" compare --width 0 -d u.db --stats Bogus 2>err &&
 	grep -q "unknown statistic" err &&
-	test_expect_code 2 "$VR" compare -d u.db --format xml &&
-	test_expect_code 2 "$VR" compare -d u.db --alpha 2 &&
-	test_expect_code 1 "$VR" compare 2>err &&
+	test_expect_code 2 "$VR" compare --width 0 -d u.db --format xml &&
+	test_expect_code 2 "$VR" compare --width 0 -d u.db --alpha 2 &&
+	test_expect_code 1 "$VR" compare --width 0 2>err &&
 	grep -q "^vmscan-report: vmscan.db: no such database" err &&
 	test_expect_code 2 "$VR" import-latency -d u.db x.txt &&
-	test_expect_code 1 "$VR" compare -d u.db --kernels k1,nosuch 2>err &&
+	test_expect_code 1 "$VR" compare --width 0 -d u.db --kernels k1,nosuch 2>err &&
 	grep -q "no runs of kernel .nosuch." err &&
-	test_expect_code 2 "$VR" compare -d u.db --stats "" 2>err &&
+	test_expect_code 2 "$VR" compare --width 0 -d u.db --stats "" 2>err &&
 	grep -q "^vmscan-report: compare: --stats needs at least one statistic" err &&
-	test_expect_code 2 "$VR" compare -d u.db --stats , 2>err &&
+	test_expect_code 2 "$VR" compare --width 0 -d u.db --stats , 2>err &&
 	grep -q "needs at least one statistic" err
 '
 # u.db holds one imported operation, p95-Write (base.latency.txt).
 test_expect_success 'unknown --metrics names exit 2 with the known names' '
 	import u.db k1 "$D/base.latency.txt" &&
 	for m in NoSuch directreclaim p95-write Write,Nope; do
-		test_expect_code 2 "$VR" compare -d u.db --metrics $m >out 2>err &&
+		test_expect_code 2 "$VR" compare --width 0 -d u.db --metrics $m >out 2>err &&
 		test ! -s out &&
 		grep -q "^vmscan-report: unknown metric .[A-Za-z]*." err &&
 		grep -q "^known metrics: DirectReclaim MemcgReclaim .* SlabShrink, .*imported operations p95-Write .*counters" err &&
 		test "$(tail -1 err)" = "see '\''vmscan-report compare -h'\''" || exit 1
 	done &&
 	grep -q "unknown metric .Nope." err &&
-	test_expect_code 2 "$VR" compare -d u.db --metrics directreclaim 2>err &&
+	test_expect_code 2 "$VR" compare --width 0 -d u.db --metrics directreclaim 2>err &&
 	grep -q "did you mean .DirectReclaim." err &&
-	test_expect_code 2 "$VR" compare -d u.db --metrics p95-write 2>err &&
+	test_expect_code 2 "$VR" compare --width 0 -d u.db --metrics p95-write 2>err &&
 	grep -q "did you mean .p95-Write." err
 '
 # base 10 12 11 13: Amean 11.50; known names without samples are no error.
 test_expect_success 'known --metrics names without samples (NodeReclaim) are accepted' '
 	import u.db k1 "$D/base.latency.txt" &&
-	"$VR" compare -d u.db --metrics Write,NodeReclaim,counters --stats Amean >out &&
+	"$VR" compare --width 0 -d u.db --metrics Write,NodeReclaim,counters --stats Amean >out &&
 	grep -q "^Amean    p95-Write                  11.50 (  0.00%)$" out &&
 	test $(wc -l <out) = 4	# k1 has no "-": one header line, one row, 2 notes
 '
 test_expect_success 'a kernel repeated in --kernels or NAME=FILE exits 2' '
 	import u.db k1 "$D/base.latency.txt" &&
-	test_expect_code 2 "$VR" compare -d u.db --kernels k1,k1 2>err &&
+	test_expect_code 2 "$VR" compare --width 0 -d u.db --kernels k1,k1 2>err &&
 	grep -q "kernel .k1. is named twice in --kernels" err &&
-	test_expect_code 2 "$VR" compare x="$D/base.latency.txt" x="$D/worse.latency.txt" 2>err &&
+	test_expect_code 2 "$VR" compare --width 0 x="$D/base.latency.txt" x="$D/worse.latency.txt" 2>err &&
 	grep -q "kernel .x. is named twice" err
 '
 # A/A: the same report for both kernels, 10 12 11 13 -> 11.50 twice, gain 0.
 test_expect_success 'shortcut: one latency report for two kernels (A/A)' '
-	"$VR" compare --stats Amean x="$D/base.latency.txt" y="$D/base.latency.txt" >out &&
+	"$VR" compare --width 0 --stats Amean x="$D/base.latency.txt" y="$D/base.latency.txt" >out &&
 	grep -q "^Amean    p95-Write                  11.50 (  0.00%)       11.50 (  0.00%)$" out
 '
 # The header lines of long, short and hyphen-free names, split by hand as
@@ -192,7 +192,7 @@ test_expect_success 'header cells never touch and sit over their columns' '
 	names="mm-unstable-20251201 mm-unstable-20251201-lru-fix 6.18.0-rc3-mm-unstable-base" &&
 	names="$names 6.18.0-rc3-mm-unstable-patched-v2 wsf10 a" &&
 	args="" && for n in $names; do args="$args $n=$D/base.latency.txt"; done &&
-	"$VR" compare --stats Amean $args >out &&
+	"$VR" compare --width 0 --stats Amean $args >out &&
 	python3 - out <<-\EOF
 	import re, sys
 	lines = open(sys.argv[1]).read().split("\n")
@@ -211,7 +211,7 @@ test_expect_success 'header cells never touch and sit over their columns' '
 '
 # All names without "-": no first header line at all (not an empty one).
 test_expect_success 'hyphen-free names give one header line' '
-	"$VR" compare --stats Amean wsf10="$D/base.latency.txt" wsf30="$D/worse.latency.txt" >out &&
+	"$VR" compare --width 0 --stats Amean wsf10="$D/base.latency.txt" wsf30="$D/worse.latency.txt" >out &&
 	head -1 out | grep -q "^  *wsf10  *wsf30$" &&
 	sed -n 2p out | grep -q "^Amean    p95-Write "
 '
@@ -266,7 +266,7 @@ test_expect_success 'import-latency stores the unit the report names' '
 	echo "latency metric Allocation unit us" >want && test_cmp want out &&
 	"$VR" chart -d i.db --kind latency --metric Read --dump-data | head -1 >out &&
 	echo "latency metric Read unit as reported" >want && test_cmp want out &&
-	"$VR" compare -d i.db --metrics Allocation,Read --stats Amean >out &&
+	"$VR" compare --width 0 -d i.db --metrics Allocation,Read --stats Amean >out &&
 	grep -q "^Unit: us (microseconds), but as reported by the workload (its report names none) for: Read$" out
 '
 # --layout mmtests, worked out from compare-mmtests.pl's formats (Compare.pm:
@@ -280,7 +280,7 @@ test_expect_success 'import-latency stores the unit the report names' '
 test_expect_success '--layout mmtests: labels, widths as mmtests; a missing value is -' '
 	printf "p95-Write 10\np95-Write 12\np95-Write 11\np95-Write 13\n" >va.txt &&
 	printf "p95-Write 20\np95-Write 22\np95-Write 21\np95-Write 25\np95-Read 5\n" >pb.txt &&
-	"$VR" compare --layout mmtests --stats Min,Amean,BAmean-95,Pctile-95 \
+	"$VR" compare --width 0 --layout mmtests --stats Min,Amean,BAmean-95,Pctile-95 \
 		4.11.0-rc1-vanilla=va.txt 4.11.0-rc1-patched=pb.txt >out &&
 	python3 - >want <<-\EOF &&
 	print("%21s%29s%29s" % ("", "4.11.0-rc1", "4.11.0-rc1"))
@@ -298,7 +298,7 @@ test_expect_success '--layout mmtests: labels, widths as mmtests; a missing valu
 	print("Unit: as reported by the workload (its report names none), every row")
 	print("Significance: Welch\x27s t-test (two-sided), marked on mean rows where p < 0.1;"
 	      " none with fewer than two values per kernel")
-	print("[1] p95-Read: 4.11.0-rc1-vanilla no value in 1 of 1 runs (shown as -)")
+	print("[1] Read: 4.11.0-rc1-vanilla no value in 1 of 1 runs (shown as -)")
 	EOF
 	test_cmp want out
 '
@@ -308,30 +308,30 @@ test_expect_success '--layout mmtests: labels, widths as mmtests; a missing valu
 # worse (cidiff 1.55) is marked by both.
 test_expect_success '--significance ci: mmtests'\''s rule, named under the table' '
 	printf "p95-Write 12\np95-Write 13\np95-Write 14\np95-Write 15\n" >shift.txt &&
-	"$VR" compare --stats Amean a="$D/base.latency.txt" b=shift.txt c="$D/worse.latency.txt" >out &&
+	"$VR" compare --width 0 --stats Amean a="$D/base.latency.txt" b=shift.txt c="$D/worse.latency.txt" >out &&
 	grep -q "^Amean    p95-Write  .* \*-17.39%\* .* \*-91.30%\*$" out &&
 	grep -q "^Significance: Welch.s t-test (two-sided), marked on mean rows where p < 0.1;" out &&
-	"$VR" compare --significance ci --stats Amean a="$D/base.latency.txt" b=shift.txt \
+	"$VR" compare --width 0 --significance ci --stats Amean a="$D/base.latency.txt" b=shift.txt \
 		c="$D/worse.latency.txt" >out &&
 	grep -q "^Amean    p95-Write  .* (-17.39%) .* \*-91.30%\*$" out &&
 	grep -q "^Significance (mmtests. rule): marked on mean rows where the intervals mean +/- 1.96 stddev" out &&
-	test_expect_code 2 "$VR" compare --significance bogus a=shift.txt &&
-	test_expect_code 2 "$VR" compare --layout 2018 a=shift.txt
+	test_expect_code 2 "$VR" compare --width 0 --significance bogus a=shift.txt &&
+	test_expect_code 2 "$VR" compare --width 0 --layout 2018 a=shift.txt
 '
 # Every operation here is lower-is-better: mmtests never computes an Hmean.
 test_expect_success 'Hmean rows only for higher-is-better data (none here)' '
-	"$VR" compare --stats Amean,Hmean a="$D/base.latency.txt" b="$D/worse.latency.txt" >out &&
+	"$VR" compare --width 0 --stats Amean,Hmean a="$D/base.latency.txt" b="$D/worse.latency.txt" >out &&
 	! grep -q "^Hmean  *p95" out && grep -q "^Amean " out &&
 	grep -q "^Hmean: left out, every operation here is lower-is-better" out &&
-	"$VR" compare --stats Hmean,Min a="$D/base.latency.txt" b="$D/worse.latency.txt" >out &&
+	"$VR" compare --width 0 --stats Hmean,Min a="$D/base.latency.txt" b="$D/worse.latency.txt" >out &&
 	grep -q "^Hmean: left out" out && ! grep -q "^Significance" out &&
-	"$VR" compare --stats Hmean a="$D/base.latency.txt" b="$D/worse.latency.txt" >out &&
+	"$VR" compare --width 0 --stats Hmean a="$D/base.latency.txt" b="$D/worse.latency.txt" >out &&
 	test $(wc -l <out) = 2 && grep -q "^Hmean: left out" out
 '
 # Pctile-75 of 10 11 12 13 (best first): floor(3) = 3rd = 12; Pctile-95:
 # floor(3.8) = 3rd = 12, where the nearest rank (ceil) would give 13.
 test_expect_success 'Pctile-NN takes the rank rounded down, as mmtests' '
-	"$VR" compare --stats Pctile-95,Pctile-75,Pctile-10 a="$D/base.latency.txt" >out &&
+	"$VR" compare --width 0 --stats Pctile-95,Pctile-75,Pctile-10 a="$D/base.latency.txt" >out &&
 	grep -q "^Pctile-95 p95-Write  *12.00 (  0.00%)$" out &&
 	grep -q "^Pctile-75 p95-Write  *12.00 (  0.00%)$" out &&
 	grep -q "^Pctile-10 p95-Write  *10.00 (  0.00%)$" out
@@ -343,16 +343,16 @@ test_expect_success 'Pctile-NN takes the rank rounded down, as mmtests' '
 # is 100 - 0*100/22 = 100.
 test_expect_success 'a gain against a baseline of 0 is -inf%, said under the table' '
 	printf "p95-Write 0\n%.0s" 1 2 3 4 >zero.txt &&
-	"$VR" compare --real-zeros Write --stats Min,Amean zero=zero.txt worse="$D/worse.latency.txt" >out &&
+	"$VR" compare --width 0 --real-zeros Write --stats Min,Amean zero=zero.txt worse="$D/worse.latency.txt" >out &&
 	grep -q "^Min      p95-Write  *0.00 (  0.00%)  *20.00 (  -inf%)$" out &&
 	grep -q "^Amean    p95-Write  *0.00 (  0.00%)  *22.00 \*  -inf%\*$" out &&
 	grep -q "^inf% / -inf%: the baseline is 0 and this value is not" out &&
 	! grep -q "(-99.00%)" out &&
-	"$VR" compare --real-zeros Write --stats Amean --layout mmtests zero=zero.txt worse="$D/worse.latency.txt" >out &&
+	"$VR" compare --width 0 --real-zeros Write --stats Amean --layout mmtests zero=zero.txt worse="$D/worse.latency.txt" >out &&
 	grep -q "^Amean p95-Write  *0.00 (   0.00%)  *22.00 \*   -inf%\*$" out &&
-	"$VR" compare --real-zeros Write --stats Amean --format csv zero=zero.txt worse="$D/worse.latency.txt" >out.csv &&
+	"$VR" compare --width 0 --real-zeros Write --stats Amean --format csv zero=zero.txt worse="$D/worse.latency.txt" >out.csv &&
 	grep -q "^latency,Amean,p95-Write,worse,22,-inf,0.0002587[0-9]*,1,,values,4,1,$" out.csv &&
-	"$VR" compare --real-zeros Write --stats Amean --format json zero=zero.txt worse="$D/worse.latency.txt" >out.json &&
+	"$VR" compare --width 0 --real-zeros Write --stats Amean --format json zero=zero.txt worse="$D/worse.latency.txt" >out.json &&
 	python3 -c "
 import json
 t = json.load(open(\"out.json\"))[\"tables\"][0]
@@ -360,7 +360,7 @@ c = t[\"rows\"][0][\"cells\"]
 assert c[1][\"value\"] == 22 and c[1][\"gain_pct\"] is None, c
 assert any(n.startswith(\"inf% / -inf%\") for n in t[\"notes\"]), t[\"notes\"]
 " &&
-	"$VR" compare --real-zeros p95-Write --stats Amean worse="$D/worse.latency.txt" zero=zero.txt >out &&
+	"$VR" compare --width 0 --real-zeros p95-Write --stats Amean worse="$D/worse.latency.txt" zero=zero.txt >out &&
 	grep -q "^Amean    p95-Write  *22.00 (  0.00%)  *0.00 \*100.00%\*$" out &&
 	! grep -q "^inf%" out
 '
@@ -378,15 +378,15 @@ test_expect_success 'a kernel without direct reclaim stalls shows 0, one not rec
 	"$VR" load -q -d z.db --kernel 4.11.0-text text.txt &&
 	test "$(sqlite3 z.db "SELECT count FROM run_event_count WHERE run_id = 2
 		AND name = '\''mm_vmscan_direct_reclaim_begin'\''")" = 0 &&
-	"$VR" compare -d z.db --metrics p50-DirectReclaim --stats Amean >out &&
+	"$VR" compare --width 0 -d z.db --metrics p50-DirectReclaim --stats Amean >out &&
 	grep -q "^Amean    p50-DirectReclaim\[1\]     3000.00 (  0.00%)        0.00 (100.00%)           -$" out &&
 	note="DirectReclaim: fixed 0 samples in 1 run (shown as 0); 4.11.0-text not recorded (its events are not in the recording) (shown as -)" &&
 	grep -qxF "[1] $note" out &&
-	"$VR" compare -d z.db --metrics p50-DirectReclaim --stats Amean --format csv >out.csv &&
+	"$VR" compare --width 0 -d z.db --metrics p50-DirectReclaim --stats Amean --format csv >out.csv &&
 	grep -qxF "latency,Amean,p50-DirectReclaim,fixed,0,100,,0,us,zero,0,1,$note" out.csv &&
 	grep -qxF "latency,Amean,p50-DirectReclaim,4.11.0-text,,,,0,us,not recorded,0,1,$note" out.csv &&
 	grep -qxF "latency,Amean,p50-DirectReclaim,base,3000,0,,0,us,values,1,1,$note" out.csv &&
-	"$VR" compare -d z.db --metrics p50-DirectReclaim --stats Amean --format json >out.json &&
+	"$VR" compare --width 0 -d z.db --metrics p50-DirectReclaim --stats Amean --format json >out.json &&
 	python3 -c "
 import json
 t = json.load(open(\"out.json\"))[\"tables\"][0]

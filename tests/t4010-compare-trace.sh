@@ -34,14 +34,14 @@ make_db() {
 
 test_expect_success 'latency rows and counters match the hand-computed table' '
 	make_db &&
-	"$VR" compare -d syn.db --metrics DirectReclaim,counters --stats Amean --alpha 0.13 >out &&
+	"$VR" compare --width 0 -d syn.db --metrics DirectReclaim,counters --stats Amean --alpha 0.13 >out &&
 	test_cmp "$TOP/tests/expect/compare-synthetic.txt" out
 '
 test_expect_success 'the counters of its evidence.db are the same (sum lru_shrink_stall)' '
 	make_db &&
 	"$VR" report -q -d syn.db -o b &&
-	"$VR" compare -d syn.db --metrics counters >want &&
-	"$VR" compare -d b/evidence.db --metrics counters >got &&
+	"$VR" compare --width 0 -d syn.db --metrics counters >want &&
+	"$VR" compare --width 0 -d b/evidence.db --metrics counters >got &&
 	test_cmp want got &&
 	grep -q "^Pages scanned in memcg reclaim  *20.00  *0.00$" got &&
 	grep -q "^Pages reclaimed in memcg reclaim  *5.00  *0.00$" got &&
@@ -50,20 +50,20 @@ test_expect_success 'the counters of its evidence.db are the same (sum lru_shrin
 '
 test_expect_success 'no marker at the default alpha 0.10 (p = 0.126)' '
 	make_db &&
-	"$VR" compare -d syn.db --metrics p50-DirectReclaim --stats Amean >out &&
+	"$VR" compare --width 0 -d syn.db --metrics p50-DirectReclaim --stats Amean >out &&
 	grep -q "^Amean    p50-DirectReclaim        2000.00 (  0.00%)      750.00 ( 62.50%)$" out &&
 	test $(wc -l <out) = 5	# header, row, unit and test notes
 '
 test_expect_success 'metrics without samples are left out, not printed as zeros' '
 	make_db &&
-	"$VR" compare -d syn.db --stats Max >out &&
+	"$VR" compare --width 0 -d syn.db --stats Max >out &&
 	grep -q "^Max      max-KswapdAwake\[1\] " out &&
 	grep -q "^Max      p50-DirectReclaim " out &&
 	! grep -q "MemcgReclaim\|NodeReclaim\|Throttle\|CongestionWait\|SlabShrink\|WakeupDelay" out
 '
 test_expect_success 'KswapdAwake is wake to full sleep (2000 us in run 1 only)' '
 	make_db &&
-	"$VR" compare -d syn.db --metrics max-KswapdAwake --stats Amean >out &&
+	"$VR" compare --width 0 -d syn.db --metrics max-KswapdAwake --stats Amean >out &&
 	grep -q "^Amean    max-KswapdAwake\[1\]       2000.00 (  0.00%)           -$" out &&
 	grep -qxF "[1] KswapdAwake: 6.1.0-base samples in 1 of 2 runs (statistics over those); 6.1.0-patched not recorded (its events are not in the recording) (shown as -)" out
 '
@@ -71,7 +71,7 @@ test_expect_success 'KswapdAwake is wake to full sleep (2000 us in run 1 only)' 
 # 1.013 s: 3000 us, and one kswapd_wake.
 test_expect_success 'A/A: one recording given for two kernels' '
 	python3 "$TOP/tests/mkdat.py" "$TOP/tests/data-model/per-call-4.11.spec" p.dat &&
-	"$VR" compare --metrics p50-DirectReclaim,counters --stats Amean a=p.dat b=p.dat >out &&
+	"$VR" compare --width 0 --metrics p50-DirectReclaim,counters --stats Amean a=p.dat b=p.dat >out &&
 	grep -q "^Amean    p50-DirectReclaim        3000.00 (  0.00%)     3000.00 (  0.00%)$" out &&
 	grep -q "^Direct reclaim stalls complete  *1.00  *1.00$" out &&
 	grep -q "^Direct reclaim stall time ms  *3.00  *3.00$" out &&
@@ -79,9 +79,9 @@ test_expect_success 'A/A: one recording given for two kernels' '
 '
 test_expect_success 'a kernel named twice is refused (exit 2), one file twice for a kernel too' '
 	python3 "$TOP/tests/mkdat.py" "$TOP/tests/data-model/per-call-4.11.spec" p.dat &&
-	test_expect_code 2 "$VR" compare a=p.dat a=p.dat 2>err &&
+	test_expect_code 2 "$VR" compare --width 0 a=p.dat a=p.dat 2>err &&
 	grep -q "kernel .a. is named twice" err &&
-	test_expect_code 2 "$VR" compare a=p.dat,p.dat 2>err &&
+	test_expect_code 2 "$VR" compare --width 0 a=p.dat,p.dat 2>err &&
 	grep -q "p.dat is given twice for kernel .a." err
 '
 # A release from the trace's uname with an ESC sequence and a BEL: the
@@ -94,8 +94,8 @@ test_expect_success 'a kernel label from the uname: control bytes escaped in eve
 	python3 "$TOP/tests/mkdat.py" esc.spec esc.dat &&
 	"$VR" load -q -d e.db esc.dat &&
 	test "$(sqlite3 e.db "SELECT hex(kernel) FROM run")" = 362E31382E302D1B5B33316D72656407 &&
-	"$VR" compare -d e.db >cmp.txt &&
-	"$VR" compare -d e.db --format markdown >cmp.md &&
+	"$VR" compare --width 0 -d e.db >cmp.txt &&
+	"$VR" compare --width 0 -d e.db --format markdown >cmp.md &&
 	"$VR" summary -d e.db >sum.txt &&
 	"$VR" runs -d e.db >runs.txt &&
 	"$VR" report -q -d e.db -o b &&
@@ -116,7 +116,7 @@ test_expect_success 'interrupted while loading trace files: its temporary databa
 	# the load waits for a copy that a fake trace-cmd never makes
 	printf "#!/bin/bash\nexec -a vr-t4010-$$ sleep 3600\n" >bin/trace-cmd && chmod +x bin/trace-cmd &&
 	{ VR_TEST_IN_MEMORY_CAP=1 TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
-		"$VR" compare a="$sample" b="$sample" >out 2>err & }
+		"$VR" compare --width 0 a="$sample" b="$sample" >out 2>err & }
 	pid=$! &&
 	for i in $(seq 100); do pgrep -f "vr-t4010-$$ 3600" >/dev/null && break; sleep 0.05; done &&
 	pgrep -f "vr-t4010-$$ 3600" >/dev/null && ls tmp | grep -q "^vmscan-report-compare\." &&

@@ -77,4 +77,17 @@ test_expect_success 'report: the headline keeps the unit and test notes only' '
 	done &&
 	! grep -q "samples in\|^inf%" head.md
 '
+# issue 26 item 7: a mail is 80 columns; compare's text, compare.txt and
+# the headline's table keep to it on the samples (three runs of two settings)
+test_expect_success 'compare, compare.txt and the headline fit 80 columns' '
+	load_samples &&
+	"$VR" compare -d s.db >c.txt && "$VR" compare -d s.db --ci >ci.txt &&
+	"$VR" report -q -d s.db -o b &&
+	awk "/^## Headline/ { h = 1 } h && /^\\140\\140\\140/ { n++; next } h && n == 1" b/index.md >head.txt &&
+	test -s head.txt &&
+	for f in c.txt ci.txt b/compare.txt head.txt; do
+		! awk "length(\$0) > 80 { print FILENAME \": \" length(\$0) \": \" \$0; bad = 1 } END { exit !bad }" $f ||
+		exit 1
+	done
+'
 test_done

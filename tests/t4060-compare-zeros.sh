@@ -15,10 +15,10 @@ D="$TOP/tests/data/compare"
 # would claim a 100% better Stddev.
 test_expect_success 'a single value: Stddev and CoeffVar 0.00 (0.00%), no gain against it' '
 	printf "p95-Write 20\n" >one.txt &&
-	"$VR" compare --stats Stddev,CoeffVar a="$D/base.latency.txt" one=one.txt >out &&
+	"$VR" compare --width 0 --stats Stddev,CoeffVar a="$D/base.latency.txt" one=one.txt >out &&
 	grep -q "^Stddev   p95-Write  *1.29 (  0.00%)  *0.00 (  0.00%)$" out &&
 	grep -q "^CoeffVar p95-Write  *11.23 (  0.00%)  *0.00 (  0.00%)$" out &&
-	"$VR" compare --stats Stddev one=one.txt a="$D/base.latency.txt" >out &&
+	"$VR" compare --width 0 --stats Stddev one=one.txt a="$D/base.latency.txt" >out &&
 	grep -q "^Stddev   p95-Write  *0.00 (  0.00%)  *1.29$" out
 '
 # tests/data-model/per-call-4.11.spec has one direct stall of 3000 us;
@@ -31,18 +31,18 @@ test_expect_success 'CoeffVar of an all-zero column is -, the row marked with it
 	python3 "$TOP/tests/mkdat.py" "$M" base.dat &&
 	grep -v direct_reclaim "$M" >fixed.spec && python3 "$TOP/tests/mkdat.py" fixed.spec fixed.dat &&
 	"$VR" load -q -d z.db --kernel base base.dat && "$VR" load -q -d z.db --kernel fixed fixed.dat &&
-	"$VR" compare -d z.db --metrics p50-DirectReclaim --stats Amean,Stddev,CoeffVar >out &&
+	"$VR" compare --width 0 -d z.db --metrics p50-DirectReclaim --stats Amean,Stddev,CoeffVar >out &&
 	grep -q "^Amean    p50-DirectReclaim\[1\]  *3000.00 (  0.00%)  *0.00 (100.00%)$" out &&
 	grep -q "^Stddev   p50-DirectReclaim\[1\]  *0.00 (  0.00%)  *0.00 (  0.00%)$" out &&
 	grep -q "^CoeffVar p50-DirectReclaim\[1\]  *0.00 (  0.00%)  *-$" out &&
 	grep -qxF "[1] DirectReclaim: fixed 0 samples in 1 run (shown as 0)" out &&
-	"$VR" compare -d z.db --metrics p50-DirectReclaim --stats CoeffVar --format csv >out.csv &&
+	"$VR" compare --width 0 -d z.db --metrics p50-DirectReclaim --stats CoeffVar --format csv >out.csv &&
 	grep -qxF "latency,CoeffVar,p50-DirectReclaim,fixed,,,,0,us,zero,0,1,DirectReclaim: fixed 0 samples in 1 run (shown as 0)" out.csv &&
-	"$VR" compare -d z.db --metrics p50-DirectReclaim --stats CoeffVar --format markdown >out.md &&
+	"$VR" compare --width 0 -d z.db --metrics p50-DirectReclaim --stats CoeffVar --format markdown >out.md &&
 	grep -qxF "| CoeffVar | p50-DirectReclaim[1] | 0.00 (0.00%) | - |" out.md &&
 	grep -qxF "[1] DirectReclaim: fixed 0 samples in 1 run (shown as 0)" out.md &&
 	printf "p95-Write 0\n%.0s" 1 2 3 4 >zero.txt &&
-	"$VR" compare --real-zeros Write --stats Stddev,CoeffVar a="$D/base.latency.txt" z=zero.txt >out &&
+	"$VR" compare --width 0 --real-zeros Write --stats Stddev,CoeffVar a="$D/base.latency.txt" z=zero.txt >out &&
 	grep -q "^Stddev   p95-Write  *1.29 (  0.00%)  *0.00 (100.00%)$" out &&
 	grep -q "^CoeffVar p95-Write  *11.23 (  0.00%)  *-$" out
 '
@@ -57,11 +57,11 @@ runs_b() {
 }
 test_expect_success 'an imported run whose values are all 0 is not recorded, unless declared real' '
 	runs_b &&
-	"$VR" compare --stats Min,Amean a="$D/base.latency.txt" b=b1.txt,b2.txt,b3.txt >out &&
+	"$VR" compare --width 0 --stats Min,Amean a="$D/base.latency.txt" b=b1.txt,b2.txt,b3.txt >out &&
 	grep -q "^Min      p95-Write\[1\]  *10.00 (  0.00%)  *20.00 (-100.00%)$" out &&
 	grep -q "^Amean    p95-Write\[1\]  *11.50 (  0.00%)  *22.00 \*-91.30%\*$" out &&
-	grep -qxF "[1] p95-Write: b all 0 in 1 of 3 runs (counted as not recorded; --real-zeros if measured) (statistics over the others)" out &&
-	"$VR" compare --real-zeros p95-Write --stats Min,Amean a="$D/base.latency.txt" \
+	grep -qxF "[1] Write: b all 0 in 1 of 3 runs (counted as not recorded; --real-zeros if measured) (statistics over the others)" out &&
+	"$VR" compare --width 0 --real-zeros p95-Write --stats Min,Amean a="$D/base.latency.txt" \
 		b=b1.txt,b2.txt,b3.txt >out &&
 	grep -q "^Min      p95-Write  *10.00 (  0.00%)  *0.00 (100.00%)$" out &&
 	grep -q "^Amean    p95-Write  *11.50 (  0.00%)  *14.67 (-27.54%)$" out &&
@@ -79,7 +79,7 @@ test_expect_success 'import-latency --real-zeros and --higher-is-better are kept
 	test_expect_code 1 "$VR" import-latency -d d.db --kernel b --real-zeros Read b3.txt 2>err &&
 	grep -qxF "vmscan-report: b3.txt: --real-zeros Read: no such operation or metric in the file" err &&
 	sqlite3 d.db .dump >after && test_cmp before after &&
-	test_expect_code 2 "$VR" compare -d d.db --real-zeros Write 2>err &&
+	test_expect_code 2 "$VR" compare --width 0 -d d.db --real-zeros Write 2>err &&
 	grep -q "are for NAME=FILE.txt imports" err
 '
 # The headline is the significant rows of compare.txt: p95-Write's Amean
@@ -92,7 +92,10 @@ test_expect_success 'the headline keeps a row'\''s footnote' '
 	"$VR" report -q -d h.db -o r &&
 	sed -n "/^## Headline/,/^## /p" r/index.md >head.md &&
 	grep -q "^Amean    p95-Write\[1\]  *11.50 (  0.00%)  *22.00 \*-91.30%\*$" head.md &&
-	grep -qxF "[1] p95-Write: b all 0 in 1 of 3 runs (counted as not recorded; --real-zeros if measured) (statistics over the others)" head.md
+	# wrapped at 80 columns, continuation lines indented by 4
+	sed -n "/^\[1\] /,/^[^ ]/p" head.md | sed "\$d" | tr -s " \n" "  " >note &&
+	printf "[1] Write: b all 0 in 1 of 3 runs (counted as not recorded; --real-zeros if measured) (statistics over the others) " >want &&
+	test_cmp want note
 '
 # a: 1 and 1000 (a factor 1000 apart): a log axis.  With z's zeros declared
 # real a candle reaches 0, which a log axis cannot show: linear.

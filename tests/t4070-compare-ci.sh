@@ -40,7 +40,7 @@ export WELCH_DIR=$PWD
 # each): at alpha 0.10 the 90% interval; worse's excludes 0 (marked),
 # similar's holds it (p = 0.23, not marked).
 test_expect_success '--ci: Welch interval of each gain under the Amean row' '
-	"$VR" compare --ci --stats Amean base="$D/base.latency.txt" worse="$D/worse.latency.txt" \
+	"$VR" compare --width 0 --ci --stats Amean base="$D/base.latency.txt" worse="$D/worse.latency.txt" \
 		similar="$D/similar.latency.txt" >out &&
 	python3 - "$D" >want <<-\PY &&
 	import os, sys; sys.path.insert(0, os.environ["WELCH_DIR"])
@@ -55,7 +55,7 @@ test_expect_success '--ci: Welch interval of each gain under the Amean row' '
 	sed -n 3p out >got && test_cmp want got &&
 	grep -q "^Amean    p95-Write .*\*-91.30%\* .*(-14.13%)$" out &&
 	grep -q "^90% CI: Welch.s interval of the difference of the means" out &&
-	"$VR" compare --ci --alpha 0.05 --stats Amean base="$D/base.latency.txt" \
+	"$VR" compare --width 0 --ci --alpha 0.05 --stats Amean base="$D/base.latency.txt" \
 		worse="$D/worse.latency.txt" >out &&
 	python3 - "$D" >want <<-\PY &&
 	import os, sys; sys.path.insert(0, os.environ["WELCH_DIR"])
@@ -65,15 +65,15 @@ test_expect_success '--ci: Welch interval of each gain under the Amean row' '
 	print("%-8s %-20s%22s%22s" % ("", "95% CI", "", "[%.2f, %.2f]%%" % (lo, hi)))
 	PY
 	sed -n 3p out >got && test_cmp want got &&
-	"$VR" compare --stats Amean base="$D/base.latency.txt" worse="$D/worse.latency.txt" >out &&
+	"$VR" compare --width 0 --stats Amean base="$D/base.latency.txt" worse="$D/worse.latency.txt" >out &&
 	! grep -q "CI" out
 '
 test_expect_success '--ci in CSV, JSON and Markdown' '
-	"$VR" compare --ci --format csv --stats Amean base="$D/base.latency.txt" \
+	"$VR" compare --width 0 --ci --format csv --stats Amean base="$D/base.latency.txt" \
 		similar="$D/similar.latency.txt" >out.csv &&
-	"$VR" compare --ci --format json --stats Amean base="$D/base.latency.txt" \
+	"$VR" compare --width 0 --ci --format json --stats Amean base="$D/base.latency.txt" \
 		similar="$D/similar.latency.txt" >out.json &&
-	"$VR" compare --ci --format markdown --stats Amean base="$D/base.latency.txt" \
+	"$VR" compare --width 0 --ci --format markdown --stats Amean base="$D/base.latency.txt" \
 		similar="$D/similar.latency.txt" >out.md &&
 	python3 - "$D" <<-\PY
 	import csv, json, os, sys; sys.path.insert(0, os.environ["WELCH_DIR"])
@@ -107,7 +107,7 @@ test_expect_success 'report --ci: the headline shows the interval under its row'
 test_expect_success '--ci: a difference hidden by outliers is said so in the row note' '
 	for v in 10 10 11 11 12 12 13 13; do echo "p95-Write $v"; done >a.txt &&
 	for v in 13 13 14 14 15 15 16 100; do echo "p95-Write $v"; done >b.txt &&
-	"$VR" compare --ci --stats Amean a=a.txt b=b.txt >out &&
+	"$VR" compare --width 0 --ci --stats Amean a=a.txt b=b.txt >out &&
 	python3 - <<-\PY >want &&
 	import os, sys; sys.path.insert(0, os.environ["WELCH_DIR"])
 	from welch import welch
@@ -120,7 +120,7 @@ test_expect_success '--ci: a difference hidden by outliers is said so in the row
 	PY
 	tail -1 out >got && test_cmp want got &&
 	grep -q "^Amean    p95-Write\[1\] " out &&
-	"$VR" compare --stats Amean a=a.txt b=b.txt >out &&
+	"$VR" compare --width 0 --stats Amean a=a.txt b=b.txt >out &&
 	! grep -q "outliers" out
 '
 test_done

@@ -28,6 +28,7 @@ struct compare_cli {
 	bool own_kernels;	/* o.kernels[i] are the NAMEs of NAME=FILE (owned) */
 	bool quiet;		/* -q: no progress line while loading NAME=FILE */
 	bool verbose;		/* -v: say what each NAME=FILE file gave */
+	int width;		/* --width: text fits it (0: no limit) */
 	char *higher_arg, *zeros_arg;	/* copies cut by cmd_split_list() */
 	struct latency_import_decl decl;	/* for the NAME=FILE.txt imports */
 };
@@ -131,7 +132,7 @@ static bool same_name(const char *a, const char *b)
 	return la == lb && !strncmp(a, b, la);
 }
 
-enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT, OPT_METRIC, OPT_HIGHER, OPT_ZEROS, OPT_CI };
+enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT, OPT_METRIC, OPT_HIGHER, OPT_ZEROS, OPT_CI, OPT_RATIO, OPT_WIDTH };
 
 static const struct cmd_option compare_options[] = {
 	{ 'd', "database", "DB", "database written by `load` / `import-latency`" },
@@ -145,6 +146,12 @@ static const struct cmd_option compare_options[] = {
 	{ OPT_CI, "ci", NULL, "under each Amean row, Welch's (1-A) confidence interval\n"
 		"of the gain, [lo, hi]%; a note where outliers hide a\n"
 		"difference" },
+	{ OPT_WIDTH, "width", "COLS", "text: fit COLS columns (default 80, a mail): the\n"
+		"kernels in blocks after the baseline, notes wrapped,\n"
+		"long names shortened with a legend; 0: no limit" },
+	{ OPT_RATIO, "print-ratio", NULL, "compare-mmtests.pl's ratio view: per operation\n"
+		"each kernel's mean over the baseline's, and their\n"
+		"geometric mean (Gmean)" },
 	{ OPT_SIGNIFICANCE, "significance", "R", "welch (default): Welch's t-test at level A;\n"
 		"ci: mmtests' rule (--print-significance), the\n"
 		"intervals mean +/- 1.96 stddev do not overlap" },
@@ -192,6 +199,14 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 		break;
 	case OPT_CI:
 		c->o.ci = true;
+		break;
+	case OPT_RATIO:
+		c->o.print_ratio = true;
+		break;
+	case OPT_WIDTH:
+		if (vr_parse_int(arg, &c->width) || c->width < 0 || (c->width && c->width < 40))
+			return vr_error("compare: --width wants 0 or a number of columns >= 40,"
+					" not '%s'", arg), CMD_USAGE;
 		break;
 	case OPT_HIGHER:
 		free(c->higher_arg);
@@ -409,6 +424,8 @@ static int run_compare(struct store *st, struct compare_cli *c)
 		return VR_EXIT_FAIL;
 	}
 	vr_buf_init(&out);
+	if (c->fmt == RENDER_TEXT && c->width)	/* a mail's width by default */
+		render_text_fit(r.tables, r.tables[1].nrows ? 2 : 1, c->width);
 	compare_render_all(&r, &v, c->fmt, &out);
 	fwrite(out.buf, 1, out.len, stdout);
 	vr_buf_release(&out);
@@ -489,7 +506,7 @@ static void compare_release(void *opts)
 static const char *const compare_synopsis[] = {
 	"[-d DB] [--kernels K1,K2,...] [--metrics M,...]\n"
 	"[--stats S,...] [--format text|markdown|csv|json]\n"
-	"[--alpha A] [--significance welch|ci] [--ci] [--layout 2017|mmtests]",
+	"[--alpha A] [--significance welch|ci] [--ci] [--print-ratio]\n[--layout 2017|mmtests] [--width COLS]",
 	"[OPTIONS] NAME=FILE,FILE... NAME=FILE,...",
 	NULL
 };
@@ -522,7 +539,7 @@ const struct cmd cmd_compare_desc = {
 	.db = CMD_DB_RDONLY,
 	.flags = CMD_DB_OPTIONAL | CMD_DB_MANY,
 	.opts_size = sizeof(struct compare_cli),
-	.defaults = &(const struct compare_cli){ .o.alpha = 0.10, .fmt = RENDER_TEXT },
+	.defaults = &(const struct compare_cli){ .o.alpha = 0.10, .fmt = RENDER_TEXT, .width = 80 },
 	.option = compare_option,
 	.check = compare_check,
 	.run = compare_run,
