@@ -24,6 +24,9 @@ enum chart_kswapd_state {
 	CHART_KSWAPD_NAPPING,	/* the HZ/10 nap of kswapd_try_to_sleep() */
 	CHART_KSWAPD_ASLEEP,	/* mm_vmscan_kswapd_sleep .. next kswapd_wake */
 	CHART_KSWAPD_UNKNOWN,	/* the model could not classify the gap */
+	CHART_KSWAPD_THROTTLED,	/* awake, in reclaim_throttle(WRITEBACK) inside
+				 * balance_pgdat(): mm_vmscan_throttled of
+				 * kswapd, usec_delayed before it */
 	CHART_KSWAPD_NSTATES
 };
 
@@ -171,7 +174,7 @@ enum chart_stall_kind {
 /** chart_stall_kind_name - "direct", "memcg", "memcg_softlimit", "node", "throttle". */
 const char *chart_stall_kind_name(int kind);
 
-/** chart_kswapd_state_name - "awake", "napping", "asleep", "unknown". */
+/** chart_kswapd_state_name - "awake", "napping", "asleep", "unknown", "throttled". */
 const char *chart_kswapd_state_name(int state);
 
 /* What a timeline chart draws, one legend entry each: the kswapd states
@@ -180,7 +183,7 @@ const char *chart_kswapd_state_name(int state);
  * chart_stall_kind) and the two reclaim-rate lines. */
 enum chart_tl_item {
 	CHART_TL_AWAKE, CHART_TL_NAPPING, CHART_TL_ASLEEP, CHART_TL_UNKNOWN,
-	CHART_TL_PREMATURE, CHART_TL_DIRTY, CHART_TL_WRITEBACK, CHART_TL_CONGESTED,
+	CHART_TL_THROTTLED, CHART_TL_PREMATURE, CHART_TL_DIRTY, CHART_TL_WRITEBACK, CHART_TL_CONGESTED,
 	CHART_TL_STALL,
 	CHART_TL_RATE_KSWAPD = CHART_TL_STALL + CHART_STALL_NKINDS, CHART_TL_RATE_OTHERS,
 	CHART_TL_NITEMS

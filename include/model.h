@@ -32,11 +32,19 @@ struct model_stall {
 	int64_t nid;		/* node_reclaim only, else MODEL_NULL */
 	int64_t begin_ns, end_ns, duration_ns;	/* MODEL_NULL when unseen */
 	int64_t order, gfp_flags, nr_reclaimed;	/* MODEL_NULL when unseen */
-	const char *kswapd_state;	/* of the node (node 0 unless node
-					 * reclaim) at begin: asleep, napping,
-					 * awake, unknown */
+	const char *kswapd_state;	/* kswapd's state at begin on the
+					 * stall's first node (node reclaim: its
+					 * node; else the first of @nids; node 0
+					 * when it has none): asleep, napping,
+					 * awake, throttled (in reclaim_throttle()
+					 * WRITEBACK inside balance_pgdat()),
+					 * unknown */
 	bool complete;
 	const char *incomplete_reason;	/* NULL when complete */
+	const char *nids;	/* the nodes it reclaimed from (the nid of its
+				 * task's lru_shrink_inactive/_active events
+				 * while open), ascending, comma-separated
+				 * ("0,1"); NULL when none was traced */
 };
 
 /* One kswapd cycle: from one kswapd_wake of a node to the next. */

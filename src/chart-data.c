@@ -28,7 +28,7 @@ const char *chart_stall_kind_name(int kind)
 const char *chart_kswapd_state_name(int state)
 {
 	static const char *const names[CHART_KSWAPD_NSTATES] = {
-		"awake", "napping", "asleep", "unknown"
+		"awake", "napping", "asleep", "unknown", "throttled"
 	};
 
 	return state >= 0 && state < CHART_KSWAPD_NSTATES ? names[state] : "?";
@@ -48,7 +48,7 @@ int chart_flag_item(const char *label)
 const char *chart_tl_item_name(int item)
 {
 	static const char *const names[CHART_TL_NITEMS] = {
-		"awake", "napping", "asleep", "unknown", "premature", "DIRTY", "WRITEBACK",
+		"awake", "napping", "asleep", "unknown", "throttled", "premature", "DIRTY", "WRITEBACK",
 		"CONGESTED", "stall_direct", "stall_memcg", "stall_memcg_softlimit", "stall_node",
 		"stall_throttle", "rate_kswapd", "rate_others"
 	};
@@ -384,6 +384,61 @@ static int decision_state(const char *d)
 	return CHART_KSWAPD_UNKNOWN;
 }
 
+/* kswapd's WRITEBACK throttles on one node, [begin, end) seconds, in order. */
+struct tl_throttles {
+	double *b, *e;
+	size_t n, i;
+};
+
+/*
+ * The waits of node @n's kswapd in reclaim_throttle(WRITEBACK) (its
+ * mm_vmscan_throttled rows, begun usec_delayed before the event; 5.16+):
+ * kswapd is awake and blocked there, inside balance_pgdat() (mm/vmscan.c
+ * shrink_node(), kswapd's block: `if (sc->nr.immediate)`).
+ */
+static int tl_throttles(struct tl_ctx *c, struct chart_timeline_node *n, struct tl_throttles *t)
+{
+	struct store_stmt *st = prep(c, "SELECT coalesce(begin_ns, end_ns - usec_delayed * 1000),"
+				     " end_ns FROM reclaim_throttle WHERE run_id = ?1 AND nid = ?2"
+				     " AND kind = 'throttled' AND reason = 'WRITEBACK'"
+				     " AND (begin_ns IS NOT NULL OR usec_delayed IS NOT NULL)"
+				     " AND pid IN (SELECT pid FROM kswapd_cycle WHERE run_id = ?1"
+				     "  AND nid = ?2 AND pid IS NOT NULL) ORDER BY 1",
+				     "timeline chart kswapd throttles", n->nid);
+	size_t ab = 0, ae = 0, ne = 0;
+	int rc;
+
+	*t = (struct tl_throttles){ NULL, NULL, 0, 0 };
+	if (!st)
+		return -1;
+	while ((rc = store_step(st)) > 0) {
+		PUSH(t->b, t->n, ab, rel_s(c, store_col_int64(st, 0)));
+		PUSH(t->e, ne, ae, rel_s(c, store_col_int64(st, 1)));
+	}
+	return step_end(st, rc);
+}
+
+/* Awake from @b to @e, throttled where a wait of @t falls inside. */
+static void add_awake(const struct tl_ctx *c, struct chart_band *band, size_t *alloc,
+		      double b, double e, struct tl_throttles *t)
+{
+	bool any = false;
+
+	while (t->i < t->n && t->e[t->i] <= b)
+		t->i++;
+	for (size_t i = t->i; i < t->n && t->b[i] < e; i++) {
+		double tb = fmax(t->b[i], b), te = fmin(t->e[i], e);
+
+		if (tb > b)
+			add_span(c, band, alloc, b, tb, CHART_KSWAPD_AWAKE);
+		add_span(c, band, alloc, tb, te, CHART_KSWAPD_THROTTLED);
+		b = te;
+		any = true;
+	}
+	if (!any || e > b)
+		add_span(c, band, alloc, b, e, CHART_KSWAPD_AWAKE);
+}
+
 static int tl_kswapd(struct tl_ctx *c, struct chart_timeline_node *n)
 {
 	const double end = rel_s(c, c->last_ns);
@@ -393,11 +448,16 @@ static int tl_kswapd(struct tl_ctx *c, struct chart_timeline_node *n)
 		" ORDER BY coalesce(wake_ns, -1), rowid", "timeline chart kswapd cycles", n->nid);
 	size_t alloc = 0, palloc = 0;
 	double prev_end = 0;
+	struct tl_throttles thr;
 	struct vr_buf label;
 	int rc;
 
 	if (!st)
 		return -1;
+	if (tl_throttles(c, n, &thr)) {
+		store_stmt_free(st);
+		return -1;
+	}
 	vr_buf_init(&label);
 	vr_buf_addf(&label, "kswapd%d", n->nid);
 	n->kswapd.label = vr_buf_detach(&label);
@@ -415,7 +475,7 @@ static int tl_kswapd(struct tl_ctx *c, struct chart_timeline_node *n)
 
 		if (wake > prev_end)	/* not seen between the cycles */
 			add_span(c, &n->kswapd, &alloc, prev_end, wake, CHART_KSWAPD_UNKNOWN);
-		add_span(c, &n->kswapd, &alloc, wake, last, CHART_KSWAPD_AWAKE);
+		add_awake(c, &n->kswapd, &alloc, wake, last, &thr);
 		if (state == CHART_KSWAPD_ASLEEP) {
 			double sleep = col_s(c, st, 2, last);
 
@@ -433,6 +493,8 @@ static int tl_kswapd(struct tl_ctx *c, struct chart_timeline_node *n)
 	if (!n->kswapd.nspans)
 		n->kswapd.note = vr_strdup(prev_end > 0 ? "no kswapd state in this window"
 						       : "kswapd not seen in this run");
+	free(thr.b);
+	free(thr.e);
 	return step_end(st, rc);
 }
 
@@ -556,25 +618,36 @@ static int tl_flags(struct tl_ctx *c, struct chart_timeline_node *n)
 	return step_end(st, rc);
 }
 
+/* The stalls and waits of node ?2 (@NIDS: reclaim_stall.nids or NULL). */
+#define STALLS_SQL(NIDS) \
+	"SELECT begin_ns, duration_ns, CASE kind" \
+	" WHEN 'direct' THEN 0 WHEN 'memcg' THEN 1" \
+	" WHEN 'memcg_softlimit' THEN 2 ELSE 3 END FROM reclaim_stall" \
+	" WHERE run_id = ?1 AND (nid = ?2 OR (nid IS NULL AND (" NIDS " IS NULL" \
+	"  OR instr(',' || " NIDS " || ',', ',' || ?2 || ','))))" \
+	" AND begin_ns IS NOT NULL AND duration_ns IS NOT NULL" \
+	" UNION ALL SELECT coalesce(begin_ns, end_ns - usec_delayed * 1000)," \
+	" coalesce(usec_delayed * 1000, end_ns - begin_ns), 4" \
+	" FROM reclaim_throttle WHERE run_id = ?1" \
+	" AND (nid = ?2 OR nid IS NULL)" \
+	" AND (begin_ns IS NOT NULL OR usec_delayed IS NOT NULL)" \
+	" ORDER BY 1, 3"
+
 /*
  * Every reclaim stall (direct, memcg, memcg soft limit, node: the kinds of
  * reclaim_stall) with both ends, and every throttling wait
  * (reclaim_throttle: mm_vmscan_throttled, its usec_delayed from the end
- * back when the begin is not known), begun inside the window.
+ * back when the begin is not known), begun inside the window.  A stall is
+ * drawn on the nodes it reclaimed from (reclaim_stall.nids), node reclaim
+ * on its node; one with neither (nothing traced of its reclaim, or a
+ * database made before nids) on every node.
  */
 static int tl_stalls(struct tl_ctx *c, struct chart_timeline_node *n)
 {
-	struct store_stmt *st = prep(c, "SELECT begin_ns, duration_ns, CASE kind"
-				     " WHEN 'direct' THEN 0 WHEN 'memcg' THEN 1"
-				     " WHEN 'memcg_softlimit' THEN 2 ELSE 3 END FROM reclaim_stall"
-				     " WHERE run_id = ?1 AND (nid = ?2 OR nid IS NULL)"
-				     " AND begin_ns IS NOT NULL AND duration_ns IS NOT NULL"
-				     " UNION ALL SELECT coalesce(begin_ns, end_ns - usec_delayed * 1000),"
-				     " coalesce(usec_delayed * 1000, end_ns - begin_ns), 4"
-				     " FROM reclaim_throttle WHERE run_id = ?1"
-				     " AND (nid = ?2 OR nid IS NULL)"
-				     " AND (begin_ns IS NOT NULL OR usec_delayed IS NOT NULL)"
-				     " ORDER BY 1, 3", "timeline chart stalls", n->nid);
+	int have_nids = store_has_column(c->s, "reclaim_stall", "nids");
+	struct store_stmt *st = have_nids < 0 ? NULL :
+		prep(c, have_nids ? STALLS_SQL("nids") : STALLS_SQL("NULL"),
+		     "timeline chart stalls", n->nid);
 	size_t a1 = 0, a2 = 0, a3 = 0, n2 = 0, n3 = 0;
 	int rc;
 

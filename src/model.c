@@ -193,16 +193,40 @@ static int kswapd_effect(struct model *m, int ret, const struct kswapd_effect *e
 	return ret;
 }
 
-/* A stall begin: kswapd's state on the stall's node (node 0 unless node
- * reclaim) goes with it. */
+/*
+ * A stall begin: kswapd's state on every node then goes with it (the row
+ * takes its first node's, model-stall.c).  Napping or awake may still turn
+ * out to be throttled: kswapd's WRITEBACK throttle is traced at its end.
+ */
 static int stall_begin(struct model *m, const struct ingest_event *ev, int mev,
 		       enum stall_kind kind)
 {
-	int64_t nid = model_val(&m->cx, ev, mev, MF_NID);
-	const char *ks_state = model_kswapd_state(&m->kswapd, nid == MODEL_NULL ? 0 : nid,
-						  (int64_t)ev->ts_ns);
+	struct stall_ks ks = { .n = m->kswapd.nnodes < STALL_KS_NODES ? m->kswapd.nnodes :
+				    STALL_KS_NODES };
 
-	return model_stall_begin(&m->stall, ev, mev, kind, ks_state);
+	for (int nid = 0; nid < ks.n; nid++) {
+		ks.state[nid] = model_kswapd_state(&m->kswapd, nid, (int64_t)ev->ts_ns);
+		if (!strcmp(ks.state[nid], "napping") || !strcmp(ks.state[nid], "awake"))
+			ks.unsettled |= 1u << nid;
+	}
+	return model_stall_begin(&m->stall, ev, mev, kind, &ks);
+}
+
+/*
+ * An event of kswapd @ks's own task settles its state for the stalls begun
+ * before it (model_stall_kswapd()): an mm_vmscan_throttled with reason
+ * WRITEBACK (bit 0, 1 << VMSCAN_THROTTLE_WRITEBACK) ends a wait that began
+ * usec_delayed earlier (reclaim_throttle(), mm/vmscan.c 5.16-6.18).
+ */
+static int kswapd_settles(struct model *m, const struct ingest_event *ev, int mev, int ks)
+{
+	int64_t begin = MODEL_NULL, reason, delayed;
+
+	if (mev == MEV_THROTTLED &&
+	    (reason = model_val(&m->cx, ev, mev, MF_REASON)) != MODEL_NULL && (reason & 1) &&
+	    (delayed = model_val(&m->cx, ev, mev, MF_USEC_DELAYED)) != MODEL_NULL)
+		begin = (int64_t)ev->ts_ns - delayed * 1000;
+	return model_stall_kswapd(&m->stall, ks, (int64_t)ev->ts_ns, begin);
 }
 
 /*
@@ -258,7 +282,10 @@ static int dispatch(struct model *m, struct ingest_event *ev, int mev, int ks)
 		return flags_event(m, ev, mev, ks) ?: model_write(&m->misc, ev, mev, ks >= 0);
 	case MEV_THROTTLED: case MEV_CONGESTION_WAIT: case MEV_WAIT_IFF_CONGESTED:
 		return flags_event(m, ev, mev, ks) ?: model_throttle(&m->misc, ev, mev);
-	case MEV_LRU_ISOLATE: case MEV_SHRINK_INACTIVE: case MEV_SHRINK_ACTIVE:
+	case MEV_SHRINK_INACTIVE: case MEV_SHRINK_ACTIVE:
+		model_stall_node(&m->stall, ev->pid, model_val(&m->cx, ev, mev, MF_NID));
+		return flags_event(m, ev, mev, ks);
+	case MEV_LRU_ISOLATE:
 		return flags_event(m, ev, mev, ks);
 	case MEV_SCHED_SWITCH: case MEV_SCHED_WAKEUP:
 		return model_kswapd_sched(&m->kswapd, ev, mev);
@@ -279,6 +306,9 @@ int model_event(struct model *m, struct ingest_event *ev)
 	ks = model_kswapd_nid(&m->kswapd, ev->pid);
 	if (ks < 0 && ev->comm)
 		ks = model_kswapd_learn(&m->kswapd, ev->pid, ev->comm);
+	if (ks >= 0 && mev != MEV_SCHED_SWITCH && mev != MEV_SCHED_WAKEUP &&
+	    (ret = kswapd_settles(m, ev, mev, ks)))
+		return ret;
 	ret = dispatch(m, ev, mev, ks);
 	if (!ret && ks >= 0 && is_activity(mev))
 		ret = model_kswapd_activity(&m->kswapd, ks, ev, mev);

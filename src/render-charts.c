@@ -26,6 +26,7 @@ static const struct rgb ST_AWAKE = { 0.84, 0.26, 0.10 };
 static const struct rgb ST_NAP = { 0.98, 0.74, 0.25 };
 static const struct rgb ST_ASLEEP = { 0.62, 0.78, 0.93 };
 static const struct rgb ST_UNKNOWN = { 0.55, 0.55, 0.55 };
+static const struct rgb ST_THROTTLED = { 0.45, 0.08, 0.05 };
 static const struct rgb RATE_KSWAPD = { 0.00, 0.36, 0.62 };
 static const struct rgb RATE_DIRECT = { 0.00, 0.58, 0.40 };
 /* a stall mark's colour by enum chart_stall_kind */
@@ -92,19 +93,22 @@ static void draw_kswapd_band(struct rk *k, const struct tl_geom *g,
 	rk_set(cr, (struct rgb){ 0.96, 0.96, 0.96 }, 1);
 	cairo_rectangle(cr, g->L, y, g->R - g->L, g->band_h);
 	cairo_fill(cr);
-	/* awake last, so that short bursts are drawn over the rest */
+	/* awake (and throttled, awake too) last, so that short bursts are
+	 * drawn over the rest */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < b->nspans; i++) {
 			const struct chart_span *s = &b->spans[i];
 			double x0 = rk_map(&g->t, s->begin_s), x1 = rk_map(&g->t, s->end_s);
 
-			if ((s->state == CHART_KSWAPD_AWAKE) != pass)
+			if ((s->state == CHART_KSWAPD_AWAKE ||
+			     s->state == CHART_KSWAPD_THROTTLED) != pass)
 				continue;
 			if (s->state == CHART_KSWAPD_UNKNOWN) {
 				rk_hatch(k, x0, y, fmax(x1 - x0, 1), g->band_h, ST_UNKNOWN);
 				continue;
 			}
 			rk_set(cr, s->state == CHART_KSWAPD_AWAKE ? ST_AWAKE :
+				   s->state == CHART_KSWAPD_THROTTLED ? ST_THROTTLED :
 				   s->state == CHART_KSWAPD_NAPPING ? ST_NAP : ST_ASLEEP, 1);
 			span_rect(cr, x0, x1, y, g->band_h);
 		}
@@ -239,10 +243,10 @@ static void draw_plot(struct rk *k, const struct tl_geom *g, const struct chart_
 	rk_set(cr, (struct rgb){ 1, 1, 1 }, 1);
 	cairo_rectangle(cr, g->L, y0, g->R - g->L, y1 - y0);
 	cairo_fill(cr);
-	/* direct reclaim is not per node: with several nodes every panel shows
-	 * all stalls (the trace does not say which node they reclaimed from) */
-	rk_yaxis(k, &sa, g->L, true, g->L, g->R, t->nnodes > 1 ? "stall, any node (ms, log)" :
-		 "stall (ms, log)");
+	/* a stall is in the panels of the nodes it reclaimed from; one whose
+	 * reclaim left no shrink event (no node) is in every panel */
+	rk_yaxis(k, &sa, g->L, true, g->L, g->R, t->nnodes > 1 ?
+		 "stall on this node (ms, log)" : "stall (ms, log)");
 	rk_yaxis(k, &ra, g->R, false, 0, 0, "reclaimed (pages/s)");
 	if (last)
 		rk_xaxis(k, &g->t, y1, y0, "time since the start of the run (s)");
@@ -289,6 +293,7 @@ static void timeline_legend(struct rk *k, const struct chart_timeline *t, double
 		[CHART_TL_NAPPING] = { "napping", ST_NAP, RK_SW_BOX, 0 },
 		[CHART_TL_ASLEEP] = { "asleep", ST_ASLEEP, RK_SW_BOX, 0 },
 		[CHART_TL_UNKNOWN] = { "unknown", ST_UNKNOWN, RK_SW_HATCH, 0 },
+		[CHART_TL_THROTTLED] = { "throttled (awake)", ST_THROTTLED, RK_SW_BOX, 0 },
 		[CHART_TL_PREMATURE] = { "premature sleep", RK_BLACK, RK_SW_TRIANGLE, 0 },
 		[CHART_TL_DIRTY] = { "DIRTY set", flag_colour("DIRTY"), RK_SW_BOX, 0 },
 		[CHART_TL_WRITEBACK] = { "WRITEBACK set", flag_colour("WRITEBACK"), RK_SW_BOX, 0 },

@@ -34,7 +34,7 @@ static const struct store_column stall_cols[] = {
 	S(kind, NOT_NULL), S(pid, NOT_NULL), S(comm, NULLABLE), S(nid, NULLABLE), S(begin_ns, NULLABLE),
 	S(end_ns, NULLABLE), S(duration_ns, NULLABLE), S(order, NULLABLE),
 	S(gfp_flags, NULLABLE), S(nr_reclaimed, NULLABLE), S(kswapd_state, NULLABLE),
-	S(complete, NOT_NULL), S(incomplete_reason, NULLABLE),
+	S(complete, NOT_NULL), S(incomplete_reason, NULLABLE), S(nids, NULLABLE),
 };
 #undef S
 

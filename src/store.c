@@ -133,6 +133,7 @@ static const struct {
 	{ "pgdat_flag", "set_latest_ns", "INTEGER" },
 	{ "pgdat_flag", "clear_earliest_ns", "INTEGER" },
 	{ "pgdat_flag", "clear_latest_ns", "INTEGER" },
+	{ "reclaim_stall", "nids", "TEXT" },
 };
 
 static int query_int(struct store *s, const char *sql, int64_t *out);

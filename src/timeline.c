@@ -18,7 +18,12 @@
  * ?6 the run's first event (times are printed from it);
  * @COMM: the stall's comm, @PROOF: pgdat_flag's proof column (timeline_query()),
  * @SETB, @CLRB: where the kernel's set and clear lie when the trace does not
- * place them exactly (pgdat_flag's *_earliest_ns, *_latest_ns).
+ * place them exactly (pgdat_flag's *_earliest_ns, *_latest_ns), @NIDS: the
+ * stall's nodes, @MARGIN: kswapd_cycle.nap_margin_ns (stall_sql()).  A stall
+ * is on the nodes it reclaimed from (its node column: ?4 when among them,
+ * else the first), node reclaim on its node, one with neither on every node
+ * ("-").  kswapd's WRITEBACK throttles (awake, blocked in reclaim_throttle()
+ * inside balance_pgdat()) have a line of their own at their begin.
  * A PGDAT_DIRTY interval from the counters says it is an estimate
  * (nr_unqueued_dirty is not traced, src/model-flags.c); one ended or moved
  * by a proof says so.
@@ -55,12 +60,22 @@ static const char timeline_sql[] =
 	"  CASE WHEN coalesce(@PROOF, '') LIKE '%cut' THEN 'cut: a kswapd call proves it"
 	" clear from here' ELSE 'kswapd found the node balanced' END) || @CLRB, 5"
 	"  FROM pgdat_flag WHERE run_id = ?1 AND clear_ns IS NOT NULL"
-	" UNION ALL SELECT begin_ns, nid, printf('%s reclaim stall %.3f ms: %s-%d order=%s,"
-	" kswapd %s%s', kind, duration_ns / 1e6,"
+	" UNION ALL SELECT begin_ns, CASE WHEN nid IS NOT NULL OR @NIDS IS NULL THEN nid"
+	"  WHEN ?4 IS NOT NULL AND instr(',' || @NIDS || ',', ',' || ?4 || ',') THEN ?4"
+	"  ELSE CAST(substr(@NIDS, 1, instr(@NIDS || ',', ',') - 1) AS INTEGER) END,"
+	"  printf('%s reclaim stall %.3f ms: %s-%d order=%s, %s %s%s', kind, duration_ns / 1e6,"
 	"  coalesce(@COMM, '<...>'),"
-	"  pid, coalesce(\"order\", '?'), coalesce(kswapd_state, 'unknown'),"
+	"  pid, coalesce(\"order\", '?'),"
+	"  CASE WHEN nid IS NULL AND @NIDS IS NOT NULL THEN 'nodes ' || @NIDS || ', kswapd'"
+	"   || substr(@NIDS, 1, instr(@NIDS || ',', ',') - 1) ELSE 'kswapd' END,"
+	"  coalesce(kswapd_state, 'unknown'),"
 	"  CASE WHEN complete THEN '' ELSE ' (incomplete: ' || incomplete_reason || ')' END), 6"
 	"  FROM reclaim_stall s WHERE run_id = ?1 AND duration_ns >= ?5"
+	" UNION ALL SELECT begin_ns, nid, printf('kswapd%d throttled WRITEBACK %.3f ms: awake,"
+	" waiting in reclaim_throttle()', nid, usec_delayed / 1e3), 2"
+	"  FROM reclaim_throttle t WHERE run_id = ?1 AND kind = 'throttled'"
+	"  AND reason = 'WRITEBACK' AND begin_ns IS NOT NULL AND pid IN (SELECT pid FROM"
+	"  kswapd_cycle WHERE run_id = ?1 AND nid = t.nid AND pid IS NOT NULL)"
 	" ) WHERE ts BETWEEN ?2 AND ?3 AND (?4 IS NULL OR nid IS NULL OR nid = ?4)"
 	" ORDER BY ts, k";
 
@@ -144,7 +159,8 @@ static void replace_all(struct vr_buf *b, const char *sql, const char *name, con
 /*
  * timeline_sql for this database (malloc'ed; NULL on error): @COMM is the
  * stall's own comm where reclaim_stall has it, else the pid's; @PROOF is
- * pgdat_flag.proof, NULL in a database made before that column.
+ * pgdat_flag.proof, @NIDS reclaim_stall.nids, NULL in a database made
+ * before that column.
  */
 /* The bounds of a set or clear point, when not exact: " [set between A and B s]". */
 static const char set_bounds_sql[] =
@@ -163,27 +179,30 @@ static char *stall_sql(struct store *s)
 	int have = store_has_column(s, "reclaim_stall", "comm");
 	int proof = store_has_column(s, "pgdat_flag", "proof");
 	int bounds = store_has_column(s, "pgdat_flag", "set_earliest_ns");
-	struct vr_buf b, b2;
+	int nids = store_has_column(s, "reclaim_stall", "nids");
+	int margin = store_has_column(s, "kswapd_cycle", "nap_margin_ns");
+	const char *names[] = { "@COMM", "@PROOF", "@SETB", "@CLRB", "@NIDS", "@MARGIN" };
+	const char *values[] = {
+		have ? "s.comm" : "(SELECT min(comm) FROM task t WHERE t.run_id = ?1"
+				  " AND t.pid = s.pid)",
+		proof ? "proof" : "NULL", bounds ? set_bounds_sql : "''",
+		bounds ? clear_bounds_sql : "''", nids ? "s.nids" : "NULL",
+		margin ? "nap_margin_ns" : "NULL",
+	};
 	char *sql;
 
-	if (have < 0 || proof < 0 || bounds < 0)
+	if (have < 0 || proof < 0 || bounds < 0 || nids < 0 || margin < 0)
 		return NULL;
-	vr_buf_init(&b);
-	replace_all(&b, timeline_sql, "@COMM", have ? "s.comm" : "(SELECT min(comm) FROM task t"
-		    " WHERE t.run_id = ?1 AND t.pid = s.pid)");
-	sql = vr_buf_detach(&b);
-	vr_buf_init(&b2);
-	replace_all(&b2, sql, "@PROOF", proof ? "proof" : "NULL");
-	free(sql);
-	sql = vr_buf_detach(&b2);
-	vr_buf_init(&b);
-	replace_all(&b, sql, "@SETB", bounds ? set_bounds_sql : "''");
-	free(sql);
-	sql = vr_buf_detach(&b);
-	vr_buf_init(&b2);
-	replace_all(&b2, sql, "@CLRB", bounds ? clear_bounds_sql : "''");
-	free(sql);
-	return vr_buf_detach(&b2);
+	sql = vr_strdup(timeline_sql);
+	for (size_t i = 0; i < VR_ARRAY_SIZE(names); i++) {
+		struct vr_buf b;
+
+		vr_buf_init(&b);
+		replace_all(&b, sql, names[i], values[i]);
+		free(sql);
+		sql = vr_buf_detach(&b);
+	}
+	return sql;
 }
 
 int timeline_print(struct store *s, const struct timeline_opts *o, FILE *out)

@@ -302,7 +302,8 @@ test_expect_success 'a pid whose comm changes: every row has the comm of its own
 	EOF
 	test_cmp expect actual &&
 	"$VR" timeline -d c.db --run 1 --min-stall-ms 0 | grep "reclaim stall" | sed "s/.*stall //" >actual &&
-	printf "%s\n" "1.000 ms: sh-500 order=0, kswapd unknown" "3.000 ms: a.out-500 order=1, kswapd unknown" \
+	printf "%s\n" "1.000 ms: sh-500 order=0, nodes 0, kswapd0 unknown" \
+		"3.000 ms: a.out-500 order=1, nodes 0, kswapd0 unknown" \
 		"1.000 ms: cc1-600 order=0, kswapd unknown" "2.000 ms: make-600 order=2, kswapd unknown" >expect &&
 	test_cmp expect actual
 '

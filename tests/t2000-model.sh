@@ -301,6 +301,50 @@ test_expect_success 'activity before the first kswapd_wake: a cycle with wake_ns
 	test_cmp expect actual
 '
 
+# Worked out from tests/data-model/throttled-nodes-6.18.spec:
+# - kswapd0's mm_vmscan_throttled WRITEBACK at 1.105 waited 100000 us: it
+#   was blocked in reclaim_throttle() from 1.005 to 1.105, awake; its last
+#   other event was at 1.002, so from 1.003 on it looked napping.
+# - pid 101 (1.030-1.040) reclaimed from node 1 only: nids 1; kswapd1 slept
+#   at 1.020: asleep (main said napping: node 0's kswapd).
+# - pid 100 (1.050-1.080) reclaimed from node 0 at 1.0605, node 1 at
+#   1.0705: nids 0,1; its first node 0's kswapd was throttled since 1.005
+#   (it ended before the throttle was traced at 1.105).
+# - pid 104 (1.090-1.120), node 0, open at 1.105: throttled.
+# - pid 102 (1.150-1.160) has no shrink event: no nids, node 0's state:
+#   kswapd0 quiet since 1.105 and next seen waking at 1.180: napping.
+# Chart, times from 1.000: kswapd0 awake 0-0.005, throttled 0.005-0.105,
+# napping 0.105-0.18 (woken at 75 ms); node 0 draws the stalls at 0.05,
+# 0.09, 0.15 (and kswapd's wait at 0.005), node 1 those at 0.03, 0.05, 0.15.
+test_expect_success 'kswapd throttled WRITEBACK is awake; stalls on the nodes they reclaimed from' '
+	python3 "$MKDAT" "$DATA/throttled-nodes-6.18.spec" tn.dat &&
+	"$VR" load -q -d tn.db tn.dat &&
+	sqlite3 tn.db "SELECT pid, begin_ns, end_ns, kswapd_state, nids FROM reclaim_stall
+		ORDER BY pid" >actual &&
+	printf "%s\n" "100|1050000000|1080000000|throttled|0,1" \
+		"101|1030000000|1040000000|asleep|1" "102|1150000000|1160000000|napping|" \
+		"104|1090000000|1120000000|throttled|0" >expect &&
+	test_cmp expect actual &&
+	"$VR" timeline -d tn.db -r 1 >tl &&
+	grep -F "0.005000  0     kswapd0 throttled WRITEBACK 100.000 ms: awake, waiting in reclaim_throttle()" tl &&
+	grep -F "0.050000  0     direct reclaim stall 30.000 ms: alloc-100 order=0, nodes 0,1, kswapd0 throttled" tl &&
+	"$VR" timeline -d tn.db -r 1 --node 1 >tl1 &&
+	grep "reclaim stall" tl1 | sed "s/^ *//" >actual &&
+	printf "%s\n" \
+		"0.030000  1     direct reclaim stall 10.000 ms: alloc1-101 order=0, nodes 1, kswapd1 asleep" \
+		"0.050000  1     direct reclaim stall 30.000 ms: alloc-100 order=0, nodes 0,1, kswapd0 throttled" \
+		"0.150000  -     direct reclaim stall 10.000 ms: idle-102 order=0, kswapd napping" \
+		>expect && test_cmp expect actual &&
+	"$VR" chart -d tn.db -r 1 -T timeline --dump-data >dump &&
+	sed -n "/^node 0/,/^node 1/p" dump | grep -E "^(kswapd|stall)" | head -7 >actual &&
+	printf "%s\n" "kswapd awake 0 0.005" "kswapd throttled 0.005 0.105" \
+		"kswapd napping 0.105 0.18" "kswapd awake 0.18 0.18" "stall 0.005 100 throttle" \
+		"stall 0.05 30 direct" "stall 0.09 30 direct" >expect && test_cmp expect actual &&
+	sed -n "/^node 1/,\$p" dump | grep "^stall" >actual &&
+	printf "%s\n" "stall 0.03 10 direct" "stall 0.05 30 direct" "stall 0.15 10 direct" >expect &&
+	test_cmp expect actual
+'
+
 # Worked out from tests/data-model/slab-6.18.spec: pid 100's calls of 2 us
 # and of 10 us (events lost inside: not complete); pid 101's end at 1.000
 # without a start and its start at 1.005 without an end; pid 102's start at

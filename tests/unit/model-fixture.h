@@ -20,6 +20,7 @@
 
 struct cap {
 	struct model_stall stall[CAP_MAX];
+	char stall_nids[CAP_MAX][64];
 	int nstall;
 	struct model_kswapd_cycle cyc[CAP_MAX];
 	int ncyc;
@@ -46,7 +47,12 @@ static int cap_stall(void *a, const struct model_stall *r)
 	struct cap *c = a;
 
 	assert_true(c->nstall < CAP_MAX);
-	c->stall[c->nstall++] = *r;
+	c->stall[c->nstall] = *r;
+	if (r->nids) {
+		snprintf(c->stall_nids[c->nstall], sizeof(c->stall_nids[0]), "%s", r->nids);
+		c->stall[c->nstall].nids = c->stall_nids[c->nstall];
+	}
+	c->nstall++;
 	return 0;
 }
 
