@@ -1122,7 +1122,7 @@ int compare_build(struct store *s, const struct compare_opts *o, struct compare_
 	latency_notes(out, o);
 	if (out->tables[1].nrows)
 		note_add(out, 1, vr_strdup("Means over each kernel's trace runs; the unit is in the"
-					   " name (ms, %, pages), the others are counts"));
+					   " name (ms, %, pages, folios), the others are counts"));
 	for (size_t t = 0; t < 2; t++) {
 		out->tables[t].abbrevs = name_abbrevs;
 		out->tables[t].nabbrevs = VR_ARRAY_SIZE(name_abbrevs);

@@ -156,20 +156,25 @@ static const struct counter_def defs[] = {
 	  "the same inside a node reclaim stall" },
 	{ "Pages reclaimed in node reclaim", "pages", PAGES STALL_SHRINK("node"), 1, 0, 1,
 	  "its nr_reclaimed" },
-	{ "Pages written by kswapd", "pages",
+	/*
+	 * mm_vmscan_write_folio (mm/vmscan.c pageout(), 5.19+; writepage
+	 * before) is one event per folio: a THP is one event for 512 pages and
+	 * the event has no size, so these rows count folios, never pages.
+	 */
+	{ "Folios written by kswapd", "folios",
 	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = 1", 0, 0, 0,
-	  "writepage / write_folio events of kswapd (one page each)" },
-	{ "Pages written by reclaim outside kswapd", "pages",
+	  "writepage / write_folio events of kswapd: one per folio (a THP is one), not pages" },
+	{ "Folios written by reclaim outside kswapd", "folios",
 	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = 0", 0, 0, 0,
 	  "those of any other task: direct, memcg or node reclaim" },
-	{ "Anon pages written by reclaim", "pages",
+	{ "Anon folios written by reclaim", "folios",
 	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND file = 0", 0, 0, 1,
-	  "writes of swap-backed pages (RECLAIM_WB_ANON), by any task" },
-	{ "File pages written by reclaim", "pages",
+	  "writes of swap-backed folios (RECLAIM_WB_ANON), by any task" },
+	{ "File folios written by reclaim", "folios",
 	  "SELECT CASE WHEN EXISTS (SELECT 1 FROM run_quality WHERE run_id = ?1"
 	  " AND item = 'reclaim_file_writes_na') THEN NULL ELSE"
 	  " (SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND file = 1) END", 0, 0, 1,
-	  "writes of page cache pages (RECLAIM_WB_FILE), by any task; '-' on 6.16 and later,"
+	  "writes of page cache folios (RECLAIM_WB_FILE), by any task; '-' on 6.16 and later,"
 	  " where reclaim writes no file folio (run_quality reclaim_file_writes_na)" },
 	THROTTLED("WRITEBACK", "reclaim met pages under writeback (kswapd with nr_immediate;"
 		  " cgroup v1 reclaim too, 6.1+)"),
@@ -230,7 +235,8 @@ int counters_print_run(struct store *s, int64_t run_id, FILE *out)
 			continue;
 		if (isnan(x))
 			fprintf(out, "  %-44s %12s\n", d[i].name, "-");
-		else if (!strcmp(d[i].unit, "count") || !strcmp(d[i].unit, "pages"))
+		else if (!strcmp(d[i].unit, "count") || !strcmp(d[i].unit, "pages") ||
+			 !strcmp(d[i].unit, "folios"))
 			fprintf(out, "  %-44s %12.0f\n", d[i].name, x);
 		else
 			fprintf(out, "  %-44s %12.2f\n", d[i].name, x);

@@ -106,9 +106,9 @@ static int print_pages(const struct sum_ctx *c, int ks)
 	fprintf(c->out, "  %-44s %10lld scanned, %lld reclaimed (rows without lru/file or flags)\n",
 		label, (long long)v[8], (long long)v[9]);
 	snprintf(label, sizeof(label), "%s writes file sync/async:", who);
-	fprintf(c->out, "  %-44s %10lld / %lld\n", label, (long long)v[4], (long long)v[5]);
+	fprintf(c->out, "  %-44s %10lld / %lld folios\n", label, (long long)v[4], (long long)v[5]);
 	snprintf(label, sizeof(label), "%s writes anon sync/async:", who);
-	fprintf(c->out, "  %-44s %10lld / %lld\n", label, (long long)v[6], (long long)v[7]);
+	fprintf(c->out, "  %-44s %10lld / %lld folios\n", label, (long long)v[6], (long long)v[7]);
 	return 0;
 }
 
@@ -347,7 +347,7 @@ static int print_processes(const struct sum_ctx *c)
 	if (!q)
 		return -1;
 	fprintf(c->out, "\n  %-24s %8s %8s %10s %10s %8s %8s %12s  %s\n", "Process (comm-pid)",
-		"Direct", "Wokeup", "Pages", "Pages", "Pages", "Pages", "Time", "Per order");
+		"Direct", "Wokeup", "Pages", "Pages", "Folios", "Folios", "Time", "Per order");
 	fprintf(c->out, "  %-24s %8s %8s %10s %10s %8s %8s %12s\n", "", "Rclms", "Kswapd",
 		"Scanned", "Rclmed", "Sync-IO", "ASync-IO", "Stalled ms");
 	ret = store_stmt_each(q, process_row, c->out);

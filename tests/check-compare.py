@@ -117,7 +117,7 @@ def main():
         'Direct reclaim stall time ms': "SELECT coalesce(sum(duration_ns), 0) / 1e6 FROM reclaim_stall WHERE run_id=? AND kind='direct' AND complete=1",
         'Kswapd wakes': "SELECT count(*) FROM mm_vmscan_kswapd_wake WHERE run_id=?",
         'Kswapd full sleeps': "SELECT count(*) FROM kswapd_cycle WHERE run_id=? AND decision='full_sleep'",
-        'Pages written by kswapd': "SELECT count(*) FROM reclaim_write WHERE run_id=? AND by_kswapd=1",
+        'Folios written by kswapd': "SELECT count(*) FROM reclaim_write WHERE run_id=? AND by_kswapd=1",
         'Pages scanned in direct reclaim': "SELECT coalesce(sum(nr_scanned), 0)" + INSIDE_DIRECT,
         'Pages reclaimed in direct reclaim': "SELECT coalesce(sum(nr_reclaimed), 0)" + INSIDE_DIRECT,
     }

@@ -139,10 +139,10 @@ counters = {
     'Pages scanned in direct reclaim': lambda r: inside(r, 'direct', 'nr_scanned'),
     'Pages reclaimed in direct reclaim': lambda r: inside(r, 'direct', 'nr_reclaimed'),
     'Pages scanned in memcg reclaim': lambda r: inside(r, 'memcg', 'nr_scanned'),
-    'Pages written by reclaim outside kswapd': lambda r: one(
+    'Folios written by reclaim outside kswapd': lambda r: one(
         "SELECT count(*) FROM reclaim_write WHERE run_id=? AND NOT by_kswapd", r),
-    'Anon pages written by reclaim': lambda r: written(r, 1),
-    'File pages written by reclaim': lambda r: written(r, 2),
+    'Anon folios written by reclaim': lambda r: written(r, 1),
+    'File folios written by reclaim': lambda r: written(r, 2),
 }
 for reason in REASON_BITS:
     counters['Kswapd throttled ' + reason] = (
@@ -155,8 +155,8 @@ for reason in REASON_BITS:
         lambda r, x=reason: throttled(r, x, False, True))
 # rows summary leaves out when 0, and compare and the chart when 0 for
 # every kernel
-optional = {n for n in counters if n.startswith(('Pages scanned in memcg', 'Anon pages',
-                                                 'File pages', 'Kswapd throttled',
+optional = {n for n in counters if n.startswith(('Pages scanned in memcg', 'Anon folios',
+                                                 'File folios', 'Kswapd throttled',
                                                  'Throttled '))}
 
 runs = {}

@@ -438,7 +438,7 @@ test_expect_success 'summary: totals, per-process and per-node kswapd tables' '
 	grep -q "^  Direct reclaim stall time ms  *30.00$" out &&
 	grep -q "^  Kswapd lru_isolate nr_scanned: *72 (file 32, anon 40)$" out &&
 	grep -q "^  Kswapd shrink_inactive nr_reclaimed: *50 (file 20, anon 30)$" out &&
-	grep -q "^  Kswapd writes file sync/async: *0 / 1$" out &&
+	grep -q "^  Kswapd writes file sync/async: *0 / 1 folios$" out &&
 	grep -q "^  Wake kswapd requests per order: *2:1$" out &&
 	grep -q "^  alloc-100  *1  *1  *0  *0  *0  *0  *30.000  direct-0=1 wakeup-2=1$" out &&
 	# wakes per order; re-wakes: 1.200 (node 0, after a nap), 1.01102 (node 1)

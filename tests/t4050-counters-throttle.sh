@@ -50,12 +50,12 @@ traces() {
 test_expect_success 'compare: throttling per reason and kswapd / other tasks, anon / file writes' '
 	traces &&
 	"$VR" compare -d t.db --metrics counters >out &&
-	sed -n "/^Pages written by kswapd /,/^Means/p" out | sed "s/  */ /g" >rows &&
+	sed -n "/^Folios written by kswapd /,/^Means/p" out | sed "s/  */ /g" >rows &&
 	cat >expect <<-EOF &&
-	Pages written by kswapd 1.00 0.00
-	Pages written by reclaim outside kswapd 1.00 0.00
-	Anon pages written by reclaim 1.50 0.00
-	File pages written by reclaim 0.50 0.00
+	Folios written by kswapd 1.00 0.00
+	Folios written by reclaim outside kswapd 1.00 0.00
+	Anon folios written by reclaim 1.50 0.00
+	File folios written by reclaim 0.50 0.00
 	Kswapd throttled WRITEBACK 1.50 0.00
 	Kswapd throttled WRITEBACK time ms 9.00 0.00
 	Throttled ISOLATED outside kswapd 0.50 0.00
@@ -71,11 +71,11 @@ test_expect_success 'compare: throttling per reason and kswapd / other tasks, an
 test_expect_success 'summary: the run'\''s own values, rows of 0 left out' '
 	traces &&
 	"$VR" summary -d t.db --run 2 >out &&
-	sed -n "/^  Counters/,/^$/p" out | grep -i "throttl\|pages written" | sed "s/  */ /g" >got &&
+	sed -n "/^  Counters/,/^$/p" out | grep -i "throttl\|folios written" | sed "s/  */ /g" >got &&
 	cat >expect <<-EOF &&
-	 Pages written by kswapd 0
-	 Pages written by reclaim outside kswapd 1
-	 Anon pages written by reclaim 1
+	 Folios written by kswapd 0
+	 Folios written by reclaim outside kswapd 1
+	 Anon folios written by reclaim 1
 	 Kswapd throttled WRITEBACK 2
 	 Kswapd throttled WRITEBACK time ms 10.00
 	 Throttled ISOLATED outside kswapd 1
