@@ -468,7 +468,9 @@ int model_kswapd_activity(struct kswapd_machine *k, int nid, const struct ingest
 	n->woken = MODEL_NULL;
 	n->switched_in = MODEL_NULL;
 	if (mev == MEV_SHRINK_INACTIVE) {
-		if (model_get(k->cx, ev, mev, MF_NR_SCANNED, &v))
+		/* a multi-gen LRU retry pass repeats nr_scanned (model.c lru_note()) */
+		if (model_val(k->cx, ev, mev, MF_MGLRU_RETRY) != 1 &&
+		    model_get(k->cx, ev, mev, MF_NR_SCANNED, &v))
 			n->cur.nr_scanned += v;
 		if (model_get(k->cx, ev, mev, MF_NR_RECLAIMED, &v))
 			n->cur.nr_reclaimed += v;

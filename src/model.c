@@ -20,10 +20,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A task's last lru_isolate or lru_shrink_inactive (struct model.lru_last):
+ * multi-gen LRU's evict_folios() (mm/vmscan.c, tracepoints from 6.7,
+ * "mm: multi-gen LRU: reuse some legacy trace events"; unchanged in 6.18)
+ * isolates once (scan_folios() traces mm_vmscan_lru_isolate), then
+ * `retry: reclaimed = shrink_folio_list(...); trace_mm_vmscan_lru_shrink_
+ * inactive(pgdat->node_id, scanned, reclaimed, ...)` and goes back to retry
+ * for the clean folios that missed folio_rotate_reclaimable(): a second
+ * lru_shrink_inactive with the same `scanned` and no lru_isolate between,
+ * for folios the first already counted (its nr_reclaimed is the retry's
+ * own).  The classic LRU's shrink_inactive_list() isolates before every
+ * lru_shrink_inactive.
+ */
+struct lru_last {
+	bool shrink;			/* the last one was lru_shrink_inactive */
+	int64_t nid, nr_scanned;
+	unsigned int lost_gen;
+};
+
 struct model {
 	struct model_ctx cx;		/* shared with the machines (read-only there) */
 	int8_t mev_of_spec[128];	/* enum mev per spec index */
 	uint64_t lost_notices;
+	bool has_isolate;		/* mm_vmscan_lru_isolate in the formats */
+	struct model_pidmap lru_last;	/* pid -> struct lru_last */
+	uint64_t mglru_retries;		/* shrink_inactive marked mglru_retry */
 	struct stall_machine stall;
 	struct kswapd_machine kswapd;
 	struct flag_machine flags;
@@ -81,6 +103,7 @@ static const char *const mf_names[MF_COUNT] = {
 	[MF_NEXT_PID] = "next_pid", [MF_PID] = "pid", [MF_PREV_COMM] = "prev_comm",
 	[MF_NEXT_COMM] = "next_comm", [MF_FILE] = "file", [MF_SLAB_BEGIN_NS] = "slab_begin_ns",
 	[MF_SLAB_NR_OBJECTS] = "slab_nr_objects_to_shrink", [MF_SLAB_COMPLETE] = "slab_complete",
+	[MF_MGLRU_RETRY] = "mglru_retry",
 };
 
 static int spec_field_index(int spec, const char *name)
@@ -119,6 +142,9 @@ struct model *model_create(const struct model_config *cfg, const struct model_si
 
 	m->cx.sink = *sink;
 	resolve_fields(m);
+	m->has_isolate = cfg->has_field &&
+			 cfg->has_field(cfg->has_field_arg, "vmscan", "mm_vmscan_lru_isolate", NULL);
+	model_pidmap_init(&m->lru_last, sizeof(struct lru_last));
 	if (cfg->release)
 		sscanf(cfg->release, "%d.%d", &major, &minor);
 	model_stall_init(&m->stall, &m->cx);
@@ -146,10 +172,44 @@ void model_free(struct model *m)
 	model_stall_release(&m->stall);
 	model_misc_release(&m->misc);
 	model_flags_release(&m->flags);
+	model_pidmap_release(&m->lru_last);
 	free(m);
 }
 
 /* ---- dispatch --------------------------------------------------------- */
+
+
+/*
+ * Mark @ev (an lru_shrink_inactive) mglru_retry = 1 when the task's
+ * previous lru_isolate/lru_shrink_inactive was an lru_shrink_inactive of
+ * the same node and nr_scanned, with no events lost between, in a
+ * recording that has lru_isolate events (else nothing can tell).  Its
+ * nr_scanned is then counted nowhere: kswapd_cycle, the page sums.
+ */
+static void lru_note(struct model *m, struct ingest_event *ev, int mev)
+{
+	bool fresh;
+	struct lru_last *l;
+
+	if (!m->has_isolate)
+		return;
+	l = model_pidmap_get(&m->lru_last, ev->pid, &fresh);
+	if (mev == MEV_LRU_ISOLATE) {
+		l->shrink = false;
+		return;
+	}
+	{
+		int64_t nid = model_val(&m->cx, ev, mev, MF_NID);
+		int64_t scanned = model_val(&m->cx, ev, mev, MF_NR_SCANNED);
+
+		if (!fresh && l->shrink && l->lost_gen == m->cx.lost_gen && nid == l->nid &&
+		    scanned == l->nr_scanned && scanned != MODEL_NULL) {
+			model_set(&m->cx, ev, mev, MF_MGLRU_RETRY, 1);
+			m->mglru_retries++;
+		}
+		*l = (struct lru_last){ true, nid, scanned, m->cx.lost_gen };
+	}
+}
 
 /*
  * Events that show kswapd working: everything kswapd emits between its
@@ -284,8 +344,11 @@ static int dispatch(struct model *m, struct ingest_event *ev, int mev, int ks)
 		return flags_event(m, ev, mev, ks) ?: model_throttle(&m->misc, ev, mev);
 	case MEV_SHRINK_INACTIVE: case MEV_SHRINK_ACTIVE:
 		model_stall_node(&m->stall, ev->pid, model_val(&m->cx, ev, mev, MF_NID));
+		if (mev == MEV_SHRINK_INACTIVE)
+			lru_note(m, ev, mev);
 		return flags_event(m, ev, mev, ks);
 	case MEV_LRU_ISOLATE:
+		lru_note(m, ev, mev);
 		return flags_event(m, ev, mev, ks);
 	case MEV_SCHED_SWITCH: case MEV_SCHED_WAKEUP:
 		return model_kswapd_sched(&m->kswapd, ev, mev);
@@ -371,5 +434,9 @@ int model_finish(struct model *m)
 	       model_quality(cx, "kswapd_cycles_incomplete", k->cycles_incomplete,
 			     "cycles without both wakes seen or with lost events inside") ?:
 	       model_quality(cx, "kswapd_sleep_without_wake", k->sleep_no_wake,
-			     "a second kswapd_sleep in one cycle (freezer or lost wake)");
+			     "a second kswapd_sleep in one cycle (freezer or lost wake)") ?:
+	       model_quality(cx, "mglru_retry_passes", m->mglru_retries,
+			     "lru_shrink_inactive of a multi-gen LRU retry pass (evict_folios()):"
+			     " its nr_scanned repeats folios already counted and is not counted"
+			     " again; its nr_reclaimed is");
 }

@@ -104,7 +104,7 @@ const struct vr_event_spec vr_event_specs[] = {
 	  { I("nid"), I("zid"), I("nr_scanned"), I("nr_reclaimed"), I("nr_dirty"),
 	    I("nr_writeback"), I("nr_congested"), I("nr_immediate"), I("nr_activate"),
 	    I("nr_activate0"), I("nr_activate1"), I("nr_ref_keep"), I("nr_unmap_fail"),
-	    I("priority"), I("reclaim_flags") } },
+	    I("priority"), I("reclaim_flags"), M("mglru_retry") } },
 	{ "vmscan", "mm_vmscan_lru_shrink_active", "4.11+",
 	  { I("nid"), I("nr_taken"), I("nr_active"), I("nr_deactivated"),
 	    I("nr_referenced"), I("priority"), I("reclaim_flags") } },

@@ -192,11 +192,13 @@ const struct store_sum store_sums[] = {
 	  "run_id INTEGER NOT NULL, pid INTEGER, comm TEXT, lru INTEGER, nr_scanned INTEGER,"
 	  " events INTEGER NOT NULL", false, false },
 	/* shrink_inactive per task, node and file/anon (reclaim_flags & 2:
-	 * RECLAIM_WB_FILE, NULL when the flags were not read) */
+	 * RECLAIM_WB_FILE, NULL when the flags were not read); a multi-gen LRU
+	 * retry pass (mglru_retry, src/model.c lru_note()) adds no nr_scanned */
 	{ "lru_shrink_pages", "mm_vmscan_lru_shrink_inactive",
 	  "SELECT run_id, pid, " COMM_OF " AS comm, nid, file, nr_scanned, nr_reclaimed, events"
 	  " FROM (SELECT run_id, pid, @COMM AS c, nid, reclaim_flags & 2 AS file,"
-	  "  sum(nr_scanned) AS nr_scanned, sum(nr_reclaimed) AS nr_reclaimed, count(*) AS events"
+	  "  sum(CASE WHEN @RETRY THEN 0 ELSE nr_scanned END) AS nr_scanned,"
+	  "  sum(nr_reclaimed) AS nr_reclaimed, count(*) AS events"
 	  "  FROM @.mm_vmscan_lru_shrink_inactive r WHERE @RUN GROUP BY run_id, pid, 3, nid, 5) g",
 	  "run_id INTEGER NOT NULL, pid INTEGER, comm TEXT, nid INTEGER, file INTEGER,"
 	  " nr_scanned INTEGER, nr_reclaimed INTEGER, events INTEGER NOT NULL", false, false },
@@ -220,7 +222,8 @@ const struct store_sum store_sums[] = {
 	  "   NULL AS nr_reclaimed FROM @.reclaim_stall WHERE @RUN"
 	  "   UNION ALL SELECT i.run_id, p.kind, i.pid, i.ts_ns, 1, NULL, i.nr_scanned,"
 	  "   i.nr_reclaimed FROM (SELECT DISTINCT run_id, pid, kind FROM @.reclaim_stall"
-	  "    WHERE @RUN) p JOIN (SELECT run_id, pid, ts_ns, nr_scanned, nr_reclaimed"
+	  "    WHERE @RUN) p JOIN (SELECT run_id, pid, ts_ns,"
+	  "    CASE WHEN @RETRY THEN 0 ELSE nr_scanned END AS nr_scanned, nr_reclaimed"
 	  "    FROM @.mm_vmscan_lru_shrink_inactive WHERE @RUN AND pid IN"
 	  "     (SELECT pid FROM @.reclaim_stall WHERE @RUN)) i"
 	  "   ON i.run_id = p.run_id AND i.pid = p.pid))"
@@ -257,12 +260,11 @@ const struct store_sum store_sums[] = {
 };
 const size_t store_sums_count = VR_ARRAY_SIZE(store_sums);
 
-/* Does @schema's task table have spans (first_ns)?  Tables made before
- * them (and only read since) have one comm per pid and row. */
-static bool task_spans(sqlite3 *db, const char *schema)
+/* Does @schema's table @table have column @column? */
+static bool has_column(sqlite3 *db, const char *schema, const char *table, const char *column)
 {
-	char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info('task', '%q')"
-				    " WHERE name = 'first_ns'", schema ? schema : "main");
+	char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info('%q', '%q')"
+				    " WHERE name = '%q'", table, schema ? schema : "main", column);
 	sqlite3_stmt *st;
 	bool have = false;
 
@@ -287,7 +289,12 @@ static char *sum_sql(const struct store_sum *v, sqlite3 *db, const char *schema,
 		[SUM_RUN_MANY_COMMS] = "run_id = ?1 AND pid IN (SELECT pid FROM main.task"
 				       " WHERE run_id = ?1 GROUP BY pid HAVING count(*) > 1)",
 	};
-	const char *many = task_spans(db, schema) ? COMM_MANY : "''";
+	/* task spans (first_ns): tables made before them (and only read
+	 * since) have one comm per pid and row; mglru_retry: a table of
+	 * lru_shrink_inactive made before it has no retry marked */
+	const char *many = has_column(db, schema, "task", "first_ns") ? COMM_MANY : "''";
+	const char *retry = has_column(db, schema, "mm_vmscan_lru_shrink_inactive", "mglru_retry") ?
+			    "mglru_retry" : "NULL";
 	struct vr_buf b, t;
 	char *sql;
 
@@ -299,6 +306,9 @@ static char *sum_sql(const struct store_sum *v, sqlite3 *db, const char *schema,
 		} else if (!strncmp(p, "@RUN", 4)) {
 			vr_buf_addstr(&t, run_sql[rows]);
 			p += 3;
+		} else if (!strncmp(p, "@RETRY", 6)) {
+			vr_buf_addstr(&t, retry);
+			p += 5;
 		} else {
 			vr_buf_addf(&t, "%c", *p);
 		}

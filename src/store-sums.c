@@ -66,7 +66,7 @@ struct store_sums_acc {
 	bool ms_have, ms_moved;		/* a base; an earlier event came later */
 	bool ms_written;		/* rows written before the commit (a flush) */
 	int spec_isolate, f_lru, f_file, f_iso_scanned;
-	int spec_shrink, f_nid, f_flags, f_scanned, f_reclaimed;
+	int spec_shrink, f_nid, f_flags, f_scanned, f_reclaimed, f_retry;
 	GHashTable *isolate, *shrink;	/* struct page_key -> struct page_sum */
 	int spec_slab_end;		/* mm_shrink_slab_end, -1 if unknown */
 	int f_begin, f_complete;	/* its slab_begin_ns, slab_complete fields */
@@ -126,6 +126,7 @@ struct store_sums_acc *store_sums_acc_new(void)
 	a->f_flags = field_of(a->spec_shrink, "reclaim_flags");
 	a->f_scanned = field_of(a->spec_shrink, "nr_scanned");
 	a->f_reclaimed = field_of(a->spec_shrink, "nr_reclaimed");
+	a->f_retry = field_of(a->spec_shrink, "mglru_retry");
 	a->ms = g_hash_table_new_full(ms_hash, ms_equal, NULL, free);
 	a->isolate = g_hash_table_new_full(page_hash, page_equal, NULL, free);
 	a->shrink = g_hash_table_new_full(page_hash, page_equal, NULL, free);
@@ -272,7 +273,11 @@ static void acc_shrink(struct store_sums_acc *a, const struct ingest_event *ev)
 	else
 		k.null[1] = true;
 	p = page_get(a->shrink, &k);
-	sum_add(&p->nr_scanned, ev, a->f_scanned);
+	/* a multi-gen LRU retry pass repeats nr_scanned (src/model.c lru_note()) */
+	if (has(ev, a->f_retry) && ev->val[a->f_retry])
+		p->nr_scanned.have = true;	/* as SQL's sum() of a 0 */
+	else
+		sum_add(&p->nr_scanned, ev, a->f_scanned);
 	sum_add(&p->nr_reclaimed, ev, a->f_reclaimed);
 	p->events++;
 }

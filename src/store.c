@@ -134,6 +134,8 @@ static const struct {
 	{ "pgdat_flag", "clear_earliest_ns", "INTEGER" },
 	{ "pgdat_flag", "clear_latest_ns", "INTEGER" },
 	{ "reclaim_stall", "nids", "TEXT" },
+	/* a VR_FF_MODEL field (spec.c) of an event table made before it */
+	{ "mm_vmscan_lru_shrink_inactive", "mglru_retry", "INTEGER" },
 };
 
 static int query_int(struct store *s, const char *sql, int64_t *out);
@@ -281,9 +283,7 @@ static int schema_in_transaction(struct store *s)
 		return -1;
 	}
 	if (store_exec(s, fixed_schema, "cannot create schema") || create_derived(s) ||
-	    store_exec(s, app_latency_schema, "cannot create schema") || add_missing_columns(s) ||
-	    store_exec(s, "CREATE INDEX IF NOT EXISTS task_time ON task (run_id, pid, first_ns)",
-		       "cannot create schema"))
+	    store_exec(s, app_latency_schema, "cannot create schema"))
 		return -1;
 	for (size_t i = 0; i < vr_event_specs_count; i++) {
 		char *sql = spec_table_sql((int)i);
@@ -293,6 +293,11 @@ static int schema_in_transaction(struct store *s)
 		if (r)
 			return -1;
 	}
+	/* after the event tables: some of the columns are theirs */
+	if (add_missing_columns(s) ||
+	    store_exec(s, "CREATE INDEX IF NOT EXISTS task_time ON task (run_id, pid, first_ns)",
+		       "cannot create schema"))
+		return -1;
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d; PRAGMA application_id=%d",
 		 VR_SCHEMA_VERSION, VR_APPLICATION_ID);
 	return store_exec(s, slab_shrink_view, "cannot create schema") ||

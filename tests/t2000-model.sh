@@ -345,6 +345,30 @@ test_expect_success 'kswapd throttled WRITEBACK is awake; stalls on the nodes th
 	test_cmp expect actual
 '
 
+# Worked out from tests/data-model/mglru-retry-6.18.spec: kswapd0 scanned a
+# file batch of 64 (lru_isolate 64) and an anon batch of 32, reclaiming
+# 40 + 20 (retry) + 32 = 92; pid 100 scanned 16 anon and reclaimed 8 + 4
+# (retry) = 12.  Pages scanned count each batch once: kswapd 64 + 32 = 96
+# (file 64, anon 32), direct 16, as the lru_isolate lines say; two retry
+# passes.  (71333ad counted 160 and 32.)
+test_expect_success 'multi-gen LRU retry pass: its pages scanned are counted once' '
+	python3 "$MKDAT" "$DATA/mglru-retry-6.18.spec" mg.dat &&
+	"$VR" load -q -d mg.db mg.dat &&
+	test "$(sqlite3 mg.db "SELECT nr_scanned, nr_reclaimed FROM kswapd_cycle
+		WHERE wake_ns IS NOT NULL")" = "96|92" &&
+	test "$(sqlite3 mg.db "SELECT count FROM run_quality WHERE item = \"mglru_retry_passes\"")" = 2 &&
+	"$VR" summary -d mg.db >out &&
+	grep -E "^  (Pages (scanned|reclaimed) (by kswapd|in direct reclaim)|(Kswapd|Outside kswapd) (lru_isolate|shrink_inactive))" out |
+		sed "s/  */ /g" >actual &&
+	printf "%s\n" " Pages scanned by kswapd 96" " Pages reclaimed by kswapd 92" \
+		" Pages scanned in direct reclaim 16" " Pages reclaimed in direct reclaim 12" \
+		" Outside kswapd lru_isolate nr_scanned: 16 (file 0, anon 16)" \
+		" Outside kswapd shrink_inactive nr_reclaimed: 12 (file 0, anon 12)" \
+		" Kswapd lru_isolate nr_scanned: 96 (file 64, anon 32)" \
+		" Kswapd shrink_inactive nr_reclaimed: 92 (file 60, anon 32)" >expect &&
+	test_cmp expect actual
+'
+
 # Worked out from tests/data-model/slab-6.18.spec: pid 100's calls of 2 us
 # and of 10 us (events lost inside: not complete); pid 101's end at 1.000
 # without a start and its start at 1.005 without an end; pid 102's start at
