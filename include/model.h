@@ -63,6 +63,12 @@ struct model_kswapd_cycle {
 	const char *decision;	/* full_sleep, nap_woken_early,
 				 * nap_timed_out, no_nap, unknown */
 	bool decision_exact;	/* decided from sched_switch/sched_wakeup */
+	int64_t nap_margin_ns;	/* a nap_woken_early decided from sched
+				 * events: the nap's timeout less the time
+				 * kswapd was off the CPU (ns before the
+				 * timeout), else MODEL_NULL; under one jiffy
+				 * (10 ms, HZ >= 100) the trace cannot tell it
+				 * from a timeout: decision_exact is then 0 */
 	bool premature;		/* full sleep, then a wakeup request for the
 				 * node within the premature threshold */
 	int64_t nr_scanned, nr_reclaimed;	/* kswapd's lru_shrink_inactive sums */

@@ -64,6 +64,7 @@
 #define SCHED_NAP_SLACK_NS 1000000	/* sleep this soon after E: no nap (A') */
 #define TASK_INTERRUPTIBLE 1		/* sched_switch prev_state "S" */
 #define IDLE_NS 1000000			/* no kswapd event for 1 ms: not reclaiming */
+#define JIFFY_MAX_NS 10000000		/* one jiffy at HZ 100, the longest */
 
 /*
  * kswapd's state on one node.  The transitions, all of them (ks_enter()
@@ -241,6 +242,7 @@ static void open_cycle(struct kswapd_machine *k, struct kswapd_node *n, int64_t 
 		.last_activity_ns = MODEL_NULL, .nap_ns = MODEL_NULL,
 		.sleep_ns = MODEL_NULL, .next_wake_ns = MODEL_NULL,
 		.decision = "unknown", .nr_scanned = 0, .nr_reclaimed = 0,
+		.nap_margin_ns = MODEL_NULL,
 	};
 	n->last_act = wake_ns;
 	n->req_after_act = MODEL_NULL;
@@ -277,8 +279,16 @@ static void classify(const struct kswapd_machine *k, struct kswapd_node *n, int6
 		int64_t back = n->switched_in != MODEL_NULL ? n->switched_in : n->woken;
 
 		if (back != MODEL_NULL) {
-			c->decision = back - n->switch_out_s < (int64_t)k->nap_ns ?
-				      "nap_woken_early" : "nap_timed_out";
+			int64_t margin = (int64_t)k->nap_ns - (back - n->switch_out_s);
+
+			c->decision = margin > 0 ? "nap_woken_early" : "nap_timed_out";
+			/* the nap expires N - f jiffies after the switch-out (f
+			 * not traced): within the last jiffy a woken nap and a
+			 * timed-out one look alike */
+			if (margin > 0) {
+				c->nap_margin_ns = margin;
+				c->decision_exact = margin >= JIFFY_MAX_NS;
+			}
 			return;
 		}
 		c->decision_exact = false;	/* no wakeup event: infer */

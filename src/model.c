@@ -35,6 +35,7 @@
  */
 struct lru_last {
 	bool shrink;			/* the last one was lru_shrink_inactive */
+	bool after_isolate;		/* ... right after an lru_isolate */
 	int64_t nid, nr_scanned;
 	unsigned int lost_gen;
 };
@@ -182,8 +183,10 @@ void model_free(struct model *m)
 /*
  * Mark @ev (an lru_shrink_inactive) mglru_retry = 1 when the task's
  * previous lru_isolate/lru_shrink_inactive was an lru_shrink_inactive of
- * the same node and nr_scanned, with no events lost between, in a
- * recording that has lru_isolate events (else nothing can tell).  Its
+ * the same node and nr_scanned that itself came right after an
+ * lru_isolate (evict_folios() retries once: skip_retry), with no events
+ * lost between, in a recording that has lru_isolate events (else nothing
+ * can tell; a task whose isolates are not traced is never marked).  Its
  * nr_scanned is then counted nowhere: kswapd_cycle, the page sums.
  */
 static void lru_note(struct model *m, struct ingest_event *ev, int mev)
@@ -195,19 +198,22 @@ static void lru_note(struct model *m, struct ingest_event *ev, int mev)
 		return;
 	l = model_pidmap_get(&m->lru_last, ev->pid, &fresh);
 	if (mev == MEV_LRU_ISOLATE) {
-		l->shrink = false;
+		*l = (struct lru_last){ false, false, MODEL_NULL, MODEL_NULL, m->cx.lost_gen };
 		return;
 	}
 	{
 		int64_t nid = model_val(&m->cx, ev, mev, MF_NID);
 		int64_t scanned = model_val(&m->cx, ev, mev, MF_NR_SCANNED);
+		bool after_isolate = !fresh && !l->shrink && l->lost_gen == m->cx.lost_gen;
+		bool retry = !fresh && l->shrink && l->after_isolate &&
+			     l->lost_gen == m->cx.lost_gen && nid == l->nid &&
+			     scanned == l->nr_scanned && scanned != MODEL_NULL;
 
-		if (!fresh && l->shrink && l->lost_gen == m->cx.lost_gen && nid == l->nid &&
-		    scanned == l->nr_scanned && scanned != MODEL_NULL) {
+		if (retry) {
 			model_set(&m->cx, ev, mev, MF_MGLRU_RETRY, 1);
 			m->mglru_retries++;
 		}
-		*l = (struct lru_last){ true, nid, scanned, m->cx.lost_gen };
+		*l = (struct lru_last){ true, after_isolate, nid, scanned, m->cx.lost_gen };
 	}
 }
 

@@ -461,6 +461,72 @@ static int print_nodes(const struct sum_ctx *c, int64_t first_ts, int64_t last_t
 	return rc;
 }
 
+/*
+ * Pages per node: nr_scanned and nr_reclaimed of mm_vmscan_lru_shrink_inactive
+ * (lru_shrink_pages, a multi-gen LRU retry pass's nr_scanned left out), by
+ * the node's kswapd and by every other task, per nid of the event
+ * (pgdat->node_id of shrink_node(), mm/vmscan.c).  The nodes are those of
+ * kswapd_cycle and of the events; a run with kswapd or stalls but no
+ * lru_shrink_inactive at all prints "-" and why (multi-gen LRU before 6.7
+ * traces none).
+ */
+static const char node_pages_sql[] =
+	"WITH ks AS " KSWAPD_PIDS ","
+	" n AS (SELECT nid FROM kswapd_cycle WHERE run_id = ?1"
+	"  UNION SELECT nid FROM lru_shrink_pages WHERE run_id = ?1)"
+	" SELECT n.nid,"
+	" (SELECT sum(nr_scanned) FROM lru_shrink_pages p WHERE run_id = ?1 AND p.nid IS n.nid"
+	"  AND pid IN ks),"
+	" (SELECT sum(nr_reclaimed) FROM lru_shrink_pages p WHERE run_id = ?1 AND p.nid IS n.nid"
+	"  AND pid IN ks),"
+	" (SELECT sum(nr_scanned) FROM lru_shrink_pages p WHERE run_id = ?1 AND p.nid IS n.nid"
+	"  AND pid NOT IN ks),"
+	" (SELECT sum(nr_reclaimed) FROM lru_shrink_pages p WHERE run_id = ?1 AND p.nid IS n.nid"
+	"  AND pid NOT IN ks),"
+	" (SELECT count(*) FROM lru_shrink_pages WHERE run_id = ?1)"
+	" FROM n ORDER BY n.nid IS NULL, n.nid";
+
+/* A pages cell: the value, 0 when the node has none while the run has
+ * some, "-" when the run has no lru_shrink_inactive at all. */
+static void page_cell(FILE *out, struct store_stmt *q, int col, bool traced)
+{
+	if (!traced)
+		fprintf(out, " %17s", "-");
+	else
+		fprintf(out, " %17lld", store_col_is_null(q, col) ? 0LL :
+			(long long)store_col_int64(q, col));
+}
+
+static int print_node_pages(const struct sum_ctx *c)
+{
+	struct store_stmt *q = run_stmt(c, node_pages_sql, "pages per node");
+	bool traced = true;
+	int rc, n = 0;
+
+	if (!q)
+		return -1;
+	while ((rc = store_step(q)) > 0) {
+		if (!n++) {
+			fprintf(c->out, "\n  Pages per node (mm_vmscan_lru_shrink_inactive, pages)\n");
+			fprintf(c->out, "  %-4s %17s %17s %17s %17s\n", "Node", "kswapd scanned",
+				"kswapd reclaimed", "outside scanned", "outside reclaimed");
+		}
+		traced = store_col_int64(q, 5) > 0;
+		if (store_col_is_null(q, 0))
+			fprintf(c->out, "  %-4s", "?");
+		else
+			fprintf(c->out, "  %-4d", store_col_int(q, 0));
+		for (int col = 1; col <= 4; col++)
+			page_cell(c->out, q, col, traced);
+		fprintf(c->out, "\n");
+	}
+	if (n && !traced)
+		fprintf(c->out, "  -: not traced: no mm_vmscan_lru_shrink_inactive in this run (multi-gen"
+			" LRU before 6.7 traces none, or the event was not recorded)\n");
+	store_stmt_free(q);
+	return rc < 0 ? -1 : 0;
+}
+
 /* One node's line of print_node_orders(): "NID WAKES REWAKES", "-" for no wake. */
 static void node_order_line(FILE *out, int nid, const struct vr_buf *w, const struct vr_buf *r)
 {
@@ -576,8 +642,8 @@ int summary_print_run(struct store *s, int64_t run_id, FILE *out)
 	vr_buf_release(&path);
 	store_stmt_free(q);
 	return print_totals(&c) || print_other(&c, last) || print_processes(&c) ||
-	       print_nodes(&c, first, last) || print_node_orders(&c) || print_quality(&c) ||
-	       print_coverage(&c) ? -1 : 0;
+	       print_nodes(&c, first, last) || print_node_orders(&c) || print_node_pages(&c) ||
+	       print_quality(&c) || print_coverage(&c) ? -1 : 0;
 }
 
 int summary_print(struct store *s, FILE *out)

@@ -30,7 +30,9 @@
  */
 static const char timeline_sql[] =
 	"WITH c AS (SELECT *, coalesce(nap_ns, last_activity_ns, wake_ns) AS e,"
-	"  CASE WHEN decision_exact THEN ' [exact]' ELSE '' END AS x"
+	"  CASE WHEN decision_exact THEN ' [exact]' WHEN @MARGIN IS NOT NULL THEN"
+	"  printf(' [uncertain: %.3f ms before the timeout, within a jiffy]', @MARGIN / 1e6)"
+	"  ELSE '' END AS x"
 	"  FROM kswapd_cycle WHERE run_id = ?1)"
 	" SELECT ts, nid, what FROM ("
 	" SELECT wake_ns AS ts, nid, printf('kswapd%d wake order=%s zid=%s', nid,"
@@ -159,8 +161,8 @@ static void replace_all(struct vr_buf *b, const char *sql, const char *name, con
 /*
  * timeline_sql for this database (malloc'ed; NULL on error): @COMM is the
  * stall's own comm where reclaim_stall has it, else the pid's; @PROOF is
- * pgdat_flag.proof, @NIDS reclaim_stall.nids, NULL in a database made
- * before that column.
+ * pgdat_flag.proof, @NIDS reclaim_stall.nids, @MARGIN
+ * kswapd_cycle.nap_margin_ns, NULL in a database made before that column.
  */
 /* The bounds of a set or clear point, when not exact: " [set between A and B s]". */
 static const char set_bounds_sql[] =
