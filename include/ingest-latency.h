@@ -28,6 +28,11 @@ struct ingest_latency {
 	size_t first_skipped;	/* the line number of the first of them */
 };
 
+/* Why the operation name @op cannot be taken (a static string), or NULL
+ * when it can: the rule of the caller's (metric_op_name_bad(), metrics.h,
+ * for what report can chart), so that this reader calls nothing above it. */
+typedef const char *(*ingest_latency_name_bad_fn)(const char *op);
+
 /**
  * ingest_latency_parse - parse the text @buf[0..@len-1] read from @path
  * (named in messages only).  Line by line:
@@ -46,18 +51,21 @@ struct ingest_latency {
  *  - any other line is not a sample (a workload's banner, "Starting 16
  *    threads"): skipped and counted in nskipped (first_skipped its number),
  *    for the caller to warn once.
+ * @name_bad: an operation name it refuses is an error at its line
+ * ("PATH:LINE: 'NAME': why"); NULL: every name is taken.
  * @out: OUT: the samples; release with ingest_latency_release().
  * Returns 0, or -1 after "vmscan-report: PATH:LINE: what is wrong" (@out
  * empty then).  A file with no sample at all is an error too.
  */
 int ingest_latency_parse(const char *path, const char *buf, size_t len,
-			 struct ingest_latency *out);
+			 ingest_latency_name_bad_fn name_bad, struct ingest_latency *out);
 
 /**
  * ingest_latency_read - read file @path and parse it as above.
  * Returns 0, or -1 after a message naming the file.
  */
-int ingest_latency_read(const char *path, struct ingest_latency *out);
+int ingest_latency_read(const char *path, ingest_latency_name_bad_fn name_bad,
+			struct ingest_latency *out);
 
 /** ingest_latency_release - free the samples; @l is empty after. */
 void ingest_latency_release(struct ingest_latency *l);

@@ -9,7 +9,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <sqlite3.h>
 #include "ingest.h"
 
 /*
@@ -63,8 +62,9 @@ struct store *store_open_many(const char *const *paths, int n);
 /** store_close - finish statements and close; NULL is allowed. */
 void store_close(struct store *s);
 
-/** store_db - the SQLite handle, borrowed; valid until store_close(). */
-sqlite3 *store_db(struct store *s);
+/** store_runs_count - the runs in @s (rows of its run table), or -1 when
+ * they cannot be counted (no message: e.g. no run table yet). */
+int64_t store_runs_count(struct store *s);
 
 /** store_path - the path given to store_open(), borrowed. */
 const char *store_path(struct store *s);

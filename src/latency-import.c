@@ -6,6 +6,7 @@
 #include "latency-import.h"
 #include "ingest.h"
 #include "ingest-latency.h"
+#include "metrics.h"
 #include "store.h"
 #include "metrics.h"
 #include "vr.h"
@@ -81,7 +82,7 @@ int latency_import_file(struct store *st, const char *path, const char *kernel, 
 	char *sha;
 	int created = 0, ret = -1;
 
-	if (ingest_latency_read(path, &lat))
+	if (ingest_latency_read(path, metric_op_name_bad, &lat))
 		return -1;
 	if (apply_decl(&lat, decl, path)) {
 		ingest_latency_release(&lat);

@@ -273,7 +273,6 @@ static bool create_db(const char *db)
 static void remove_if_unused(const char *db)
 {
 	struct store *st = store_open(db, STORE_RW);
-	sqlite3_stmt *s = NULL;
 	struct stat sb;
 
 	if (!st) {	/* not even a database: only if it is still empty */
@@ -282,11 +281,8 @@ static void remove_if_unused(const char *db)
 		return;
 	}
 	if (!store_write_begin(st)) {
-		if (sqlite3_prepare_v2(store_db(st), "SELECT count(*) FROM run", -1, &s,
-				       NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW &&
-		    sqlite3_column_int64(s, 0) == 0)
+		if (store_runs_count(st) == 0)
 			unlink(db);
-		sqlite3_finalize(s);
 		store_exec(st, "ROLLBACK", "cannot roll back");
 	}
 	store_close(st);

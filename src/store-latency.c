@@ -5,6 +5,7 @@
  */
 #include "ingest-latency.h"
 #include "store.h"
+#include "store-priv.h"
 #include "store-query.h"
 #include "vr.h"
 

@@ -161,4 +161,9 @@ struct store *store_open_memory(const char *label);
  */
 int store_sums_make(sqlite3 *db, const char *path, bool tables, const char *from);
 
+/** store_db - the SQLite handle of @s, borrowed; valid until store_close().
+ * Only for the store's own files (and its unit tests): the rest of the
+ * program goes through store.h and store-query.h. */
+sqlite3 *store_db(struct store *s);
+
 #endif

@@ -6,6 +6,7 @@
  */
 #include "store-query.h"
 #include "store.h"
+#include "store-priv.h"
 #include "vr.h"
 
 #include <math.h>

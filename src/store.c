@@ -804,6 +804,18 @@ void store_close(struct store *s)
 	free(s);
 }
 
+int64_t store_runs_count(struct store *s)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t n = -1;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM run", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		n = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return n;
+}
+
 sqlite3 *store_db(struct store *s)
 {
 	return s->db;

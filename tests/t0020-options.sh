@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The option tables (build/cmd-doc options, from include/cmd.h's tables of
+# The option tables (build/cmd-doc options, from src/cmd/cmd.h's tables of
 # every command) against what users read, in the spirit of git's t0450:
 # each option has its line in the command's -h, and README.md's section of
 # the command names it.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd-completion.c - the bash completion script, made from the command
- * tables (include/cmd.h) at build time: build/vmscan-report.bash.
+ * tables (src/cmd/cmd.h) at build time: build/vmscan-report.bash.
  */
 #include "cmd.h"
 #include "metrics.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd-doc.c - build/cmd-doc, a build and test tool: prints the command
- * tables of include/cmd.h so that tests (and generated documentation) read
+ * tables of src/cmd/cmd.h so that tests (and generated documentation) read
  * the same tables as the program.
  *
  *   cmd-doc options    one line per option of every command, -h included:

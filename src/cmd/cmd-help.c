@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd-help.c - what is made from the command tables besides -h
- * (include/cmd.h): the manual pages (roff, written at build time by
+ * (src/cmd/cmd.h): the manual pages (roff, written at build time by
  * build/cmd-doc into build/man/), `help CMD` showing one, the bash
  * completion script, and the nearest command to a mistyped one.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd-options.c - a command's option table made into what getopt_long()
- * takes and into its -h text (include/cmd.h), so the two cannot differ.
+ * takes and into its -h text (src/cmd/cmd.h), so the two cannot differ.
  */
 #include "cmd.h"
 #include "vr.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd-run.c - what every command shares (include/cmd.h): its options
+ * cmd-run.c - what every command shares (src/cmd/cmd.h): its options
  * parsed from its table, -h, -d and the store opened and closed, the exit
  * status of a usage error.
  */

@@ -5,7 +5,6 @@
  * samples.  Pure apart from ingest_latency_read(); see ingest-latency.h.
  */
 #include "ingest-latency.h"
-#include "metrics.h"
 #include "vr.h"
 
 #include <ctype.h>
@@ -21,6 +20,7 @@ struct parser {
 	size_t lineno;
 	bool final;		/* after "Final stats:" */
 	struct ingest_latency *out;
+	ingest_latency_name_bad_fn name_bad;	/* or NULL */
 };
 
 static int add_sample(struct parser *p, const char *op, size_t oplen, double value,
@@ -33,7 +33,7 @@ static int add_sample(struct parser *p, const char *op, size_t oplen, double val
 
 	memcpy(name, op, oplen);
 	name[oplen] = '\0';
-	why = metric_op_name_bad(name);	/* refused here, not when report charts it */
+	why = p->name_bad ? p->name_bad(name) : NULL;	/* refused here, not when charted */
 	if (why) {
 		vr_error("%s:%zu: '%s': %s", p->path, p->lineno, name, why);
 		free(name);
@@ -186,9 +186,9 @@ static int parse_line(struct parser *p, char *line)
 }
 
 int ingest_latency_parse(const char *path, const char *buf, size_t len,
-			 struct ingest_latency *out)
+			 ingest_latency_name_bad_fn name_bad, struct ingest_latency *out)
 {
-	struct parser p = { path, 0, false, out };
+	struct parser p = { path, 0, false, out, name_bad };
 	size_t pos = 0;
 
 	out->s = NULL;
@@ -220,7 +220,8 @@ int ingest_latency_parse(const char *path, const char *buf, size_t len,
 	return 0;
 }
 
-int ingest_latency_read(const char *path, struct ingest_latency *out)
+int ingest_latency_read(const char *path, ingest_latency_name_bad_fn name_bad,
+			struct ingest_latency *out)
 {
 	FILE *f = fopen(path, "rb");
 	struct vr_buf b;
@@ -242,7 +243,7 @@ int ingest_latency_read(const char *path, struct ingest_latency *out)
 		return vr_error("%s: read error", path);
 	}
 	fclose(f);
-	ret = ingest_latency_parse(path, b.buf, b.len, out);
+	ret = ingest_latency_parse(path, b.buf, b.len, name_bad, out);
 	vr_buf_release(&b);
 	return ret;
 }

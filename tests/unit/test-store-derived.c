@@ -17,6 +17,7 @@
 
 #include "model.h"
 #include "store.h"
+#include "store-priv.h"
 
 static char tmpdir[64];
 

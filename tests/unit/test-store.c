@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "store.h"
+#include "store-priv.h"
 
 static char tmpdir[64];
 
