@@ -166,7 +166,7 @@ fuzz: fuzz-clang
 # module leaves undefined that a later layer defines fails `make test`, and
 # so does a source file in no layer).  One quoted string per layer.
 LAYERS := \
-	"util spec stats" \
+	"util spec stats child" \
 	"ingest/ingest-kind" \
 	"ingest/ingest-tasks ingest/ingest-dat-scratch ingest/ingest-dat-check \
 	 ingest/ingest-latency ingest/ingest-text-body" \
@@ -186,9 +186,9 @@ LAYERS := \
 	"compare chart-data" \
 	"chart-counters chart-metrics render-charts" \
 	"chart-draw" \
-	"latency-import record-dat record-events record-snap load-input" \
-	"record" \
-	"load-worker load-run load" \
+	"latency-import record-dat record-events record-snap load-worker load-input" \
+	"load-run record" \
+	"load" \
 	"report" \
 	"$(CMD_SRCS:src/%.c=%)"
 LAYER_OBJS = $(patsubst %,$(O)/%.o,$(subst ",,$(LAYERS)))

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdbool.h>
 
+struct child;
 struct store;
 struct store_derived;
 struct model;
@@ -31,8 +32,10 @@ struct load_ctx {
 	bool last_replaced;	/* it replaced a run loaded before */
 };
 
-/* load.c: the flag the handler sets, and installing that handler. */
+/* load-run.c: the flag the handler sets (cleared by
+ * load_interrupt_clear()), and installing that handler. */
 const volatile sig_atomic_t *load_interrupt_flag(void);
+void load_interrupt_clear(void);
 void load_catch_interrupts(struct vr_interrupts *saved);
 
 /* What a supervisor learnt from a worker's progress lines. */
@@ -51,14 +54,19 @@ struct load_report {
 /* How long a worker has to stop after an interrupt before it is killed. */
 enum { LOAD_STOP_GRACE_MS = 1000 };
 
+/* What a worker does: load @n files in the process it is given (the
+ * worker's copy of the load_ctx); the number of files that failed. */
+typedef int (*load_body_fn)(struct load_ctx *c, char *const *files, int n);
+
 /*
- * load-worker.c: load files[first..n) in a worker process (jobs 1 if
- * @one_at_a_time), reading its progress into @r; *status: its wait status.
- * A signal sent to this process alone is passed on to the worker.
- * 0, or -1 if no worker could be started.
+ * load-worker.c: load files[first..n) in a worker process by @body (jobs 1
+ * if @one_at_a_time), reading its progress into @r; @worker: OUT, the
+ * worker, reaped (how it ended: child.h).  A signal sent to this process
+ * alone is passed on to the worker.  0, or -1 if no worker could be
+ * started.
  */
-int load_run_worker(struct load_ctx *c, char *const *files, int n, int first,
-		    bool one_at_a_time, struct load_report *r, int *status);
+int load_run_worker(struct load_ctx *c, load_body_fn body, char *const *files, int n, int first,
+		    bool one_at_a_time, struct load_report *r, struct child *worker);
 
 /* load-worker.c: a worker's progress line (no-op outside a worker):
  * 's' before file @i is stored, 'd' after (@failed 1: it failed, else the

@@ -19,6 +19,35 @@
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * The SIGINT/SIGTERM/SIGHUP received during load_files(), 0 if none.  The
+ * one file-scope variable of the module: a signal handler can reach
+ * nothing else (POSIX allows it to write only a volatile sig_atomic_t);
+ * everything else reads it through struct load_ctx.interrupted.
+ */
+static volatile sig_atomic_t load_interrupted;
+
+static void on_interrupt(int sig)
+{
+	load_interrupted = sig;
+}
+
+const volatile sig_atomic_t *load_interrupt_flag(void)
+{
+	return &load_interrupted;
+}
+
+void load_interrupt_clear(void)
+{
+	load_interrupted = 0;
+}
+
+void load_catch_interrupts(struct vr_interrupts *saved)
+{
+	vr_catch_interrupts(on_interrupt, saved);
+}
+
+
 /* What the ingest sink feeds: the raw store and the model of the run. */
 struct sink_ctx {
 	struct store *store;

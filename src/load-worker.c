@@ -8,6 +8,7 @@
  * when it crashes right after an allocation failed.
  */
 #define _GNU_SOURCE	/* pipe2 */
+#include "child.h"
 #include "load-priv.h"
 #include "vr.h"
 
@@ -68,10 +69,10 @@ void load_progress(const struct load_ctx *c, char what, int i, int failed)
 }
 
 /* Pass on to worker @pid a SIGINT/SIGTERM/SIGHUP this process alone was sent. */
-static void forward_interrupt(const struct load_ctx *c, pid_t pid, bool *forwarded)
+static void forward_interrupt(const struct load_ctx *c, struct child *worker, bool *forwarded)
 {
 	if (*c->interrupted && !*forwarded) {
-		kill(pid, (int)*c->interrupted);
+		child_signal(worker, (int)*c->interrupted);
 		*forwarded = true;
 	}
 }
@@ -106,7 +107,7 @@ static void take_line(const char *line, struct load_report *r)
  * are blocked but while waiting in ppoll() (with @waitmask), so that one
  * arriving at any moment is passed on to the worker.
  */
-static void read_progress(const struct load_ctx *c, int fd, pid_t pid, int first,
+static void read_progress(const struct load_ctx *c, int fd, struct child *worker, int first,
 			  struct load_report *r, const sigset_t *waitmask)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -140,14 +141,14 @@ static void read_progress(const struct load_ctx *c, int fd, pid_t pid, int first
 		}
 		ready = ppoll(&pfd, 1, deadline.tv_sec && !r->stopped ? &left : NULL, waitmask);
 		if (ready == 0) {	/* the grace is over: it is stopped */
-			kill(pid, SIGKILL);
+			child_signal(worker, SIGKILL);
 			r->stopped = (int)*c->interrupted;
 			continue;
 		}
 		if (ready < 0) {
 			if (errno != EINTR)
 				break;
-			forward_interrupt(c, pid, &forwarded);
+			forward_interrupt(c, worker, &forwarded);
 			continue;
 		}
 		got = read(fd, buf + len, sizeof(buf) - 1 - len);
@@ -180,50 +181,51 @@ static bool stdout_failed(void)
 	return true;
 }
 
-/* In the new worker: load files[first..n) and exit. */
-static void __attribute__((noreturn))
-worker_main(const struct load_ctx *parent_ctx, char *const *files, int n, int first,
-	    bool one_at_a_time, int fd, pid_t parent, const sigset_t *waitmask)
-{
-	struct load_ctx c = *parent_ctx;
+/* What a new worker is given. */
+struct worker_args {
+	const struct load_ctx *parent_ctx;
+	load_body_fn body;
+	char *const *files;
+	int n, first;
+	bool one_at_a_time;
+	int fd, read_fd;	/* its end of the progress pipe, and ours */
+	pid_t parent;
+	const sigset_t *waitmask;
+};
 
+/* In the new worker: load files[first..n) with the body and end with its
+ * exit status (exit(): stdio flushed). */
+static int worker_main(void *arg)
+{
+	const struct worker_args *a = arg;
+	struct load_ctx c = *a->parent_ctx;
+
+	close(a->read_fd);
 	/* killed with the command (SIGKILL): nothing commits behind the
 	 * user's back; the open run is rolled back by the next opener */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
+	if (getppid() != a->parent)
 		_exit(VR_EXIT_FAIL);
-	sigprocmask(SIG_SETMASK, waitmask, NULL);
-	c.progress_fd = fd;
-	c.progress_base = first;
-	catch_fatal_signals(fd);
+	sigprocmask(SIG_SETMASK, a->waitmask, NULL);
+	c.progress_fd = a->fd;
+	c.progress_base = a->first;
+	catch_fatal_signals(a->fd);
 	c.supervised = true;
-	if (one_at_a_time)
+	if (a->one_at_a_time)
 		c.o.jobs = 1;
 	if (c.o.iteration)
-		c.o.iteration += first;
+		c.o.iteration += a->first;
 	/* interrupted (a signal sent to the worker alone): a failure too */
-	int failed = load_run_here(&c, files + first, n - first) || *c.interrupted;
+	int failed = a->body(&c, a->files + a->first, a->n - a->first) || *c.interrupted;
 
-	exit(stdout_failed() || failed ? VR_EXIT_FAIL : VR_EXIT_OK);
+	return stdout_failed() || failed ? VR_EXIT_FAIL : VR_EXIT_OK;
 }
 
-/* Wait for our own child @pid; its wait status. */
-static int reap(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 0;	/* cannot happen for our own child */
-	return status;
-}
-
-int load_run_worker(struct load_ctx *c, char *const *files, int n, int first,
-		    bool one_at_a_time, struct load_report *r, int *status)
+int load_run_worker(struct load_ctx *c, load_body_fn body, char *const *files, int n, int first,
+		    bool one_at_a_time, struct load_report *r, struct child *worker)
 {
 	sigset_t stop, waitmask;
 	int fds[2];
-	pid_t pid, parent;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return -1;
@@ -232,28 +234,25 @@ int load_run_worker(struct load_ctx *c, char *const *files, int n, int first,
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGHUP);
 	sigprocmask(SIG_BLOCK, &stop, &waitmask);
-	fflush(NULL);
-	parent = getpid();
-	pid = fork();
-	if (pid < 0) {
+
+	struct worker_args a = { c, body, files, n, first, one_at_a_time, fds[1], fds[0],
+				 getpid(), &waitmask };
+
+	if (child_start(worker, worker_main, &a, CHILD_FLUSH | CHILD_EXIT)) {
 		sigprocmask(SIG_SETMASK, &waitmask, NULL);
 		close(fds[0]);
 		close(fds[1]);
 		return -1;
 	}
-	if (pid == 0) {
-		close(fds[0]);
-		worker_main(c, files, n, first, one_at_a_time, fds[1], parent, &waitmask);
-	}
 	close(fds[1]);
 	/* a signal sent to this process alone reaches the worker too */
-	read_progress(c, fds[0], pid, first, r, &waitmask);
+	read_progress(c, fds[0], worker, first, r, &waitmask);
 	close(fds[0]);
-	*status = reap(pid);
+	child_wait(worker);
 	/* its uncompressed copies, at once; its converts die with it
 	 * (PR_SET_PDEATHSIG), leaving their scratch files and records: up to
 	 * 3 s for them to be gone */
-	if (WIFSIGNALED(*status))
+	if (child_signalled(worker))
 		ingest_remove_stale(3000);
 	sigprocmask(SIG_SETMASK, &waitmask, NULL);
 	return 0;

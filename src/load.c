@@ -5,6 +5,7 @@
  * what is left of the database when nothing loaded.
  */
 #define _GNU_SOURCE	/* sigabbrev_np */
+#include "child.h"
 #include "load-priv.h"
 #include "store.h"
 #include "vr.h"
@@ -19,106 +20,41 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/*
- * The SIGINT/SIGTERM/SIGHUP received during load_files(), 0 if none.  The
- * one file-scope variable of the module: a signal handler can reach
- * nothing else (POSIX allows it to write only a volatile sig_atomic_t);
- * everything else reads it through struct load_ctx.interrupted.
- */
-static volatile sig_atomic_t load_interrupted;
-
-static void on_interrupt(int sig)
-{
-	load_interrupted = sig;
-}
-
-const volatile sig_atomic_t *load_interrupt_flag(void)
-{
-	return &load_interrupted;
-}
-
-void load_catch_interrupts(struct vr_interrupts *saved)
-{
-	vr_catch_interrupts(on_interrupt, saved);
-}
-
 /* Did the worker end by one of the signals that interrupt a load? */
-static bool ended_by_interrupt(int status)
+static bool ended_by_interrupt(const struct child *worker)
 {
-	return WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM ||
-	       WTERMSIG(status) == SIGHUP;
-}
+	int sig = child_signalled(worker);
 
-/* The kernel's count of processes killed by the OOM killer (/proc/vmstat
- * oom_kill, Linux 4.13+), or -1 if unknown. */
-static long long oom_kills(void)
-{
-	FILE *f = fopen("/proc/vmstat", "re");
-	long long n = -1;
-	char line[128];
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "oom_kill %lld", &n) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return n;
-}
-
-/* Was signal @sig sent to the worker (a kill) rather than a crash? */
-static bool killed_by(int sig)
-{
-	return sig == SIGKILL || sig == SIGUSR1 || sig == SIGUSR2 || sig == SIGPIPE ||
-	       sig == SIGALRM || sig == SIGQUIT;
+	return sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
 }
 
 /*
- * What ended the worker, with wait @status, @oom and @enomem as for
- * say_worker_died(), in a few words after "the load's worker" (into @buf).
+ * Say why @worker ended while loading @path (child_how()): by itself
+ * before it was done (an exit status), by the OOM killer (SIGKILL while
+ * the kernel's oom_kill count rose), by a crash right after an allocation
+ * failed (the worker said so), by another SIGKILL or signal sent to it,
+ * or by a crash (SIGSEGV and the like, which libtracecmd 3.1.6 does on
+ * some corrupt files, and which allocations failing under an
+ * address-space limit can cause).
  */
-static const char *worker_end(int status, bool oom, bool enomem, char *buf, size_t len)
-{
-	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-
-	if (!sig)
-		snprintf(buf, len, "ended (exit status %d)", WEXITSTATUS(status));
-	else if (enomem)
-		snprintf(buf, len, "crashed (signal %d) right after an allocation failed (ENOMEM)", sig);
-	else if (oom)
-		snprintf(buf, len, "was killed by the kernel's OOM killer (signal %d)", sig);
-	else if (killed_by(sig))
-		snprintf(buf, len, "was killed by signal %d (SIG%s)", sig, sigabbrev_np(sig));
-	else
-		snprintf(buf, len, "crashed (signal %d)", sig);
-	return buf;
-}
-
-/*
- * Say why the worker ended, with wait @status, while loading @path: by
- * itself before it was done (an exit status), by the OOM killer (SIGKILL
- * while the kernel's oom_kill count rose: @oom), by a crash right after an
- * allocation failed (@enomem: the worker said so), by another SIGKILL or
- * signal sent to it, or by a crash (SIGSEGV and the like, which
- * libtracecmd 3.1.6 does on some corrupt files, and which allocations
- * failing under an address-space limit can cause).
- */
-static void say_worker_died(const char *path, int status, bool oom, bool enomem)
+static void say_worker_died(const char *path, const struct child *worker)
 {
 	unsigned long long limit = vr_as_limit_mib();
-	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	enum child_how how = child_how(worker);
+	int sig = child_signalled(worker);
 	char hint[128] = "";
 
 	if (!sig) {
 		vr_error("%s: not loaded: the load's worker ended (exit status %d) while loading it;"
-			 " the database is unchanged", path, WEXITSTATUS(status));
-	} else if (enomem) {
+			 " the database is unchanged", path, WEXITSTATUS(worker->status));
+	} else if (how == CHILD_ENOMEM) {
 		vr_error("%s: loading it ran out of memory: the worker crashed (signal %d) right after"
 			 " an allocation failed (ENOMEM); not loaded, the database is unchanged", path,
 			 sig);
-	} else if (oom) {
+	} else if (how == CHILD_OOM_KILLED) {
 		vr_error("%s: loading it ran out of memory: the worker was killed by the kernel's OOM"
 			 " killer (signal %d); not loaded, the database is unchanged", path, sig);
-	} else if (killed_by(sig)) {
+	} else if (how == CHILD_KILLED || how == CHILD_STOPPED_BY_US) {
 		vr_error("%s: loading it was stopped: the worker was killed by signal %d (SIG%s);"
 			 " not loaded, the database is unchanged", path, sig, sigabbrev_np(sig));
 	} else {
@@ -168,10 +104,10 @@ static void undo_last_run(const struct load_ctx *c, const char *path,
 /* Did the worker of files[first..n) that said @r finish (or stop for an
  * interruption, which its own messages name)? */
 static bool worker_done(const struct load_ctx *c, int n, int first, const struct load_report *r,
-			int status)
+			const struct child *worker)
 {
-	if (WIFSIGNALED(status))
-		return ended_by_interrupt(status);
+	if (child_signalled(worker))
+		return ended_by_interrupt(worker);
 	return *c->interrupted || r->loaded + r->failed >= n - first;
 }
 
@@ -190,14 +126,13 @@ static bool worker_done(const struct load_ctx *c, int n, int first, const struct
 static int load_supervised(struct load_ctx *c, char *const *files, int n, int *loaded,
 			   bool *crashed)
 {
-	int failed = 0, first = 0, status;
+	int failed = 0, first = 0;
 	bool isolate = false;
 	struct load_report r;
+	struct child worker;
 
 	while (first < n && !*c->interrupted) {
-		long long oom_before = oom_kills();
-
-		if (load_run_worker(c, files, n, first, isolate, &r, &status)) {
+		if (load_run_worker(c, load_run_here, files, n, first, isolate, &r, &worker)) {
 			/* no worker: load here, each trace.dat probed first */
 			failed += load_run_here(c, files + first, n - first);
 			*loaded += c->files_loaded;
@@ -205,7 +140,8 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 		}
 		failed += r.failed;
 		*loaded += r.loaded;
-		if (r.stopped && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+		worker.enomem = r.out_of_memory;
+		if (r.stopped && child_signalled(&worker) == SIGKILL) {
 			int k = r.current >= 0 ? r.current : r.last_done + 1;
 
 			vr_error("%s: loading it did not stop within %d ms of SIG%s (inside libtracecmd?):"
@@ -215,18 +151,16 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 			failed++;
 			break;
 		}
-		if (worker_done(c, n, first, &r, status)) {
-			if (WIFEXITED(status) && WEXITSTATUS(status) != VR_EXIT_OK && !r.failed)
+		if (worker_done(c, n, first, &r, &worker)) {
+			if (!child_signalled(&worker) && !child_ok(&worker) && !r.failed)
 				failed++;	/* it failed, but not on a file: interrupted */
 			break;
 		}
 		int k = r.current >= 0 ? r.current : r.last_done + 1;
-		bool oom = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && oom_before >= 0 &&
-			   oom_kills() > oom_before;
 
 		*crashed = true;
 		if (k >= n) {	/* every file was done: the last one's run committed */
-			undo_last_run(c, files[n - 1], &r, WTERMSIG(status));
+			undo_last_run(c, files[n - 1], &r, child_signalled(&worker));
 			*loaded -= !r.last_replaced;
 			failed++;
 			break;
@@ -238,12 +172,12 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 			 * the retry costs time, and a second end fails the file */
 			vr_warn("%s: the load's worker %s while loading it or a file after it (they are"
 				" decoded at once): loading again from it, one file at a time", files[k],
-				worker_end(status, oom, r.out_of_memory, how, sizeof(how)));
+				child_end(&worker, how, sizeof(how)));
 			isolate = true;
 			first = k;
 			continue;
 		}
-		say_worker_died(files[k], status, oom, r.out_of_memory);
+		say_worker_died(files[k], &worker);
 		failed++;
 		first = k + 1;
 		isolate = false;
@@ -295,7 +229,7 @@ int load_files(const struct load_opts *o, char *const *files, int n, struct load
 	struct vr_interrupts saved;
 
 	memset(r, 0, sizeof(*r));
-	load_interrupted = 0;
+	load_interrupt_clear();
 	/* what loads that were killed left: copies, convert's scratch files */
 	ingest_remove_stale(0);
 	load_catch_interrupts(&saved);
@@ -303,7 +237,7 @@ int load_files(const struct load_opts *o, char *const *files, int n, struct load
 	vr_restore_interrupts(&saved);
 	if (crashed)	/* roll back what the crashed worker left in the journal */
 		store_close(store_open(o->db, STORE_RW));
-	r->interrupted = load_interrupted;
+	r->interrupted = *c.interrupted;
 	if (r->interrupted && !r->failed)
 		r->failed = 1;
 	if (created && !r->loaded)

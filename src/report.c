@@ -8,6 +8,7 @@
 #define _GNU_SOURCE	/* sigabbrev_np */
 #include "report.h"
 #include "chart-data.h"
+#include "child.h"
 #include "chart-draw.h"
 #include "chart-windows.h"
 #include "compare.h"
@@ -71,8 +72,9 @@ struct report {
 	struct compare_result cmp;	/* compare.txt's comparison, when untrimmed (have_cmp):
 					 * the counters chart's too */
 	bool have_cmp;
-	pid_t summary_pid;	/* the process writing summary.txt into summary_fd, or 0 */
-	int summary_fd;		/* a memfd holding summary.txt once summary_pid exited 0 */
+	struct child summary;	/* the process writing summary.txt into summary_fd, while
+				 * summary.running */
+	int summary_fd;		/* a memfd holding summary.txt once it exited 0 */
 	struct outfile *summary_of;	/* DIR/summary.txt, made in its place among the tables
 					 * (MANIFEST lists files in the order made) */
 };
@@ -261,33 +263,45 @@ static void report_compare(struct report *r)
  * Without memfd or fork it is printed here, in order.  The child's output is
  * summary_print()'s, byte for byte.
  */
+/* What the summary process is given. */
+struct summary_args {
+	const struct report_opts *o;
+	int fd;			/* the memfd to print into */
+};
+
+/* In the summary process: print summary.txt into the memfd; its exit
+ * status (_exit(): nothing of the parent's to flush). */
+static int summary_child(void *arg)
+{
+	const struct summary_args *a = arg;
+	const struct report_opts *o = a->o;
+
+	catch_interrupts(SIG_DFL);	/* a Ctrl-C ends it at once */
+	struct store *st = o->ndbs > 1 ? store_open_many(o->db_paths, o->ndbs) :
+		store_open(o->db_path, STORE_RDONLY);
+	FILE *f = st ? fdopen(a->fd, "w") : NULL;
+	int rc = f ? summary_print(st, f) : -1;
+
+	if (f && fclose(f)) {
+		vr_error("summary.txt: cannot write it: %s", strerror(errno));
+		rc = -1;
+	}
+	store_close(st);
+	return rc ? VR_EXIT_FAIL : VR_EXIT_OK;
+}
+
 static void summary_start(struct report *r, const struct report_opts *o)
 {
-	r->summary_pid = 0;
+	struct summary_args a;
+
+	memset(&r->summary, 0, sizeof(r->summary));
 	r->summary_fd = memfd_create("vmscan-report-summary", MFD_CLOEXEC);
 	if (r->summary_fd < 0)
 		return;
-	fflush(NULL);
-	r->summary_pid = fork();
-	if (r->summary_pid < 0) {
-		r->summary_pid = 0;
+	a = (struct summary_args){ o, r->summary_fd };
+	if (child_start(&r->summary, summary_child, &a, CHILD_FLUSH)) {
 		close(r->summary_fd);
 		r->summary_fd = -1;
-		return;
-	}
-	if (r->summary_pid == 0) {
-		catch_interrupts(SIG_DFL);	/* a Ctrl-C ends it at once */
-		struct store *st = o->ndbs > 1 ? store_open_many(o->db_paths, o->ndbs) :
-			store_open(o->db_path, STORE_RDONLY);
-		FILE *f = st ? fdopen(r->summary_fd, "w") : NULL;
-		int rc = f ? summary_print(st, f) : -1;
-
-		if (f && fclose(f)) {
-			vr_error("summary.txt: cannot write it: %s", strerror(errno));
-			rc = -1;
-		}
-		store_close(st);
-		_exit(rc ? VR_EXIT_FAIL : VR_EXIT_OK);	/* nothing of the parent's to flush */
 	}
 }
 
@@ -298,7 +312,7 @@ static void report_text(struct report *r)
 		r->failed = 1;
 	vr_buf_addstr(&r->index, "- [runs.txt](runs.txt): the loaded runs, their kernels and"
 		      " data quality\n");
-	if (r->summary_pid) {
+	if (r->summary.running) {
 		r->summary_of = outdir_create(r->out, "summary.txt");
 	} else if (text_file(r, "summary.txt", summary_print)) {
 		r->failed = 1;
@@ -341,19 +355,16 @@ static int copy_into(struct outfile *of, const char *path)
  * memfd (nothing to do when report_text() printed it in its place). */
 static void summary_finish(struct report *r)
 {
+	char how[128];
 	FILE *f;
-	int status;
 
-	if (!r->summary_pid)
+	if (!r->summary.running)
 		return;
-	while (waitpid(r->summary_pid, &status, 0) < 0)
-		if (errno != EINTR)
-			break;
-	r->summary_pid = 0;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != VR_EXIT_OK) {
-		if (WIFSIGNALED(status) && !report_interrupted)
-			vr_error("summary.txt: the process printing it died (signal %d, SIG%s)",
-				 WTERMSIG(status), sigabbrev_np(WTERMSIG(status)));
+	child_wait(&r->summary);
+	if (!child_ok(&r->summary)) {
+		if (child_signalled(&r->summary) && !report_interrupted)
+			vr_error("summary.txt: the process printing it %s",
+				 child_end(&r->summary, how, sizeof(how)));
 		r->failed = 1;	/* (its own message otherwise) */
 		close(r->summary_fd);
 		if (r->summary_of)
@@ -804,42 +815,44 @@ static int ret_of_exit(int status)
 	return status == VR_EXIT_OK ? 0 : status == VR_EXIT_USAGE ? VR_ERR_USAGE : -1;
 }
 
+/* What the bundle's process is given. */
+struct bundle_args {
+	struct store *s;
+	const struct report_opts *o;
+};
+
+/* In the bundle's process: write it; its exit status (by exit(), the
+ * child's own end, as load's worker). */
+static int bundle_child(void *arg)
+{
+	const struct bundle_args *a = arg;
+
+	return vr_exit_of(report_write(a->s, a->o));
+}
+
 int report_bundle(struct store *s, const struct report_opts *o)
 {
 	bool existed = access(o->dir, F_OK) == 0;
-	int status;
-	pid_t pid;
-
-	bool forwarded = false;
+	struct bundle_args a = { s, o };
+	struct child bundle;
 	int ret;
 
-	fflush(NULL);
 	/* a Ctrl-C stops the writer at its next part (nothing replaced), or
 	 * after its renames; this process waits for it, passing on a signal
 	 * sent to it alone */
 	report_interrupted = 0;
 	catch_interrupts(on_interrupt);
-	pid = fork();
-	if (pid < 0) {
+	if (child_start(&bundle, bundle_child, &a, CHILD_FLUSH | CHILD_EXIT)) {
 		ret = report_write(s, o);
 		catch_interrupts(SIG_DFL);
 		return ret;
 	}
-	if (pid == 0)
-		exit(vr_exit_of(report_write(s, o)));	/* the child's own end, as load's worker */
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			catch_interrupts(SIG_DFL);
-			return -1;	/* cannot happen for our own child */
-		}
-		if (report_interrupted && !forwarded) {
-			kill(pid, (int)report_interrupted);
-			forwarded = true;
-		}
-	}
+	ret = child_wait_forward(&bundle, &report_interrupted);
 	catch_interrupts(SIG_DFL);
-	if (WIFEXITED(status))
-		return ret_of_exit(WEXITSTATUS(status));
-	report_died(o->dir, pid, existed, WTERMSIG(status));
+	if (ret)
+		return -1;	/* cannot happen for our own child */
+	if (!child_signalled(&bundle))
+		return ret_of_exit(WEXITSTATUS(bundle.status));
+	report_died(o->dir, bundle.pid, existed, child_signalled(&bundle));
 	return -1;
 }

@@ -5,6 +5,7 @@
  * build/cmd-doc into build/man/), `help CMD` showing one, the bash
  * completion script, and the nearest command to a mistyped one.
  */
+#include "child.h"
 #include "cmd.h"
 #include "vr.h"
 
@@ -180,45 +181,55 @@ void cmd_print_man_index(FILE *out)
 	      ".SH SEE ALSO\n\\fBtrace\\-cmd\\fR(1), \\fBsqlite3\\fR(1)\n", out);
 }
 
+/* What the program's child is given. */
+struct program {
+	char *const *argv;
+	bool quiet;
+	int err[2];		/* the child writes execvp()'s errno to err[1] */
+};
+
+/* In the child: exec the program; 127 when it cannot be run. */
+static int program_child(void *arg)
+{
+	const struct program *p = arg;
+	int e;
+
+	close(p->err[0]);
+	if (p->quiet && !freopen("/dev/null", "w", stdout))
+		return 127;
+	if (p->quiet && !freopen("/dev/null", "w", stderr))
+		return 127;
+	execvp(p->argv[0], p->argv);
+	e = errno;
+	if (write(p->err[1], &e, sizeof(e)) < 0)
+		return 127;
+	return 127;
+}
+
 /* Run @argv (a NULL-terminated list), its output to /dev/null if @quiet;
  * its exit status, or -1 when it could not be run (errno: ENOENT when the
  * program is missing). */
 static int run_program(char *const *argv, bool quiet)
 {
-	int status, err[2];
-	pid_t pid;
+	struct program p = { argv, quiet, { -1, -1 } };
+	struct child c;
+	int e = 0;
 
-	if (pipe(err))
+	if (pipe(p.err))
 		return -1;
-	pid = fork();
-	if (pid < 0)
-		return close(err[0]), close(err[1]), -1;
-	if (pid == 0) {
-		int e;
-
-		close(err[0]);
-		if (quiet && !freopen("/dev/null", "w", stdout))
-			_exit(127);
-		if (quiet && !freopen("/dev/null", "w", stderr))
-			_exit(127);
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(err[1]);
-	status = 0;
-	if (read(err[0], &status, sizeof(status)) == sizeof(status)) {
-		close(err[0]);
-		waitpid(pid, NULL, 0);
-		errno = status;
+	if (child_start(&c, program_child, &p, 0))
+		return close(p.err[0]), close(p.err[1]), -1;
+	close(p.err[1]);
+	if (read(p.err[0], &e, sizeof(e)) == sizeof(e)) {
+		close(p.err[0]);
+		child_wait(&c);
+		errno = e;
 		return -1;
 	}
-	close(err[0]);
-	if (waitpid(pid, &status, 0) < 0)
+	close(p.err[0]);
+	if (child_wait(&c))
 		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	return child_signalled(&c) ? 128 : WEXITSTATUS(c.status);
 }
 
 /* The page built next to the program: build/man/ of the tree it was built

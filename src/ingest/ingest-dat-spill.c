@@ -16,6 +16,7 @@
  * removes directories of loads that were killed before they could.
  */
 #define _GNU_SOURCE	/* pipe2 */
+#include "child.h"
 #include "ingest-priv.h"
 #include "vr.h"
 
@@ -57,47 +58,56 @@ static void last_line(const char *s, char *out, size_t len)
 struct ingest_spill {
 	char *src;		/* the compressed file, for messages */
 	char *dir, *out, *log;
-	pid_t pid;		/* 0 once reaped */
-	int status;		/* its wait status, once reaped */
+	struct child convert;	/* trace-cmd convert (convert.status once reaped) */
 	struct ingest_scratch *scratch;	/* convert's scratch files, noted */
 };
+
+/* What the convert's child is given. */
+struct convert_args {
+	const struct ingest_spill *s;
+	int log;		/* the log file, its stderr */
+};
+
+/* In the child: exec trace-cmd convert (127 when it cannot be run). */
+static int convert_child(void *arg)
+{
+	const struct convert_args *a = arg;
+	const struct ingest_spill *s = a->s;
+	int log = a->log, null = open("/dev/null", O_WRONLY);
+
+	/* killed with the process that waits for it (the copy would be
+	 * useless, and would fill the disk for nothing) */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* its own process group: Ctrl-C in a terminal is the load's to
+	 * handle, which then kills it */
+	setpgid(0, 0);
+	dup2(null, STDOUT_FILENO);
+	dup2(log, STDERR_FILENO);
+	/* nothing of ours: libtracecmd opens traces without O_CLOEXEC,
+	 * and the files open in trace-cmd are what kill_convert() reads */
+	if (close_range(3, ~0U, 0))
+		for (int fd = 3; fd < 1024; fd++)
+			close(fd);
+	execlp("trace-cmd", "trace-cmd", "convert", "-i", s->src, "-o", s->out,
+	       "--compression", "none", (char *)NULL);
+	dprintf(STDERR_FILENO, "cannot run trace-cmd: %s\n", strerror(errno));
+	return 127;
+}
 
 /* Start trace-cmd convert from @s->src into @s->out.  0 or -1 (errno). */
 static int start_convert(struct ingest_spill *s)
 {
 	int log = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	struct convert_args a = { s, log };
 
 	if (log < 0)
 		return -1;
-	s->pid = fork();
-	if (s->pid < 0) {
+	if (child_start(&s->convert, convert_child, &a, 0)) {
 		close(log);
-		s->pid = 0;
 		return -1;
 	}
-	if (s->pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		/* killed with the process that waits for it (the copy would be
-		 * useless, and would fill the disk for nothing) */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		/* its own process group: Ctrl-C in a terminal is the load's to
-		 * handle, which then kills it */
-		setpgid(0, 0);
-		dup2(null, STDOUT_FILENO);
-		dup2(log, STDERR_FILENO);
-		/* nothing of ours: libtracecmd opens traces without O_CLOEXEC,
-		 * and the files open in trace-cmd are what kill_convert() reads */
-		if (close_range(3, ~0U, 0))
-			for (int fd = 3; fd < 1024; fd++)
-				close(fd);
-		execlp("trace-cmd", "trace-cmd", "convert", "-i", s->src, "-o", s->out,
-		       "--compression", "none", (char *)NULL);
-		dprintf(STDERR_FILENO, "cannot run trace-cmd: %s\n", strerror(errno));
-		_exit(127);
-	}
 	close(log);
-	s->scratch = ingest_scratch_watch(s->pid, s->src);
+	s->scratch = ingest_scratch_watch(s->convert.pid, s->src);
 	return 0;
 }
 
@@ -230,9 +240,9 @@ static void report_failure(const struct ingest_spill *s)
 	if (g_file_get_contents(s->log, &text, NULL, NULL))
 		last_line(text, why, sizeof(why));
 	g_free(text);
-	if (WIFSIGNALED(s->status))
+	if (child_signalled(&s->convert))
 		vr_error("%s: trace-cmd convert was killed by signal %d", s->src,
-			 WTERMSIG(s->status));
+			 child_signalled(&s->convert));
 	else
 		vr_error("%s: trace-cmd convert failed making an uncompressed copy%s%s", s->src,
 			 *why ? ": " : "", why);
@@ -240,24 +250,17 @@ static void report_failure(const struct ingest_spill *s)
 
 int ingest_dat_spill_poll(struct ingest_spill *s)
 {
-	pid_t r;
-
-	if (s->pid) {
-		while ((r = waitpid(s->pid, &s->status, WNOHANG)) < 0 && errno == EINTR)
-			;
-		if (r == 0)
+	if (s->convert.running) {
+		if (child_poll(&s->convert) == 0)
 			return 0;
-		if (r < 0)
-			s->status = -1;
-		s->pid = 0;
 		/* killed or failed: its scratch files stay */
-		ingest_scratch_end(s->scratch, !s->status ? "finished"
-					       : WIFSIGNALED(s->status) ? "was killed" : "failed");
+		ingest_scratch_end(s->scratch, child_ok(&s->convert) ? "finished"
+					       : child_signalled(&s->convert) ? "was killed" : "failed");
 		s->scratch = NULL;
-		if (s->status)
+		if (!child_ok(&s->convert))
 			report_failure(s);
 	}
-	return s->status ? -1 : 1;
+	return s->convert.status ? -1 : 1;
 }
 
 const char *ingest_dat_spill_path(const struct ingest_spill *s)
@@ -272,20 +275,9 @@ const char *ingest_dat_spill_path(const struct ingest_spill *s)
  */
 static void kill_convert(struct ingest_spill *s)
 {
-	int status;
-	pid_t r;
-
-	kill(s->pid, SIGSTOP);
-	while ((r = waitpid(s->pid, &status, WUNTRACED)) < 0 && errno == EINTR)
-		;
-	if (r == s->pid && WIFSTOPPED(status))
+	if (child_stop(&s->convert))
 		ingest_scratch_look(s->scratch);
-	if (r != s->pid || WIFSTOPPED(status)) {	/* else it ended by itself */
-		kill(s->pid, SIGKILL);
-		while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
-	s->pid = 0;
+	child_kill(&s->convert, SIGKILL);	/* unless it ended by itself */
 	ingest_scratch_end(s->scratch, NULL);
 	s->scratch = NULL;
 }
@@ -294,7 +286,7 @@ void ingest_dat_spill_cancel(struct ingest_spill *s)
 {
 	if (!s)
 		return;
-	if (s->pid)
+	if (s->convert.running)
 		kill_convert(s);
 	if (s->out)
 		unlink(s->out);

@@ -7,6 +7,7 @@
  * tracecmd_iterate_events() on compressed version 7 files with
  * libtracecmd 3.1.6; see the load issue's measurements).
  */
+#include "child.h"
 #include "ingest-priv.h"
 #include "vr.h"
 
@@ -193,58 +194,61 @@ static void probe_first_records(struct tracecmd_input *h)
 		tracecmd_free_record(tracecmd_read_data(h, c));
 }
 
+/* In the probe's child: open @arg (the path) and read the first records;
+ * exit status 0, 1 (it does not open: the real open says why) or 2 (a
+ * buffer instance cannot be read), or death by the crash. */
+static int probe_child(void *arg)
+{
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	const char *path = arg;
+	struct tracecmd_input *h;
+
+	/* die by the signal even under sanitizer or fuzzer handlers */
+	for (size_t i = 0; i < VR_ARRAY_SIZE(fatal); i++)
+		signal(fatal[i], SIG_DFL);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h)
+		return 1;
+	/* the first record of every CPU, as open_cursors() reads them
+	 * (fuzz-dat: a CPU's data made tracecmd_peek_data() crash) */
+	probe_first_records(h);
+	for (int i = 0; i < tracecmd_buffer_instances(h); i++) {
+		struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
+
+		if (!b)
+			return 2;
+		probe_first_records(b);
+		tracecmd_close(b);
+	}
+	return 0;
+}
+
 int ingest_probe_dat(const char *path, char **sha256)
 {
-	int status;
-	pid_t pid;
+	struct child probe;
+	int sig;
 
 	if (sha256)
 		*sha256 = NULL;
 
 	if (ingest_dat_check_headers(path))
 		return -1;
-	pid = fork();
-
-	if (pid < 0)
+	if (child_start(&probe, probe_child, (void *)path, 0))
 		return 0;	/* cannot probe; the real open still checks */
-	if (pid == 0) {
-		struct tracecmd_input *h;
-		static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-
-		/* die by the signal even under sanitizer or fuzzer handlers */
-		for (size_t i = 0; i < VR_ARRAY_SIZE(fatal); i++)
-			signal(fatal[i], SIG_DFL);
-		tracecmd_set_loglevel(TEP_LOG_NONE);
-		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-		if (!h)
-			_exit(1);
-		/* the first record of every CPU, as open_cursors() reads them
-		 * (fuzz-dat: a CPU's data made tracecmd_peek_data() crash) */
-		probe_first_records(h);
-		for (int i = 0; i < tracecmd_buffer_instances(h); i++) {
-			struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
-
-			if (!b)
-				_exit(2);
-			probe_first_records(b);
-			tracecmd_close(b);
-		}
-		_exit(0);
-	}
 	/* the parent would only wait: hash the file meanwhile */
 	if (sha256)
 		*sha256 = ingest_sha256_file(path);
 	/* a signal (a timer, SIGWINCH) must not turn the probe into a pass */
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 0;
-	if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM))
+	if (child_wait(&probe))
+		return 0;
+	sig = child_signalled(&probe);
+	if (sig == SIGINT || sig == SIGTERM)
 		return vr_error("%s: interrupted while checking it", path);
-	if (WIFSIGNALED(status))
+	if (sig)
 		return vr_error("%s: corrupt or truncated trace.dat (libtracecmd crashed on it with"
-				" signal %d while reading the headers or first records)", path,
-				WTERMSIG(status));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+				" signal %d while reading the headers or first records)", path, sig);
+	if (WIFEXITED(probe.status) && WEXITSTATUS(probe.status) == 2)
 		return vr_error("%s: corrupt or truncated trace.dat (a buffer instance cannot be"
 				" read)", path);
 	return 0;	/* status 1: the real open reports it */
