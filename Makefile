@@ -118,7 +118,7 @@ FUZZ_FLAGS = -g -O1 -std=gnu11 -Iinclude -Isrc/ingest $(PKG_CFLAGS) -DVR_VERSION
 FUZZ_LIB  := $(addprefix src/ingest/,ingest-kind.c ingest-tasks.c ingest-dat.c ingest-dat-check.c \
 	     ingest-dat-copy.c ingest-dat-spill.c ingest-dat-scratch.c ingest-text.c \
 	     ingest-text-body.c ingest-text-file.c ingest-text-wrap.c) \
-	     src/spec.c src/util.c
+	     src/child.c src/spec.c src/util.c
 FUZZ_OBJS := $(FUZZ_LIB:src/%.c=$(FUZZ_O)/%.o)
 .SECONDARY: $(FUZZ_OBJS)
 
