@@ -29,7 +29,7 @@ PKGS      := libtracecmd libtraceevent libtracefs sqlite3 cairo pangocairo gsl g
 UNIT_PKGS := cmocka
 DEB_PKGS  := libtracecmd-dev libtraceevent-dev libtracefs-dev libsqlite3-dev libcairo2-dev \
              libpango1.0-dev libgsl-dev libcmocka-dev libglib2.0-dev libssl-dev pkg-config trace-cmd \
-             fonts-dejavu-core sqlite3 python3 gcc make strace procps man-db
+             fonts-dejavu-core sqlite3 python3 gcc make strace procps man-db xz-utils
 SANITIZE  ?=
 .DEFAULT_GOAL := all
 
@@ -38,7 +38,7 @@ SANITIZE  ?=
 # and `make reports` run it first; `make clean` does not.
 DEPS_CHECK := pkg-config --exists $(PKGS) $(UNIT_PKGS) 2>/dev/null && command -v trace-cmd \
 	      && command -v sqlite3 && command -v strace && command -v pgrep \
-	      && command -v python3 && command -v man
+	      && command -v python3 && command -v man && command -v xz
 deps:
 	@if ! { $(DEPS_CHECK); } >/dev/null; then \
 		echo "vmscan-report: installing missing Debian packages: $(DEB_PKGS)" >&2; \
@@ -171,7 +171,7 @@ LAYERS := \
 	"ingest/ingest-tasks ingest/ingest-dat-scratch ingest/ingest-dat-check \
 	 ingest/ingest-latency ingest/ingest-text-body" \
 	"ingest/ingest-dat-spill ingest/ingest-text ingest/ingest-text-wrap" \
-	"ingest/ingest-dat ingest/ingest-dat-copy ingest/ingest-text-file" \
+	"ingest/ingest-dat ingest/ingest-dat-copy ingest/ingest-text-file ingest/ingest-perf" \
 	"ingest/ingest-source" \
 	"model-pidmap model-kswapd" \
 	"model-flags model-misc model-stall" \

@@ -40,9 +40,20 @@ enum { COUNTER_MAX_COLS = 3 };
 const struct counter_def *counter_defs(size_t *n);
 
 /**
+ * counters_vmscan_recorded - did run @run_id record vmscan tracepoints (a
+ * vmscan row in run_event_count: an event seen, or its format in the
+ * file; a run without any row there, made by hand or before the counts
+ * were kept, is taken as recorded)?  A run loaded with `load --empty-run` from a text without vmscan
+ * lines, or a file without their formats, did not: its reclaim counts are
+ * not 0 but unknown ("-").  1, 0, or -1 after the message.
+ */
+int counters_vmscan_recorded(struct store *s, int64_t run_id);
+
+/**
  * counter_query - run @c's query for run @run_id (and pgdat flag @flag,
  * NULL unless c->per_flag) and store its columns in @v[0..COUNTER_MAX_COLS-1]
- * (NAN for NULL, and for columns the query lacks).  Returns 0 or -1 after
+ * (NAN for NULL, for columns the query lacks, and for every column of a run
+ * without vmscan tracepoints: counters_vmscan_recorded()).  Returns 0 or -1 after
  * an error message (store_stmt_new's).
  */
 int counter_query(struct store *s, const struct counter_def *c, int64_t run_id,

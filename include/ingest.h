@@ -70,6 +70,10 @@ struct ingest_sink {
 	/* @count is the number of lost events, or -1 when the kernel said
 	 * events were lost without saying how many. */
 	int (*lost)(void *arg, int cpu, uint64_t ts_ns, int64_t count);
+	/* Optional: the events before @ts_ns and those from it on (every
+	 * CPU) are two parts of an excerpt, with events cut out between them
+	 * (a text's elision marker, at line @lineno): nothing pairs across. */
+	int (*gap)(void *arg, uint64_t ts_ns, uint64_t lineno);
 	/* The comm @pid had from @first_ns to @last_ns (its first and last
 	 * event under it, in the trace's clock): one call per span, after
 	 * the events. */

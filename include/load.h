@@ -61,6 +61,8 @@ struct load_opts {
 	 * the last one without a label, else its release's (model.h) */
 	struct load_flag_clear flag_clear[LOAD_FLAG_CLEAR_MAX];
 	int nflag_clear;
+	bool empty_run;		/* a run without a vmscan event is deliberate: load it
+				 * (else it is refused, saying which events it has) */
 	bool progress;		/* a progress line per file on stderr when it is a
 				 * terminal (include/progress.h) */
 	/*

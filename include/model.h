@@ -73,6 +73,8 @@ struct model_kswapd_cycle {
 				 * node within the premature threshold */
 	int64_t nr_scanned, nr_reclaimed;	/* kswapd's lru_shrink_inactive sums */
 	bool complete;		/* both ends seen, no lost events inside */
+	const char *incomplete_reason;	/* NULL when complete: wake_not_seen,
+					 * no_next_wake, excerpt_gap, lost_events */
 };
 
 /* One mm_vmscan_wakeup_kswapd request (kswapd_wakeup table). */
@@ -242,6 +244,16 @@ int model_event(struct model *m, struct ingest_event *ev);
  * number).  Every episode open at that moment becomes incomplete.
  */
 int model_lost(struct model *m, int cpu, uint64_t ts_ns, int64_t count);
+
+/**
+ * model_gap - the trace is an excerpt with events cut out before @ts_ns
+ * (struct ingest_sink.gap): nothing pairs across it.  The reclaim episodes
+ * and kswapd cycles open at it end there, incomplete with reason
+ * excerpt_gap (their other end, after the gap, is a row of its own), the
+ * wakeup requests waiting for a kswapd_wake are not served, and what is
+ * open otherwise (shrinker calls) is as at a lost-events notice.
+ */
+int model_gap(struct model *m, uint64_t ts_ns);
 
 /**
  * model_finish - close what is still open at trace end (as incomplete rows)

@@ -196,14 +196,38 @@ const struct counter_def *counter_defs(size_t *n)
 	return defs;
 }
 
+/* counters.h */
+int counters_vmscan_recorded(struct store *s, int64_t run_id)
+{
+	/* a run without event counts (a database made by hand, or before
+	 * they were kept) is taken as recorded: nothing says otherwise */
+	struct store_stmt *q = store_stmt_new(s, "SELECT EXISTS (SELECT 1 FROM run_event_count"
+					      " WHERE run_id = ?1 AND system = 'vmscan') OR NOT"
+					      " EXISTS (SELECT 1 FROM run_event_count WHERE"
+					      " run_id = ?1)", "counters");
+	int64_t yes = 0;
+	int rc;
+
+	if (!q)
+		return -1;
+	store_bind_int64(q, 1, run_id);
+	rc = store_stmt_row_int64(q, &yes, 1);
+	store_stmt_free(q);
+	return rc < 0 ? -1 : yes != 0;
+}
+
 int counter_query(struct store *s, const struct counter_def *c, int64_t run_id,
 		  const char *flag, double v[COUNTER_MAX_COLS])
 {
-	struct store_stmt *q = store_stmt_new(s, c->sql, "counters");
+	struct store_stmt *q;
 	int rc;
 
 	for (int i = 0; i < COUNTER_MAX_COLS; i++)
 		v[i] = NAN;
+	rc = counters_vmscan_recorded(s, run_id);
+	if (rc <= 0)
+		return rc;	/* not recorded: NAN, printed "-" */
+	q = store_stmt_new(s, c->sql, "counters");
 	if (!q)
 		return -1;
 	store_bind_int64(q, 1, run_id);

@@ -13,6 +13,7 @@
 #include "store.h"
 #include "vr.h"
 
+#include <glib.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,84 @@ struct sink_ctx {
 	uint64_t nevents;	/* events stored so far */
 	const struct ingest_source *src;	/* the file being read */
 	double start_done;	/* done_share() when the line started (-1: not yet) */
+	uint64_t vmscan_events;	/* events of the vmscan system, up to the first */
+	GHashTable *other_events;	/* until then, "system:name" -> count (uint64_t *) */
 };
+
+/* Count @ev for the check that the run has a vmscan event (no_vmscan()). */
+static void note_system(struct sink_ctx *c, const struct ingest_event *ev)
+{
+	char *key;
+	uint64_t *n;
+
+	if (c->vmscan_events)
+		return;
+	if (ev->system && !strcmp(ev->system, "vmscan")) {
+		c->vmscan_events++;
+		return;
+	}
+	key = g_strdup_printf("%s:%s", ev->system ? ev->system : "?", ev->name ? ev->name : "?");
+	n = g_hash_table_lookup(c->other_events, key);
+	if (!n) {
+		n = vr_calloc(1, sizeof(*n));
+		g_hash_table_insert(c->other_events, key, n);
+	} else {
+		g_free(key);
+	}
+	(*n)++;
+}
+
+struct event_count {
+	const char *name;
+	uint64_t n;
+};
+
+static int by_count(const void *a, const void *b)
+{
+	const struct event_count *x = a, *y = b;
+
+	return x->n != y->n ? (x->n < y->n ? 1 : -1) : strcmp(x->name, y->name);
+}
+
+/*
+ * A recording without a single vmscan event (only sched events, the wrong
+ * instance, an event list without vmscan) would load as a run of 0
+ * stalls, 0 wakes and 0 pages: refused unless @empty_run says it is meant
+ * (a run without reclaim).  The message names the events it has, the
+ * most frequent first, and says whether the vmscan tracepoints were
+ * recorded at all (@formats: the file holds their formats).  0, or -1
+ * after the message.
+ */
+static int no_vmscan(struct sink_ctx *c, bool empty_run, bool formats)
+{
+	GHashTableIter it;
+	gpointer k, v;
+	struct event_count *ev;
+	struct vr_buf b;
+	size_t n = 0, i = 0;
+
+	if (c->vmscan_events || empty_run)
+		return 0;
+	n = g_hash_table_size(c->other_events);
+	ev = vr_calloc(n + 1, sizeof(*ev));
+	g_hash_table_iter_init(&it, c->other_events);
+	while (g_hash_table_iter_next(&it, &k, &v))
+		ev[i++] = (struct event_count){ k, *(uint64_t *)v };
+	qsort(ev, n, sizeof(*ev), by_count);
+	vr_buf_init(&b);
+	for (i = 0; i < n && i < 8; i++)
+		vr_buf_addf(&b, "%s%s %llu", i ? ", " : "", ev[i].name, (unsigned long long)ev[i].n);
+	if (n > 8)
+		vr_buf_addf(&b, " and %zu more event(s)", n - 8);
+	vr_error("%s: no vmscan event in the recording (it has %s%s); a run without one shows"
+		 " nothing of reclaim: record vmscan:* (the right instance?), or load it with"
+		 " --empty-run if it is a run deliberately without reclaim", c->path,
+		 n ? b.buf : "no events", formats ? "; the vmscan tracepoints were recorded and"
+		 " none fired" : "");
+	vr_buf_release(&b);
+	free(ev);
+	return -1;
+}
 
 /*
  * The share of the file's events stored so far, 0..1, or -1 if not known.
@@ -123,6 +201,7 @@ static int sink_event(void *arg, const struct ingest_event *ev)
 
 	if (*c->interrupted)
 		return -1;
+	note_system(c, ev);
 	if (!(c->nevents & 4095))
 		sink_progress(c, 0);
 	c->nevents++;
@@ -140,6 +219,8 @@ static int sink_events(void *arg, const struct ingest_event *evs, int n)
 
 	if (*c->interrupted || store_events(c->store, evs, n))
 		return -1;
+	for (int i = 0; i < n && !c->vmscan_events; i++)
+		note_system(c, &evs[i]);
 	sink_progress(c, n);
 	return store_derived_flush(c->sd);
 }
@@ -156,6 +237,14 @@ static int sink_lost(void *arg, int cpu, uint64_t ts_ns, int64_t count)
 	struct sink_ctx *c = arg;
 
 	return store_lost(c->store, cpu, ts_ns, count) ?: model_lost(c->model, cpu, ts_ns, count);
+}
+
+static int sink_gap(void *arg, uint64_t ts_ns, uint64_t lineno)
+{
+	struct sink_ctx *c = arg;
+
+	(void)lineno;
+	return model_gap(c->model, ts_ns);
 }
 
 static int sink_task(void *arg, int pid, const char *comm, int64_t first_ns, int64_t last_ns)
@@ -193,19 +282,35 @@ static int find_loaded(struct store *st, struct load_input *in, const struct loa
 	return 0;
 }
 
+/* Does @in hold the formats of vmscan's stall and kswapd tracepoints
+ * (a text holds none: only what its lines show)? */
+static bool vmscan_recorded(struct load_input *in)
+{
+	static const char *const names[] = { "mm_vmscan_direct_reclaim_begin",
+					     "mm_vmscan_kswapd_wake", "mm_vmscan_lru_shrink_inactive" };
+
+	for (size_t i = 0; i < VR_ARRAY_SIZE(names); i++)
+		if (!ingest_fields_printed(in->src) &&
+		    ingest_has_field(in->src, "vmscan", names[i], NULL) == 1)
+			return true;
+	return false;
+}
+
 /* Read @in to the end into the open run through @ctx, finish its model
- * and flush the derived rows.  0 or -1. */
-static int read_run(struct load_input *in, struct sink_ctx *ctx)
+ * and flush the derived rows; a run without a vmscan event is refused
+ * unless @empty_run.  0 or -1. */
+static int read_run(struct load_input *in, struct sink_ctx *ctx, bool empty_run)
 {
 	bool ahead = ingest_decodes_ahead(in->src);
 	struct ingest_sink sink = { .event = sink_event, .events = sink_events,
-				    .lost = ahead ? sink_lost_raw : sink_lost, .task = sink_task,
-				    .arg = ctx };
+				    .lost = ahead ? sink_lost_raw : sink_lost, .gap = sink_gap,
+				    .task = sink_task, .arg = ctx };
 
 	/* the reader thread is joined when ingest_read() returns: the model
 	 * may be finished here */
 	return ingest_read(in->src, &sink) || model_finish(ctx->model) ||
-	       load_quality(in->src, ctx->sd) || store_derived_flush(ctx->sd) ? -1 : 0;
+	       load_quality(in->src, ctx->sd) || store_derived_flush(ctx->sd) ||
+	       no_vmscan(ctx, empty_run, vmscan_recorded(in)) ? -1 : 0;
 }
 
 /* Tell the caller's callback about the committed run @run_id of @in. */
@@ -275,7 +380,9 @@ static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		ctx.model = load_model(in->src, &c->o, ctx.sd);
 	}
 	progress_start(&ctx.prog, !c->o.progress);
-	read_failed = read_run(in, &ctx);
+	ctx.other_events = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, free);
+	read_failed = read_run(in, &ctx, c->o.empty_run);
+	g_hash_table_destroy(ctx.other_events);
 	progress_end(&ctx.prog);
 	if (read_failed) {
 		store_run_abort(st);

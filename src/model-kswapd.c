@@ -77,6 +77,8 @@
  *                     and changes nothing)
  *   ASLEEP -> AWAKE   kswapd_wake
  *   UNSEEN, AWAKE, ASLEEP -> DONE   trace end closes the open cycle
+ *   AWAKE, ASLEEP -> UNSEEN   a gap of an excerpt closes it (what follows
+ *                     is as after the trace start)
  * Activity keeps the state.  A nap is not a state of its own: it is
  * inferred inside AWAKE, from sched events or from the gap to the next
  * wake (classify()).  A cycle is open in AWAKE and ASLEEP only.
@@ -85,8 +87,9 @@ enum ks_state { KS_UNSEEN, KS_AWAKE, KS_ASLEEP, KS_DONE, KS_COUNT };
 
 static const bool ks_legal[KS_COUNT][KS_COUNT] = {
 	[KS_UNSEEN] = { [KS_AWAKE] = true, [KS_DONE] = true },
-	[KS_AWAKE] = { [KS_AWAKE] = true, [KS_ASLEEP] = true, [KS_DONE] = true },
-	[KS_ASLEEP] = { [KS_AWAKE] = true, [KS_DONE] = true },
+	[KS_AWAKE] = { [KS_UNSEEN] = true, [KS_AWAKE] = true, [KS_ASLEEP] = true,
+		       [KS_DONE] = true },
+	[KS_ASLEEP] = { [KS_UNSEEN] = true, [KS_AWAKE] = true, [KS_DONE] = true },
 };
 
 /* Per-node kswapd state. */
@@ -98,6 +101,7 @@ struct kswapd_node {
 	int64_t req_after_act;		/* first wakeup request after E_i */
 	int64_t req_after_sleep;	/* first wakeup request after sleep */
 	unsigned int lost_gen_wake, lost_gen_act;
+	bool cut;			/* the open cycle ends at a gap */
 	bool sched_seen;		/* sched events of the pid were seen */
 	bool running;			/* switched in and not out (sched) */
 	int64_t switch_out_s;		/* first switch-out in S after E_i */
@@ -252,6 +256,7 @@ static void open_cycle(struct kswapd_machine *k, struct kswapd_node *n, int64_t 
 	n->switched_in = MODEL_NULL;
 	n->lost_gen_wake = wake_ns == MODEL_NULL ? lost_gen - 1 : lost_gen;
 	n->lost_gen_act = lost_gen;
+	n->cut = false;
 	ks_enter(n, KS_AWAKE);
 }
 
@@ -346,6 +351,15 @@ static int close_cycle(struct kswapd_machine *k, struct kswapd_node *n, int64_t 
 		      n->lost_gen_wake == cx->lost_gen;
 	if (!strcmp(c->decision, "unknown"))
 		k->cycles_unknown++;
+	c->incomplete_reason = NULL;
+	if (c->wake_ns == MODEL_NULL)
+		c->incomplete_reason = "wake_not_seen";
+	else if (n->cut)
+		c->incomplete_reason = "excerpt_gap";
+	else if (next == MODEL_NULL)
+		c->incomplete_reason = "no_next_wake";
+	else if (!c->complete)
+		c->incomplete_reason = "lost_events";
 	if (!c->complete)
 		k->cycles_incomplete++;
 	ret = cx->sink.kswapd_cycle ? cx->sink.kswapd_cycle(cx->sink.arg, c) : 0;
@@ -566,6 +580,21 @@ int model_kswapd_sched(struct kswapd_machine *k, const struct ingest_event *ev, 
 	if (next != MODEL_NULL && (nid = model_kswapd_nid(k, (int)next)) >= 0)
 		switched(k, &k->kn[nid], ev, mev, true, ts);
 	return 0;
+}
+
+int model_kswapd_gap_node(struct kswapd_machine *k, int nid, struct kswapd_effect *eff)
+{
+	struct kswapd_node *n = &k->kn[nid];
+	int ret;
+
+	no_effect(eff);
+	eff->nid = nid;
+	if (!ks_open(n))
+		return 0;
+	n->cut = true;
+	ret = close_cycle(k, n, MODEL_NULL, eff) ?: flush_requests(k, n, MODEL_NULL);
+	ks_enter(n, KS_UNSEEN);
+	return ret;
 }
 
 int model_kswapd_finish_node(struct kswapd_machine *k, int nid, struct kswapd_effect *eff)

@@ -74,6 +74,11 @@ int model_kswapd_activity(struct kswapd_machine *k, int nid, const struct ingest
 int model_kswapd_learn(struct kswapd_machine *k, int pid, const char *comm);
 
 int model_kswapd_sched(struct kswapd_machine *k, const struct ingest_event *ev, int mev);
+/* model_kswapd_gap_node - a gap of an excerpt on node @nid (< k->nnodes):
+ * close its open cycle (reason excerpt_gap), flush its requests (not
+ * served: the wake after the gap may not answer them); fills @eff.  What
+ * follows the gap is taken as after the trace start. */
+int model_kswapd_gap_node(struct kswapd_machine *k, int nid, struct kswapd_effect *eff);
 /* model_kswapd_finish_node - trace end on node @nid (< k->nnodes): close
  * its cycle, flush its requests; fills @eff. */
 int model_kswapd_finish_node(struct kswapd_machine *k, int nid, struct kswapd_effect *eff);

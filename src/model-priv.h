@@ -59,7 +59,8 @@ enum mf {
 struct model_ctx {
 	struct model_sink sink;
 	int8_t fi[MEV_COUNT][MF_COUNT];	/* field index in the spec, -1 absent */
-	unsigned int lost_gen;		/* bumped on every lost-events notice */
+	unsigned int lost_gen;		/* bumped on every lost-events notice
+					 * and every gap */
 };
 
 /* Field access: value of field @mf of event @ev (model event @mev). */

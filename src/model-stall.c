@@ -12,7 +12,9 @@
  * A second begin of a kind before its end means the end was lost or the
  * pid was reused: the end pairs with the latest begin and the earlier begin
  * is emitted as unterminated.  An end without a begin is kept with begin
- * NULL.  An episode open when events were lost is incomplete.
+ * NULL.  An episode open when events were lost is incomplete; one open at
+ * a gap of an excerpt (model_gap()) ends there, without an end: an end
+ * after the gap is one without a begin.
  *
  * Nodes: direct reclaim walks the zonelist in shrink_zones() and calls
  * shrink_node() per pgdat; each shrink_node() -> shrink_lruvec() ->
@@ -345,6 +347,31 @@ int model_stall_end(struct stall_machine *s, const struct ingest_event *ev, int 
 	}
 	ret = emit(s, so);
 	model_pidmap_remove(&s->open, key);
+	return ret;
+}
+
+int model_stall_gap(struct stall_machine *s)
+{
+	struct stall_open *so;
+	size_t slot = 0;
+	int64_t key;
+	int ret = 0;
+
+	while (!ret && (so = model_pidmap_next(&s->open, &slot, &key))) {
+		so->row.incomplete_reason = "excerpt_gap";
+		s->gapped++;
+		so->ks.unsettled = 0;	/* no kswapd event across the gap counts */
+		ret = emit_now(s, so);
+	}
+	for (size_t i = 0; !ret && i < s->nheld; i++) {
+		s->held[i].ks.unsettled = 0;
+		ret = emit_now(s, &s->held[i]);
+	}
+	model_pidmap_release(&s->open);	/* emit_now() freed their nodes */
+	model_pidmap_init(&s->open, sizeof(struct stall_open));
+	s->nheld = 0;
+	for (int n = 0; s->watch && n < STALL_KS_NODES; n++)
+		s->watch[n].n = 0;
 	return ret;
 }
 

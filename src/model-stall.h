@@ -48,7 +48,7 @@ struct stall_machine {
 	char nids_buf[64];		/* the emitted row's nids when short */
 	char *nids_long;		/* ... else (owned, freed after the row) */
 	/* counts for run_quality */
-	uint64_t rows[SK_COUNT], no_end, no_begin, lost, second_begin;
+	uint64_t rows[SK_COUNT], no_end, no_begin, lost, gapped, second_begin;
 };
 
 void model_stall_init(struct stall_machine *s, const struct model_ctx *cx);
@@ -83,6 +83,10 @@ int model_stall_end(struct stall_machine *s, const struct ingest_event *ev, int 
 		    enum stall_kind kind);
 /* model_stall_open - is an episode of @kind open on @pid? */
 bool model_stall_open(const struct stall_machine *s, int pid, enum stall_kind kind);
+/* model_stall_gap - a gap of an excerpt: emit the episodes open (and the
+ * held ones) as unterminated (reason excerpt_gap); nothing pairs across
+ * it, and the machine goes on as at the trace start. */
+int model_stall_gap(struct stall_machine *s);
 /* model_stall_finish - emit the episodes still open as unterminated, and
  * the held ones as they are. */
 int model_stall_finish(struct stall_machine *s);

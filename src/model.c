@@ -47,6 +47,7 @@ struct model {
 	bool has_isolate;		/* mm_vmscan_lru_isolate in the formats */
 	struct model_pidmap lru_last;	/* pid -> struct lru_last */
 	uint64_t mglru_retries;		/* shrink_inactive marked mglru_retry */
+	uint64_t gaps;
 	struct stall_machine stall;
 	struct kswapd_machine kswapd;
 	struct flag_machine flags;
@@ -394,6 +395,19 @@ int model_lost(struct model *m, int cpu, uint64_t ts_ns, int64_t count)
 	return 0;
 }
 
+int model_gap(struct model *m, uint64_t ts_ns)
+{
+	struct kswapd_effect eff;
+	int ret = model_stall_gap(&m->stall);
+
+	m->cx.lost_gen++;
+	m->gaps++;
+	for (int nid = 0; !ret && nid < m->kswapd.nnodes; nid++)
+		ret = kswapd_effect(m, model_kswapd_gap_node(&m->kswapd, nid, &eff), &eff,
+				    (int64_t)ts_ns);
+	return ret;
+}
+
 /* Trace end on every node: close kswapd's cycles, with their effects. */
 static int kswapd_finish(struct model *m)
 {
@@ -429,6 +443,8 @@ int model_finish(struct model *m)
 			     "reclaim end with no begin (trace start or lost begin)") ?:
 	       model_quality(cx, "stall_lost_events", st->lost,
 			     "episodes with lost events inside") ?:
+	       model_quality(cx, "stall_excerpt_gaps", st->gapped,
+			     "episodes open at a gap of the excerpt (events cut out): they end there") ?:
 	       model_quality(cx, "stall_second_begin", st->second_begin,
 			     "a begin before the previous end on the same pid (lost end or pid"
 			     " reuse); the earlier begin is kept as unterminated") ?:
@@ -438,7 +454,8 @@ int model_finish(struct model *m)
 	       model_quality(cx, "kswapd_cycles_unknown", k->cycles_unknown,
 			     "cycles whose sleep decision could not be made") ?:
 	       model_quality(cx, "kswapd_cycles_incomplete", k->cycles_incomplete,
-			     "cycles without both wakes seen or with lost events inside") ?:
+			     "cycles without both wakes seen or with lost events or a gap"
+			     " inside") ?:
 	       model_quality(cx, "kswapd_sleep_without_wake", k->sleep_no_wake,
 			     "a second kswapd_sleep in one cycle (freezer or lost wake)") ?:
 	       model_quality(cx, "mglru_retry_passes", m->mglru_retries,

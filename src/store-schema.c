@@ -47,6 +47,7 @@ static const struct store_column cycle_cols[] = {
 	COLUMN(struct model_kswapd_cycle, premature, NOT_NULL, "0"),
 	C(nr_scanned, NULLABLE), C(nr_reclaimed, NULLABLE), C(complete, NOT_NULL),
 	C(nap_margin_ns, NULLABLE),
+	C(incomplete_reason, NULLABLE),
 };
 #undef C
 

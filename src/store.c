@@ -137,6 +137,7 @@ static const struct {
 	{ "kswapd_cycle", "nap_margin_ns", "INTEGER" },
 	/* a VR_FF_MODEL field (spec.c) of an event table made before it */
 	{ "mm_vmscan_lru_shrink_inactive", "mglru_retry", "INTEGER" },
+	{ "kswapd_cycle", "incomplete_reason", "TEXT" },
 };
 
 static int query_int(struct store *s, const char *sql, int64_t *out);

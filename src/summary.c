@@ -163,8 +163,14 @@ static int print_totals(const struct sum_ctx *c)
 {
 	struct vr_buf b;
 	int64_t v[2];
-	int ret;
+	int ret = counters_vmscan_recorded(c->s, c->run);
 
+	if (ret <= 0) {	/* counts of events not recorded are unknown, not 0 */
+		if (!ret)
+			fprintf(c->out, "  No vmscan tracepoint was recorded in this run (loaded with"
+				" --empty-run): every reclaim count is -, not 0\n");
+		return ret;
+	}
 	if (counters_print_run(c->s, c->run, c->out))
 		return -1;
 	fprintf(c->out, "\n");

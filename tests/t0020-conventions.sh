@@ -125,7 +125,9 @@ test_expect_success 'a typo names the nearest command; -v, -V, version print the
 test_expect_success 'a recording without events says so when loaded' '
 	printf "era 6.18\ncpus 2\nuname Linux box 6.18.0-test #1 SMP x86_64\n" >empty.spec &&
 	python3 "$TOP/tests/mkdat.py" empty.spec empty.dat &&
-	"$VR" load -d e.db empty.dat 2>err &&
+	test_expect_code 1 "$VR" load -d e.db empty.dat 2>err &&
+	grep -q "^vmscan-report: empty.dat: no vmscan event in the recording (it has no events; the vmscan tracepoints were recorded and none fired)" err &&
+	"$VR" load -d e.db --empty-run empty.dat 2>err &&
 	grep -qx "vmscan-report: warning: empty.dat holds no events: run 1 is empty" err &&
 	python3 "$TOP/tests/mkdat.py" "$TOP/tests/data-model/two-nodes-6.18.spec" full.dat &&
 	"$VR" load -d e.db full.dat 2>err && ! grep -q "no events" err

@@ -89,7 +89,7 @@ test_expect_success 'a short command: the file loads and holds its exec events' 
 	ls -d rec.dat* >files && printf "rec.dat\nrec.dat.snap\n" >expect && test_cmp expect files &&
 	trace-cmd report -i rec.dat >report 2>/dev/null &&
 	test $(grep -c "sched_process_exec: *filename=$PWD/marker-true " report) = 3 &&
-	"$VR" load -q -d db rec.dat &&
+	"$VR" load -q -d db --empty-run rec.dat &&
 	test "$(sqlite3 db "SELECT clock FROM run")" = mono &&
 	test $(sqlite3 db "SELECT count(*) FROM other_event WHERE name = '\''sched_process_exec'\''
 			   AND json_extract(fields, '\''\$.filename'\'') = '\''$PWD/marker-true'\''") = 3
@@ -108,7 +108,7 @@ test_expect_success 'per event name, the database counts what trace-cmd report s
 		sed -n "s/^.*\] *[0-9.]*: *\([a-z_0-9]*\): .*/\1/p" | sort | uniq -c |
 		awk "{ print \$2, \$1 }" >expect &&
 	grep -q "^sched_process_exec " expect &&
-	"$VR" load -q -d db rec.dat &&
+	"$VR" load -q -d db --empty-run rec.dat &&
 	sqlite3 -separator " " db "SELECT name, count FROM run_event_count WHERE count > 0 ORDER BY name" >actual &&
 	test_cmp expect actual
 '
@@ -121,7 +121,7 @@ test_expect_success 'version 6, uncompressed, with our kallsyms, also loads' '
 	trace-cmd dump --summary -i v6.dat >dump 2>&1 &&
 	grep -q "^[[:space:]]*6[[:space:]]*\[Version\]" dump &&
 	grep -q "\[Kallsyms, $(wc -c <ks) bytes\]" dump &&
-	"$VR" load -q -d db v6.dat && test "$(sqlite3 db "SELECT clock FROM run")" = mono
+	"$VR" load -q -d db --empty-run v6.dat && test "$(sqlite3 db "SELECT clock FROM run")" = mono
 '
 test_expect_success 'saved_cmdlines changing while the file is written: version 6 still loads' '
 	# the bug: libtracecmd wrote the size of one read of saved_cmdlines and
@@ -170,7 +170,7 @@ sigint_run() {
 test_expect_success 'Ctrl-C (SIGINT) stops it, the file loads, top-level tracefs unchanged' '
 	{ sigint_run || sigint_run || sigint_run; } &&
 	grep -q "recording stopped by a signal" err &&
-	"$VR" load -q -d db int.dat && test "$(sqlite3 db "SELECT clock FROM run")" = global &&
+	"$VR" load -q -d db --empty-run int.dat && test "$(sqlite3 db "SELECT clock FROM run")" = global &&
 	test $(sqlite3 db "SELECT count(*) FROM other_event WHERE name = '\''sched_process_exec'\''
 			   AND json_extract(fields, '\''$.filename'\'') = '\''/bin/true'\''") -ge 1
 '
@@ -217,7 +217,7 @@ test_expect_success 'the command inherits no trace_pipe_raw or data file descrip
 '
 test_expect_success '--duration without a command: stops by itself, exit 0' '
 	run_fg record -q -o dur.dat --events sched:sched_process_exec --duration 0.3; test $rc = 0 &&
-	no_instance && "$VR" load -q -d db dur.dat
+	no_instance && "$VR" load -q -d db --empty-run dur.dat
 '
 test_expect_success '--duration with a command: SIGINT to it when the time is up' '
 	run_fg record -q -o durc.dat --events sched:sched_process_exec --duration 0.3 \

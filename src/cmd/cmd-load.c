@@ -51,7 +51,8 @@ struct load_args {
 	struct load_say say;
 };
 
-enum { OPT_PREMATURE_MS = CMD_OPT_LONG, OPT_LOW_MEMORY, OPT_WINDOW, OPT_FLAG_CLEAR };
+enum { OPT_PREMATURE_MS = CMD_OPT_LONG, OPT_LOW_MEMORY, OPT_WINDOW, OPT_FLAG_CLEAR,
+       OPT_EMPTY_RUN };
 
 static const struct cmd_option load_options[] = {
 	{ 'd', "database", "DB", "SQLite database to create or extend" },
@@ -75,6 +76,9 @@ static const struct cmd_option load_options[] = {
 		"flags: kswapd-sleep (4.12+) or balanced-check (4.11, and\n"
 		"kernels patched back to it), for the runs labelled LABEL\n"
 		"or for every run (default: the release's); repeatable" },
+	{ OPT_EMPTY_RUN, "empty-run", NULL, "load a recording without a single vmscan event (a run\n"
+		"deliberately without reclaim); without it such a file is\n"
+		"refused, naming the events it has" },
 	{ 'v', "verbose", NULL, "say how each trace.dat was read" },
 	{ 0 }
 };
@@ -136,6 +140,7 @@ static enum cmd_status load_option(struct cmd_ctx *ctx, int key, const char *arg
 	case 'j': return parse_count(arg, "jobs", &a->o.jobs);
 	case 'q': a->say.quiet = true; break;
 	case OPT_LOW_MEMORY: a->o.low_memory = true; break;
+	case OPT_EMPTY_RUN: a->o.empty_run = true; break;
 	case 'v': a->say.verbose = true; break;
 	case OPT_PREMATURE_MS: return parse_count(arg, "premature-ms", &a->o.premature_ms);
 	case OPT_WINDOW: {
@@ -178,7 +183,7 @@ static int load_run(struct cmd_ctx *ctx)
 static const char *const load_synopsis[] = {
 	"[-d DB] [--kernel NAME] [--iteration N] [--replace] [-j N] [-q]\n"
 	"[-v] [--low-memory] [--premature-ms MS] [--window S]\n"
-	"[--flag-clear [LABEL=]RULE]... FILE...",
+	"[--flag-clear [LABEL=]RULE]... [--empty-run] FILE...",
 	NULL
 };
 

@@ -103,6 +103,28 @@ struct ingest_dat {
 						 * events in flight point into it */
 };
 
+/*
+ * Decoding records of another container of ftrace records (perf.data,
+ * src/ingest-perf.c) as a trace.dat's are decoded: the same spec fields,
+ * extra JSON, counters refused past 2^63 - 1, comms.
+ *
+ * ingest_dat_decoder - a handle that only decodes, with the formats of
+ * @tep (borrowed: it must outlive the handle; tep_free() it after
+ * ingest_close_dat()), naming @path in messages.
+ * ingest_dat_decode - @rec (its ts, cpu, size and data) into @out (valid
+ * until the next call); the comm is the one ingest_dat_note_comm() gave
+ * the pid last, else the saved cmdline of @tep.  0, or -1 after
+ * "PATH: cpu N offset X: ...".
+ * ingest_dat_note_comm - @pid is named @comm from @ts_ns on (calls in
+ * time order with the records').
+ * ingest_dat_emit_tasks - the comm spans through @sink->task.
+ */
+struct ingest_dat *ingest_dat_decoder(const char *path, struct tep_handle *tep);
+int ingest_dat_decode(struct ingest_dat *d, const struct tep_record *rec,
+		      struct ingest_event *out);
+void ingest_dat_note_comm(struct ingest_dat *d, int pid, const char *comm, uint64_t ts_ns);
+int ingest_dat_emit_tasks(const struct ingest_dat *d, const struct ingest_sink *sink);
+
 /* One tracecmd_open() at a time in this process: libtraceevent parses
  * event formats with global state (event-parse.c's input buffer). */
 extern pthread_mutex_t dat_open_lock;

@@ -277,6 +277,37 @@ static int field_index(int spec, const char *name)
 	return 0;
 }
 
+/* What decoding records with @tep needs (borrowed: the handle's). */
+static void init_decoding(struct ingest_dat *d, struct tep_handle *tep)
+{
+	d->tep = tep;
+	d->swap = tep_is_file_bigendian(d->tep) != tep_is_local_bigendian(d->tep);
+	pthread_once(&spec_text_once, build_text_masks);
+	vr_buf_init(&d->json);
+	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
+		vr_buf_init(&d->text[i]);
+	d->tasks = ingest_tasks_new();
+	d->spec_switch = spec_find("sched", "sched_switch");
+	d->spec_wakeup = spec_find("sched", "sched_wakeup");
+	d->spec_waking = spec_find("sched", "sched_waking");
+	d->f_prev_comm = field_index(d->spec_switch, "prev_comm");
+	d->f_prev_pid = field_index(d->spec_switch, "prev_pid");
+	d->f_next_comm = field_index(d->spec_switch, "next_comm");
+	d->f_next_pid = field_index(d->spec_switch, "next_pid");
+	d->f_comm = field_index(d->spec_wakeup, "comm");
+	d->f_pid = field_index(d->spec_wakeup, "pid");
+}
+
+struct ingest_dat *ingest_dat_decoder(const char *path, struct tep_handle *tep)
+{
+	struct ingest_dat *d = vr_calloc(1, sizeof(*d));
+
+	d->path = vr_strdup(path);
+	d->copy_taken_at = -1;
+	init_decoding(d, tep);
+	return d;
+}
+
 struct ingest_dat *ingest_open_dat(const char *path, struct ingest_meta *meta)
 {
 	struct ingest_dat *d;
@@ -315,22 +346,7 @@ struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *
 		ingest_close_dat(d);
 		return NULL;
 	}
-	d->tep = tracecmd_get_tep(d->handle);
-	d->swap = tep_is_file_bigendian(d->tep) != tep_is_local_bigendian(d->tep);
-	pthread_once(&spec_text_once, build_text_masks);
-	vr_buf_init(&d->json);
-	for (int i = 0; i < VR_SPEC_MAX_FIELDS; i++)
-		vr_buf_init(&d->text[i]);
-	d->tasks = ingest_tasks_new();
-	d->spec_switch = spec_find("sched", "sched_switch");
-	d->spec_wakeup = spec_find("sched", "sched_wakeup");
-	d->spec_waking = spec_find("sched", "sched_waking");
-	d->f_prev_comm = field_index(d->spec_switch, "prev_comm");
-	d->f_prev_pid = field_index(d->spec_switch, "prev_pid");
-	d->f_next_comm = field_index(d->spec_switch, "next_comm");
-	d->f_next_pid = field_index(d->spec_switch, "next_pid");
-	d->f_comm = field_index(d->spec_wakeup, "comm");
-	d->f_pid = field_index(d->spec_wakeup, "pid");
+	init_decoding(d, tracecmd_get_tep(d->handle));
 	d->instances = vr_calloc((size_t)tracecmd_buffer_instances(d->handle) + 1,
 				 sizeof(*d->instances));
 	struct tracecmd_input *clock_from = NULL;
@@ -1323,6 +1339,25 @@ int ingest_dat_comm_quality(const struct ingest_dat *d,
 		       "tasks whose rows before the first sched event naming them carry the saved"
 		       " cmdline (the name at the end of the recording), which a sched event"
 		       " then contradicted");
+}
+
+int ingest_dat_decode(struct ingest_dat *d, const struct tep_record *rec,
+		      struct ingest_event *out)
+{
+	if (decode_record(d, rec, out))
+		return -1;
+	event_comm(d, out);
+	return 0;
+}
+
+void ingest_dat_note_comm(struct ingest_dat *d, int pid, const char *comm, uint64_t ts_ns)
+{
+	ingest_tasks_note(d->tasks, pid, comm, strlen(comm), ts_ns);
+}
+
+int ingest_dat_emit_tasks(const struct ingest_dat *d, const struct ingest_sink *sink)
+{
+	return ingest_tasks_emit(d->tasks, sink);
 }
 
 int ingest_read_dat(struct ingest_dat *d, const struct ingest_sink *sink)

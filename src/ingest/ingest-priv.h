@@ -55,6 +55,19 @@ struct ingest_reader {
 	void (*close)(void *state);
 };
 
+/*
+ * perf.data recordings of tracepoints (src/ingest/ingest-perf.c): the
+ * formats of the tracing-data feature parsed by libtraceevent, each
+ * sample's raw record decoded as a trace.dat record is (ingest-dat.c),
+ * with the sample's time (perf's clock, ns), CPU and the record's
+ * common_pid; comms from PERF_RECORD_COMM from their time on, else the
+ * saved cmdlines; PERF_RECORD_LOST and PERF_RECORD_LOST_SAMPLES as lost
+ * events; samples in time order (stable).  Its open refuses a perf.data
+ * without tracing data (a profile) saying so; quality items perf_samples,
+ * perf_lost_records (warned), perf_other_samples.
+ */
+extern const struct ingest_reader ingest_perf_reader;
+
 /** ingest_meta_release - free the strings of @m and zero it. */
 void ingest_meta_release(struct ingest_meta *m);
 
@@ -391,6 +404,9 @@ struct ingest_text_stats {
 	uint64_t cpus_empty;	/* "CPU N is empty" lines of trace-cmd report */
 	uint64_t rejoined;	/* wrapped lines joined to the event line before */
 	uint64_t first_rejoined;	/* line number of the first one */
+	uint64_t gaps;		/* gaps: elision markers ("[...]", "<snip>", ...)
+				 * with no event line between them count once */
+	uint64_t first_gap;	/* line number of the first marker */
 };
 
 /* Parse options. */
@@ -486,8 +502,8 @@ int ingest_text_has_field(void *t, const char *system, const char *event, const 
  * count, detail) call per item for the run_quality table (text_source,
  * text_skipped_lines, text_truncated_line, text_bad_fields,
  * text_failed_to_parse, text_symbolic_values, text_reordered_lines,
- * text_cpus_empty, text_lost_markers, text_rejoined_lines).  Returns 0 or
- * the first non-zero @quality value.
+ * text_cpus_empty, text_lost_markers, text_rejoined_lines, text_excerpt_gaps).
+ * Returns 0 or the first non-zero @quality value.
  */
 int ingest_text_quality(const struct ingest_text *t,
 			int (*quality)(void *arg, const char *item, int64_t count,

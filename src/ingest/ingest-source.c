@@ -351,7 +351,7 @@ static const struct ingest_reader text_reader = {
 /*
  * The reader of each kind.  A file that cannot be read, or is empty, goes
  * to the trace.dat reader, which says why; kinds without a reader of their
- * own (perf.data, compressed text, an SQLite database, binary data) go to
+ * own (compressed text, an SQLite database, binary data) go to
  * the text reader, which refuses binary data at its line.
  */
 static const struct ingest_reader *reader_for(enum ingest_kind kind)
@@ -362,6 +362,7 @@ static const struct ingest_reader *reader_for(enum ingest_kind kind)
 	case INGEST_KIND_DAT_CUT:
 		return &dat_reader;
 	case INGEST_KIND_PERF:
+		return &ingest_perf_reader;
 	case INGEST_KIND_TEXT:
 	case INGEST_KIND_TEXT_COMPRESSED:
 	case INGEST_KIND_SQLITE:

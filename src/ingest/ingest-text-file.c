@@ -170,6 +170,10 @@ int ingest_text_quality(const struct ingest_text *t,
 				 s->first_rejoined, "rejoined ",
 				 "wrapped line(s) to the event lines before them",
 				 "wrapped lines (terminal or mail) joined to the event line before them");
+	if (!ret && s->gaps)
+		ret = lines_item(t, quality, arg, "text_excerpt_gaps", s->gaps, s->first_gap,
+				 "", "gap(s) where lines were cut out ('[...]', '<snip>' and such)",
+				 "events on both sides loaded, nothing paired across a gap");
 	if (!ret && s->truncated) {
 		vr_warn("%s: last line has no newline (cut off?); skipped", t->path);
 		ret = quality_item(quality, arg, "text_truncated_line", 1, "last line skipped");

@@ -65,6 +65,7 @@ struct text_ctx {
 	struct line_prefix head;	/* part[0] parsed, unless header only */
 	struct vr_buf joined;		/* rejoined event lines (text_entry.joined) */
 	struct vr_buf scratch;		/* header_fragment()'s copy */
+	bool gap_open;			/* the last entry is a gap (no event since) */
 };
 
 /**

@@ -127,6 +127,30 @@ static bool seam_ok(struct text_ctx *c, const char *s, size_t n, size_t at, bool
 	       kv_word(s + at, b1 - at, last, &e);
 }
 
+/*
+ * A continuation that keeps its blanks (or follows one) joins as it is,
+ * but only where its first word, at @at, reads right too: a label=value
+ * word of the event (or the header still being put together).  Not an
+ * event line printed in another layout, a stack trace's header, prose.
+ */
+static bool plain_seam_ok(struct text_ctx *c, const char *s, size_t n, size_t at, bool more)
+{
+	struct line_prefix p;
+	struct seam_event e;
+	const char *why = NULL;
+	size_t b1 = at;
+	int r = ingest_text_prefix(s, n, &p, &why);
+
+	if (r <= 0)
+		return r == 0 && more && ingest_text_header_fragment(c, s, n);
+	if (at <= (size_t)(p.body - s) || at >= n)
+		return true;
+	seam_event_of(&p, &e);
+	while (b1 < n && s[b1] != ' ' && s[b1] != '\t')
+		b1++;
+	return kv_word(s + at, b1 - at, b1 == n && more, &e);
+}
+
 /* The search over the ways to join one event's lines. */
 struct rejoin {
 	struct text_ctx *c;
@@ -204,7 +228,12 @@ static void search(struct rejoin *r, size_t i, const struct vr_buf *acc)
 		if (sep)
 			vr_buf_addstr(&j, " ");
 		vr_buf_add(&j, b, bn);
-		if (plain || seam_ok(r->c, j.buf, j.len, at + (size_t)sep, sep, i + 1 < r->n)) {
+		size_t w = at;
+
+		while (plain && w < j.len && (j.buf[w] == ' ' || j.buf[w] == '\t'))
+			w++;
+		if (plain ? plain_seam_ok(r->c, j.buf, j.len, w, i + 1 < r->n) :
+			    seam_ok(r->c, j.buf, j.len, at + (size_t)sep, sep, i + 1 < r->n)) {
 			if (ok_any && !r->split_line)
 				r->split_line = r->parts[i].lineno;
 			ok_any = true;

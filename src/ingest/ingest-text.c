@@ -45,10 +45,13 @@ struct text_entry {
 	uint32_t len;		/* line length without the newline */
 	uint32_t lineno;	/* 1-based */
 	int32_t cpu;
-	int64_t lost;		/* -2: event line; else lost count (-1 unknown) */
-	bool timed;		/* lost marker: time taken from a later event */
+	int64_t lost;		/* TE_EVENT, TE_GAP; else lost count (-1 unknown) */
+	bool timed;		/* lost marker, gap: time taken from a later event */
 	bool joined;		/* off is in c->joined: wrapped lines rejoined */
 };
+
+#define TE_EVENT (-2)	/* text_entry.lost of an event line */
+#define TE_GAP (-3)	/* ... of an elision marker: a gap in an excerpt */
 
 /* Kernel release "4.11.0-rc1" -> 411; 0 if it does not look like one. */
 static int release_code(const char *r)
@@ -282,18 +285,170 @@ static int prefix_latency(const char *s, size_t n, struct line_prefix *p, const 
 	return 0;
 }
 
-/* Find the CPU column (the comm may itself contain "[1]"). */
+/* The token "SYSTEM:EVENT:" at @i (after a blank): its length, else 0. */
+static size_t perf_event_token(const char *s, size_t n, size_t i)
+{
+	size_t a = i, colons = 0;
+
+	if (i == 0 || s[i - 1] != ' ')
+		return 0;
+	for (; i < n && s[i] != ' '; i++) {
+		if (s[i] == ':') {
+			if (i == a || !is_ident((unsigned char)s[i - 1]) || ++colons > 2)
+				return 0;
+		} else if (!is_ident((unsigned char)s[i])) {
+			return 0;
+		}
+	}
+	return colons == 2 && s[i - 1] == ':' ? i - a : 0;
+}
+
+/* The blank-separated token ending at @end (exclusive): its start. */
+static size_t token_before(const char *s, size_t end)
+{
+	while (end > 0 && s[end - 1] != ' ')
+		end--;
+	return end;
+}
+
+/*
+ * The body of a perf script line without the columns -F ip,sym,dso print
+ * after it (builtin-script.c: the ip as "%16" PRIx64, then the symbol
+ * and "(dso)"): the last blank-separated token of 16 hex digits, with at
+ * most two tokens after it, and the rest.  A trace body prints pointers
+ * with "0x" (libtraceevent's %p), so such a token is no value of it.
+ * Returns the body's new length.
+ */
+static size_t perf_ip_cut(const char *b, size_t n)
+{
+	size_t cut = n, tokens = 0, e = n;
+
+	while (e > 0 && tokens < 3) {
+		size_t t = e;
+
+		while (t > 0 && b[t - 1] != ' ')
+			t--;
+		bool hex = e - t == 16;
+
+		for (size_t i = t; hex && i < e; i++)
+			hex = isxdigit((unsigned char)b[i]);
+		if (hex && t > 0)
+			cut = t;
+		tokens++;
+		while (t > 0 && b[t - 1] == ' ')
+			t--;
+		e = t;
+		if (cut < n)
+			break;
+	}
+	while (cut > 0 && cut < n && b[cut - 1] == ' ')
+		cut--;
+	return cut;
+}
+
+/*
+ * `perf script` of tracepoint samples (tools/perf/builtin-script.c,
+ * perf_sample__fprintf_start() and process_event()): "COMM TID [CPU]
+ * SECS.USECS: [PERIOD] SYSTEM:EVENT: [FLAGS] BODY", the comm right-aligned
+ * in 16 columns and optional (-F), "PID/TID" with -F pid,tid, "%5lu.%09lu"
+ * with --ns, the period's column with -F period, blanks in place of the
+ * flags with -F flags; the body is the event's TP_printk(), as in ftrace.
+ * A lone number is taken as the tid (perf's default column for
+ * tracepoints); the ip, symbol and dso columns after the body are dropped
+ * (perf_ip_cut()).  Lines without the CPU or a pid column are refused (-1):
+ * no number may be made up for them.
+ */
+static int prefix_perf(const char *s, size_t n, struct line_prefix *p, const char **why)
+{
+	size_t e = 0, el = 0, t, te, k, ke, a;
+	int r;
+
+	for (size_t i = 1; i < n && !el; i++)
+		if (s[i - 1] == ' ' && s[i] != ' ' && (el = perf_event_token(s, n, i)))
+			e = i;
+	if (!el)
+		return 0;
+	te = e;
+	while (te > 0 && s[te - 1] == ' ')
+		te--;
+	t = token_before(s, te);
+	if (t < te && s[te - 1] != ':') {	/* the period's column */
+		for (k = t; k < te; k++)
+			if (!isdigit((unsigned char)s[k]))
+				return 0;
+		while (t > 0 && s[t - 1] == ' ')
+			t--;
+		te = t;
+		t = token_before(s, te);
+	}
+	r = parse_ts(s + t, te - t, &p->ts_ns, &p->ts_decimals);
+	if (r <= 0)
+		return r < 0 ? (*why = "timestamp out of range", -1) : 0;
+	ke = t;
+	while (ke > 0 && s[ke - 1] == ' ')
+		ke--;
+	k = token_before(s, ke);
+	if (ke == 0 || s[ke - 1] != ']' || s[k] != '[')
+		return *why = "perf script line without the CPU column ([CPU]; perf script"
+			      " -F +cpu prints it)", -1;
+	p->cpu = parse_small(s + k + 1, ke - k - 2, TEXT_MAX_CPU);
+	if (p->cpu < 0)
+		return *why = "CPU number out of range", -1;
+	ke = k;
+	while (ke > 0 && s[ke - 1] == ' ')
+		ke--;
+	k = token_before(s, ke);
+	a = k;
+	while (a < ke && isdigit((unsigned char)s[a]))
+		a++;
+	if (a < ke && s[a] == '/' && a > k)	/* PID/TID: the tid is the task */
+		k = a + 1;
+	p->pid = parse_small(s + k, ke - k, 0x7fffffff);
+	if (ke == k || p->pid < 0)
+		return *why = "perf script line without a tid column (perf script -F +tid"
+			      " prints it), or a tid out of range", -1;
+	k = token_before(s, ke);
+	p->comm = s;
+	p->comm_len = k;
+	while (p->comm_len && (*p->comm == ' ' || *p->comm == '\t'))
+		p->comm++, p->comm_len--;
+	while (p->comm_len && p->comm[p->comm_len - 1] == ' ')
+		p->comm_len--;
+	/* the event without its system: the name the specs use */
+	a = e;
+	while (s[a] != ':')
+		a++;
+	p->name = s + a + 1;
+	p->name_len = el - (a + 1 - e) - 1;
+	if (p->name_len > 128)
+		return 0;
+	a = e + el;
+	while (a < n && (s[a] == ' ' || s[a] == '\t'))
+		a++;
+	p->body = s + a;
+	p->body_len = n - a;
+	while (p->body_len && (p->body[p->body_len - 1] == ' ' || p->body[p->body_len - 1] == '\r'))
+		p->body_len--;
+	p->body_len = perf_ip_cut(p->body, p->body_len);
+	return 1;
+}
+
+/* Find the CPU column (the comm may itself contain "[1]"); else the
+ * layouts of trace-cmd report -l and of perf script. */
 static int parse_prefix(const char *s, size_t n, struct line_prefix *p, const char **why)
 {
+	int r;
+
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] != '[')
 			continue;
-		int r = prefix_at(s, n, i, p, why);
+		r = prefix_at(s, n, i, p, why);
 
 		if (r)
 			return r;
 	}
-	return prefix_latency(s, n, p, why);
+	r = prefix_latency(s, n, p, why);
+	return r ? r : prefix_perf(s, n, p, why);
 }
 
 int ingest_text_prefix(const char *s, size_t n, struct line_prefix *p, const char **why)
@@ -508,7 +663,7 @@ static size_t quote_len(const char *s, size_t n)
 static void add_event(struct text_ctx *c, const struct line_prefix *p, size_t off, size_t n,
 		      uint32_t lineno, bool joined)
 {
-	struct text_entry e = { p->ts_ns, off, (uint32_t)n, lineno, p->cpu, -2, false, joined };
+	struct text_entry e = { p->ts_ns, off, (uint32_t)n, lineno, p->cpu, TE_EVENT, false, joined };
 	int spec;
 
 	if (p->ts_decimals > 6)
@@ -522,6 +677,7 @@ static void add_event(struct text_ctx *c, const struct line_prefix *p, size_t of
 		c->first[spec] = c->nent;
 	}
 	add_entry(c, &e);
+	c->gap_open = false;
 }
 
 /*
@@ -570,11 +726,24 @@ static void add_part(struct text_ctx *c, size_t off, size_t n, uint32_t lineno)
 	c->part[c->npart++] = (struct text_part){ off, (uint32_t)n, lineno };
 }
 
+/* @s (@n bytes) ends with the word @w. */
+static bool ends_with(const char *s, size_t n, const char *w)
+{
+	size_t l = strlen(w);
+
+	return n >= l && !memcmp(s + n - l, w, l);
+}
+
 /*
  * Lines around events that are no continuation of the event before them:
- * kernel stack traces of the stacktrace option ("<stack trace>",
- * " => fn"), markup around a trace (systrace's "<script ...>", "</script>",
- * "<!-- ... -->"), a mail signature's "-- ".  Skipped (counted).
+ * kernel stack traces of the stacktrace option or trigger - an entry of
+ * its own, printed with the event prefix and "<stack trace>" (or "<user
+ * stack trace>") in place of "EVENT: BODY", then one " => fn" line per
+ * frame (trace_stack_print() and trace_user_stack_print() in
+ * kernel/trace/trace_output.c, 2.6.30-7.0; trace-cmd prints its
+ * kernel_stack event as "=> fn (addr)" lines) -, markup around a trace
+ * (systrace's "<script ...>", "</script>", "<!-- ... -->"), a mail
+ * signature's "-- ".  Skipped (counted).
  */
 static bool is_other_line(const char *s, size_t n)
 {
@@ -583,7 +752,147 @@ static bool is_other_line(const char *s, size_t n)
 	while (n && (*s == ' ' || *s == '\t'))
 		s++, n--;
 	return (n >= 3 && !memcmp(s, "=> ", 3)) || (n >= 2 && s[0] == '<' && s[n - 1] == '>') ||
-	       (n == 2 && !memcmp(s, "--", 2));
+	       (n == 2 && !memcmp(s, "--", 2)) ||
+	       ((ends_with(s, n, ": <stack trace>") || ends_with(s, n, ": <user stack trace>")) &&
+		memchr(s, '[', n));
+}
+
+/* Words an elision marker may hold; those up to the NULL mark a cut. */
+static const char *const elision_words[] = {
+	"snip", "snipped", "snipping", "cut", "omitted", "elided", "trimmed", "skipped",
+	"removed", "deleted", NULL,
+	"lines", "line", "more", "events", "entries", "of", "here", "output", "trace", "similar",
+	"same", "the", "and", "so", "on", "etc", NULL,
+};
+
+/* Is the lower-case word @w (@n bytes) an elision word?  2: one that marks
+ * a cut, 1: one that may stand beside it, 0: neither. */
+static int elision_word(const char *w, size_t n)
+{
+	int kind = 2;
+
+	for (size_t i = 0; i < VR_ARRAY_SIZE(elision_words); i++) {
+		if (!elision_words[i]) {
+			kind--;
+			continue;
+		}
+		if (strlen(elision_words[i]) == n && !strncasecmp(elision_words[i], w, n))
+			return kind;
+	}
+	return 0;
+}
+
+/*
+ * An elision marker: the line people put where they cut lines out of a
+ * trace they quote - "...", "[...]", "(...)", "…", "[…]", "<snip>",
+ * "[snip]", "--- snip ---", scissors ("8<---", "-- >8 --"), "[... 4000
+ * lines cut ...]".  The whole line (blanks and a mail quote aside) is
+ * such punctuation, numbers and the words above, with a mark of a cut: a
+ * run of three dots, an ellipsis (U+2026, U+22EE), scissors or a word
+ * such as "snip" or "cut".
+ */
+static bool is_elision(const char *s, size_t n)
+{
+	bool mark = false;
+	size_t i = 0;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\t'))
+		n--;
+	if (n > 160)
+		return false;
+	while (i < n) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (i + 3 <= n && !memcmp(s + i, "...", 3)) {
+			mark = true;
+			while (i < n && s[i] == '.')
+				i++;
+		} else if (i + 3 <= n && (!memcmp(s + i, "\xe2\x80\xa6", 3) ||
+					  !memcmp(s + i, "\xe2\x8b\xae", 3))) {
+			mark = true;
+			i += 3;
+		} else if (i + 2 <= n && (!memcmp(s + i, "8<", 2) || !memcmp(s + i, ">8", 2))) {
+			mark = true;
+			i += 2;
+		} else if (isalpha(ch)) {
+			size_t a = i;
+			int k;
+
+			while (i < n && isalpha((unsigned char)s[i]))
+				i++;
+			k = elision_word(s + a, i - a);
+			if (!k)
+				return false;
+			mark |= k == 2;
+		} else if (isdigit(ch) || strchr(" \t-=~*_[](){}<>|,.:", ch)) {
+			i++;
+		} else {
+			return false;
+		}
+	}
+	return mark;
+}
+
+/*
+ * A shell prompt and the command after it, as a paste shows them around
+ * the output: "$ cmd", "% cmd", "user@host:~$ cmd", "root@host:/sys#",
+ * "[user@host dir]$ cmd", "bash-5.2# cmd", "(venv) user@host:~$ cmd".
+ * (A "# ..." line is a comment of the trace header anyway.)
+ */
+static bool is_prompt(const char *s, size_t n)
+{
+	size_t i = 0, a;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i < n && s[i] == '(') {	/* a virtualenv's or conda's "(name) " */
+		while (i < n && s[i] != ')' && s[i] != ' ')
+			i++;
+		if (i + 1 >= n || s[i] != ')' || s[i + 1] != ' ')
+			return false;
+		i += 2;
+	}
+	if (i < n && (s[i] == '$' || s[i] == '%'))
+		return i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\r';
+	if (i < n && s[i] == '[') {	/* "[user@host dir]$ " */
+		a = i;
+		while (i < n && s[i] != ']')
+			i++;
+		return i + 1 < n && memchr(s + a, '@', i - a) && (s[i + 1] == '$' || s[i + 1] == '#') &&
+		       (i + 2 == n || s[i + 2] == ' ');
+	}
+	a = i;
+	while (i < n && s[i] != ' ')
+		i++;
+	if (i - a < 2 || (s[i - 1] != '$' && s[i - 1] != '#'))
+		return false;
+	if (memchr(s + a, '@', i - a) || memchr(s + a, ':', i - a))
+		return true;
+	/* "bash-5.2$", "sh-4.4#" */
+	size_t w = a;
+
+	while (w < i && isalpha((unsigned char)s[w]))
+		w++;
+	if (w == a || w >= i - 1 || s[w] != '-')
+		return false;
+	for (w++; w < i - 1; w++)
+		if (!isdigit((unsigned char)s[w]) && s[w] != '.')
+			return false;
+	return true;
+}
+
+/* An elision marker at line @lineno: a gap, unless the entry before is a
+ * gap already (markers with no event between them are one gap). */
+static void add_gap(struct text_ctx *c, size_t off, size_t n, uint32_t lineno)
+{
+	struct text_entry e = { 0, off, (uint32_t)n, lineno, -1, TE_GAP, false, false };
+
+	if (c->gap_open)
+		return;
+	if (!c->st->gaps++)
+		c->st->first_gap = lineno;
+	c->gap_open = true;
+	add_entry(c, &e);
 }
 
 /*
@@ -634,7 +943,13 @@ static int index_line(struct text_ctx *c, size_t off, size_t n, uint32_t lineno)
 		add_entry(c, &e);
 		return 0;
 	}
-	bool other = is_other_line(s, n);
+	if (is_elision(c->buf + off - q, n + q) || is_elision(s, n)) {
+		if (close_event(c))
+			return -1;
+		add_gap(c, off, n, lineno);
+		return 0;
+	}
+	bool other = is_other_line(s, n) || is_prompt(s, n);
 
 	if (other || is_noise(s, n, c->st)) {
 		if (close_event(c))
@@ -662,19 +977,26 @@ static int index_line(struct text_ctx *c, size_t off, size_t n, uint32_t lineno)
 }
 
 /* A lost marker takes the time of the next event line of its CPU (the
- * record that carried the missed-events flag), else of the line before. */
+ * record that carried the missed-events flag), a gap that of the next
+ * event line of any CPU; else either takes the time of the line before. */
 static void time_lost_markers(struct text_ctx *c)
 {
 	uint64_t *next = vr_calloc((size_t)c->st->cpus + 1, sizeof(*next));
 	bool *have = vr_calloc((size_t)c->st->cpus + 1, sizeof(*have));
-	uint64_t prev = 0;
+	uint64_t prev = 0, next_any = 0;
+	bool have_any = false;
 
 	for (size_t i = c->nent; i-- > 0;) {
 		struct text_entry *e = &c->ent[i];
 
-		if (e->lost == -2) {
+		if (e->lost == TE_EVENT) {
 			next[e->cpu] = e->ts_ns;
 			have[e->cpu] = true;
+			next_any = e->ts_ns;
+			have_any = true;
+		} else if (e->lost == TE_GAP) {
+			e->ts_ns = next_any;
+			e->timed = have_any;
 		} else if (e->cpu <= c->st->cpus && have[e->cpu]) {
 			e->ts_ns = next[e->cpu];
 			e->timed = true;
@@ -683,7 +1005,7 @@ static void time_lost_markers(struct text_ctx *c)
 	for (size_t i = 0; i < c->nent; i++) {
 		struct text_entry *e = &c->ent[i];
 
-		if (e->lost == -2)
+		if (e->lost == TE_EVENT)
 			prev = e->ts_ns;
 		else if (!e->timed)
 			e->ts_ns = prev;
@@ -735,7 +1057,7 @@ static int index_all(struct text_ctx *c)
 		return -1;
 	c->st->lines = lineno;
 	for (size_t i = 0; i < c->nent; i++) {
-		if (c->ent[i].lost != -2)
+		if (c->ent[i].lost != TE_EVENT)
 			continue;
 		if (c->ent[i].ts_ns < last_ts)
 			c->st->reordered++;
@@ -849,7 +1171,9 @@ static int emit_all(struct text_ctx *c)
 	for (size_t i = 0; !ret && i < c->nent; i++) {
 		const struct text_entry *e = &c->ent[i];
 
-		if (e->lost != -2)
+		if (e->lost == TE_GAP)
+			ret = c->sink->gap ? c->sink->gap(c->sink->arg, e->ts_ns, e->lineno) : 0;
+		else if (e->lost != TE_EVENT)
 			ret = c->sink->lost ? c->sink->lost(c->sink->arg, e->cpu, e->ts_ns, e->lost)
 					    : 0;
 		else
@@ -863,17 +1187,65 @@ static size_t count_events(const struct text_ctx *c)
 	size_t n = 0;
 
 	for (size_t i = 0; i < c->nent; i++)
-		n += c->ent[i].lost == -2;
+		n += c->ent[i].lost == TE_EVENT;
 	return n;
+}
+
+/*
+ * Texts of other tools people take for a trace, by a line they print
+ * (perf's builtin-report.c, builtin-stat.c; bpftrace; the kernel's
+ * fs/proc/meminfo.c, mm/vmstat.c, printk): what to say instead of "no
+ * trace events".
+ */
+static const struct { const char *start, *what; } other_formats[] = {
+	{ "# Overhead", "perf report output (a profile's summary, no events: load the"
+			" perf.data itself, or its perf script text)" },
+	{ "# Samples:", "perf report output (a profile's summary, no events: load the"
+			" perf.data itself, or its perf script text)" },
+	{ "# Total Lost Samples", "perf report output (a profile's summary, no events: load the"
+				  " perf.data itself, or its perf script text)" },
+	{ "Performance counter stats for", "perf stat output (counts, no events)" },
+	{ "Attaching ", "bpftrace output (its own printout, no trace events)" },
+	{ "MemTotal:", "/proc/meminfo (counters, no events)" },
+	{ "nr_free_pages ", "/proc/vmstat (counters, no events: see `compare` for counter"
+			    " snapshots)" },
+	{ "Node 0, zone", "/proc/zoneinfo (counters, no events)" },
+	{ "[    0.000000] ", "a kernel log (dmesg), no trace events" },
+};
+
+/* The other tool's text @c is, by its first lines, or NULL. */
+static const char *other_format(const struct text_ctx *c)
+{
+	size_t off = 0;
+
+	for (int line = 0; line < 64 && off < c->len; line++) {
+		const char *s = c->buf + off, *nl = memchr(s, '\n', c->len - off);
+		size_t n = nl ? (size_t)(nl - s) : c->len - off;
+
+		while (n && (*s == ' ' || *s == '\t'))
+			s++, n--;
+		for (size_t i = 0; i < VR_ARRAY_SIZE(other_formats); i++) {
+			size_t l = strlen(other_formats[i].start);
+
+			if (n >= l && !memcmp(s, other_formats[i].start, l))
+				return other_formats[i].what;
+		}
+		off += (size_t)(s - (c->buf + off)) + n + 1;
+	}
+	return NULL;
 }
 
 /* A text without a single event line is no run (as a trace.dat without
  * records is not): say what it held instead. */
 static int no_events(const struct text_ctx *c)
 {
+	const char *other = other_format(c);
+
+	if (other)
+		return vr_error("%s: not a trace: %s", c->name, other);
 	if (c->st->skipped)
-		return vr_error("%s:%llu: no trace events found (not a trace.dat file, nor"
-				" trace-cmd report or ftrace text)", c->name,
+		return vr_error("%s:%llu: no trace events found (not a trace.dat or perf.data"
+				" file, nor trace-cmd report, ftrace or perf script text)", c->name,
 				(unsigned long long)c->st->first_skipped);
 	if (c->st->lost_markers)
 		return vr_error("%s: no trace events: only %llu lost-events marker(s)", c->name,
