@@ -131,10 +131,10 @@ test_expect_success 'saved_cmdlines changing while the file is written: version 
 	LD_PRELOAD=$PWD/cmdlines.so ASAN_OPTIONS=detect_leaks=0 "$VR" record -q -o v6.dat \
 		--file-version 6 --events sched:sched_process_exec -- true &&
 	trace-cmd report -i v6.dat >report 2>&1 &&
-	"$VR" load -q -d db v6.dat &&
+	"$VR" load -q -d db --empty-run v6.dat &&
 	LD_PRELOAD=$PWD/cmdlines.so "$VR" record -q -o v7.dat \
 		--events sched:sched_process_exec -- true &&
-	"$VR" load -q -d db v7.dat &&
+	"$VR" load -q -d db --empty-run v7.dat &&
 	test "$(sqlite3 db "SELECT count(*) FROM run")" = 2
 '
 # start_bg ARGS...: run the recorder in the background as $pid (exec, so the
@@ -276,7 +276,7 @@ test_expect_success 'counter snapshots beside the trace, their markers in it; lo
 	trace-cmd report -i s.dat 2>/dev/null | grep -E "snapshot (start|end)|filename=$PWD/snap-true " |
 		sed -e "s/.*snapshot /snapshot /" -e "s/.*sched_process_exec.*/exec/" >actual &&
 	printf "%s\n" "snapshot start" exec "snapshot end" >expect && test_cmp expect actual &&
-	"$VR" load -q -d db s.dat &&
+	"$VR" load -q -d db --empty-run s.dat &&
 	sqlite3 db "SELECT moment, count(*), count(ts_ns) FROM run_snapshot GROUP BY 1 ORDER BY 1" >actual &&
 	n=$(ls s.dat.snap | grep -c ^end-) &&
 	printf "end|%s|%s\nstart|%s|%s\n" $n $n $n $n >expect && test_cmp expect actual &&
