@@ -64,6 +64,7 @@ static char *release_from_uname(const char *uname)
 static int check_magic(const char *path)
 {
 	struct ingest_head h;
+	struct stat st;
 
 	if (ingest_kind_of(path, &h) == INGEST_KIND_DAT)
 		return 0;
@@ -71,6 +72,12 @@ static int check_magic(const char *path)
 		return vr_error("%s: %s", path, strerror(h.err));
 	if (h.is_dir)
 		return vr_error("%s: is a directory, not a trace.dat file", path);
+	if (!h.err && !stat(path, &st) && !S_ISREG(st.st_mode))	/* /dev/stdin, a FIFO */
+		return vr_error("%s: is %s, not a file: load reads a trace from a file (it reads it"
+				" more than once); save it to one first", path,
+				S_ISFIFO(st.st_mode) ? "a pipe (FIFO)" : S_ISCHR(st.st_mode)
+				? "a character device" : S_ISSOCK(st.st_mode) ? "a socket"
+				: "not a regular file");
 	if (h.len == 0)
 		return vr_error("%s: empty file, not a trace.dat file", path);
 	return vr_error("%s: not a trace.dat file (bad magic at offset 0)", path);

@@ -390,6 +390,12 @@ struct ingest_source *ingest_open(const char *path, const struct ingest_opts *o,
 
 	s->o = *o;
 	s->r = reader_for(ingest_kind_of(path, &h));
+	if (h.kind == INGEST_KIND_TEXT_COMPRESSED) {	/* named, not "binary data" */
+		vr_error("%s: is %s-compressed (text?): decompress it first, load reads a trace as"
+			 " it is", path, h.compression ? h.compression : "");
+		free(s);
+		return NULL;
+	}
 	s->state = s->r->open(path, &h, o, sha256, &s->meta);
 	if (!s->state) {
 		free(s);

@@ -67,6 +67,7 @@ struct ingest_text *ingest_open_text(const char *path, const char *release,
 {
 	struct ingest_text *t = vr_calloc(1, sizeof(*t));
 	struct ingest_text_opts opts;
+	size_t skip;
 
 	memset(meta, 0, sizeof(*meta));
 	meta->ring_overrun = -1;	/* text carries no ring-buffer stats */
@@ -76,7 +77,10 @@ struct ingest_text *ingest_open_text(const char *path, const char *release,
 	if (looks_like_release(release))
 		t->release = vr_strdup(release);
 	opts.release = t->release;
-	t->tp = ingest_text_index(path, t->data, t->len, &opts, &t->stats);
+	/* a UTF-8 byte order mark (EF BB BF, as editors on Windows save a
+	 * file) is no part of the first line: not its comm */
+	skip = t->len >= 3 && !memcmp(t->data, "\xef\xbb\xbf", 3) ? 3 : 0;
+	t->tp = ingest_text_index(path, t->data + skip, t->len - skip, &opts, &t->stats);
 	if (!t->tp)
 		goto fail;
 	meta->path = vr_strdup(path);

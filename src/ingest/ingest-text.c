@@ -158,8 +158,9 @@ static int name_and_body(const char *s, size_t n, size_t b, struct line_prefix *
 		b++;
 	p->body = s + b;
 	p->body_len = n - b;
-	while (p->body_len && (p->body[p->body_len - 1] == ' ' || p->body[p->body_len - 1] == '\r'))
-		p->body_len--;
+	while (p->body_len && (p->body[p->body_len - 1] == ' ' || p->body[p->body_len - 1] == '\t' ||
+			       p->body[p->body_len - 1] == '\r'))
+		p->body_len--;	/* trailing blanks, a TAB as a space */
 	return 1;
 }
 
