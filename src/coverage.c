@@ -4,6 +4,7 @@
  * sources): the vmstat deltas of a run's snapshots beside the trace's own
  * counts over the time between the snapshot markers.
  */
+#include "store-tables.h"
 #include "coverage.h"
 #include "store.h"
 #include "store-query.h"
@@ -14,19 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define COVERAGE_SCHEMA \
-	"CREATE TABLE IF NOT EXISTS counter_coverage (" \
-	" run_id INTEGER NOT NULL REFERENCES run(id)," \
-	" position INTEGER NOT NULL," /* table order */ \
-	" counter TEXT NOT NULL," /* the /proc/vmstat name (allocstall: the sum of allocstall_*) */ \
-	" vmstat_unit TEXT NOT NULL," /* pages or count */ \
-	" trace_unit TEXT NOT NULL," /* pages, count or folios */ \
-	" vmstat_delta INTEGER," /* NULL: the kernel has no such counter */ \
-	" trace_value INTEGER," /* NULL: not traced / not recorded */ \
-	" difference INTEGER," /* vmstat_delta - trace_value */ \
-	" verdict TEXT NOT NULL," /* exact, explained, unexplained, not traced, not recorded */ \
-	" explanation TEXT," \
-	" PRIMARY KEY (run_id, counter));"
 
 /* Far outside any trace: the window of a missing marker. */
 #define FAR_NS INT64_C(4000000000000000000)

@@ -4,6 +4,7 @@
  * directory beside a trace read, checked and stored with the times of the
  * trace's markers, then the coverage table made (coverage.c).
  */
+#include "store-tables.h"
 #include "snapshot.h"
 #include "store.h"
 #include "store-query.h"
@@ -34,19 +35,6 @@ const struct snapshot_file snapshot_files[] = {
 };
 const int snapshot_files_count = (int)VR_ARRAY_SIZE(snapshot_files);
 
-#define SNAPSHOT_SCHEMA \
-	"CREATE TABLE IF NOT EXISTS run_snapshot (" \
-	" run_id INTEGER NOT NULL REFERENCES run(id)," \
-	" moment TEXT NOT NULL," /* 'start' or 'end' */ \
-	" file TEXT NOT NULL," /* snapshot_files[].name */ \
-	" ts_ns INTEGER," /* the marker's time; NULL: no marker in the trace */ \
-	" content TEXT NOT NULL," \
-	" PRIMARY KEY (run_id, moment, file));" \
-	"CREATE TABLE IF NOT EXISTS snapshot_counter (" \
-	" run_id INTEGER NOT NULL REFERENCES run(id)," \
-	" file TEXT NOT NULL, name TEXT NOT NULL," \
-	" start_value INTEGER, end_value INTEGER," /* NULL: not in that file */ \
-	" PRIMARY KEY (run_id, file, name));"
 
 /* The text of @path, whole, into @b; 0, 1 if it does not exist, or -1. */
 static int read_whole(const char *path, struct vr_buf *b)

@@ -5,6 +5,7 @@
  * are quoted with %w.
  */
 #define _GNU_SOURCE	/* sync_file_range */
+#include "store-tables.h"
 #include "store.h"
 #include "store-priv.h"
 #include "vr.h"
@@ -514,6 +515,7 @@ int store_own_object(const char *name)
 	own_names = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	rc = create_schema(s) || store_exec(s, "BEGIN", "cannot begin") ||
 	     store_sums_create(s->db, s->path) ||
+	     store_exec(s, STORE_LAZY_TABLES, "cannot make the schema") ||
 	     store_exec(s, "CREATE TABLE evidence (source_path TEXT NOT NULL); COMMIT",
 			"cannot make the schema") || collect_names(s->db);
 	store_close(s);

@@ -3,23 +3,12 @@
  * windows.c - the reclaim_window table (windows.h): each run cut into
  * windows of equal width, filled by SQL over the run's rows at its load.
  */
+#include "store-tables.h"
 #include "windows.h"
 #include "store.h"
 #include "store-query.h"
 #include "vr.h"
 
-#define WINDOWS_SCHEMA \
-	"CREATE TABLE IF NOT EXISTS reclaim_window (" \
-	" run_id INTEGER NOT NULL REFERENCES run(id)," \
-	" nid INTEGER," /* NULL: the whole machine */ \
-	" window INTEGER NOT NULL," /* 0, 1, ... */ \
-	" start_ns INTEGER NOT NULL, width_ns INTEGER NOT NULL," \
-	" kswapd_scanned INTEGER NOT NULL, kswapd_reclaimed INTEGER NOT NULL," \
-	" other_scanned INTEGER NOT NULL, other_reclaimed INTEGER NOT NULL," \
-	" kswapd_running_ns INTEGER NOT NULL," \
-	" stall_ns INTEGER," /* NULL row only */ \
-	" throttled_writeback INTEGER NOT NULL, throttled_isolated INTEGER NOT NULL," \
-	" throttled_noprogress INTEGER NOT NULL, throttled_congested INTEGER NOT NULL);"
 
 int64_t windows_width_ns(int64_t length_ns)
 {
