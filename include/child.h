@@ -58,7 +58,8 @@ int child_wait(struct child *c);
 /**
  * child_wait_forward - child_wait(), passing on to @c the signal *@sig (set
  * by this process's handler, e.g. a SIGINT sent to it alone) once, when a
- * wait is interrupted and it is non-zero (remembered in c->sent).
+ * wait is interrupted and it is non-zero (remembered in c->sent); @sig NULL
+ * passes nothing on (child_wait()).
  */
 int child_wait_forward(struct child *c, const volatile sig_atomic_t *sig);
 

@@ -61,22 +61,6 @@ static void reaped(struct child *c, int status)
 		      c->oom_kills >= 0 && oom_kills() > c->oom_kills;
 }
 
-int child_wait(struct child *c)
-{
-	int status;
-
-	if (!c->running)
-		return c->status == -1 ? -1 : 0;
-	while (waitpid(c->pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			reaped(c, -1);
-			return -1;
-		}
-	}
-	reaped(c, status);
-	return 0;
-}
-
 int child_wait_forward(struct child *c, const volatile sig_atomic_t *sig)
 {
 	bool forwarded = false;
@@ -89,13 +73,18 @@ int child_wait_forward(struct child *c, const volatile sig_atomic_t *sig)
 			reaped(c, -1);
 			return -1;
 		}
-		if (*sig && !forwarded) {
+		if (sig && *sig && !forwarded) {
 			child_signal(c, (int)*sig);
 			forwarded = true;
 		}
 	}
 	reaped(c, status);
 	return 0;
+}
+
+int child_wait(struct child *c)
+{
+	return child_wait_forward(c, NULL);
 }
 
 int child_poll(struct child *c)

@@ -136,6 +136,20 @@ static void list_add(struct metric_op_list *l, char *name, const struct metric_s
 					     .better = better, .unit = spec ? spec->unit : NULL };
 }
 
+/* Whether app_latency has column @name (older databases lack the later
+ * ones): *@have 1 or 0.  0, or -1 (SQL error). */
+static int app_has_column(struct store *s, const char *name, int64_t *have)
+{
+	struct store_stmt *q = store_stmt_new(s, "SELECT count(*) FROM pragma_table_info("
+					      "'app_latency') WHERE name = ?1", "imported columns");
+	int rc;
+
+	store_bind_text(q, 1, name);
+	rc = store_stmt_row_int64(q, have, 1);
+	store_stmt_free(q);
+	return rc < 0 ? -1 : 0;
+}
+
 /*
  * The unit of imported operation @op in runs @run_ids: "us" when every
  * sample of it there says "us", else NULL (as reported).  A database made
@@ -144,15 +158,13 @@ static void list_add(struct metric_op_list *l, char *name, const struct metric_s
 static int app_op_unit(struct store *s, const char *op, const int64_t *run_ids, size_t nruns,
 		       const char **unit)
 {
-	struct store_stmt *q = store_stmt_new(s, "SELECT count(*) FROM pragma_table_info("
-					      "'app_latency') WHERE name = 'unit'", "imported units");
+	struct store_stmt *q;
 	int64_t v = 0;
-	int rc = store_stmt_row_int64(q, &v, 1);
+	int rc = app_has_column(s, "unit", &v);
 
-	store_stmt_free(q);
 	*unit = NULL;
 	if (rc < 0 || !v)
-		return rc < 0 ? -1 : 0;
+		return rc;
 	q = store_stmt_new(s, "SELECT count(*) FROM app_latency WHERE run_id = ?1"
 			   " AND operation = ?2 AND unit IS NOT 'us'", "imported units");
 	v = 0;
@@ -179,15 +191,12 @@ static int app_op_unit(struct store *s, const char *op, const int64_t *run_ids, 
 static int app_op_decl(struct store *s, struct metric_op *op, const int64_t *run_ids,
 		       size_t nruns)
 {
-	struct store_stmt *q = store_stmt_new(s, "SELECT count(*) FROM pragma_table_info("
-					      "'app_latency') WHERE name = 'zeros_real'",
-					      "imported declarations");
+	struct store_stmt *q;
 	int64_t v = 0;
-	int rc = store_stmt_row_int64(q, &v, 1);
+	int rc = app_has_column(s, "zeros_real", &v);
 
-	store_stmt_free(q);
 	if (rc < 0 || !v)
-		return rc < 0 ? -1 : 0;
+		return rc;
 	q = store_stmt_new(s, "SELECT coalesce(max(higher_is_better), 0) * 2 +"
 			   " coalesce(max(zeros_real), 0) FROM app_latency WHERE run_id = ?1"
 			   " AND operation = ?2", "imported declarations");
