@@ -58,12 +58,15 @@ ifneq ($(SANITIZE),)
   LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
-# libvr.a: the modules (src/*.c); libcmd.a: the command layer (src/cmd/:
+# libvr.a: the modules (src/*.c and src/MODULE/*.c); libcmd.a: the command layer (src/cmd/:
 # the commands, their tables and cmd_run()), which uses libvr.a and is used
 # only by src/cmd/main.c and the cmd-doc tool (src/cmd/cmd-doc.c).
+# The modules of several files, each in its folder with its private headers
+# (src/ingest/ingest-priv.h, src/store/store-priv.h, ...).
+MODULE_DIRS := src/ingest src/model src/store src/compare src/chart src/record src/load
 CMD_SRCS  := $(filter-out src/cmd/main.c src/cmd/cmd-doc.c,$(wildcard src/cmd/*.c))
 CMD_OBJS  := $(CMD_SRCS:src/%.c=$(O)/%.o)
-LIB_SRCS  := $(wildcard src/*.c src/ingest/*.c)
+LIB_SRCS  := $(wildcard src/*.c $(addsuffix /*.c,$(MODULE_DIRS)))
 LIB_OBJS  := $(LIB_SRCS:src/%.c=$(O)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/unit/%)
@@ -93,7 +96,7 @@ $(O)/cmd-doc: $(O)/cmd/cmd-doc.o $(O)/libcmd.a $(O)/libvr.a
 
 $(O)/unit/%: tests/unit/%.c $(O)/libvr.a | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests/unit -Isrc -Isrc/ingest $(LDFLAGS) -o $@ $< $(O)/libvr.a $(PKG_LIBS) \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests/unit -Isrc $(addprefix -I,$(MODULE_DIRS)) $(LDFLAGS) -o $@ $< $(O)/libvr.a $(PKG_LIBS) \
 		$(UNIT_LIBS)
 
 unit: $(UNIT_BINS)
@@ -160,9 +163,10 @@ fuzz: fuzz-clang
 			$(FUZZ_O)/corpus-$$t tests/fuzz/corpus-$$t || st=1; \
 	done; exit $$st
 
-# The layers of the program, lowest first: a module (src/NAME.c) calls
-# only modules of its own layer and of the layers before it, never one of a
-# later layer (tests/check-layers.sh reads the object files: a symbol a
+# The layers of the program, lowest first: a module (src/NAME.c, or
+# src/FOLDER/NAME.c for a module of several files, written FOLDER/NAME here)
+# calls only modules of its own layer and of the layers before it, never one
+# of a later layer (tests/check-layers.sh reads the object files: a symbol a
 # module leaves undefined that a later layer defines fails `make test`, and
 # so does a source file in no layer).  One quoted string per layer.
 LAYERS := \
@@ -173,22 +177,24 @@ LAYERS := \
 	"ingest/ingest-dat-spill ingest/ingest-text ingest/ingest-text-wrap" \
 	"ingest/ingest-dat ingest/ingest-dat-copy ingest/ingest-text-file ingest/ingest-perf" \
 	"ingest/ingest-source" \
-	"model-pidmap model-kswapd" \
-	"model-flags model-misc model-stall" \
-	"model" \
-	"store-schema store-bulk store-sums" \
-	"store" \
-	"store-derived store-evidence store-many store-latency store-query" \
-	"runs counters metrics outfile progress render-table coverage windows compare-windows \
-	 chart-windows" \
-	"compare-counters summary timeline render-cairo render-windows snapshot whatchanged \
-	 compare-vmstat" \
-	"compare chart-data" \
-	"chart-counters chart-metrics render-charts" \
-	"chart-draw" \
-	"latency-import record-dat record-events record-snap load-worker load-input" \
-	"load-run record" \
-	"load" \
+	"model/model-pidmap model/model-kswapd" \
+	"model/model-flags model/model-misc model/model-stall" \
+	"model/model" \
+	"store/store-schema store/store-bulk store/store-sums" \
+	"store/store" \
+	"store/store-derived store/store-evidence store/store-many store/store-latency \
+	 store/store-query" \
+	"runs counters metrics outfile progress render-table coverage windows \
+	 compare/compare-windows chart/chart-windows" \
+	"compare/compare-counters summary timeline chart/render-cairo chart/render-windows \
+	 snapshot whatchanged compare/compare-vmstat" \
+	"compare/compare chart/chart-data" \
+	"chart/chart-counters chart/chart-metrics chart/render-charts" \
+	"chart/chart-draw" \
+	"latency-import record/record-dat record/record-events record/record-snap \
+	 load/load-worker load/load-input" \
+	"load/load-run record/record" \
+	"load/load" \
 	"report" \
 	"$(CMD_SRCS:src/%.c=%)"
 LAYER_OBJS = $(patsubst %,$(O)/%.o,$(subst ",,$(LAYERS)))

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * chart.h - the data a chart is drawn from, as plain structs: no SQL, no
- * cairo.  src/chart-data.c fills them from the database (include/chart-data.h)
- * and src/render-cairo.c draws them (include/render-cairo.h), so the numbers
+ * cairo.  src/chart/chart-data.c fills them from the database (include/chart-data.h)
+ * and src/chart/render-cairo.c draws them (include/render-cairo.h), so the numbers
  * behind every picture can be dumped and tested on their own
  * (`vmscan-report chart --dump-data`).
  *

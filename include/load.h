@@ -5,9 +5,9 @@
  * transaction per run, in a worker process that a supervisor watches so
  * that a crash inside libtracecmd costs only the file it happened on.
  * `load` and the NAME=FILE shortcut of `compare` both go through
- * load_files().  Files: src/load.c (entry, supervisor), src/load-worker.c
- * (worker process, progress pipe), src/load-run.c (storing the runs),
- * src/load-input.c (opening a file: its trace source, include/ingest.h,
+ * load_files().  Files: src/load/load.c (entry, supervisor), src/load/load-worker.c
+ * (worker process, progress pipe), src/load/load-run.c (storing the runs),
+ * src/load/load-input.c (opening a file: its trace source, include/ingest.h,
  * which decides what it is and whether it is read through a copy).
  */
 #ifndef VR_LOAD_H

@@ -102,7 +102,7 @@ struct model_flag {
 				 * what the trace proves (static) */
 	/*
 	 * Where the kernel's set and clear lie, as its code orders them
-	 * (src/model-flags.c): set_ns and clear_ns are the model's points
+	 * (src/model/model-flags.c): set_ns and clear_ns are the model's points
 	 * within.  set_earliest_ns MODEL_NULL: a witness or proof shows the
 	 * flag set by set_latest_ns, not since when; clear bounds MODEL_NULL
 	 * while still set at the end, clear_latest_ns also when the trace
@@ -184,7 +184,7 @@ struct model_config {
 	/*
 	 * fields_printed - has_field() answers from the fields a text trace's
 	 * lines print, not from format files: the release, when known,
-	 * decides the flag rule set (src/model-flags.c choose_rule()).
+	 * decides the flag rule set (src/model/model-flags.c choose_rule()).
 	 */
 	bool fields_printed;
 	/*
@@ -200,7 +200,7 @@ struct model_config {
 	 * flag_clear - the rule by which the pgdat flags are cleared, one of
 	 * model_flag_clear_names (load --flag-clear: a patched kernel may
 	 * follow another than its release); NULL: the release's own
-	 * (src/model-flags.c choose_clear()).
+	 * (src/model/model-flags.c choose_clear()).
 	 */
 	const char *flag_clear;
 };
@@ -223,7 +223,7 @@ struct model;
  * Chooses the pgdat flag rule set from the formats first (fields that
  * appeared in a known release: wakeup_kswapd gfp_flags 4.17, lru_isolate
  * highest_zoneidx 5.8, lru_isolate without isolate_mode 6.7) and the
- * release second (src/model-flags.c).  Never fails; free with
+ * release second (src/model/model-flags.c).  Never fails; free with
  * model_free().
  */
 struct model *model_create(const struct model_config *cfg, const struct model_sink *sink);

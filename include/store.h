@@ -47,7 +47,7 @@ struct store *store_open(const char *path, int flags);
 
 /**
  * store_open_many - open the @n databases @paths (n >= 1) read-only as one
- * (src/store-many.c): each is checked as store_open() checks it, then all
+ * (src/store/store-many.c): each is checked as store_open() checks it, then all
  * are ATTACHed (at most 10, SQLite's limit) to an in-memory database whose
  * TEMP views of every table UNION ALL them.  The run ids of database k
  * are its own plus the highest run id of the databases before it (those
@@ -215,7 +215,7 @@ int store_import_app_latency(struct store *s, const char *kernel, int iteration,
 			     int *iteration_out, int *created);
 
 /*
- * Derived rows of the run being loaded (src/store-derived.c), written by
+ * Derived rows of the run being loaded (src/store/store-derived.c), written by
  * the model through a struct model_sink inside the run's transaction.
  *
  * Each derived table is described once, by a column table: a column is a
@@ -306,7 +306,7 @@ int store_derived_flush(struct store_derived *d);
 void store_derived_close(struct store_derived *d);
 
 /*
- * The evidence database (src/store-evidence.c, README.md "Evidence
+ * The evidence database (src/store/store-evidence.c, README.md "Evidence
  * database"): a copy of a database without its raw event tables, marked
  * by a table `evidence` (source_path: the database it was made from).
  * What the reports read of the raw rows is summed into tables of the same

@@ -20,7 +20,7 @@
 /* kswapd pids of run ?1: kswapd threads are named kswapdN (mm/vmscan.c kswapd_run) */
 #define KSWAPD_PIDS "(SELECT pid FROM task WHERE run_id = ?1 AND comm LIKE 'kswapd%')"
 /* shrink_inactive calls made inside a reclaim stall of kind @kind of the
- * same pid (the sum lru_shrink_stall, src/store-schema.c) */
+ * same pid (the sum lru_shrink_stall, src/store/store-schema.c) */
 #define STALL_SHRINK(kind) " FROM lru_shrink_stall s WHERE s.run_id = ?1 AND s.kind = '" kind "'"
 /* pages scanned, reclaimed, and reclaimed per scanned (%) */
 #define PAGES \

@@ -4,7 +4,7 @@
  * sources): the vmstat deltas of a run's snapshots beside the trace's own
  * counts over the time between the snapshot markers.
  */
-#include "store-tables.h"
+#include "store/store-tables.h"
 #include "coverage.h"
 #include "store.h"
 #include "store-query.h"

@@ -17,7 +17,7 @@
 #include <strings.h>
 
 /*
- * Sources are the derived tables written during load (src/store.c
+ * Sources are the derived tables written during load (src/store/store.c
  * fixed_schema).  Each SELECT yields the samples of run ?1 in microseconds,
  * never NULL (spec_has_samples() relies on it).
  * Incomplete episodes (an end or a begin outside the trace, lost events

@@ -4,7 +4,7 @@
  * directory beside a trace read, checked and stored with the times of the
  * trace's markers, then the coverage table made (coverage.c).
  */
-#include "store-tables.h"
+#include "store/store-tables.h"
 #include "snapshot.h"
 #include "store.h"
 #include "store-query.h"

@@ -222,7 +222,7 @@ static int flag_row(struct store_stmt *q, void *arg)
 
 /*
  * What the model says of PGDAT_DIRTY (run_quality pgdat_flag_dirty,
- * src/model-flags.c dirty_note()): an estimate, or cannot be inferred.
+ * src/model/model-flags.c dirty_note()): an estimate, or cannot be inferred.
  */
 static int dirty_note_row(struct store_stmt *q, void *arg)
 {

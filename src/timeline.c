@@ -25,7 +25,7 @@
  * ("-").  kswapd's WRITEBACK throttles (awake, blocked in reclaim_throttle()
  * inside balance_pgdat()) have a line of their own at their begin.
  * A PGDAT_DIRTY interval from the counters says it is an estimate
- * (nr_unqueued_dirty is not traced, src/model-flags.c); one ended or moved
+ * (nr_unqueued_dirty is not traced, src/model/model-flags.c); one ended or moved
  * by a proof says so.
  */
 static const char timeline_sql[] =

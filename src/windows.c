@@ -3,7 +3,7 @@
  * windows.c - the reclaim_window table (windows.h): each run cut into
  * windows of equal width, filled by SQL over the run's rows at its load.
  */
-#include "store-tables.h"
+#include "store/store-tables.h"
 #include "windows.h"
 #include "store.h"
 #include "store-query.h"

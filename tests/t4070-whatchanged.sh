@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # index.md's "What changed" section (src/whatchanged.c) and compare's
-# vmstat block (src/compare-vmstat.c).
+# vmstat block (src/compare/compare-vmstat.c).
 #
 # Six hand-written 6.18 text traces, kernels base and patched, three runs
 # each.  Every run: kswapd0 wakes once and sleeps (1 wake, the same in

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The reclaim_window table (src/windows.c) and compare's windows block
-# (src/compare-windows.c), worked out by hand on a two-node text trace:
+# (src/compare/compare-windows.c), worked out by hand on a two-node text trace:
 # first event 1.0 s, last 3.0 s: 2 s, so windows of 0.1 s (the largest
 # 1, 2 or 5 x 10^k ns giving at least 20), 21 of them (2.0 / 0.1 + 1).
 #   kswapd0 (nid 0) runs 1.00-1.30 (full sleep): 0.1 s in windows 0, 1, 2;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the chart data (src/chart-data.c, chart-metrics.c) and of
+ * Unit tests of the chart data (src/chart/chart-data.c, chart-metrics.c) and of
  * the cairo rendering (src/render-*.c) on a fabricated database.  The
  * expected numbers are worked out by hand from the rows inserted below
  * (comments next to each expectation show the arithmetic).
@@ -21,7 +21,7 @@
 
 #include "chart-data.h"
 #include "render-cairo.h"
-#include "../../src/render-cairo-kit.h"
+#include "render-cairo-kit.h"
 #include "store.h"
 #include "vr.h"
 
@@ -47,7 +47,7 @@ static const char fixture_sql[] =
 	" (1, 0, 50, 4250000000, 5000000000, NULL, 6000000000, 'nap_timed_out', 0, 1),"
 	" (1, 0, 50, 6000000000, NULL, NULL, NULL, 'unknown', 0, 0),"
 	" (3, 0, 60, 1000000000, 1200000000, NULL, 1300000000, 'no_nap', 0, 1);"
-	/* run 3's kernel: the model could not infer flags (src/model-flags.c) */
+	/* run 3's kernel: the model could not infer flags (src/model/model-flags.c) */
 	"INSERT INTO run_quality VALUES (3, 'pgdat_flag_not_inferred', 1, 'MGLRU'),"
 	" (1, 'pgdat_flag_rule', 1, '4.12-4.16 per-call');"
 	/* imported simoop-style latencies of run 1: two reports and final stats */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the pgdat flag inference (src/model-flags.c) and of the
+ * Unit tests of the pgdat flag inference (src/model/model-flags.c) and of the
  * rule-set choice from formats and release.  Each expected interval is
  * derived by hand from the kernel's rules (mm/vmscan.c: per call in
  * shrink_inactive_list() 4.11-4.16, per shrink_node() pass from 4.17,
  * cleared only by prepare_kswapd_sleep() on a balanced node from 4.12),
- * as stated at the top of src/model-flags.c and worked out in the
+ * as stated at the top of src/model/model-flags.c and worked out in the
  * comments.  Times in ms (MS()).
  */
 #include <setjmp.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the kswapd cycle and wakeup-request state machine
- * (src/model-kswapd.c).  Times are in ms (MS()), the nap is the default
+ * (src/model/model-kswapd.c).  Times are in ms (MS()), the nap is the default
  * 100 ms; each expected decision is derived by hand from the gap rules in
  * the file's header comment.
  */

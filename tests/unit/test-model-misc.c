@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of slab shrinking episodes and reclaim writes
- * (src/model-misc.c) and of the model's per-pid hash (src/model.c).
+ * (src/model/model-misc.c) and of the model's per-pid hash (src/model/model.c).
  * Expected rows worked out by hand.
  */
 #include <setjmp.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the model's per-task hash (src/model-pidmap.c): a few
+ * Unit tests of the model's per-task hash (src/model/model-pidmap.c): a few
  * thousand random inserts, finds and removes against a plain array kept
  * beside it (keys 0..N-1 map to array slots), with the map growing and
  * with removals that must shift later entries of a probe run back.
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "model.h"
-#include "../../src/model-pidmap.h"
+#include "model-pidmap.h"
 
 #define NKEYS 700
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the reclaim stall state machine (src/model-stall.c): hand
+ * Unit tests of the reclaim stall state machine (src/model/model-stall.c): hand
  * built event sequences, expected rows worked out by hand next to each
  * assertion.
  */

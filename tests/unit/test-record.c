@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the event side of `record` (src/record-events.c): preset
+ * Unit tests of the event side of `record` (src/record/record-events.c): preset
  * expansion, --events syntax errors, resolution against a fake kernel, and
  * the per-CPU stats text.  Expected lists are written out by hand from the
  * preset definitions in the record issue (reclaim = vmscan:*; full = reclaim

@@ -273,7 +273,7 @@ static void acc_shrink(struct store_sums_acc *a, const struct ingest_event *ev)
 	else
 		k.null[1] = true;
 	p = page_get(a->shrink, &k);
-	/* a multi-gen LRU retry pass repeats nr_scanned (src/model.c lru_note()) */
+	/* a multi-gen LRU retry pass repeats nr_scanned (src/model/model.c lru_note()) */
 	if (has(ev, a->f_retry) && ev->val[a->f_retry])
 		p->nr_scanned.have = true;	/* as SQL's sum() of a 0 */
 	else

@@ -195,7 +195,7 @@ const struct store_sum store_sums[] = {
 	  " events INTEGER NOT NULL", false, false },
 	/* shrink_inactive per task, node and file/anon (reclaim_flags & 2:
 	 * RECLAIM_WB_FILE, NULL when the flags were not read); a multi-gen LRU
-	 * retry pass (mglru_retry, src/model.c lru_note()) adds no nr_scanned */
+	 * retry pass (mglru_retry, src/model/model.c lru_note()) adds no nr_scanned */
 	{ "lru_shrink_pages", "mm_vmscan_lru_shrink_inactive",
 	  "SELECT run_id, pid, " COMM_OF " AS comm, nid, file, nr_scanned, nr_reclaimed, events"
 	  " FROM (SELECT run_id, pid, @COMM AS c, nid, reclaim_flags & 2 AS file,"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compare-internal.h - shared between src/compare.c and
- * src/compare-counters.c only; not a public API.
+ * compare-internal.h - shared between src/compare/compare.c and
+ * src/compare/compare-counters.c only; not a public API.
  */
 #ifndef VR_COMPARE_INTERNAL_H
 #define VR_COMPARE_INTERNAL_H

@@ -525,7 +525,7 @@ static int flag_band_of(const char *name)
 /*
  * What an empty PGDAT_DIRTY band says where the model inferred flags: the
  * model's run_quality pgdat_flag_dirty counts the DIRTY tests it made
- * (src/model-flags.c); with none there was no basis.  A database made
+ * (src/model/model-flags.c); with none there was no basis.  A database made
  * before that item says "never set".
  */
 static const char *dirty_note(struct tl_ctx *c)
@@ -545,7 +545,7 @@ static const char *dirty_note(struct tl_ctx *c)
  * What an empty flag band says.  The model writes the run_quality row
  * 'pgdat_flag_not_inferred' when the recording's kernel lacks the counters
  * (4.10 and older) or skips the flag logic (multi-gen LRU, 6.3+), and
- * 'pgdat_flag_rule' when it did infer flags (src/model-flags.c).  Without
+ * 'pgdat_flag_rule' when it did infer flags (src/model/model-flags.c).  Without
  * either (a database loaded before the model existed) nothing is known.
  */
 static const char *flag_note(struct tl_ctx *c, int any_rows, bool dirty)
