@@ -224,6 +224,17 @@ test_expect_success '--duration with a command: SIGINT to it when the time is up
 		-- sleep 30 2>err; test $rc = 1 &&
 	grep -q "'\''sleep'\'' was killed by signal 2" err && no_instance && test -s durc.dat
 '
+# A command that ignores SIGINT (here: it is ignored before the exec, as a
+# command started with & from a script inherits it) is not waited for
+# forever: 2 s after the SIGINT of --duration it gets SIGTERM, said on
+# stderr.  Before, the recording ran until the command ended by itself.
+test_expect_success '--duration with a command that ignores SIGINT: SIGTERM 2 s later, said' '
+	run_fg record -q -o durt.dat --events sched:sched_process_exec --duration 0.3 \
+		-- env --ignore-signal=INT sleep 30 2>err; test $rc = 1 &&
+	grep -q "still runs 2 s after --duration ended; sending it SIGTERM" err &&
+	grep -q "was killed by signal 15" err && no_instance && test -s durt.dat &&
+	"$VR" load -q -d db --empty-run durt.dat
+'
 test_expect_success 'errors after the instance exists remove it: bad clock' '
 	run_fg record -o clk.dat --clock nosuchclock -- true 2>err; test $rc = 1 &&
 	grep -q "trace clock '\''nosuchclock'\'' is not available" err && no_instance && test ! -e clk.dat && test ! -e clk.dat.cpu0

@@ -242,7 +242,8 @@ const struct cmd cmd_record_desc = {
 		"Tracing happens in a tracefs instance of its own (vmscan-report-PID) that is\n"
 		"removed on exit, error and Ctrl-C, so other tracing users are not disturbed.\n"
 		"Needs root.  With COMMAND, --duration is a limit: when it passes, COMMAND is\n"
-		"sent SIGINT; Ctrl-C is passed on to COMMAND and the recording ends with it.\n"
+		"sent SIGINT (SIGTERM 2 s later if it still runs, then SIGKILL); Ctrl-C is\n"
+		"passed on to COMMAND and the recording ends with it.\n"
 		"At the start and the end, /proc/vmstat, /proc/zoneinfo, /proc/pressure/memory,\n"
 		"/sys/kernel/mm/lru_gen/enabled (and --cgroup's memory.stat) are saved in\n"
 		"OUTPUT.snap/, each moment marked in the trace; load reads them.",

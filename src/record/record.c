@@ -65,6 +65,9 @@ static void rec_on_signal(int sig)
 	rec_nsignals++;
 }
 
+/* how long a command may outlive --duration before SIGTERM (and again before SIGKILL) */
+#define RECORD_GRACE_MS 2000
+
 static const int rec_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
 static int mount_tracefs_dir(const char *dir)
@@ -428,12 +431,18 @@ static bool command_done(struct rec *r)
 /*
  * Drain until the command ends, the duration passes or a signal comes.  A
  * signal (or the end of --duration) is passed on to the command, which is
- * then waited for; a second signal kills it.
+ * then waited for; a second signal kills it.  A command that outlives the
+ * end of --duration by RECORD_GRACE_MS (it ignores SIGINT, or inherited
+ * SIG_IGN for it) gets SIGTERM, then SIGKILL after as long again, each said
+ * on stderr: --duration is a limit.
  */
 static int record_loop(struct rec *r)
 {
 	uint64_t end = r->o->duration_ms ? now_ns() + r->o->duration_ms * 1000000u : 0;
-	int forwarded = 0;
+	uint64_t grace = RECORD_GRACE_MS * 1000000ull;
+	bool sent = false;	/* the command was sent the stop signal */
+	int seen = 0;		/* signals of ours seen when it was sent */
+	int escalated = 0;	/* SIGTERM, SIGKILL sent after --duration */
 
 	for (;;) {
 		if (drain_all(r, false))
@@ -444,11 +453,22 @@ static int record_loop(struct rec *r)
 			r->res->interrupted = true;
 		if (!r->o->argv && (rec_nsignals || (end && now_ns() >= end)))
 			return 0;
-		if (r->o->argv && (rec_nsignals || (end && now_ns() >= end)) && !forwarded) {
+		if (r->o->argv && !sent && (rec_nsignals || (end && now_ns() >= end))) {
 			kill(r->child, rec_nsignals ? rec_signal : SIGINT);
-			forwarded = rec_nsignals ? rec_nsignals : 1;
-		} else if (r->o->argv && forwarded && rec_nsignals > forwarded) {
-			kill(r->child, SIGKILL);
+			sent = true;
+			seen = rec_nsignals;
+		} else if (r->o->argv && sent && rec_nsignals > seen) {
+			kill(r->child, SIGKILL);	/* a second Ctrl-C */
+		} else if (r->o->argv && sent && !rec_nsignals && escalated < 2 &&
+			   now_ns() >= end + grace * (uint64_t)(escalated + 1)) {
+			int sig = escalated ? SIGKILL : SIGTERM;
+
+			vr_warn("record: the command (pid %d) still runs %.0f s after --duration "
+				"ended; sending it %s", (int)r->child,
+				(double)(grace * (uint64_t)(escalated + 1)) / 1e9,
+				sig == SIGTERM ? "SIGTERM" : "SIGKILL");
+			kill(r->child, sig);
+			escalated++;
 		}
 		/* wakes when a buffer is buffer_percent (default 50%) full */
 		poll(r->pfd, (nfds_t)r->res->ncpus, RECORD_TICK_MS);
