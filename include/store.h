@@ -356,6 +356,16 @@ char *store_data_version(struct store *s);
 int store_own_object(const char *name);
 
 /**
+ * store_own_column - 1 if @column is a column vmscan-report's schema gives
+ * its table or view @table (store_own_object()'s list, made from the same
+ * in-memory schema: the columns of today's schema, those that upgrades add
+ * included), 0 if not (a column a user added, e.g. by ALTER TABLE ADD
+ * COLUMN, or @table is not ours), -1 after a message.  The sums'
+ * tables (store_sums[]) are made in evidence.db itself and not listed.
+ */
+int store_own_column(const char *table, const char *column);
+
+/**
  * store_has_table - 1 if the main database of @s has table @name (several
  * databases read as one, store_open_many(): the TEMP view of that name),
  * 0 if not (a view of the main database is not a table), -1 after a

@@ -43,6 +43,28 @@ test_expect_success 'evidence.db holds only our tables: not a private table, vie
 	test "$(sqlite3 b2/evidence.db "SELECT count(*) FROM reclaim_stall")" = 2
 '
 
+test_expect_success 'evidence.db holds only our columns: not one a user added to one of our tables' '
+	trace >a.txt && "$VR" load -q -d a.db a.txt &&
+	sqlite3 a.db "ALTER TABLE run ADD COLUMN my_note TEXT;
+		UPDATE run SET my_note = \"hunter2\";
+		ALTER TABLE reclaim_stall ADD COLUMN my_flag INTEGER DEFAULT 7" &&
+	"$VR" report -q -d a.db -o b &&
+	sqlite3 b/evidence.db "SELECT name FROM pragma_table_info(\"run\")
+		UNION ALL SELECT name FROM pragma_table_info(\"reclaim_stall\")" >cols &&
+	! grep -E "^(my_note|my_flag)\$" cols && grep -qx kernel cols && grep -qx duration_ns cols &&
+	! grep -a hunter2 b/evidence.db &&
+	test "$(sqlite3 b/evidence.db "SELECT duration_ns FROM reclaim_stall")" = 700000 &&
+	test "$(sqlite3 b/evidence.db "SELECT source_path FROM run")" = a.txt &&
+	: two databases read as one: the same &&
+	trace 4321 >c.txt && "$VR" load -q -d c.db c.txt &&
+	"$VR" report -q -d a.db -d c.db -o b2 &&
+	sqlite3 b2/evidence.db "SELECT name FROM pragma_table_info(\"run\")
+		UNION ALL SELECT name FROM pragma_table_info(\"reclaim_stall\")" >cols2 &&
+	! grep -E "^(my_note|my_flag)\$" cols2 && grep -qx kernel cols2 &&
+	! grep -a hunter2 b2/evidence.db &&
+	test "$(sqlite3 b2/evidence.db "SELECT count(*) FROM reclaim_stall")" = 2
+'
+
 test_expect_success 'a user table named evidence: still a loaded database, not sent as evidence' '
 	trace >a.txt && "$VR" load -q -d a.db a.txt &&
 	sqlite3 a.db "CREATE TABLE evidence (note TEXT); INSERT INTO evidence VALUES (\"mine\")" &&

@@ -66,11 +66,21 @@ static int many_evidence_write(struct store *s, const char *path, const char *so
 			break;
 		}
 		vr_buf_init(&cols);
-		for (int i = 0; i < sqlite3_column_count(c); i++)
-			if (strcmp(sqlite3_column_name(c, i), "rowid"))
+		/* its columns but the rowid the view adds for ordering, and but a
+		 * column a user added to one of our tables */
+		for (int i = 0; i < sqlite3_column_count(c) && rc >= 0; i++)
+			if (strcmp(sqlite3_column_name(c, i), "rowid") &&
+			    (rc = store_own_column(name, sqlite3_column_name(c, i))) > 0)
 				vr_buf_addf(&cols, "%s\"%s\"", cols.len ? ", " : "",
 					    sqlite3_column_name(c, i));
 		sqlite3_finalize(c);
+		if (rc < 0 || !cols.len) {
+			vr_buf_release(&cols);
+			rc = rc < 0 ? -1 : vr_error("%s: table %s has none of vmscan-report's columns"
+						    " (made again by hand?); nothing written", path,
+						    name);
+			break;
+		}
 		sql = sqlite3_mprintf("CREATE TABLE ev.\"%w\" AS SELECT %s FROM temp.\"%w\"", name,
 				      cols.buf, name);
 		rc = store_exec(s, sql, "cannot copy a table into the evidence database");
@@ -197,6 +207,54 @@ static int ev_pragma(sqlite3 *db, const char *path, const char *name)
 }
 
 /*
+ * Table @name of main (made by src's CREATE TABLE) keeps only the columns
+ * vmscan-report's schema gives it (store_own_column()): a column a user
+ * added to it (ALTER TABLE ADD COLUMN, or a table made again by hand with
+ * one more) is dropped (ALTER TABLE DROP COLUMN, SQLite 3.35+), never
+ * sent.  *@cols: the columns kept, quoted, comma-separated, for the copy of
+ * the rows (the caller releases it).  0, or -1 after a message naming the
+ * column.
+ */
+static int ev_own_columns(sqlite3 *db, const char *path, const char *name, struct vr_buf *cols)
+{
+	char *sql = sqlite3_mprintf("SELECT name FROM pragma_table_info(%Q, 'main')", name);
+	struct vr_buf drop;
+	sqlite3_stmt *st;
+	int rc = 0, own;
+
+	vr_buf_init(&drop);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		rc = vr_error("%s: cannot read the columns of %s: %s", path, name, sqlite3_errmsg(db));
+	sqlite3_free(sql);
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		const char *col = (const char *)sqlite3_column_text(st, 0);
+
+		own = store_own_column(name, col);
+		if (own < 0)
+			rc = -1;
+		else if (own)
+			vr_buf_addf(cols, "%s\"%s\"", cols->len ? ", " : "", col);
+		else
+			vr_buf_add(&drop, col, strlen(col) + 1);	/* NUL-separated */
+	}
+	sqlite3_finalize(st);
+	for (size_t off = 0; !rc && off < drop.len; off += strlen(drop.buf + off) + 1) {
+		sql = sqlite3_mprintf("ALTER TABLE main.\"%w\" DROP COLUMN \"%w\"", name,
+				      drop.buf + off);
+		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+			rc = vr_error("%s: cannot leave out column %s.%s, which is not"
+				      " vmscan-report's (added by hand?): %s; nothing written", path,
+				      name, drop.buf + off, sqlite3_errmsg(db));
+		sqlite3_free(sql);
+	}
+	vr_buf_release(&drop);
+	if (!rc && !cols->len)
+		rc = vr_error("%s: table %s has none of vmscan-report's columns (made again by"
+			      " hand?); nothing written", path, name);
+	return rc;
+}
+
+/*
  * Fill main of @db (empty) from src, in its open transaction: the schema
  * of ev_objects() (tables; the sums a database loaded before them lacks,
  * summed from src's raw rows; the table evidence; then indexes), the rows of the tables, @source in evidence, src's
@@ -219,12 +277,19 @@ static int ev_fill(sqlite3 *db, const char *path, const char *source)
 	for (; !rc && i < n; i++)
 		rc = store_sqlite_exec(db, path, objs[i].sql, "cannot create an index or view");
 	for (i = 0; !rc && i < n; i++) {
+		struct vr_buf cols;
+
 		if (!objs[i].table)
 			continue;
-		sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT * FROM src.\"%w\"",
-				      objs[i].name, objs[i].name);
-		rc = store_sqlite_exec(db, path, sql, "cannot copy a table");
-		sqlite3_free(sql);
+		vr_buf_init(&cols);
+		rc = ev_own_columns(db, path, objs[i].name, &cols);
+		if (!rc) {
+			sql = sqlite3_mprintf("INSERT INTO main.\"%w\" (%s) SELECT %s FROM src.\"%w\"",
+					      objs[i].name, cols.buf, cols.buf, objs[i].name);
+			rc = store_sqlite_exec(db, path, sql, "cannot copy a table");
+			sqlite3_free(sql);
+		}
+		vr_buf_release(&cols);
 	}
 	ev_objects_free(objs, n);
 	if (rc)

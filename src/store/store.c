@@ -481,19 +481,36 @@ char *store_data_version(struct store *s)
 }
 
 /* The names of the objects our schema makes (store_own_object()), made
- * once; a set of malloc'ed strings. */
-static GHashTable *own_names;
+ * once; a set of malloc'ed strings.  own_columns: "TABLE\x1fCOLUMN" of each
+ * column of those tables and views (store_own_column()). */
+static GHashTable *own_names, *own_columns;
 
-/* Collect the names of every object of @db's main schema into own_names. */
+/* "TABLE\x1fCOLUMN" (a unit separator: no name of ours holds one);
+ * malloc'ed. */
+static char *column_key(const char *table, const char *column)
+{
+	return g_strdup_printf("%s\x1f%s", table, column);
+}
+
+/* Collect the names of every object of @db's main schema into own_names,
+ * and the columns of its tables and views into own_columns. */
 static int collect_names(sqlite3 *db)
 {
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "SELECT name FROM main.sqlite_master", -1, &st, NULL) !=
-	    SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT m.name, c.name FROM main.sqlite_master AS m LEFT JOIN"
+			       " pragma_table_info(m.name) AS c WHERE m.type IN ('table', 'view')"
+			       " UNION ALL SELECT name, NULL FROM main.sqlite_master"
+			       " WHERE type NOT IN ('table', 'view')", -1, &st, NULL) != SQLITE_OK)
 		return -1;
-	while (sqlite3_step(st) == SQLITE_ROW)
-		g_hash_table_add(own_names, vr_strdup((const char *)sqlite3_column_text(st, 0)));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		g_hash_table_add(own_names, vr_strdup(name));
+		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+			g_hash_table_add(own_columns,
+					 column_key(name, (const char *)sqlite3_column_text(st, 1)));
+	}
 	for (size_t i = 0; i < store_sums_count; i++)	/* the evidence-only ones too */
 		g_hash_table_add(own_names, vr_strdup(store_sums[i].name));
 	return sqlite3_finalize(st) == SQLITE_OK ? 0 : -1;
@@ -506,6 +523,7 @@ int store_own_object(const char *name)
 
 	if (own_names)
 		return g_hash_table_contains(own_names, name);
+	own_columns = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	/* what create_schema() makes in an empty database, the tables of the
 	 * sums (store_sums_create()) and evidence's mark: the list is the
 	 * schema itself, so a table added to it is ours by construction */
@@ -521,10 +539,24 @@ int store_own_object(const char *name)
 	store_close(s);
 	if (rc) {
 		g_hash_table_destroy(own_names);
-		own_names = NULL;
+		g_hash_table_destroy(own_columns);
+		own_names = own_columns = NULL;
 		return vr_error("cannot make the list of vmscan-report's tables");
 	}
 	return g_hash_table_contains(own_names, name);
+}
+
+int store_own_column(const char *table, const char *column)
+{
+	char *key;
+	int own;
+
+	if (!own_names && store_own_object(table) < 0)
+		return -1;
+	key = column_key(table, column);
+	own = g_hash_table_contains(own_columns, key);
+	g_free(key);
+	return own;
 }
 
 /* An evidence database is read, never written: it has no raw tables. */
