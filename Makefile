@@ -178,7 +178,7 @@ LAYERS := \
 	"ingest/ingest-dat ingest/ingest-dat-copy ingest/ingest-text-file ingest/ingest-perf" \
 	"ingest/ingest-source" \
 	"model/model-pidmap model/model-kswapd" \
-	"model/model-flags model/model-misc model/model-stall" \
+	"model/model-flags model/model-misc model/model-stall model/model-hopeless" \
 	"model/model" \
 	"store/store-schema store/store-bulk store/store-sums" \
 	"store/store" \

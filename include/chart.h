@@ -53,7 +53,9 @@ struct chart_timeline_node {
 	double *premature_s;		/* full sleeps the model flagged premature
 					 * (kswapd_cycle.premature), at the sleep time */
 	size_t npremature;
-	struct chart_band *flags;	/* one band per pgdat flag */
+	struct chart_band *flags;	/* one band per pgdat flag, then "kswapd
+					 * hopeless" when the recording has the
+					 * kswapd_failures events (7.0+) */
 	size_t nflags;
 	double *stall_begin_s;		/* reclaim stalls and throttling: start time */
 	double *stall_ms;		/* and duration in ms (same index) */
@@ -179,11 +181,12 @@ const char *chart_kswapd_state_name(int state);
 
 /* What a timeline chart draws, one legend entry each: the kswapd states
  * (in enum chart_kswapd_state order), premature-sleep marks, set intervals
- * of the three flag colours, stall marks (CHART_TL_STALL + enum
+ * of the three flag colours, kswapd's hopeless episodes, stall marks (CHART_TL_STALL + enum
  * chart_stall_kind) and the two reclaim-rate lines. */
 enum chart_tl_item {
 	CHART_TL_AWAKE, CHART_TL_NAPPING, CHART_TL_ASLEEP, CHART_TL_UNKNOWN,
 	CHART_TL_THROTTLED, CHART_TL_PREMATURE, CHART_TL_DIRTY, CHART_TL_WRITEBACK, CHART_TL_CONGESTED,
+	CHART_TL_HOPELESS,	/* the "kswapd hopeless" band (kswapd_hopeless) */
 	CHART_TL_STALL,
 	CHART_TL_RATE_KSWAPD = CHART_TL_STALL + CHART_STALL_NKINDS, CHART_TL_RATE_OTHERS,
 	CHART_TL_NITEMS
@@ -192,7 +195,8 @@ enum chart_tl_item {
 /**
  * chart_flag_item - the colour of a flag band by its label: CHART_TL_DIRTY,
  * _WRITEBACK or _CONGESTED when the label has that word (LRUVEC_CONGESTED
- * is CONGESTED), else -1 (drawn grey, in no legend entry).
+ * is CONGESTED), CHART_TL_HOPELESS for "kswapd hopeless", else -1 (drawn
+ * grey, in no legend entry).
  */
 int chart_flag_item(const char *label);
 

@@ -154,6 +154,34 @@ struct model_write {
 };
 
 /*
+ * One hopeless episode of a node's kswapd (kswapd_hopeless table): from the
+ * mm_vmscan_kswapd_reclaim_fail whose failures reached MAX_RECLAIM_RETRIES
+ * (16: kswapd_test_hopeless() is then true and wakeup_kswapd() leaves the
+ * node to direct reclaim) to the mm_vmscan_kswapd_clear_hopeless that reset
+ * the count (src/model/model-hopeless.c).
+ */
+struct model_hopeless {
+	int nid;
+	int64_t start_ns;	/* the reclaim_fail at 16; MODEL_NULL: hopeless
+				 * before the trace (or a loss) showed it */
+	int64_t first_fail_ns;	/* first reclaim_fail of the episode traced */
+	int64_t last_fail_ns;	/* and its last (the episode's end is after it) */
+	int64_t end_ns;		/* the clear; MODEL_NULL: still hopeless at the
+				 * trace's end, or the clear was not traced */
+	int64_t failures;	/* the last failures count traced in it */
+	int64_t fail_events;	/* reclaim_fail events in it */
+	int64_t reset_reason;	/* enum kswapd_clear_hopeless_reason, MODEL_NULL */
+	const char *reset_reason_name;	/* KSWAPD, DIRECT, PCP, OTHER, or NULL */
+	int64_t reset_pid;	/* the task that cleared it, MODEL_NULL */
+	const char *reset_comm;	/* its comm (borrowed), or NULL */
+	bool complete;		/* start and end traced, nothing lost between */
+	const char *incomplete_reason;	/* NULL when complete, else every one of
+					 * (comma-separated) start_not_traced,
+					 * lost_events or excerpt_gap, still_hopeless
+					 * or clear_not_traced */
+};
+
+/*
  * Where finished rows go.  Every callback returns 0, or non-zero to stop
  * (the value is passed back by model_event()/model_finish()).  A NULL
  * callback drops that kind of row.  Row pointers and their strings are
@@ -167,6 +195,7 @@ struct model_sink {
 	int (*throttle)(void *arg, const struct model_throttle *r);
 	int (*slab)(void *arg, const struct model_slab *r);
 	int (*write)(void *arg, const struct model_write *r);
+	int (*hopeless)(void *arg, const struct model_hopeless *r);
 	/* one data-quality item of the run (run_quality table) */
 	int (*quality)(void *arg, const char *item, int64_t count, const char *detail);
 	void *arg;

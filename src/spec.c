@@ -118,12 +118,15 @@ const struct vr_event_spec vr_event_specs[] = {
 	  { I("nid"), I("nr_scanned"), I("nr_reclaimed"), I("nr_dirty"), I("nr_writeback"),
 	    I("nr_congested"), I("nr_immediate"), I("nr_activate0"), I("nr_activate1"),
 	    I("nr_ref_keep"), I("nr_unmap_fail") } },
-	/* linux-next 2026 (Jiayuan Chen, "mm/vmscan: add tracepoint and reason
-	 * for kswapd_failures reset"; release unverified), either name of the
-	 * reset event */
-	{ "vmscan", "mm_vmscan_kswapd_reclaim_fail", "7.x", { I("nid"), I("failures") } },
-	{ "vmscan", "mm_vmscan_reset_kswapd_failures", "7.x", { I("nid"), I("reason") } },
-	{ "vmscan", "mm_vmscan_kswapd_clear_hopeless", "7.x", { I("nid"), I("reason") } },
+	/* a45088376d8a "mm/vmscan: add tracepoint and reason for
+	 * kswapd_failures reset" (Jiayuan Chen, Jan 2026; merged for 7.0, not
+	 * checked against a v7.0 tree): reclaim_fail in balance_pgdat(),
+	 * clear_hopeless in kswapd_clear_hopeless(), reason an enum
+	 * kswapd_clear_hopeless_reason; the reset event was named
+	 * reset_kswapd_failures in an earlier version: both names are read */
+	{ "vmscan", "mm_vmscan_kswapd_reclaim_fail", "7.0+", { I("nid"), I("failures") } },
+	{ "vmscan", "mm_vmscan_reset_kswapd_failures", "7.0+", { I("nid"), I("reason") } },
+	{ "vmscan", "mm_vmscan_kswapd_clear_hopeless", "7.0+", { I("nid"), I("reason") } },
 	{ "writeback", "writeback_congestion_wait", "<=5.17", CONGEST_WAIT_FIELDS },
 	{ "writeback", "writeback_wait_iff_congested", "<=5.15", CONGEST_WAIT_FIELDS },
 	{ "compaction", "mm_compaction_begin", "all", COMPACTION_FIELDS },

@@ -272,6 +272,93 @@ static int print_other(const struct sum_ctx *c, int64_t last_ts)
 }
 
 /*
+ * kswapd's hopeless episodes (kswapd_hopeless, src/model/model-hopeless.c):
+ * shown when the recording has mm_vmscan_kswapd_reclaim_fail or the reset
+ * event (run_event_count, count 0 included: enabled, never fired) or rows.
+ * Times in s from the run's start; a start or end the trace did not show
+ * is said in words, never a number.
+ */
+struct hopeless_rows {
+	FILE *out;
+	int64_t first_ts;
+	int n;
+};
+
+static void hopeless_time(FILE *out, struct store_stmt *q, int col, int64_t first_ts,
+			  const char *unknown)
+{
+	if (store_col_is_null(q, col))
+		fprintf(out, " %-27s", unknown);
+	else
+		fprintf(out, " %-27.6f", (store_col_int64(q, col) - first_ts) / 1e9);
+}
+
+static int hopeless_row(struct store_stmt *q, void *arg)
+{
+	struct hopeless_rows *t = arg;
+	const char *why = store_col_text(q, 8);
+	bool clear_lost = why && strstr(why, "clear_not_traced");
+
+	if (!t->n++)
+		fprintf(t->out, "\n  %-4s %-27s %-27s %8s %6s  %s\n", "Node", "hopeless from s",
+			"until s", "failures", "fails", "reset (reason, by)");
+	fprintf(t->out, "  %-4d", store_col_int(q, 0));
+	hopeless_time(t->out, q, 1, t->first_ts, "before the trace showed it");
+	hopeless_time(t->out, q, 2, t->first_ts, clear_lost ? "reset not traced" :
+						  "still hopeless at the end");
+	fprintf(t->out, " %8lld %6lld  ", (long long)store_col_int64(q, 3),
+		(long long)store_col_int64(q, 4));
+	if (store_col_is_null(q, 2))
+		fprintf(t->out, "-");
+	else if (!store_col_is_null(q, 5))
+		fprintf(t->out, "%s", store_col_text(q, 5));
+	else if (!store_col_is_null(q, 6))
+		fprintf(t->out, "reason %lld", (long long)store_col_int64(q, 6));
+	else
+		fprintf(t->out, "reason not printed");
+	if (!store_col_is_null(q, 7))
+		fprintf(t->out, ", %s", store_col_text(q, 7));
+	fprintf(t->out, "\n");
+	return 0;
+}
+
+static int print_hopeless(const struct sum_ctx *c, int64_t first_ts)
+{
+	struct hopeless_rows t = { c->out, first_ts, 0 };
+	int64_t traced[2] = { 0, 0 };
+	struct store_stmt *q;
+	int have = store_has_table(c->s, "kswapd_hopeless");
+
+	if (have <= 0)
+		return have;
+	if (one_row(run_stmt(c, "SELECT count(*), coalesce(sum(count), 0) FROM run_event_count"
+			     " WHERE run_id = ?1 AND name IN ('mm_vmscan_kswapd_reclaim_fail',"
+			     " 'mm_vmscan_kswapd_clear_hopeless', 'mm_vmscan_reset_kswapd_failures')",
+			     "hopeless events"), traced, 2))
+		return -1;
+	q = run_stmt(c, "SELECT nid, start_ns, end_ns, failures, fail_events, reset_reason_name,"
+		     " reset_reason, CASE WHEN reset_pid IS NULL THEN NULL"
+		     " ELSE coalesce(reset_comm, '<...>') || ' ' || reset_pid END,"
+		     " incomplete_reason FROM kswapd_hopeless WHERE run_id = ?1"
+		     " ORDER BY nid, first_fail_ns", "kswapd hopeless episodes");
+	if (!traced[0]) {
+		/* no such event in the recording: rows only from an older load */
+		store_stmt_free(q);
+		return 0;
+	}
+	fprintf(c->out, "\n  kswapd hopeless episodes (kswapd_failures >= 16, MAX_RECLAIM_RETRIES):");
+	if (store_stmt_each(q, hopeless_row, &t) < 0) {
+		store_stmt_free(q);
+		return -1;
+	}
+	store_stmt_free(q);
+	if (!t.n)
+		fprintf(c->out, " none (%lld kswapd_failures events traced)\n",
+			(long long)traced[1]);
+	return 0;
+}
+
+/*
  * One row per task: pid and the comm it had then (a pid that exec'ed or was
  * reused has a row per comm; ifnull(comm, '<...>') is the key, as printed).
  * Each table says the comm of its rows' time (the derived rows' comm, the
@@ -647,7 +734,8 @@ int summary_print_run(struct store *s, int64_t run_id, FILE *out)
 	vr_buf_release(&release);
 	vr_buf_release(&path);
 	store_stmt_free(q);
-	return print_totals(&c) || print_other(&c, last) || print_processes(&c) ||
+	return print_totals(&c) || print_other(&c, last) || print_hopeless(&c, first) ||
+	       print_processes(&c) ||
 	       print_nodes(&c, first, last) || print_node_orders(&c) || print_node_pages(&c) ||
 	       print_quality(&c) || print_coverage(&c) ? -1 : 0;
 }

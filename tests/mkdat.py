@@ -193,6 +193,15 @@ EXTRA = {'6.18': {
         '"order=%d gfp_flags=%s", REC->order, (REC->gfp_flags) ? ' + GFP_PRINT + ' : "none"'),
     'mm_vmscan_memcg_reclaim_end': ('vmscan', [('unsigned long', 'nr_reclaimed', 'long', 0)],
                                     '"nr_reclaimed=%lu", REC->nr_reclaimed'),
+    # a45088376d8a "mm/vmscan: add tracepoint and reason for kswapd_failures
+    # reset" (7.0), fields (nid, failures) and (nid, reason) as in v4 of the
+    # series; reason is enum kswapd_clear_hopeless_reason
+    'mm_vmscan_kswapd_reclaim_fail': ('vmscan', [('int', 'nid', 4, 1), ('int', 'failures', 4, 1)],
+                                      '"nid=%d failures=%d", REC->nid, REC->failures'),
+    'mm_vmscan_kswapd_clear_hopeless': (
+        'vmscan', [('int', 'nid', 4, 1), ('int', 'reason', 4, 1)],
+        '"nid=%d reason=%s", REC->nid, __print_symbolic(REC->reason, {0, "OTHER"}, '
+        '{1, "KSWAPD"}, {2, "DIRECT"}, {3, "PCP"})'),
 }}
 
 

@@ -36,6 +36,8 @@ const char *chart_kswapd_state_name(int state)
 
 int chart_flag_item(const char *label)
 {
+	if (strstr(label, "hopeless"))
+		return CHART_TL_HOPELESS;
 	if (strstr(label, "DIRTY"))
 		return CHART_TL_DIRTY;
 	if (strstr(label, "WRITEBACK"))
@@ -49,7 +51,7 @@ const char *chart_tl_item_name(int item)
 {
 	static const char *const names[CHART_TL_NITEMS] = {
 		"awake", "napping", "asleep", "unknown", "throttled", "premature", "DIRTY", "WRITEBACK",
-		"CONGESTED", "stall_direct", "stall_memcg", "stall_memcg_softlimit", "stall_node",
+		"CONGESTED", "hopeless", "stall_direct", "stall_memcg", "stall_memcg_softlimit", "stall_node",
 		"stall_throttle", "rate_kswapd", "rate_others"
 	};
 
@@ -564,6 +566,52 @@ static const char *flag_note(struct tl_ctx *c, int any_rows, bool dirty)
 	return note;
 }
 
+/*
+ * The "kswapd hopeless" band of node @n: its kswapd_hopeless episodes
+ * (src/model/model-hopeless.c), a start the trace did not show at the run's
+ * start, an end it did not show at the run's end or, when the reset was not
+ * traced (a later reclaim_fail counted from 0 again), at the episode's last
+ * reclaim_fail.  Only for a recording with the kswapd_failures events
+ * (run_event_count; 7.0+) or rows; else no band.
+ */
+static int tl_hopeless(struct tl_ctx *c, struct chart_timeline_node *n)
+{
+	const double end = rel_s(c, c->last_ns);
+	int have = store_has_table(c->s, "kswapd_hopeless");
+	struct store_stmt *st;
+	struct chart_band *b;
+	size_t alloc = 0;
+	int rc, traced;
+
+	if (have <= 0)
+		return have;
+	st = prep(c, "SELECT count(*) FROM run_event_count WHERE run_id = ?1 AND name IN"
+		  " ('mm_vmscan_kswapd_reclaim_fail', 'mm_vmscan_kswapd_clear_hopeless',"
+		  " 'mm_vmscan_reset_kswapd_failures')", "timeline chart hopeless events", -1);
+	if (!st || (rc = store_step(st)) < 0)
+		return step_end(st, -1);
+	traced = rc > 0 && store_col_int(st, 0) > 0;
+	store_stmt_free(st);
+	st = prep(c, "SELECT start_ns, CASE WHEN end_ns IS NULL AND incomplete_reason"
+		  " LIKE '%clear_not_traced%' THEN last_fail_ns ELSE end_ns END"
+		  " FROM kswapd_hopeless WHERE run_id = ?1 AND nid = ?2 ORDER BY first_fail_ns",
+		  "timeline chart hopeless episodes", n->nid);
+	if (!st)
+		return -1;
+	n->flags = vr_realloc(n->flags, (n->nflags + 1) * sizeof(*n->flags));
+	b = memset(&n->flags[n->nflags++], 0, sizeof(*b));
+	b->label = vr_strdup("kswapd hopeless");
+	while ((rc = store_step(st)) > 0)
+		add_span(c, b, &alloc, col_s(c, st, 0, 0), col_s(c, st, 1, end), 1);
+	if (!b->nspans && !traced) {	/* no such event: no band */
+		band_release(b);
+		n->nflags--;
+	} else if (!b->nspans) {
+		b->note = vr_strdup("never hopeless (kswapd_failures < 16 throughout)");
+	}
+	return step_end(st, rc);
+}
+
 static int tl_flags(struct tl_ctx *c, struct chart_timeline_node *n)
 {
 	const double end = rel_s(c, c->last_ns);
@@ -615,7 +663,7 @@ static int tl_flags(struct tl_ctx *c, struct chart_timeline_node *n)
 		if (!n->flags[i].nspans)
 			n->flags[i].note = vr_strdup(flag_note(c, any, i == 0));
 	}
-	return step_end(st, rc);
+	return step_end(st, rc) ?: tl_hopeless(c, n);
 }
 
 /* The stalls and waits of node ?2 (@NIDS: reclaim_stall.nids or NULL). */
@@ -768,20 +816,27 @@ static int tl_run(struct tl_ctx *c)
 	return 0;
 }
 
+#define NODES_SQL \
+	"SELECT nid FROM kswapd_cycle WHERE run_id = ?1" \
+	" UNION SELECT nid FROM pgdat_flag WHERE run_id = ?1" \
+	" UNION SELECT nid FROM kswapd_wake_node WHERE run_id = ?1 AND nid IS NOT NULL" \
+	" UNION SELECT nid FROM lru_shrink_pages WHERE run_id = ?1 AND nid IS NOT NULL" \
+	" UNION SELECT nid FROM reclaim_stall WHERE run_id = ?1 AND nid IS NOT NULL"
+
 /* Nodes that have anything to show, ascending; @want >= 0 keeps only it. */
 static int tl_nodes(struct tl_ctx *c, int want)
 {
-	struct store_stmt *st = prep(c,
-		"SELECT nid FROM kswapd_cycle WHERE run_id = ?1"
-		" UNION SELECT nid FROM pgdat_flag WHERE run_id = ?1"
-		" UNION SELECT nid FROM kswapd_wake_node WHERE run_id = ?1 AND nid IS NOT NULL"
-		" UNION SELECT nid FROM lru_shrink_pages WHERE run_id = ?1 AND nid IS NOT NULL"
-		" UNION SELECT nid FROM reclaim_stall WHERE run_id = ?1 AND nid IS NOT NULL"
-		" ORDER BY 1", "timeline chart nodes", -1);
+	/* kswapd_hopeless: not in a database made before it */
+	int hopeless = store_has_table(c->s, "kswapd_hopeless");
+	struct store_stmt *st = hopeless < 0 ? NULL : prep(c, hopeless ?
+		NODES_SQL " UNION SELECT nid FROM kswapd_hopeless WHERE run_id = ?1 ORDER BY 1" :
+		NODES_SQL " ORDER BY 1", "timeline chart nodes", -1);
 	size_t alloc = 0;
 	struct vr_buf all;	/* every node, for the message */
 	int rc;
 
+	if (!st)
+		return -1;
 	vr_buf_init(&all);
 	while ((rc = store_step(st)) > 0) {
 		struct chart_timeline_node n = { .nid = store_col_int(st, 0) };

@@ -51,6 +51,7 @@ static struct rgb flag_colour(const char *label)
 	case CHART_TL_DIRTY: return (struct rgb){ 0.55, 0.35, 0.17 };
 	case CHART_TL_WRITEBACK: return (struct rgb){ 0.45, 0.30, 0.70 };
 	case CHART_TL_CONGESTED: return (struct rgb){ 0.80, 0.12, 0.12 };
+	case CHART_TL_HOPELESS: return (struct rgb){ 0.10, 0.10, 0.10 };
 	default: return (struct rgb){ 0.30, 0.30, 0.30 };
 	}
 }
@@ -298,6 +299,8 @@ static void timeline_legend(struct rk *k, const struct chart_timeline *t, double
 		[CHART_TL_DIRTY] = { "DIRTY set", flag_colour("DIRTY"), RK_SW_BOX, 0 },
 		[CHART_TL_WRITEBACK] = { "WRITEBACK set", flag_colour("WRITEBACK"), RK_SW_BOX, 0 },
 		[CHART_TL_CONGESTED] = { "CONGESTED set", flag_colour("CONGESTED"), RK_SW_BOX, 0 },
+		[CHART_TL_HOPELESS] = { "kswapd hopeless (>= 16 failures)", flag_colour("hopeless"),
+					RK_SW_BOX, 0 },
 		[CHART_TL_RATE_KSWAPD] = { "reclaimed by kswapd", RATE_KSWAPD, RK_SW_LINE, 0 },
 		[CHART_TL_RATE_OTHERS] = { "by others (direct, memcg, node)", RATE_DIRECT,
 					   RK_SW_LINE, 0 },

@@ -26,6 +26,7 @@ enum text_conv {
 	CV_LRU,			/* inactive_file -> 2 */
 	CV_GFP,			/* numeric or "none"; names depend on the build */
 	CV_THROTTLE,		/* VMSCAN_THROTTLE_WRITEBACK -> 0x1 (1 << reason) */
+	CV_HOPELESS,		/* KSWAPD -> 1 (enum kswapd_clear_hopeless_reason) */
 	CV_SYNC_MODE,		/* compaction mode=sync/async -> sync 1/0 */
 	CV_TASK_STATE,		/* R -> 0, S -> 1, D -> 2; others symbolic */
 	CV_SYMBOLIC,		/* numeric, else kept as text (compaction status) */
@@ -53,6 +54,8 @@ static const struct label_map label_maps[] = {
 	{ "mm_vmscan_reclaim_pages", "nr_activate_file", "nr_activate1", CV_NUM },
 	{ "mm_vmscan_throttled", "usect_delayed", "usec_delayed", CV_NUM },	/* sic, 5.16+ */
 	{ "mm_vmscan_throttled", "reason", "reason", CV_THROTTLE },
+	{ "mm_vmscan_kswapd_clear_hopeless", "reason", "reason", CV_HOPELESS },
+	{ "mm_vmscan_reset_kswapd_failures", "reason", "reason", CV_HOPELESS },
 	{ "mm_vmscan_writepage", "page", NULL, CV_EXTRA },	/* %p of pfn_to_page() */
 	{ "mm_vmscan_write_folio", "page", NULL, CV_EXTRA },
 	{ "mm_compaction_begin", "mode", "sync", CV_SYNC_MODE },
@@ -143,6 +146,17 @@ static const struct name_value lru_names[] = {
 static const struct name_value throttle_names[] = {
 	{ "VMSCAN_THROTTLE_WRITEBACK", 0x1 }, { "VMSCAN_THROTTLE_ISOLATED", 0x2 },
 	{ "VMSCAN_THROTTLE_NOPROGRESS", 0x4 }, { "VMSCAN_THROTTLE_CONGESTED", 0x8 },
+	{ NULL, 0 }
+};
+/*
+ * enum kswapd_clear_hopeless_reason (include/linux/mmzone.h), printed by
+ * name by mm_vmscan_kswapd_clear_hopeless: a45088376d8a "mm/vmscan: add
+ * tracepoint and reason for kswapd_failures reset" (Jiayuan Chen, Jan
+ * 2026, v4 of the series).  A name not listed (a later reason) keeps its
+ * text in extra, the value NULL.
+ */
+static const struct name_value hopeless_names[] = {
+	{ "OTHER", 0 }, { "KSWAPD", 1 }, { "DIRECT", 2 }, { "PCP", 3 },
 	{ NULL, 0 }
 };
 
@@ -417,6 +431,10 @@ static void set_field(struct text_ctx *c, int spec, int f, enum text_conv conv, 
 		break;
 	case CV_THROTTLE:
 		r = parse_flags(v, vlen, throttle_names, &x);
+		break;
+	case CV_HOPELESS:
+		r = memchr(v, '|', vlen) ? -1 : parse_flags(v, vlen, hopeless_names, &x);
+		symbolic = r != 0;
 		break;
 	case CV_SYNC_MODE:
 		if (vlen == 4 && !memcmp(v, "sync", 4))

@@ -103,7 +103,7 @@
  *   either rule.
  * Lost events between the two make either undecidable (not counted).  A
  * hopeless node (kswapd_failures >= MAX_RECLAIM_RETRIES, not traced
- * before 7.x) naps without clearing; a proof after such a nap is counted
+ * before 7.0) naps without clearing; a proof after such a nap is counted
  * as a contradiction although none is.
  *
  * The rule set is chosen from the event formats first (distribution

@@ -10,6 +10,7 @@
  * model-misc.c) never call each other; their rules are cited there.
  */
 #include "model-flags.h"
+#include "model-hopeless.h"
 #include "model-kswapd.h"
 #include "model-misc.h"
 #include "model-priv.h"
@@ -52,6 +53,7 @@ struct model {
 	struct kswapd_machine kswapd;
 	struct flag_machine flags;
 	struct misc_machine misc;
+	struct hopeless_machine hopeless;
 };
 
 /* ---- setup ------------------------------------------------------------ */
@@ -79,6 +81,9 @@ static const struct {
 	{ "vmscan", "mm_vmscan_lru_shrink_inactive", MEV_SHRINK_INACTIVE },
 	{ "vmscan", "mm_vmscan_lru_shrink_active", MEV_SHRINK_ACTIVE },
 	{ "vmscan", "mm_vmscan_throttled", MEV_THROTTLED },
+	{ "vmscan", "mm_vmscan_kswapd_reclaim_fail", MEV_KSWAPD_FAIL },
+	{ "vmscan", "mm_vmscan_kswapd_clear_hopeless", MEV_KSWAPD_CLEAR },
+	{ "vmscan", "mm_vmscan_reset_kswapd_failures", MEV_KSWAPD_CLEAR },
 	{ "writeback", "writeback_congestion_wait", MEV_CONGESTION_WAIT },
 	{ "writeback", "writeback_wait_iff_congested", MEV_WAIT_IFF_CONGESTED },
 	{ "sched", "sched_switch", MEV_SCHED_SWITCH },
@@ -105,7 +110,7 @@ static const char *const mf_names[MF_COUNT] = {
 	[MF_NEXT_PID] = "next_pid", [MF_PID] = "pid", [MF_PREV_COMM] = "prev_comm",
 	[MF_NEXT_COMM] = "next_comm", [MF_FILE] = "file", [MF_SLAB_BEGIN_NS] = "slab_begin_ns",
 	[MF_SLAB_NR_OBJECTS] = "slab_nr_objects_to_shrink", [MF_SLAB_COMPLETE] = "slab_complete",
-	[MF_MGLRU_RETRY] = "mglru_retry",
+	[MF_MGLRU_RETRY] = "mglru_retry", [MF_FAILURES] = "failures",
 };
 
 static int spec_field_index(int spec, const char *name)
@@ -153,6 +158,7 @@ struct model *model_create(const struct model_config *cfg, const struct model_si
 	model_misc_init(&m->misc, &m->cx);
 	model_flags_init(&m->flags, &m->cx, cfg, major * 100 + minor);
 	model_kswapd_init(&m->kswapd, &m->cx, cfg);
+	model_hopeless_init(&m->hopeless, &m->cx);
 	return m;
 }
 
@@ -171,6 +177,7 @@ void model_free(struct model *m)
 	if (!m)
 		return;
 	model_kswapd_release(&m->kswapd);
+	model_hopeless_release(&m->hopeless);
 	model_stall_release(&m->stall);
 	model_misc_release(&m->misc);
 	model_flags_release(&m->flags);
@@ -359,6 +366,10 @@ static int dispatch(struct model *m, struct ingest_event *ev, int mev, int ks)
 		return flags_event(m, ev, mev, ks);
 	case MEV_SCHED_SWITCH: case MEV_SCHED_WAKEUP:
 		return model_kswapd_sched(&m->kswapd, ev, mev);
+	case MEV_KSWAPD_FAIL:
+		return model_hopeless_fail(&m->hopeless, ev, mev);
+	case MEV_KSWAPD_CLEAR:
+		return model_hopeless_clear(&m->hopeless, ev, mev);
 	default:
 		return 0;
 	}
@@ -392,6 +403,7 @@ int model_lost(struct model *m, int cpu, uint64_t ts_ns, int64_t count)
 	(void)count;
 	m->cx.lost_gen++;
 	m->lost_notices++;
+	model_hopeless_unknown(&m->hopeless, false);
 	return 0;
 }
 
@@ -402,6 +414,7 @@ int model_gap(struct model *m, uint64_t ts_ns)
 
 	m->cx.lost_gen++;
 	m->gaps++;
+	model_hopeless_unknown(&m->hopeless, true);
 	for (int nid = 0; !ret && nid < m->kswapd.nnodes; nid++)
 		ret = kswapd_effect(m, model_kswapd_gap_node(&m->kswapd, nid, &eff), &eff,
 				    (int64_t)ts_ns);
@@ -428,7 +441,8 @@ int model_finish(struct model *m)
 	const struct stall_machine *st = &m->stall;
 	const struct kswapd_machine *k = &m->kswapd;
 	int ret = model_stall_finish(&m->stall) ?: model_misc_finish(&m->misc) ?:
-		  kswapd_finish(m) ?: model_flags_finish(&m->flags, k->n_wake);
+		  kswapd_finish(m) ?: model_flags_finish(&m->flags, k->n_wake) ?:
+		  model_hopeless_finish(&m->hopeless);
 
 	for (int kind = 0; !ret && kind < SK_COUNT; kind++)
 		ret = model_quality(cx, kind_item[kind], st->rows[kind],

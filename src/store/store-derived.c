@@ -241,6 +241,7 @@ SINK(ins_flag, struct model_flag, SD_FLAG)
 SINK(ins_throttle, struct model_throttle, SD_THROTTLE)
 SINK(ins_slab, struct model_slab, SD_SLAB)
 SINK(ins_write, struct model_write, SD_WRITE)
+SINK(ins_hopeless, struct model_hopeless, SD_HOPELESS)
 #undef SINK
 
 static int ins_quality(void *arg, const char *item, int64_t count, const char *detail)
@@ -276,7 +277,7 @@ void store_derived_sink(struct store_derived *d, struct model_sink *sink)
 	*sink = (struct model_sink){
 		.stall = ins_stall, .kswapd_cycle = ins_cycle, .wakeup = ins_wakeup,
 		.flag = ins_flag, .throttle = ins_throttle, .slab = ins_slab,
-		.write = ins_write, .quality = ins_quality, .arg = d,
+		.write = ins_write, .hopeless = ins_hopeless, .quality = ins_quality, .arg = d,
 	};
 }
 

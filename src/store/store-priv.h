@@ -41,7 +41,7 @@ int store_bulk_insert(struct store_bulk *b, int spec, int64_t run_id,
 		      const struct ingest_event *evs, const uint32_t *idx, int n);
 
 /* The derived tables, indexes into store_derived_tables[]. */
-enum { SD_STALL, SD_CYCLE, SD_WAKEUP, SD_FLAG, SD_THROTTLE, SD_SLAB, SD_WRITE, SD_QUALITY,
+enum { SD_STALL, SD_CYCLE, SD_WAKEUP, SD_FLAG, SD_THROTTLE, SD_SLAB, SD_WRITE, SD_HOPELESS, SD_QUALITY,
        SD_COUNT };
 
 /* A run_quality row (the model's sink passes its three values as arguments). */

@@ -3,7 +3,7 @@
  * store-schema.c - the tables of the database beyond the event tables,
  * described as data: the derived tables (reclaim_stall, kswapd_cycle,
  * kswapd_wakeup, pgdat_flag, reclaim_throttle, slab_shrink_stored,
- * reclaim_write, run_quality) by their column tables, from which their
+ * reclaim_write, kswapd_hopeless, run_quality) by their column tables, from which their
  * CREATE TABLE text is made here and their INSERTs in store-derived.c; and
  * the sums over raw tables the reports read (TEMP views of a loaded
  * database, tables of an evidence database).  Also the two statements
@@ -92,6 +92,16 @@ static const struct store_column write_cols[] = {
 };
 #undef R
 
+#define H(f, null) COLUMN(struct model_hopeless, f, null, NULL)
+static const struct store_column hopeless_cols[] = {
+	H(nid, NOT_NULL), H(start_ns, NULLABLE), H(first_fail_ns, NOT_NULL), H(last_fail_ns, NOT_NULL),
+	H(end_ns, NULLABLE),
+	H(failures, NOT_NULL), H(fail_events, NOT_NULL), H(reset_reason, NULLABLE),
+	H(reset_reason_name, NULLABLE), H(reset_pid, NULLABLE), H(reset_comm, NULLABLE),
+	H(complete, NOT_NULL), H(incomplete_reason, NULLABLE),
+};
+#undef H
+
 #define Q(f, null) COLUMN(struct quality_row, f, null, NULL)
 static const struct store_column quality_cols[] = {
 	Q(item, NOT_NULL), Q(count, NOT_NULL), Q(detail, NULLABLE),
@@ -107,6 +117,7 @@ const struct store_derived_table store_derived_tables[SD_COUNT] = {
 	[SD_THROTTLE] = TABLE("reclaim_throttle", struct model_throttle, throttle_cols),
 	[SD_SLAB] = TABLE("slab_shrink_stored", struct model_slab, slab_cols),
 	[SD_WRITE] = TABLE("reclaim_write", struct model_write, write_cols),
+	[SD_HOPELESS] = TABLE("kswapd_hopeless", struct model_hopeless, hopeless_cols),
 	/* one row per item and run: a later value of an item replaces it */
 	[SD_QUALITY] = { "run_quality", sizeof(struct quality_row), quality_cols,
 			 (int)VR_ARRAY_SIZE(quality_cols), "PRIMARY KEY (run_id, item)", true },

@@ -148,8 +148,10 @@ static inline const char *cap_q_detail(const struct cap *c, const char *item)
 static inline struct model_sink cap_sink(struct cap *c)
 {
 	memset(c, 0, sizeof(*c));
-	return (struct model_sink){ cap_stall, cap_cycle, cap_wakeup, cap_flag, cap_throttle,
-				    cap_slab, cap_write, cap_quality, c };
+	return (struct model_sink){ .stall = cap_stall, .kswapd_cycle = cap_cycle,
+				    .wakeup = cap_wakeup, .flag = cap_flag,
+				    .throttle = cap_throttle, .slab = cap_slab, .write = cap_write,
+				    .quality = cap_quality, .arg = c };
 }
 
 /*
