@@ -33,7 +33,9 @@
  * - kswapd_low/high_wmark_hit_quickly: kswapd_try_to_sleep() counts LOW
  *   when its HZ/10 nap was cut short, HIGH when it timed out or was not
  *   taken, just before the next kswapd_wake: the kswapd_cycle decisions
- *   nap_woken_early, and nap_timed_out + no_nap.
+ *   nap_woken_early, and nap_timed_out + no_nap.  LOW needs
+ *   schedule_timeout() to return jiffies left: a nap the trace sees end
+ *   within a jiffy of its timeout (nap_margin_ns) may be HIGH to the kernel.
  * - nr_vmscan_write: pageout() adds folio_nr_pages() after emitting one
  *   mm_vmscan_write_folio (writepage <= 5.17) per folio: pages against
  *   folios.  A node counter: /proc/vmstat shows it without the per-CPU

@@ -289,23 +289,36 @@ static const char *explain_exact(struct cov *c, const struct cov_row *r, int64_t
  * kswapd_*_wmark_hit_quickly: kswapd counts them just before a
  * kswapd_wake; the trace does not know the nap before a node's first wake
  * (a nap running when tracing began), nor the decision of a cycle whose
- * events were lost.
+ * events were lost.  And a nap the trace sees end less than a jiffy before
+ * its HZ/10 timeout (kswapd_cycle.nap_margin_ns, decision_exact 0) is
+ * nap_woken_early to the trace, but kswapd_try_to_sleep() (mm/vmscan.c,
+ * 6.1) counts LOW only when schedule_timeout() returned a nonzero number
+ * of jiffies left, HIGH when it returned 0: the timer's expiry is N - f
+ * jiffies after the switch-out (f untraced), and in a guest the trace
+ * clock and jiffies drift apart.  Each such nap may move one count from
+ * LOW to HIGH: LOW's vmstat - trace down to -uncertain, HIGH's up to
+ * +uncertain.  @low: the row is kswapd_low_wmark_hit_quickly.
  */
-static const char *explain_wmark(struct cov *c, int64_t diff, GString *why)
+static const char *explain_wmark(struct cov *c, bool low, int64_t diff, GString *why)
 {
-	int64_t unknown, first;
+	int64_t unknown = 0, first = 0, uncertain;
 
 	if (!diff)
 		return "exact";
-	unknown = window_count(c, "SELECT count(*) FROM kswapd_cycle WHERE run_id = ?1 AND"
-			       " decision = 'unknown' AND next_wake_ns BETWEEN ?2 AND ?3");
-	first = window_count(c, "SELECT count(*) FROM (SELECT nid, min(wake_ns) AS w FROM"
-			     " kswapd_cycle WHERE run_id = ?1 AND wake_ns IS NOT NULL GROUP BY nid)"
-			     " f WHERE f.w BETWEEN ?2 AND ?3 AND NOT EXISTS (SELECT 1 FROM"
-			     " kswapd_cycle k WHERE k.run_id = ?1 AND k.nid = f.nid AND"
-			     " k.next_wake_ns = f.w AND k.decision <> 'unknown')");
+	uncertain = window_count(c, "SELECT count(*) FROM kswapd_cycle WHERE run_id = ?1 AND"
+				 " decision = 'nap_woken_early' AND decision_exact = 0 AND"
+				 " nap_margin_ns IS NOT NULL AND next_wake_ns BETWEEN ?2 AND ?3");
+	if (!low) {
+		unknown = window_count(c, "SELECT count(*) FROM kswapd_cycle WHERE run_id = ?1 AND"
+				       " decision = 'unknown' AND next_wake_ns BETWEEN ?2 AND ?3");
+		first = window_count(c, "SELECT count(*) FROM (SELECT nid, min(wake_ns) AS w FROM"
+				     " kswapd_cycle WHERE run_id = ?1 AND wake_ns IS NOT NULL GROUP BY"
+				     " nid) f WHERE f.w BETWEEN ?2 AND ?3 AND NOT EXISTS (SELECT 1 FROM"
+				     " kswapd_cycle k WHERE k.run_id = ?1 AND k.nid = f.nid AND"
+				     " k.next_wake_ns = f.w AND k.decision <> 'unknown')");
+	}
 	say_lost(c, why);
-	if (diff > 0 && diff <= unknown + first) {
+	if (!low && diff > 0 && diff <= unknown + first + uncertain) {
 		if (first)
 			g_string_append_printf(why, "%s%lld node(s) whose first kswapd_wake ends a nap"
 					       " the trace did not see begin (running at its start)",
@@ -314,6 +327,12 @@ static const char *explain_wmark(struct cov *c, int64_t diff, GString *why)
 			g_string_append_printf(why, "%s%lld kswapd cycle(s) of unknown decision",
 					       why->len ? "; " : "", (long long)unknown);
 	}
+	if (((!low && diff > 0 && diff <= unknown + first + uncertain) ||
+	     (low && diff < 0 && -diff <= uncertain)) && uncertain)
+		g_string_append_printf(why, "%s%lld nap(s) ended within a jiffy of the 100 ms"
+				       " timeout (nap_margin_ns): woken early to the trace, timed out to"
+				       " the kernel where schedule_timeout() returned 0 jiffies left", why->len ? "; " : "",
+				       (long long)uncertain);
 	say_no_marker(c, diff, why);
 	return why->len ? "explained" : "unexplained";
 }
@@ -404,7 +423,8 @@ static int add_row(struct cov *c, struct cov_row *r, enum row_kind kind)
 		return write_row(c, r, delta, "not traced", r->not_traced);
 	why = g_string_new(NULL);
 	switch (kind) {
-	case K_WMARK: verdict = explain_wmark(c, delta - r->trace, why); break;
+	case K_WMARK: verdict = explain_wmark(c, strstr(r->counter, "_low_") != NULL,
+					       delta - r->trace, why); break;
 	case K_WRITE: verdict = explain_write(c, delta, r->trace, why); break;
 	case K_SWAP: verdict = explain_swap(c, delta, r->trace, why); break;
 	default: verdict = explain_exact(c, r, delta - r->trace, why); break;
