@@ -28,7 +28,9 @@ struct chart_draw_req {
 	double from_s, to_s;	/* timeline window; to_s < 0: end of run */
 	double bin_s;		/* timeline rate bin; <= 0: automatic */
 	double rate_max;	/* timeline rate axis top, pages/s; <= 0: the data's */
-	const char *metric;	/* latency, cdf */
+	const char *metric;	/* latency, cdf, windows */
+	const char *align_marker;	/* windows: align the runs at this marker
+				 * (chart_windows_build()); NULL: their start */
 	const struct compare_result *counters_from;	/* counters: chart_counters_from()'s
 				 * comparison, borrowed; NULL: built here */
 	FILE *dump;		/* when set, the chart data is written here as text */

@@ -34,6 +34,10 @@ struct chart_windows {
 	size_t nsteps;		/* steps from 0 to the longest run */
 	struct chart_windows_series *series;
 	size_t nseries;
+	char *align_marker;	/* owned: the marker the runs are aligned at, or
+				 * NULL: from each run's first event */
+	char *unaligned;	/* owned: runs without the marker, left out
+				 * ("k iteration 2, ..."), or NULL */
 };
 
 /**
@@ -43,10 +47,15 @@ struct chart_windows {
  * window, %, summed over nodes) for every kernel with windows.  Each run's
  * rate is read at the middle of each step of the chart (step: the widest
  * window of all runs), in the run's own window there; the median and range
- * are over the kernel's runs that last that long.
- * Returns 0, or -1 after a message (unknown metric, SQL error).
+ * are over the kernel's runs that last that long.  @marker (NULL: none):
+ * each run's time 0 is its first window starting at or after its first
+ * print event containing @marker (windows_align()); a run without one is
+ * left out and named in unaligned.
+ * Returns 0, or -1 after a message (unknown metric, SQL error, a database
+ * without print events given a marker).
  */
-int chart_windows_build(struct store *s, const char *metric, struct chart_windows *out);
+int chart_windows_build(struct store *s, const char *metric, const char *marker,
+			struct chart_windows *out);
 
 /** chart_windows_dump - the data as text lines (chart --dump-data). */
 void chart_windows_dump(const struct chart_windows *c, FILE *f);

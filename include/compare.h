@@ -68,6 +68,9 @@ struct compare_opts {
 				 * the latency table (compare.c add_ratio_rows()) */
 	bool ci;		/* --ci: Welch's interval of each mean row's gain, at
 				 * level 1 - alpha, and the outlier notes */
+	const char *align_marker;	/* --align-marker: the windows block read from
+				 * each run's first print event containing it
+				 * (windows_align()); NULL: from the run's start */
 };
 
 /* The built tables; everything inside is owned by the result. */
@@ -87,6 +90,8 @@ struct compare_result {
 	char **kernels;
 	size_t nkernels;
 	char ci_label[24];		/* tables[0].ci_label: "90% CI" (--ci) */
+	const char *align_marker;	/* compare_opts' (borrowed): the windows
+					 * block's alignment */
 };
 
 /**

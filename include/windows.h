@@ -45,4 +45,18 @@ int64_t windows_width_ns(int64_t length_ns);
  */
 int windows_compute(struct store *st, int64_t run_id, int64_t width_ns);
 
+/**
+ * windows_align - where run @run_id's windows start when aligned at the
+ * marker @marker: the first ftrace print event (a write to trace_marker)
+ * whose text contains @marker (case-sensitive).  *@marker_ns: its time from
+ * the run's first event, ns; *@first_window: the first window that starts
+ * at or after it (ceil(marker_ns / width)), so an aligned run is read from
+ * at most one window width after its marker.  *@first_window is -1 when
+ * the run has no such marker (or no windows).  Returns 0, or -1 after a
+ * message (SQL error; a database without the raw print events, an
+ * evidence database).
+ */
+int windows_align(struct store *st, int64_t run_id, const char *marker, int64_t *first_window,
+		  int64_t *marker_ns);
+
 #endif /* VR_WINDOWS_H */

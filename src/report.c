@@ -520,7 +520,8 @@ static int count_charts(struct report *r, char **metrics, size_t n)
 /* "Where and when": one windows chart per metric, when a run has windows. */
 static void report_windows(struct report *r)
 {
-	struct chart_draw_req req = { .width = r->width, .height = r->height, .kind = "windows" };
+	struct chart_draw_req req = { .width = r->width, .height = r->height, .kind = "windows",
+				      .align_marker = r->copts->align_marker };
 
 	vr_buf_addstr(&r->index, "## Where and when\n\n");
 	if (!have_windows(r)) {

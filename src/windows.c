@@ -94,3 +94,36 @@ int windows_compute(struct store *st, int64_t run_id, int64_t width_ns)
 	store_stmt_free(q);
 	return r < 0 ? -1 : 0;
 }
+
+int windows_align(struct store *st, int64_t run_id, const char *marker, int64_t *first_window,
+		  int64_t *marker_ns)
+{
+	struct store_stmt *q;
+	int64_t v[3] = { 0, 0, 0 };
+	int r;
+
+	*first_window = -1;
+	*marker_ns = 0;
+	if (store_has_table(st, "other_event") != 1)
+		return vr_error("--align-marker: the database has no print events (an evidence"
+				" database keeps no raw events): use the database load made");
+	/* a trace.dat's print event has buf; a text trace's line is in text,
+	 * after "tracing_mark_write: " (as snapshot.c reads its markers) */
+	q = store_stmt_new(st, "SELECT count(*), min(e.ts_ns) - r.first_ts_ns, (SELECT"
+			   " max(width_ns) FROM reclaim_window WHERE run_id = ?1) FROM other_event"
+			   " e JOIN run r ON r.id = e.run_id WHERE e.run_id = ?1 AND e.system ="
+			   " 'ftrace' AND e.name = 'print' AND instr(coalesce(json_extract(e.fields,"
+			   " '$.buf'), substr(json_extract(e.fields, '$.text'), instr(json_extract("
+			   "e.fields, '$.text'), ': ') + 2)), ?2) > 0", "windows: align marker");
+	store_bind_int64(q, 1, run_id);
+	store_bind_text(q, 2, marker);
+	r = store_stmt_row_int64(q, v, 3);
+	store_stmt_free(q);
+	if (r < 0)
+		return -1;
+	if (!v[0] || v[2] <= 0)
+		return 0;
+	*marker_ns = v[1] < 0 ? 0 : v[1];
+	*first_window = (*marker_ns + v[2] - 1) / v[2];
+	return 0;
+}

@@ -79,7 +79,7 @@ int chart_draw(struct store *st, const struct chart_draw_req *r)
 	} else if (!strcmp(r->kind, "windows")) {
 		struct chart_windows w;
 
-		if (chart_windows_build(st, r->metric ? r->metric : "scanned", &w))
+		if (chart_windows_build(st, r->metric ? r->metric : "scanned", r->align_marker, &w))
 			return -1;
 		if (r->dump)
 			chart_windows_dump(&w, r->dump);

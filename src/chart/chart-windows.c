@@ -8,6 +8,7 @@
 #include "store.h"
 #include "store-query.h"
 #include "vr.h"
+#include "windows.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,15 +37,18 @@ struct run_win {
 	double width_s;
 };
 
-static int read_run(struct store *s, int64_t run_id, const char *expr, struct run_win *w)
+/* Run @run_id's windows from window @first on. */
+static int read_run(struct store *s, int64_t run_id, int64_t first, const char *expr,
+		    struct run_win *w)
 {
 	struct store_stmt *q = store_stmt_newf(s, "windows chart", "SELECT width_ns, %s FROM"
 					       " reclaim_window WHERE run_id = ?1 AND nid IS NULL"
-					       " ORDER BY window", expr);
+					       " AND window >= ?2 ORDER BY window", expr);
 	int r;
 
 	memset(w, 0, sizeof(*w));
 	store_bind_int64(q, 1, run_id);
+	store_bind_int64(q, 2, first);
 	while ((r = store_step(q)) == 1) {
 		w->v = vr_realloc(w->v, (w->n + 1) * sizeof(*w->v));
 		w->v[w->n++] = store_col_double(q, 1);
@@ -108,12 +112,50 @@ static int colour_of(struct store *s, const char *kernel)
 	return (int)n;
 }
 
-int chart_windows_build(struct store *s, const char *metric, struct chart_windows *out)
+/* Where each run of @runs (@n) starts when aligned at @marker (-1: no
+ * marker, left out, named in @c->unaligned "kernel iteration N"). */
+static int align_runs(struct store *s, const char *kernel, const char *marker,
+		      const int64_t *runs, size_t n, int64_t *first, struct chart_windows *c)
+{
+	struct vr_buf b;
+	int ret = 0;
+
+	vr_buf_init(&b);
+	if (c->unaligned)
+		vr_buf_addstr(&b, c->unaligned);
+	for (size_t r = 0; !ret && r < n; r++) {
+		int64_t at_ns;
+
+		first[r] = 0;
+		if (!marker)
+			continue;
+		ret = windows_align(s, runs[r], marker, &first[r], &at_ns);
+		if (!ret && first[r] < 0) {
+			struct store_stmt *q = store_stmt_new(s, "SELECT iteration FROM run WHERE id ="
+							      " ?1", "windows chart: iteration");
+			int64_t it = 0;
+
+			store_bind_int64(q, 1, runs[r]);
+			store_stmt_row_int64(q, &it, 1);
+			store_stmt_free(q);
+			vr_buf_addf(&b, "%s%s iteration %lld", b.len ? ", " : "", kernel,
+				    (long long)it);
+		}
+	}
+	free(c->unaligned);
+	c->unaligned = b.len ? vr_buf_detach(&b) : NULL;
+	vr_buf_release(&b);
+	return ret;
+}
+
+int chart_windows_build(struct store *s, const char *metric, const char *marker,
+			struct chart_windows *out)
 {
 	char **kernels = NULL;
 	int64_t **runs = NULL;
 	size_t *nruns = NULL, nk = 0, m;
 	struct run_win **w;
+	size_t *se_runs;
 	double longest = 0;
 	int ret = 0;
 
@@ -124,6 +166,7 @@ int chart_windows_build(struct store *s, const char *metric, struct chart_window
 		return vr_error("windows chart: unknown metric '%s' (scanned, reclaimed, stall,"
 				" kswapd)", metric);
 	out->metric = vr_strdup(metric);
+	out->align_marker = marker ? vr_strdup(marker) : NULL;
 	out->unit = metric_defs[m].unit;
 	out->what = metric_defs[m].what;
 	if (store_has_table(s, "reclaim_window") != 1)
@@ -131,13 +174,21 @@ int chart_windows_build(struct store *s, const char *metric, struct chart_window
 	if (kernel_runs(s, &kernels, &runs, &nruns, &nk))
 		return -1;
 	w = vr_calloc(nk ? nk : 1, sizeof(*w));
+	se_runs = vr_calloc(nk ? nk : 1, sizeof(*se_runs));
 	for (size_t k = 0; !ret && k < nk; k++) {
+		int64_t *first = vr_calloc(nruns[k], sizeof(*first));
+
 		w[k] = vr_calloc(nruns[k], sizeof(**w));
+		ret = align_runs(s, kernels[k], marker, runs[k], nruns[k], first, out);
 		for (size_t r = 0; !ret && r < nruns[k]; r++) {
-			ret = read_run(s, runs[k][r], metric_defs[m].expr, &w[k][r]);
+			if (first[r] < 0)
+				continue;	/* no marker: left out */
+			se_runs[k]++;
+			ret = read_run(s, runs[k][r], first[r], metric_defs[m].expr, &w[k][r]);
 			out->step_s = fmax(out->step_s, w[k][r].width_s);
 			longest = fmax(longest, w[k][r].width_s * (double)w[k][r].n);
 		}
+		free(first);
 	}
 	out->nsteps = ret || out->step_s <= 0 ? 0 : (size_t)ceil(longest / out->step_s - 1e-9);
 	out->series = vr_calloc(nk ? nk : 1, sizeof(*out->series));
@@ -148,7 +199,7 @@ int chart_windows_build(struct store *s, const char *metric, struct chart_window
 
 		se->kernel = kernels[k];
 		se->colour = colour_of(s, kernels[k]);
-		se->nruns = (int)nruns[k];
+		se->nruns = (int)se_runs[k];
 		se->median = vr_calloc(out->nsteps + 1, sizeof(double));
 		se->lo = vr_calloc(out->nsteps + 1, sizeof(double));
 		se->hi = vr_calloc(out->nsteps + 1, sizeof(double));
@@ -175,6 +226,7 @@ int chart_windows_build(struct store *s, const char *metric, struct chart_window
 		free(runs[k]);
 	}
 	free(w);
+	free(se_runs);
 	free(kernels);
 	free(runs);
 	free(nruns);
@@ -185,6 +237,9 @@ void chart_windows_dump(const struct chart_windows *c, FILE *f)
 {
 	fprintf(f, "windows metric=%s unit=%s step_s=%.9g steps=%zu\n", c->metric, c->unit,
 		c->step_s, c->nsteps);
+	if (c->align_marker)
+		fprintf(f, "aligned at '%s'; no marker: %s\n", c->align_marker,
+			c->unaligned ? c->unaligned : "none");
 	for (size_t k = 0; k < c->nseries; k++) {
 		const struct chart_windows_series *se = &c->series[k];
 
@@ -205,5 +260,7 @@ void chart_windows_release(struct chart_windows *c)
 	}
 	free(c->series);
 	free(c->metric);
+	free(c->align_marker);
+	free(c->unaligned);
 	memset(c, 0, sizeof(*c));
 }

@@ -67,6 +67,10 @@ int render_chart_windows(const struct chart_windows *c, const struct render_char
 	vr_buf_addf(&title, "Where and when: %s per window", c->metric);
 	vr_buf_addf(&sub, "%s\nmedian over each kernel's runs (line), their range shaded; windows"
 		    " of %.3g s", c->what, c->step_s);
+	if (c->align_marker)
+		vr_buf_addf(&sub, "; aligned at the marker '%s'%s%s", c->align_marker,
+			    c->unaligned ? ", left out (no marker): " : "",
+			    c->unaligned ? c->unaligned : "");
 	y = rk_title(&k, title.buf, o->subtitle ? o->subtitle : sub.buf);
 	for (size_t i = 0; i < c->nseries; i++) {
 		vr_buf_init(&lab[i]);
@@ -94,7 +98,8 @@ int render_chart_windows(const struct chart_windows *c, const struct render_char
 	rk_axis_fit(&ya, 0, hi > 0 ? hi : 1, true);
 	vr_buf_addf(&ylab, "%s %s", c->metric, c->unit);
 	rk_yaxis(&k, &ya, L, true, L, R, ylab.buf);
-	rk_xaxis(&k, &xa, B, ya.p1, "time since the run's first event (s)");
+	rk_xaxis(&k, &xa, B, ya.p1, c->align_marker ? "time since the marker (s), from the first"
+		 " window after it" : "time since the run's first event (s)");
 	cairo_save(k.cr);
 	cairo_rectangle(k.cr, L, ya.p1 - 2, R - L, B - ya.p1 + 4);
 	cairo_clip(k.cr);

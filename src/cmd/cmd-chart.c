@@ -17,13 +17,13 @@
 #include <string.h>
 
 struct chart_args {
-	const char *kind, *out, *metric;
+	const char *kind, *out, *metric, *align;
 	long long run_id;
 	int nid, width, height, dump;
 	double from_s, to_s, bin_s;
 };
 
-enum { OPT_FROM = CMD_OPT_LONG, OPT_TO, OPT_BIN, OPT_DUMP, OPT_METRICS };
+enum { OPT_FROM = CMD_OPT_LONG, OPT_TO, OPT_BIN, OPT_DUMP, OPT_METRICS, OPT_ALIGN };
 
 static const struct cmd_option chart_options[] = {
 	{ 'd', "database", "DB", "SQLite database written by 'load'" },
@@ -40,6 +40,9 @@ static const struct cmd_option chart_options[] = {
 			      "or an imported one such as Read (p95-Read is taken as\n"
 			      "Read); case-sensitive, an unknown name is an error" },
 	{ OPT_METRICS, "metrics", "M", "the same as --metric (the name compare takes)" },
+	{ OPT_ALIGN, "align-marker", "TEXT", "windows: time 0 at each run's first trace_marker\n"
+					     "(print) event containing TEXT; runs without one\n"
+					     "left out and named" },
 	{ 'W', "width", "PX", "image width (default 800)" },
 	{ 'H', "height", "PX", "image height (default 600; a timeline of more than two\n"
 			       "nodes grows by 230 per node)" },
@@ -70,6 +73,7 @@ static enum cmd_status chart_option(struct cmd_ctx *ctx, int key, const char *ar
 	case OPT_TO: bad = vr_parse_nonneg_double(arg, &a->to_s); break;
 	case OPT_BIN: bad = vr_parse_nonneg_double(arg, &a->bin_s) || a->bin_s <= 0; break;
 	case OPT_DUMP: a->dump = 1; break;
+	case OPT_ALIGN: a->align = arg; bad = !*arg; break;
 	}
 	if (!bad)
 		return CMD_OK;
@@ -109,6 +113,8 @@ static enum cmd_status chart_check(struct cmd_ctx *ctx)
 		return vr_error("chart: size %dx%d out of range (%d..%d per side)", a->width,
 				a->height, RENDER_CHART_MIN_SIDE, RENDER_CHART_MAX_SIDE),
 		       CMD_USAGE_HELP;
+	if (a->align && strcmp(a->kind, "windows"))
+		return vr_error("chart: --align-marker is for --kind windows"), CMD_USAGE_HELP;
 	if (!strcmp(a->kind, "timeline")) {
 		if (a->run_id < 0)
 			return vr_error("chart: --kind timeline needs --run ID"), CMD_USAGE_HELP;
@@ -148,7 +154,7 @@ static int chart_run(struct cmd_ctx *ctx)
 	r = chart_draw(ctx->st, &(struct chart_draw_req){
 		.kind = a->kind, .out = a->out, .width = a->width, .height = a->height,
 		.run_id = a->run_id, .nid = a->nid, .from_s = a->from_s, .to_s = a->to_s,
-		.bin_s = a->bin_s, .metric = metric, .dump = a->dump ? stdout : NULL });
+		.bin_s = a->bin_s, .metric = metric, .align_marker = a->align, .dump = a->dump ? stdout : NULL });
 	free(metric);
 	return r ? VR_EXIT_FAIL : VR_EXIT_OK;
 }

@@ -132,7 +132,8 @@ static bool same_name(const char *a, const char *b)
 	return la == lb && !strncmp(a, b, la);
 }
 
-enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT, OPT_METRIC, OPT_HIGHER, OPT_ZEROS, OPT_CI, OPT_RATIO, OPT_WIDTH };
+enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT, OPT_METRIC, OPT_HIGHER, OPT_ZEROS, OPT_CI, OPT_RATIO, OPT_WIDTH,
+       OPT_ALIGN };
 
 static const struct cmd_option compare_options[] = {
 	{ 'd', "database", "DB", "database written by `load` / `import-latency`" },
@@ -146,6 +147,9 @@ static const struct cmd_option compare_options[] = {
 	{ OPT_CI, "ci", NULL, "under each Amean row, Welch's (1-A) confidence interval\n"
 		"of the gain, [lo, hi]%; a note where outliers hide a\n"
 		"difference" },
+	{ OPT_ALIGN, "align-marker", "TEXT", "the windows block from each run's first\n"
+		"trace_marker (print) event containing TEXT; runs\n"
+		"without one left out and named" },
 	{ OPT_WIDTH, "width", "COLS", "text: fit COLS columns (default 80, a mail): the\n"
 		"kernels in blocks after the baseline, notes wrapped,\n"
 		"long names shortened with a legend; 0: no limit" },
@@ -202,6 +206,11 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 		break;
 	case OPT_RATIO:
 		c->o.print_ratio = true;
+		break;
+	case OPT_ALIGN:
+		if (!*arg)
+			return vr_error("compare: --align-marker wants a text"), CMD_USAGE;
+		c->o.align_marker = arg;
 		break;
 	case OPT_WIDTH:
 		if (vr_parse_int(arg, &c->width) || c->width < 0 || (c->width && c->width < 40))
@@ -506,7 +515,7 @@ static void compare_release(void *opts)
 static const char *const compare_synopsis[] = {
 	"[-d DB] [--kernels K1,K2,...] [--metrics M,...]\n"
 	"[--stats S,...] [--format text|markdown|csv|json]\n"
-	"[--alpha A] [--significance welch|ci] [--ci] [--print-ratio]\n[--layout 2017|mmtests] [--width COLS]",
+	"[--alpha A] [--significance welch|ci] [--ci] [--print-ratio]\n[--align-marker TEXT] [--layout 2017|mmtests] [--width COLS]",
 	"[OPTIONS] NAME=FILE,FILE... NAME=FILE,...",
 	NULL
 };

@@ -21,7 +21,7 @@ struct report_args {
 	struct compare_opts o;
 };
 
-enum { OPT_CI = CMD_OPT_LONG };
+enum { OPT_CI = CMD_OPT_LONG, OPT_ALIGN };
 
 static const struct cmd_option report_options[] = {
 	{ 'd', "database", "DB", "SQLite database written by 'load'" },
@@ -34,6 +34,9 @@ static const struct cmd_option report_options[] = {
 	CMD_TRIM_OPTION_ROWS,
 	{ OPT_CI, "ci", NULL, "compare's --ci: intervals in compare.txt and the\n"
 		"headline" },
+	{ OPT_ALIGN, "align-marker", "TEXT", "compare's --align-marker: the windows block and\n"
+		"charts from each run's first trace_marker event\n"
+		"containing TEXT" },
 	{ 0 }
 };
 
@@ -48,6 +51,11 @@ static enum cmd_status report_option(struct cmd_ctx *ctx, int key, const char *a
 	case 'q': a->quiet = true; break;
 	case 'v': a->verbose = true; break;
 	case OPT_CI: a->o.ci = true; break;
+	case OPT_ALIGN:
+		if (!*arg)
+			return vr_error("report: --align-marker wants a text"), CMD_USAGE_HELP;
+		a->o.align_marker = arg;
+		break;
 	case 'W':
 	case 'H':
 		if (vr_parse_int(arg, key == 'W' ? &a->width : &a->height))
@@ -92,7 +100,7 @@ static int report_run(struct cmd_ctx *ctx)
 }
 
 static const char *const report_synopsis[] = {
-	"[-d DB] [-W PX] [-H PX] [-q] [-v] -o DIR [--kernels K1,K2,...]\n[--metrics M,...] [--stats S,...] [--ci]", NULL
+	"[-d DB] [-W PX] [-H PX] [-q] [-v] -o DIR [--kernels K1,K2,...]\n[--metrics M,...] [--stats S,...] [--ci]\n[--align-marker TEXT]", NULL
 };
 
 const struct cmd cmd_report_desc = {

@@ -10,15 +10,17 @@
 #include "store.h"
 #include "store-query.h"
 #include "vr.h"
+#include "windows.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { W_WIDTH, W_SCAN_HALF, W_SCAN_P95, W_STALL_HALF, W_STALL_P95, W_ROWS };
+enum { W_WIDTH, W_SCAN_HALF, W_SCAN_P95, W_STALL_HALF, W_STALL_P95, W_MARKER, W_ROWS };
 
 static const char *const row_names[W_ROWS] = {
 	[W_WIDTH] = "Window width ms",
+	[W_MARKER] = "Marker after the start s",
 	[W_SCAN_HALF] = "Windows with half of pages scanned %",
 	[W_SCAN_P95] = "Pages scanned per window p95/mean",
 	[W_STALL_HALF] = "Windows with half of stall time %",
@@ -53,13 +55,14 @@ static void burst(double *v, size_t n, double *half, double *p95)
 	*p95 = v[n - (size_t)ceil(0.95 * (double)n)] / (sum / (double)n);
 }
 
-/* The run's values of the rows into @out[W_ROWS] (NAN: none). */
-static int run_values(struct store *s, int64_t run_id, double out[W_ROWS])
+/* The run's values of the rows into @out[W_ROWS] (NAN: none), over its
+ * windows from @first on. */
+static int run_values(struct store *s, int64_t run_id, int64_t first, double out[W_ROWS])
 {
 	struct store_stmt *q = store_stmt_new(s, "SELECT width_ns, kswapd_scanned + other_scanned,"
 					      " coalesce(stall_ns, 0) FROM reclaim_window WHERE"
-					      " run_id = ?1 AND nid IS NULL ORDER BY window",
-					      "windows of a run");
+					      " run_id = ?1 AND nid IS NULL AND window >= ?2 ORDER BY"
+					      " window", "windows of a run");
 	double *scan = NULL, *stall = NULL;
 	size_t n = 0;
 	int r;
@@ -67,6 +70,7 @@ static int run_values(struct store *s, int64_t run_id, double out[W_ROWS])
 	for (int i = 0; i < W_ROWS; i++)
 		out[i] = NAN;
 	store_bind_int64(q, 1, run_id);
+	store_bind_int64(q, 2, first);
 	while ((r = store_step(q)) == 1) {
 		scan = vr_realloc(scan, (n + 1) * sizeof(*scan));
 		stall = vr_realloc(stall, (n + 1) * sizeof(*stall));
@@ -82,28 +86,45 @@ static int run_values(struct store *s, int64_t run_id, double out[W_ROWS])
 	return r < 0 ? -1 : 0;
 }
 
-/* Per kernel the mean over its trace runs of each row (NAN values left out). */
-static int kernel_values(struct store *s, const char *kernel, double mean[W_ROWS], bool *any)
+/*
+ * Per kernel the mean over its trace runs of each row (NAN values left
+ * out); with @marker, each run from its first window at or after the
+ * marker (windows_align()), a run without one left out and named in
+ * @missing ("iteration 2, 3").
+ */
+static int kernel_values(struct store *s, const char *kernel, const char *marker,
+			 double mean[W_ROWS], bool *any, struct vr_buf *missing)
 {
-	struct store_stmt *q = store_stmt_new(s, "SELECT id FROM run WHERE kernel = ?1 AND"
-					      " source_format <> 'latency' AND id IN (SELECT run_id"
-					      " FROM reclaim_window) ORDER BY iteration",
+	struct store_stmt *q = store_stmt_new(s, "SELECT id, iteration FROM run WHERE kernel = ?1"
+					      " AND source_format <> 'latency' AND id IN (SELECT"
+					      " run_id FROM reclaim_window) ORDER BY iteration",
 					      "windows: runs");
 	double sum[W_ROWS] = { 0 };
 	int n[W_ROWS] = { 0 }, r;
 
 	store_bind_text(q, 1, kernel);
 	while ((r = store_step(q)) == 1) {
+		int64_t first = 0, at_ns = 0;
 		double v[W_ROWS];
 
-		if (run_values(s, store_col_int64(q, 0), v)) {
+		*any = true;
+		if (marker && windows_align(s, store_col_int64(q, 0), marker, &first, &at_ns)) {
 			r = -1;
 			break;
 		}
+		if (first < 0) {
+			vr_buf_addf(missing, "%siteration %d", missing->len ? ", " : "",
+				    store_col_int(q, 1));
+			continue;
+		}
+		if (run_values(s, store_col_int64(q, 0), first, v)) {
+			r = -1;
+			break;
+		}
+		v[W_MARKER] = marker ? (double)at_ns / 1e9 : NAN;
 		for (int i = 0; i < W_ROWS; i++)
 			if (!isnan(v[i]))
 				sum[i] += v[i], n[i]++;
-		*any = true;
 	}
 	store_stmt_free(q);
 	for (int i = 0; i < W_ROWS; i++)
@@ -114,7 +135,10 @@ static int kernel_values(struct store *s, const char *kernel, double mean[W_ROWS
 int compare_windows_build(struct store *s, const struct compare_result *res,
 			  struct compare_vmstat *v)
 {
+	const char *marker = res->align_marker;
+	int nrows = marker ? W_ROWS : W_MARKER;	/* the marker row when aligned */
 	struct render_row *rows;
+	struct vr_buf missing;
 	bool any = false;
 	int ret = 0;
 
@@ -127,38 +151,66 @@ int compare_windows_build(struct store *s, const struct compare_result *res,
 	if (!res->tables[1].nrows || store_has_table(s, "reclaim_window") != 1)
 		return 0;
 	rows = vr_calloc(W_ROWS, sizeof(*rows));
-	for (int i = 0; i < W_ROWS; i++) {
+	for (int i = 0; i < nrows; i++) {
 		rows[i].op = vr_strdup(row_names[i]);
-		rows[i].precision = 2;
-		rows[i].unit = i == W_WIDTH ? "ms" : i == W_SCAN_HALF || i == W_STALL_HALF ? "%" : NULL;
+		rows[i].precision = i == W_MARKER ? 3 : 2;
+		rows[i].unit = i == W_WIDTH ? "ms" : i == W_SCAN_HALF || i == W_STALL_HALF ? "%" :
+			       i == W_MARKER ? "s" : NULL;
 		rows[i].cells = vr_calloc(res->nkernels, sizeof(*rows[i].cells));
 	}
+	v->wnotes = vr_calloc(2 + res->nkernels, sizeof(*v->wnotes));
+	v->wnotes[v->nwnotes++] = vr_strdup("windows: each run cut into windows of equal width (at"
+					    " least 20, or load --window); means over a kernel's"
+					    " runs. Half %: the fewest windows holding half the"
+					    " run's pages scanned (stall time), of all; near 50 when"
+					    " steady, small in bursts. p95/mean: 1 when steady");
+	if (marker) {
+		struct vr_buf b;
+
+		vr_buf_init(&b);
+		vr_buf_addf(&b, "aligned at the marker '%s': each run from its first window starting"
+			    " at or after its first print event containing it (at most one window"
+			    " late); the time before is left out", marker);
+		v->wnotes[v->nwnotes++] = vr_buf_detach(&b);
+	}
+	vr_buf_init(&missing);
 	for (size_t c = 0; !ret && c < res->nkernels; c++) {
 		double mean[W_ROWS];
 
-		ret = kernel_values(s, res->kernels[c], mean, &any);
-		for (int i = 0; !ret && i < W_ROWS; i++) {
+		vr_buf_reset(&missing);
+		ret = kernel_values(s, res->kernels[c], marker, mean, &any, &missing);
+		for (int i = 0; !ret && i < nrows; i++) {
 			rows[i].cells[c].value = mean[i];
 			rows[i].cells[c].gain_pct = rows[i].cells[c].p = NAN;
 		}
+		if (!ret && missing.len) {
+			struct vr_buf b, k;
+
+			vr_buf_init(&b);
+			vr_buf_init(&k);
+			vr_buf_addf(&b, "%s: no marker '%s' in %s: left out",
+				    vr_escaped(&k, res->kernels[c]), marker, missing.buf);
+			v->wnotes[v->nwnotes++] = vr_buf_detach(&b);
+			vr_buf_release(&k);
+		}
 	}
+	vr_buf_release(&missing);
 	if (!any) {
-		for (int i = 0; i < W_ROWS; i++) {
+		for (int i = 0; i < nrows; i++) {
 			free((char *)rows[i].op);
 			free(rows[i].cells);
 		}
 		free(rows);
+		for (size_t i = 0; i < v->nwnotes; i++)
+			free(v->wnotes[i]);
+		free(v->wnotes);
+		v->wnotes = NULL;
+		v->nwnotes = 0;
 		return ret;
 	}
-	v->windows.rows = rows;
-	v->windows.nrows = W_ROWS;
-	v->wnotes = vr_calloc(1, sizeof(*v->wnotes));
-	v->wnotes[0] = vr_strdup("windows: each run cut into windows of equal width (at least 20,"
-				 " or load --window); means over a kernel's runs. Half %: the fewest"
-				 " windows holding half the run's pages scanned (stall time), of all;"
-				 " near 50 when steady, small in bursts. p95/mean: 1 when steady");
-	v->nwnotes = 1;
 	v->windows.notes = (const char *const *)v->wnotes;
 	v->windows.nnotes = v->nwnotes;
+	v->windows.rows = rows;
+	v->windows.nrows = (size_t)nrows;
 	return ret;
 }

@@ -1094,6 +1094,7 @@ int compare_build(struct store *s, const struct compare_opts *o, struct compare_
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
+	out->align_marker = o->align_marker;
 	if (o->kernels) {
 		out->kernels = vr_calloc(o->nkernels + 1, sizeof(*out->kernels));
 		for (size_t i = 0; i < o->nkernels; i++)
