@@ -137,6 +137,16 @@ bool vr_name_of_dead_process(const char *name, const char *prefix, char after);
  */
 unsigned long long vr_proc_start_time(pid_t pid, char *state);
 
+/** vr_mem_available_bytes - the memory the kernel says is available for
+ * new work without swapping (MemAvailable of /proc/meminfo, Linux 3.14+),
+ * in bytes; 0 if unknown. */
+uint64_t vr_mem_available_bytes(void);
+
+/** vr_cpus_usable - the CPUs this process may run on (its affinity mask,
+ * sched_getaffinity(2): taskset and cpuset cgroups narrow it), else the
+ * online CPUs; at least 1. */
+int vr_cpus_usable(void);
+
 /** vr_as_limit_mib - the address-space limit (ulimit -v, RLIMIT_AS) in
  * MiB, or 0 when there is none. */
 unsigned long long vr_as_limit_mib(void);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* util.c - error reporting, allocation and vr_buf; see include/vr.h. */
+#define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
 #include "vr.h"
+#include <sched.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -247,6 +249,31 @@ bool vr_name_of_dead_process(const char *name, const char *prefix, char after)
 	char state = 0;
 
 	return !vr_proc_start_time((pid_t)pid, &state) && (state == 'Z' || state == 'X');
+}
+
+uint64_t vr_mem_available_bytes(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	unsigned long long kb = 0;
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (uint64_t)kb * 1024;
+}
+
+int vr_cpus_usable(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
 }
 
 unsigned long long vr_as_limit_mib(void)

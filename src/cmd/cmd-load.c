@@ -62,7 +62,7 @@ static const struct cmd_option load_options[] = {
 				 "free number for the kernel); later files count up" },
 	{ 'R', "replace", NULL, "reload a file loaded before (same contents) into its run,\n"
 				"keeping the run's id, label, iteration and latencies" },
-	{ 'j', "jobs", "N", "files decoded in parallel (default: number of CPUs)" },
+	{ 'j', "jobs", "N", "files decoded at once (default and most: the CPUs)" },
 	{ 'q', "quiet", NULL, "do not print a line per loaded run" },
 	{ OPT_PREMATURE_MS, "premature-ms", "MS", "a kswapd full sleep followed by a wakeup request\n"
 		"within MS milliseconds is flagged premature (default 100)" },

@@ -32,21 +32,6 @@ struct dat_source {
 
 static const volatile sig_atomic_t never_interrupted;
 
-/* Bytes of free memory (MemAvailable), or 0 if unknown. */
-static uint64_t mem_available(void)
-{
-	FILE *f = fopen("/proc/meminfo", "re");
-	unsigned long long kb = 0;
-	char line[256];
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return (uint64_t)kb * 1024;
-}
-
 /*
  * Read the compressed trace.dat @path through an uncompressed copy?  With
  * --low-memory, or when its decompressed data (taken as 12 times the file:
@@ -60,7 +45,7 @@ static bool want_spill(const struct ingest_opts *o, const char *path)
 
 	if (o->low_memory)
 		return true;
-	avail = mem_available();
+	avail = vr_mem_available_bytes();
 	if (stat(path, &st) || !avail || (uint64_t)st.st_size * 12 <= avail / 2)
 		return false;
 	vr_warn_plain("%s: about %llu MiB once decompressed, more than half the free memory:"

@@ -74,6 +74,26 @@ int load_run_worker(struct load_ctx *c, load_body_fn body, char *const *files, i
 void load_progress(const struct load_ctx *c, char what, int i, int failed);
 
 /*
+ * The decode memory one file open at once may hold, in bytes: a compressed
+ * trace.dat's in-memory budget of decompressed chunks (64 MiB,
+ * ingest-source.c), the reader's decode queue and its model; `make bench`
+ * measured about 147 MB of anonymous memory at the peak of a load of one
+ * file, SQLite's 16 MB page cache included.
+ */
+#define LOAD_DECODE_BYTES (150ull << 20)
+
+/*
+ * load-run.c: how many files are open and decoding at once (the one being
+ * stored among them): -j N (@o->jobs; 0: the CPUs), but never more than the
+ * CPUs this process may run on (vr_cpus_usable(): each file decodes on one
+ * reader thread, so more files at once decode no faster and only hold more
+ * decode memory: -j 1000000 on 26 files peaked at 4.5 times the memory of
+ * -j 1), nor more than half the available memory holds at
+ * LOAD_DECODE_BYTES each; at least 1.
+ */
+int load_decode_window(const struct load_opts *o);
+
+/*
  * load-run.c: load @n files in this process (the store, Ctrl-C, the files
  * in order).  Returns the number of files that failed.
  */

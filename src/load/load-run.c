@@ -412,22 +412,32 @@ static void probe_all(const struct load_ctx *c, char *const *files, int n, bool 
 		bad[i] = ingest_probe(files[i], &sha[i]) != 0;
 }
 
+int load_decode_window(const struct load_opts *o)
+{
+	int cpus = vr_cpus_usable(), window = o->jobs > 0 ? o->jobs : cpus;
+	uint64_t avail = vr_mem_available_bytes();
+
+	if (window > cpus)
+		window = cpus;
+	if (avail && (uint64_t)window * LOAD_DECODE_BYTES > avail / 2)
+		window = (int)(avail / 2 / LOAD_DECODE_BYTES);
+	return window < 1 ? 1 : window;
+}
+
 /*
- * Load @n files in order, one run each.  Up to c->o.jobs files are opened
- * and decoding (each in its own reader thread, bounded) while the first
+ * Load @n files in order, one run each.  Up to load_decode_window() files
+ * are opened and decoding (each in its own reader thread, bounded) while the first
  * of them is being stored: SQLite takes one writer, so storing stays in
  * file order.  Returns the number of files that failed.
  */
 static int load_run_files(struct load_ctx *c, struct store *st, char *const *files, int n)
 {
-	int window = c->o.jobs > 0 ? c->o.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	int window = load_decode_window(&c->o);
 	struct load_input *in = vr_calloc((size_t)n, sizeof(*in));
 	bool *bad = vr_calloc((size_t)n, sizeof(*bad));
 	char **sha = vr_calloc((size_t)n, sizeof(*sha));	/* of trace.dat files */
 	int failed = 0, opened = 0;
 
-	if (window < 1)
-		window = 1;
 	probe_all(c, files, n, bad, sha);
 	for (int i = 0; i < n && !*c->interrupted; i++) {
 		for (; opened < n && opened < i + window && !*c->interrupted; opened++) {
