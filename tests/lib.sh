@@ -3,6 +3,10 @@
 # test_done.  Each test runs in its own fresh directory under a temp root.
 set -u
 : "${VR:?run through tests/run-tests.sh (make test)}"
+# the top of the tree and the build directory (run-tests.sh exports them;
+# a script run by hand finds them from its own path)
+export TOP="${TOP:-$(cd "$(dirname "$0")/.." && pwd)}"
+export BUILD="${BUILD:-$TOP/build}"
 
 # A script that sets VR_PRIVATE_TMP=want before sourcing this file runs
 # with a /tmp of its own (a user and mount namespace, unshare -rm, a bind
