@@ -69,8 +69,147 @@ static void value(struct vr_buf *b, const struct render_row *row, double v)
 		    row->unit ? row->unit : "");
 }
 
+/*
+ * Where and when a difference shows, by what the metric counts: direct
+ * reclaim stalls (reclaim_stall: complete direct stalls by the nodes they
+ * reclaimed from; windows with stall time), kswapd (kswapd_cycle: wakes by
+ * node; windows with kswapd running), pages scanned or reclaimed by kswapd
+ * or by the other tasks (reclaim_window by node; windows with such pages).  F_NONE: neither (an
+ * imported metric, throttles, writes, flags).
+ */
+enum family { F_NONE, F_STALL, F_KSWAPD, F_KSWAPD_PAGES, F_OTHER_PAGES, F_KSWAPD_RECLAIMED,
+	      F_OTHER_RECLAIMED };
+
+static enum family family_of(const char *name)
+{
+	bool reclaimed = !strncmp(name, "Pages reclaimed", 15);
+
+	if (strstr(name, "by kswapd") || !strcmp(name, "Kswapd reclaim efficiency %"))
+		return strncmp(name, "Folios", 6) ? reclaimed ? F_KSWAPD_RECLAIMED : F_KSWAPD_PAGES :
+		       F_NONE;
+	if (strstr(name, "in direct reclaim") || !strcmp(name, "Direct reclaim efficiency %"))
+		return reclaimed ? F_OTHER_RECLAIMED : F_OTHER_PAGES;
+	if (!strncmp(name, "Direct reclaim stall", 20) || strstr(name, "-DirectReclaim"))
+		return F_STALL;
+	if ((!strncmp(name, "Kswapd", 6) && !strstr(name, "throttled")) ||
+	    strstr(name, "-KswapdWakeupDelay") || strstr(name, "-KswapdAwake"))
+		return F_KSWAPD;
+	return F_NONE;
+}
+
+#define KERNEL_RUNS " JOIN run r ON r.id = x.run_id WHERE r.kernel = ?1 AND" \
+	" r.source_format <> 'latency'"
+
+static const struct {
+	const char *nodes;	/* ?1 kernel: (node, value) rows */
+	const char *what;	/* the value's words and its table */
+	const char *active;	/* a whole-machine reclaim_window row where it shows */
+} where_sql[] = {
+	[F_STALL] = { "SELECT j.value, count(*) FROM reclaim_stall x, json_each(CASE WHEN"
+		      " coalesce(x.nids, '') = '' THEN '[null]' ELSE '[' || x.nids || ']' END) j"
+		      KERNEL_RUNS " AND x.kind = 'direct' AND x.complete GROUP BY 1 ORDER BY"
+		      " j.value IS NULL, 1",
+		      "complete direct reclaim stalls by the nodes they reclaimed from,"
+		      " reclaim_stall", "x.stall_ns > 0" },
+	[F_KSWAPD] = { "SELECT x.nid, count(*) FROM kswapd_cycle x" KERNEL_RUNS " AND"
+		       " x.wake_ns IS NOT NULL GROUP BY 1 ORDER BY 1", "kswapd wakes by node,"
+		       " kswapd_cycle", "x.kswapd_running_ns > 0" },
+	[F_KSWAPD_PAGES] = { "SELECT x.nid, sum(x.kswapd_scanned) FROM reclaim_window x"
+			     KERNEL_RUNS " AND x.nid IS NOT NULL GROUP BY 1 ORDER BY 1",
+			     "pages scanned by kswapd by node, reclaim_window",
+			     "x.kswapd_scanned > 0" },
+	[F_OTHER_PAGES] = { "SELECT x.nid, sum(x.other_scanned) FROM reclaim_window x"
+			    KERNEL_RUNS " AND x.nid IS NOT NULL GROUP BY 1 ORDER BY 1",
+			    "pages scanned outside kswapd by node, reclaim_window",
+			    "x.other_scanned > 0" },
+	[F_KSWAPD_RECLAIMED] = { "SELECT x.nid, sum(x.kswapd_reclaimed) FROM reclaim_window x"
+				 KERNEL_RUNS " AND x.nid IS NOT NULL GROUP BY 1 ORDER BY 1",
+				 "pages reclaimed by kswapd by node, reclaim_window",
+				 "x.kswapd_reclaimed > 0" },
+	[F_OTHER_RECLAIMED] = { "SELECT x.nid, sum(x.other_reclaimed) FROM reclaim_window x"
+				KERNEL_RUNS " AND x.nid IS NOT NULL GROUP BY 1 ORDER BY 1",
+				"pages reclaimed outside kswapd by node, reclaim_window",
+				"x.other_reclaimed > 0" },
+};
+
+/* "node 0: 8, node 1: 3" of kernel @k into @b ("none" without a row). */
+static int where_nodes(struct store *s, enum family f, const char *k, struct vr_buf *b)
+{
+	struct store_stmt *q = store_stmt_new(s, where_sql[f].nodes, "what changed: nodes");
+	int r, n = 0;
+
+	store_bind_text(q, 1, k);
+	while ((r = store_step(q)) == 1) {
+		vr_buf_addstr(b, n++ ? ", " : "");
+		if (store_col_is_null(q, 0))	/* a stall that reclaimed no page */
+			vr_buf_addf(b, "no page reclaimed: %lld", (long long)store_col_int64(q, 1));
+		else
+			vr_buf_addf(b, "node %lld: %lld", (long long)store_col_int64(q, 0),
+				    (long long)store_col_int64(q, 1));
+	}
+	store_stmt_free(q);
+	if (!n)
+		vr_buf_addstr(b, "none");
+	return r < 0 ? -1 : 0;
+}
+
+/* "in 3 of 63 windows (1.00-2.00 s after a run's first event)" of @k. */
+static int where_windows(struct store *s, enum family f, const char *k, struct vr_buf *b)
+{
+	struct store_stmt *q = store_stmt_newf(s, "what changed: windows", "SELECT count(*),"
+		" coalesce(sum(%s), 0), min(CASE WHEN %s THEN x.start_ns - r.first_ts_ns END),"
+		" max(CASE WHEN %s THEN x.start_ns + x.width_ns - r.first_ts_ns END) FROM"
+		" reclaim_window x" KERNEL_RUNS " AND x.nid IS NULL", where_sql[f].active,
+		where_sql[f].active, where_sql[f].active);
+	int r;
+
+	store_bind_text(q, 1, k);
+	if ((r = store_step(q)) == 1) {
+		vr_buf_addf(b, "in %lld of %lld windows", (long long)store_col_int64(q, 1),
+			    (long long)store_col_int64(q, 0));
+		if (store_col_int64(q, 1))
+			vr_buf_addf(b, " (%.2f-%.2f s after a run's first event)",
+				    (double)store_col_int64(q, 2) / 1e9,
+				    (double)store_col_int64(q, 3) / 1e9);
+	}
+	store_stmt_free(q);
+	return r < 0 ? -1 : 0;
+}
+
+/* ". Where: ...; when: ..." for metric @name between kernels @a and @b. */
+static int where_when(struct store *s, const char *name, const char *a, const char *b,
+		      struct vr_buf *out)
+{
+	enum family f = family_of(name);
+	int ret;
+
+	if (f == F_NONE)
+		return 0;
+	vr_buf_addf(out, ". Where (%s): %s ", where_sql[f].what, esc(a));
+	ret = where_nodes(s, f, a, out);
+	vr_buf_addf(out, "; %s ", esc(b));
+	ret = ret || where_nodes(s, f, b, out);
+	if (ret || store_has_table(s, "reclaim_window") != 1)
+		return ret;
+	vr_buf_addf(out, ". When (reclaim_window): %s ", esc(a));
+	ret = where_windows(s, f, a, out);
+	vr_buf_addf(out, "; %s ", esc(b));
+	return ret || where_windows(s, f, b, out);
+}
+
+/* "12.00, 6.00" the @n per-run values @v as summary.txt prints them (a
+ * count or pages as an integer, ms and % with 2 decimals). */
+static void per_run(struct vr_buf *b, const char *unit, const double *v, size_t n)
+{
+	bool whole = !strcmp(unit, "count") || !strcmp(unit, "pages") || !strcmp(unit, "folios");
+
+	for (size_t i = 0; i < n; i++)
+		vr_buf_addf(b, whole ? "%s%.0f" : "%s%.2f", i ? ", " : "", v[i]);
+}
+
 /* The latency rows compare marked significant (mean rows only). */
-static void latency_changes(const struct compare_result *res, struct changes *ch)
+static int latency_changes(struct store *s, const struct compare_result *res,
+			   struct changes *ch)
 {
 	const struct render_table *t = &res->tables[0];
 
@@ -91,9 +230,14 @@ static void latency_changes(const struct compare_result *res, struct changes *ch
 			value(&b, row, cell->value);
 			vr_buf_addf(&b, " (gain %.2f%%; compare.txt marks it significant)",
 				    cell->gain_pct);
+			if (where_when(s, row->op, t->columns[0], t->columns[c], &b)) {
+				vr_buf_release(&b);
+				return -1;
+			}
 			change_add(ch, isinf(cell->gain_pct) ? INFINITY : fabs(cell->gain_pct), &b);
 		}
 	}
+	return 0;
 }
 
 /* The trace runs of kernel @name, by iteration (as compare.c takes them). */
@@ -226,6 +370,15 @@ static int counter_changes(struct store *s, const struct compare_opts *o,
 				    " counters block; their per-run values differ by Welch's t-test"
 				    " at p < %g)", row->op, esc(res->kernels[0]), base, esc(res->kernels[k]), v,
 				    na, nb, o->alpha);
+			vr_buf_addf(&t, ". Per run (summary.txt): %s ", esc(res->kernels[0]));
+			per_run(&t, defs[d].unit, a, na);
+			vr_buf_addf(&t, "; %s ", esc(res->kernels[k]));
+			per_run(&t, defs[d].unit, b, nb);
+			if (where_when(s, row->op, res->kernels[0], res->kernels[k], &t)) {
+				vr_buf_release(&t);
+				ret = -1;
+				break;
+			}
 			change_add(ch, base == 0 ? INFINITY : 100 * fabs(v - base) / fabs(base), &t);
 		}
 	}
@@ -288,6 +441,32 @@ static void counters_caveat(const struct compare_result *res, struct vr_buf *out
 			      " reclaim events, not traced (README \"pgdat flags\").\n");
 }
 
+/* Kswapd cycles whose decision is inferred, not seen (kswapd_cycle's
+ * decision_exact 0): the nap and sleep counters are estimates there. */
+static int estimate_caveat(struct store *s, const struct compare_result *res, struct vr_buf *out)
+{
+	struct store_stmt *q = store_stmt_new(s, "SELECT count(*), coalesce(sum(x.nap_margin_ns IS"
+					      " NOT NULL), 0) FROM kswapd_cycle x" KERNEL_RUNS
+					      " AND x.decision <> 'unknown' AND NOT x.decision_exact",
+					      "what changed: estimates");
+	int r = 0;
+
+	for (size_t k = 0; r >= 0 && k < res->nkernels; k++) {
+		int64_t v[2] = { 0, 0 };
+
+		store_stmt_reset(q);
+		store_bind_text(q, 1, res->kernels[k]);
+		r = store_stmt_row_int64(q, v, 2);
+		if (r >= 0 && v[0])
+			vr_buf_addf(out, "%s: %lld kswapd cycle decisions are inferred, not seen"
+				    " (kswapd_cycle decision_exact 0; %lld of them naps ended within"
+				    " a jiffy of the timeout): its nap and sleep counts are estimates.\n",
+				    esc(res->kernels[k]), (long long)v[0], (long long)v[1]);
+	}
+	store_stmt_free(q);
+	return r < 0 ? -1 : 0;
+}
+
 /* One line per run: how the trace covers the kernel's counters. */
 static int coverage_caveat(struct store *s, struct vr_buf *out, struct vr_buf *lines)
 {
@@ -334,10 +513,11 @@ int whatchanged_write(struct store *s, const struct compare_opts *o,
 
 	vr_buf_init(&caveats);
 	vr_buf_init(&lines);
-	latency_changes(res, &ch);
-	ret = res->nkernels > 1 ? counter_changes(s, o, res, &ch, &caveats) : 0;
+	ret = latency_changes(s, res, &ch);
+	ret = ret || (res->nkernels > 1 ? counter_changes(s, o, res, &ch, &caveats) : 0);
 	ret = ret || lost_caveat(s, &caveats) || coverage_caveat(s, &caveats, &lines);
 	counters_caveat(res, &caveats);
+	ret = ret || estimate_caveat(s, res, &caveats);
 	qsort(ch.c, ch.n, sizeof(*ch.c), by_size);
 	vr_buf_addstr(out, "## What changed\n\n");
 	if (res->nkernels < 2)

@@ -13,7 +13,11 @@
 #     var 12, t = 10 / 2 = 5.0, df 2, p = 0.038 < 0.10.
 # Both are changes from a nonzero base to 0, 100 %: equal sizes, so by
 # text: "Direct reclaim stall time ms" before "Direct reclaim stalls
-# complete".  No run has snapshots: the caveat says 6 runs.
+# complete".  No run has snapshots: the caveat says 6 runs.  Where and
+# when: base's 8 stalls reclaim no page (no node); each run is 1.0-2.0 s,
+# windows of 0.05 s, 21 a run: stalls at 1.1, 1.2, 1.3 s lie in windows 2,
+# 4, 6 (runs 1, 3) and 2, 4 (run 2): 8 of 63, from 0.10 s to the end of
+# window 6, 0.35 s; patched none.
 . "$(dirname "$0")/lib.sh"
 
 # trace NAME STALLS...: stalls of 2, 4, 6 ms in turn; each file its own
@@ -48,8 +52,8 @@ test_expect_success 'the section worked out by hand, first in index.md' '
 	test_cmp expect head &&
 	sed -n "/^## What changed/,/^Caveats:/p" out/index.md | grep " -> " >actual &&
 	cat >expect <<-EOF &&
-	Direct reclaim stall time ms: base 10.00 -> patched 0.00 (means of 3 and 3 runs, the counters block; their per-run values differ by Welch'"'"'s t-test at p < 0.1).
-	Direct reclaim stalls complete: base 2.67 -> patched 0.00 (means of 3 and 3 runs, the counters block; their per-run values differ by Welch'"'"'s t-test at p < 0.1).
+	Direct reclaim stall time ms: base 10.00 -> patched 0.00 (means of 3 and 3 runs, the counters block; their per-run values differ by Welch'"'"'s t-test at p < 0.1). Per run (summary.txt): base 12.00, 6.00, 12.00; patched 0.00, 0.00, 0.00. Where (complete direct reclaim stalls by the nodes they reclaimed from, reclaim_stall): base no page reclaimed: 8; patched none. When (reclaim_window): base in 8 of 63 windows (0.10-0.35 s after a run'"'"'s first event); patched in 0 of 63 windows.
+	Direct reclaim stalls complete: base 2.67 -> patched 0.00 (means of 3 and 3 runs, the counters block; their per-run values differ by Welch'"'"'s t-test at p < 0.1). Per run (summary.txt): base 3, 2, 3; patched 0, 0, 0. Where (complete direct reclaim stalls by the nodes they reclaimed from, reclaim_stall): base no page reclaimed: 8; patched none. When (reclaim_window): base in 8 of 63 windows (0.10-0.35 s after a run'"'"'s first event); patched in 0 of 63 windows.
 	EOF
 	test_cmp expect actual &&
 	grep -q "^6 run(s) have no counter snapshots" out/index.md &&
