@@ -187,10 +187,16 @@ enum chart_tl_item {
 	CHART_TL_AWAKE, CHART_TL_NAPPING, CHART_TL_ASLEEP, CHART_TL_UNKNOWN,
 	CHART_TL_THROTTLED, CHART_TL_PREMATURE, CHART_TL_DIRTY, CHART_TL_WRITEBACK, CHART_TL_CONGESTED,
 	CHART_TL_HOPELESS,	/* the "kswapd hopeless" band (kswapd_hopeless) */
+	CHART_TL_NO_DIRTY,	/* a PGDAT_DIRTY band of a kernel without the flag
+				 * (6.19+): its note is CHART_NO_DIRTY_NOTE */
 	CHART_TL_STALL,
 	CHART_TL_RATE_KSWAPD = CHART_TL_STALL + CHART_STALL_NKINDS, CHART_TL_RATE_OTHERS,
 	CHART_TL_NITEMS
 };
+
+/* The note of the PGDAT_DIRTY band on a kernel that has no such flag (6.19+,
+ * run_quality pgdat_flag_dirty_absent; src/model/model-flags.c). */
+#define CHART_NO_DIRTY_NOTE "no such flag on this kernel (6.19+)"
 
 /**
  * chart_flag_item - the colour of a flag band by its label: CHART_TL_DIRTY,

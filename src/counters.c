@@ -183,11 +183,15 @@ static const struct counter_def defs[] = {
 		  " (consider_reclaim_throttle())"),
 	THROTTLED("CONGESTED", "the lruvec was flagged congested (shrink_node(), not kswapd)"),
 	{ "pgdat %s set ms", "ms",
-	  "SELECT coalesce(sum(coalesce(f.clear_ns, r.last_ts_ns)"
+	  "SELECT CASE WHEN ?2 = 'PGDAT_DIRTY' AND EXISTS (SELECT 1 FROM run_quality"
+	  " WHERE run_id = ?1 AND item = 'pgdat_flag_dirty_absent' AND count > 0) THEN NULL"
+	  " ELSE (SELECT coalesce(sum(coalesce(f.clear_ns, r.last_ts_ns)"
 	  " - coalesce(f.set_ns, r.first_ts_ns)), 0) / 1e6"
-	  " FROM pgdat_flag f, run r WHERE f.run_id = ?1 AND r.id = ?1 AND f.flag = ?2", 0, 1, 0,
+	  " FROM pgdat_flag f, run r WHERE f.run_id = ?1 AND r.id = ?1 AND f.flag = ?2) END",
+	  0, 1, 0,
 	  "time each inferred pgdat flag was set, summed over nodes (an open end counts to the"
-	  " trace's first or last event)" },
+	  " trace's first or last event); PGDAT_DIRTY '-' on 6.19 and later, which have no such"
+	  " flag (run_quality pgdat_flag_dirty_absent)" },
 };
 
 const struct counter_def *counter_defs(size_t *n)

@@ -51,7 +51,7 @@ const char *chart_tl_item_name(int item)
 {
 	static const char *const names[CHART_TL_NITEMS] = {
 		"awake", "napping", "asleep", "unknown", "throttled", "premature", "DIRTY", "WRITEBACK",
-		"CONGESTED", "hopeless", "stall_direct", "stall_memcg", "stall_memcg_softlimit", "stall_node",
+		"CONGESTED", "hopeless", "no_dirty", "stall_direct", "stall_memcg", "stall_memcg_softlimit", "stall_node",
 		"stall_throttle", "rate_kswapd", "rate_others"
 	};
 
@@ -71,6 +71,9 @@ static unsigned int node_drawn(const struct chart_timeline_node *n)
 
 		if (n->flags[f].nspans && it >= 0)
 			m |= 1u << it;
+		if (!n->flags[f].nspans && n->flags[f].note &&
+		    !strcmp(n->flags[f].note, CHART_NO_DIRTY_NOTE))
+			m |= 1u << CHART_TL_NO_DIRTY;
 	}
 	for (size_t s = 0; s < n->nstalls; s++)
 		if (n->stall_kind[s] < CHART_STALL_NKINDS)
@@ -552,7 +555,20 @@ static const char *dirty_note(struct tl_ctx *c)
  */
 static const char *flag_note(struct tl_ctx *c, int any_rows, bool dirty)
 {
-	struct store_stmt *st = prep(c, "SELECT item FROM run_quality WHERE run_id = ?1"
+	struct store_stmt *st;
+
+	if (dirty) {	/* 6.19+: the kernel has no PGDAT_DIRTY (src/model/model-flags.c) */
+		bool absent;
+
+		st = prep(c, "SELECT 1 FROM run_quality WHERE run_id = ?1"
+			  " AND item = 'pgdat_flag_dirty_absent' AND count > 0",
+			  "timeline chart DIRTY absent", -1);
+		absent = store_step(st) > 0;
+		store_stmt_free(st);
+		if (absent)
+			return CHART_NO_DIRTY_NOTE;
+	}
+	st = prep(c, "SELECT item FROM run_quality WHERE run_id = ?1"
 				     " AND item IN ('pgdat_flag_not_inferred', 'pgdat_flag_rule')"
 				     " AND count > 0 ORDER BY item DESC", "timeline chart flag notes", -1);
 	const char *note = any_rows ? "never set" : "not inferred (no model data for this run)";

@@ -301,6 +301,8 @@ static void timeline_legend(struct rk *k, const struct chart_timeline *t, double
 		[CHART_TL_CONGESTED] = { "CONGESTED set", flag_colour("CONGESTED"), RK_SW_BOX, 0 },
 		[CHART_TL_HOPELESS] = { "kswapd hopeless (>= 16 failures)", flag_colour("hopeless"),
 					RK_SW_BOX, 0 },
+		[CHART_TL_NO_DIRTY] = { "PGDAT_DIRTY: no such flag (6.19+)", ST_UNKNOWN,
+					RK_SW_HATCH, 0 },
 		[CHART_TL_RATE_KSWAPD] = { "reclaimed by kswapd", RATE_KSWAPD, RK_SW_LINE, 0 },
 		[CHART_TL_RATE_OTHERS] = { "by others (direct, memcg, node)", RATE_DIRECT,
 					   RK_SW_LINE, 0 },

@@ -265,6 +265,7 @@ static void choose_rule(struct flag_machine *fm, const struct model_config *cfg)
 	fm->proof_congested = fm->rule >= FR_LRUVEC;
 	snprintf(fm->rule_detail, sizeof(fm->rule_detail), "%s; %s; release %s%s", fm->rule_name,
 		 basis, cfg->release ? cfg->release : "unknown",
+		 rel >= 619 ? "; no PGDAT_DIRTY (6.19+)" :
 		 fm->dirty_needs_unqueued ? "; PGDAT_DIRTY needs unqueued dirty > 0 (6.13+)" : "");
 }
 
@@ -278,6 +279,25 @@ static void choose_rule(struct flag_machine *fm, const struct model_config *cfg)
 static bool file_writes_possible(const struct flag_machine *fm)
 {
 	return !fm->release || fm->release < 616;
+}
+
+/*
+ * Has the recording's kernel PGDAT_DIRTY?  Baolin Wang's "mm: vmscan"
+ * patch of Oct 2025 (linux-mm, series cover.1760687075; after 6b0dfabb3555
+ * "fs: Remove aops->writepage" reclaim writes no file folio, so the flag
+ * gated nothing) deletes PGDAT_DIRTY from enum pgdat_flags
+ * (include/linux/mmzone.h) and its test and set from shrink_folio_list()
+ * and shrink_node() (mm/vmscan.c).  It went to the mm tree for the 6.19
+ * merge window: from release 6.19 (PGDAT_DIRTY_GONE) a kernel has no such
+ * flag, and the model infers none ("no such flag", never "never set").
+ * The release is the only mark: the flag has no tracepoint.  An unknown
+ * release: the flag may exist.
+ */
+#define PGDAT_DIRTY_GONE 619
+
+static bool dirty_exists(const struct flag_machine *fm)
+{
+	return !fm->release || fm->release < PGDAT_DIRTY_GONE;
 }
 
 /*
@@ -674,9 +694,9 @@ static int pass_end_at(struct flag_machine *fm, int nid, int64_t end_ns, int64_t
 	    (e = set_in(fm, nid, FL_WRITEBACK, t, b)))
 		snprintf(e, EV_LEN, "kswapd pass of %d calls: nr_writeback=%lld == nr_taken=%lld",
 			 f->ncalls, (long long)f->writeback, (long long)f->taken);
-	if (!f->taken_unknown)
+	if (!f->taken_unknown && dirty_exists(fm))
 		fm->n_dirty_tests++;
-	if (!f->taken_unknown && f->unqueued == f->file_taken &&
+	if (!f->taken_unknown && dirty_exists(fm) && f->unqueued == f->file_taken &&
 	    (!fm->dirty_needs_unqueued || f->unqueued > 0) &&
 	    (e = set_in(fm, nid, FL_DIRTY, t, b)))
 		snprintf(e, EV_LEN, "kswapd pass of %d calls: unqueued_dirty=%lld =="
@@ -747,9 +767,10 @@ static void per_call(struct flag_machine *fm, int pid, int64_t nid, int64_t star
 	if (dirty > 0 && dirty == congested && (e = set_in(fm, nid, FL_CONGESTED, ts, b)))
 		snprintf(e, EV_LEN, "call of pid %d: nr_dirty=%lld == nr_congested=%lld", pid,
 			 (long long)dirty, (long long)congested);
-	if (taken != MODEL_NULL)
+	if (taken != MODEL_NULL && dirty_exists(fm))
 		fm->n_dirty_tests++;
-	if (taken != MODEL_NULL && unqueued == taken && (e = set_in(fm, nid, FL_DIRTY, ts, b)))
+	if (taken != MODEL_NULL && dirty_exists(fm) && unqueued == taken &&
+	    (e = set_in(fm, nid, FL_DIRTY, ts, b)))
 		snprintf(e, EV_LEN, "call of pid %d: unqueued_dirty=%lld == nr_taken=%lld"
 			 " (estimate)", pid, (long long)unqueued, (long long)taken);
 }
@@ -999,6 +1020,11 @@ int model_flags_event(struct flag_machine *fm, const struct ingest_event *ev, in
 	return flush_closed(fm, (int64_t)ev->ts_ns - FLAG_LOOKBACK_NS);
 }
 
+#define DIRTY_ABSENT_NOTE \
+	"no such flag: PGDAT_DIRTY is gone from 6.19 (Baolin Wang, Oct 2025: removed from" \
+	" enum pgdat_flags with its test in shrink_folio_list(), as reclaim writes no file" \
+	" folio since 6.16): nothing to infer on this kernel"
+
 /*
  * What the timeline, summary and chart say of PGDAT_DIRTY (run_quality
  * pgdat_flag_dirty; its count is the tests made).  nr_unqueued_dirty is
@@ -1013,6 +1039,8 @@ int model_flags_event(struct flag_machine *fm, const struct ingest_event *ev, in
  */
 static const char *dirty_note(const struct flag_machine *fm)
 {
+	if (!dirty_exists(fm))
+		return DIRTY_ABSENT_NOTE;
 	if (!fm->n_dirty_tests && !fm->n_dirty_witness)
 		return "PGDAT_DIRTY cannot be inferred: no kswapd call with nr_taken"
 		       " (its lru_isolate) was traced, and no kswapd file write";
@@ -1141,6 +1169,8 @@ int model_flags_finish(struct flag_machine *fm, uint64_t kswapd_wakes)
 			 " so kswapd sets PGDAT_DIRTY on every pass (0 == 0) and never"
 			 " PGDAT_WRITEBACK or LRUVEC_CONGESTED; when, the trace cannot show (or the"
 			 " LRU events were not recorded)";
+	if (!ret && !dirty_exists(fm))
+		ret = model_quality(fm->cx, "pgdat_flag_dirty_absent", 1, DIRTY_ABSENT_NOTE);
 	if (!ret && !file_writes_possible(fm))
 		ret = model_quality(fm->cx, "reclaim_file_writes_na", 1,
 				    "6.16+: reclaim writes no file folio (pageout() activates"
