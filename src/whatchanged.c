@@ -109,8 +109,8 @@ static const struct {
 		      " coalesce(x.nids, '') = '' THEN '[null]' ELSE '[' || x.nids || ']' END) j"
 		      KERNEL_RUNS " AND x.kind = 'direct' AND x.complete GROUP BY 1 ORDER BY"
 		      " j.value IS NULL, 1",
-		      "complete direct reclaim stalls by the nodes they reclaimed from,"
-		      " reclaim_stall", "x.stall_ns > 0" },
+		      "complete direct reclaim stalls by the nodes they reclaimed from, one"
+		      " on two nodes counted on each, reclaim_stall", "x.stall_ns > 0" },
 	[F_KSWAPD] = { "SELECT x.nid, count(*) FROM kswapd_cycle x" KERNEL_RUNS " AND"
 		       " x.wake_ns IS NOT NULL GROUP BY 1 ORDER BY 1", "kswapd wakes by node,"
 		       " kswapd_cycle", "x.kswapd_running_ns > 0" },
@@ -141,8 +141,8 @@ static int where_nodes(struct store *s, enum family f, const char *k, struct vr_
 	store_bind_text(q, 1, k);
 	while ((r = store_step(q)) == 1) {
 		vr_buf_addstr(b, n++ ? ", " : "");
-		if (store_col_is_null(q, 0))	/* a stall that reclaimed no page */
-			vr_buf_addf(b, "no page reclaimed: %lld", (long long)store_col_int64(q, 1));
+		if (store_col_is_null(q, 0))	/* no shrink_inactive event inside */
+			vr_buf_addf(b, "no node traced: %lld", (long long)store_col_int64(q, 1));
 		else
 			vr_buf_addf(b, "node %lld: %lld", (long long)store_col_int64(q, 0),
 				    (long long)store_col_int64(q, 1));
