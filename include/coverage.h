@@ -40,6 +40,11 @@
  *   mm_vmscan_write_folio (writepage <= 5.17) per folio: pages against
  *   folios.  A node counter: /proc/vmstat shows it without the per-CPU
  *   deltas (vmstat_start()), each below zoneinfo's "vm stats threshold".
+ * - memory.stat (the cgroup's, v2) pgscan/pgsteal and their _direct and
+ *   _kswapd parts: shrink_inactive_list() counts __count_memcg_events() of
+ *   the lruvec's memcg for every reclaimer (memcg reclaim as direct); the
+ *   trace names no cgroup, so memcg reclaim's pages are compared, kswapd's
+ *   and direct reclaim's pages bounding the rest; _kswapd: not traced.
  * - pswpout: swap_writepage() counts the pages of each swap write; the
  *   trace's anon writes of reclaim are folios; zswap stores (zswpout) and,
  *   from 6.12, zero-filled folios (swpout_zero) are not written.

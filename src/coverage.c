@@ -61,22 +61,30 @@ static int64_t parse_version(const char *rel)
 	return maj * 1000 + min;
 }
 
-/* A number of the vmstat snapshots: *@delta = end - start; 0 if not both. */
-static int vmstat_delta(struct cov *c, const char *glob, int64_t *delta)
+/* A number of snapshot file @file ("vmstat", "memory.stat"): *@delta = end
+ * - start, summed over the names @glob matches; 0 if not both. */
+static int file_delta(struct cov *c, const char *file, const char *glob, int64_t *delta)
 {
 	struct store_stmt *q = store_stmt_new(c->st, "SELECT count(*), sum(end_value - start_value)"
 					      " FROM snapshot_counter WHERE run_id = ?1 AND file ="
-					      " 'vmstat' AND name GLOB ?2 AND start_value IS NOT NULL"
-					      " AND end_value IS NOT NULL", "coverage: vmstat deltas");
+					      " ?3 AND name GLOB ?2 AND start_value IS NOT NULL"
+					      " AND end_value IS NOT NULL", "coverage: snapshot deltas");
 	int64_t v[2];
 	int r;
 
 	store_bind_int64(q, 1, c->run_id);
 	store_bind_text(q, 2, glob);
+	store_bind_text(q, 3, file);
 	r = store_stmt_row_int64(q, v, 2);
 	store_stmt_free(q);
 	*delta = v[1];
 	return r < 0 ? -1 : v[0] > 0;
+}
+
+/* A number of the vmstat snapshots: *@delta = end - start; 0 if not both. */
+static int vmstat_delta(struct cov *c, const char *glob, int64_t *delta)
+{
+	return file_delta(c, "vmstat", glob, delta);
 }
 
 /* Was event @name recorded in the run (its format in the trace)? */
@@ -242,11 +250,13 @@ static int lru_sums(struct cov *c)
 struct cov_row {
 	const char *counter;		/* vmstat name (allocstall: the sum) */
 	const char *glob;		/* the vmstat names summed */
+	const char *file;		/* NULL: vmstat; "memory.stat" */
 	const char *vmstat_unit, *trace_unit;
 	bool traced;			/* trace_value known */
 	int64_t trace;
 	const char *not_traced;		/* why not: "not traced: ..." */
 	bool not_recorded;		/* the events are not in the trace */
+	int64_t bound;			/* K_MEMCG: the pages of other reclaim */
 };
 
 /* The lost events of the window, in words, or NULL if none. */
@@ -404,13 +414,41 @@ static int write_row(struct cov *c, const struct cov_row *r, int64_t delta, cons
 	return ret;
 }
 
-enum row_kind { K_EXACT, K_WMARK, K_WRITE, K_SWAP };
+enum row_kind { K_EXACT, K_WMARK, K_WRITE, K_SWAP, K_MEMCG };
+
+/*
+ * The cgroup's memory.stat (cgroup v2, record --cgroup): its pgscan_direct
+ * and pgsteal_direct (and pgscan, pgsteal: kswapd's, direct's and from 6.3
+ * khugepaged's) count the pages of the cgroup's lruvecs, and of its
+ * descendants', reclaimed by any reclaimer, memcg reclaim included
+ * (shrink_inactive_list() counts __count_memcg_events(lruvec_memcg(), item)
+ * whatever cgroup_reclaim(sc) says; mm/vmscan.c 6.1, 6.18).  The trace
+ * names no cgroup: it gives the pages of memcg reclaim (inside a
+ * memcg_reclaim_begin/end, c->scan[R_CGROUP]), and of kswapd and direct
+ * reclaim, which may have been the cgroup's: memory.stat above the memcg
+ * reclaim's pages by up to those is explained by them.  @bound: those
+ * pages of the window.
+ */
+static const char *explain_memcg(struct cov *c, int64_t diff, int64_t bound, GString *why)
+{
+	if (!diff)
+		return "exact";
+	say_lost(c, why);
+	if (diff > 0 && diff <= bound)
+		g_string_append_printf(why, "%s%lld pages of kswapd, direct or khugepaged reclaim in"
+				       " the window, of any cgroup (the trace names none): memory.stat"
+				       " counts those of this cgroup", why->len ? "; " : "",
+				       (long long)bound);
+	say_no_marker(c, diff, why);
+	return why->len ? "explained" : "unexplained";
+}
 
 /* Write row @r if the kernel has its counter. */
 static int add_row(struct cov *c, struct cov_row *r, enum row_kind kind)
 {
 	int64_t delta;
-	int have = vmstat_delta(c, r->glob ? r->glob : r->counter, &delta);
+	int have = file_delta(c, r->file ? r->file : "vmstat", r->glob ? r->glob : r->counter,
+			      &delta);
 	const char *verdict;
 	GString *why;
 	int ret;
@@ -427,6 +465,7 @@ static int add_row(struct cov *c, struct cov_row *r, enum row_kind kind)
 					       delta - r->trace, why); break;
 	case K_WRITE: verdict = explain_write(c, delta, r->trace, why); break;
 	case K_SWAP: verdict = explain_swap(c, delta, r->trace, why); break;
+	case K_MEMCG: verdict = explain_memcg(c, delta - r->trace, r->bound, why); break;
 	default: verdict = explain_exact(c, r, delta - r->trace, why); break;
 	}
 	ret = write_row(c, r, delta, verdict, why->str);
@@ -526,8 +565,8 @@ static int lru_rows(struct cov *c)
 	else if (c->have_isolate && !c->have_lru && (c->scan[0] || c->scan[1] || c->scan[2]))
 		why = "not traced: lru_isolate has no lru field before 4.11";
 	for (int i = 0; !ret && i < 3; i++) {
-		struct cov_row r = { scan[i], NULL, "pages", "pages", !why && c->have_isolate,
-				     c->mglru ? c->taken[i] : c->scan[i], why, false };
+		struct cov_row r = { scan[i], NULL, NULL, "pages", "pages", !why && c->have_isolate,
+				     c->mglru ? c->taken[i] : c->scan[i], why, false, 0 };
 
 		if (!why && !c->have_isolate)
 			r.not_traced = "not recorded: no mm_vmscan_lru_isolate in the trace", nr = true;
@@ -536,8 +575,8 @@ static int lru_rows(struct cov *c)
 		nr = false;
 	}
 	for (int i = 0; !ret && i < 3; i++) {
-		struct cov_row r = { steal[i], NULL, "pages", "pages", !why && c->have_shrink,
-				     c->steal[i], why, false };
+		struct cov_row r = { steal[i], NULL, NULL, "pages", "pages", !why && c->have_shrink,
+				     c->steal[i], why, false, 0 };
 
 		if (!why && !c->have_shrink)
 			r.not_traced = "not recorded: no mm_vmscan_lru_shrink_inactive in the trace",
@@ -547,10 +586,12 @@ static int lru_rows(struct cov *c)
 	for (int i = 0; !ret && i < 2; i++) {
 		static const char *const names[2][2] = { { "pgscan_anon", "pgscan_file" },
 							  { "pgsteal_anon", "pgsteal_file" } };
-		struct cov_row r = { names[0][i], NULL, "pages", "pages", !why && c->have_isolate,
-				     c->mglru ? c->taken_type[i] : c->scan_type[i], why, false };
-		struct cov_row t = { names[1][i], NULL, "pages", "pages", !why && c->have_shrink,
-				     c->steal_type[i], why, false };
+		struct cov_row r = { names[0][i], NULL, NULL, "pages", "pages",
+				     !why && c->have_isolate,
+				     c->mglru ? c->taken_type[i] : c->scan_type[i], why, false, 0 };
+		struct cov_row t = { names[1][i], NULL, NULL, "pages", "pages",
+				     !why && c->have_shrink, c->steal_type[i], why, false,
+				     0 };
 
 		if (!why && !c->have_isolate)
 			r.not_traced = "not recorded: no mm_vmscan_lru_isolate in the trace",
@@ -561,8 +602,8 @@ static int lru_rows(struct cov *c)
 		ret = add_row(c, &r, K_EXACT) || add_row(c, &t, K_EXACT);
 	}
 	if (!ret) {
-		struct cov_row r = { "pgrefill", NULL, "pages", "pages", !why && !c->mglru &&
-				     c->have_isolate, c->refill, why, false };
+		struct cov_row r = { "pgrefill", NULL, NULL, "pages", "pages", !why && !c->mglru &&
+				     c->have_isolate, c->refill, why, false, 0 };
 
 		if (!why && c->mglru)
 			r.not_traced = "not traced: the multi-gen LRU counts the folios scan_folios()"
@@ -575,13 +616,62 @@ static int lru_rows(struct cov *c)
 	return ret;
 }
 
+/*
+ * The rows of the cgroup's memory.stat (explain_memcg()): pgscan, pgsteal
+ * and their _direct parts against the pages of memcg reclaim; their
+ * _kswapd parts are not traced (kswapd's pages are not told apart by
+ * cgroup).  A cgroup v1 memory.stat (no pgscan) has none.
+ */
+static int memcg_rows(struct cov *c)
+{
+	int64_t other_scan = c->scan[R_KSWAPD] + c->scan[R_DIRECT] + c->scan[R_KHUGEPAGED];
+	int64_t other_steal = c->steal[R_KSWAPD] + c->steal[R_DIRECT] + c->steal[R_KHUGEPAGED];
+	const char *why = NULL;
+	int ret = 0;
+
+	if (c->mglru && c->version < 6007)
+		why = "not traced: the multi-gen LRU emits no lru_isolate or shrink_inactive event"
+		      " before 6.7";
+	struct {
+		const char *counter, *name;
+		bool isolate;		/* from lru_isolate (else shrink_inactive) */
+		int64_t trace, bound;
+	} def[] = {
+		{ "memory.stat pgscan", "pgscan", true, c->scan[R_CGROUP], other_scan },
+		{ "memory.stat pgsteal", "pgsteal", false, c->steal[R_CGROUP], other_steal },
+		{ "memory.stat pgscan_direct", "pgscan_direct", true, c->scan[R_CGROUP],
+		  c->scan[R_DIRECT] },
+		{ "memory.stat pgsteal_direct", "pgsteal_direct", false, c->steal[R_CGROUP],
+		  c->steal[R_DIRECT] },
+		{ "memory.stat pgscan_kswapd", "pgscan_kswapd", true, 0, 0 },
+		{ "memory.stat pgsteal_kswapd", "pgsteal_kswapd", false, 0, 0 },
+	};
+	for (size_t i = 0; !ret && i < VR_ARRAY_SIZE(def); i++) {
+		bool have = def[i].isolate ? c->have_isolate : c->have_shrink;
+		bool kswapd = strstr(def[i].name, "kswapd") != NULL;
+		struct cov_row r = { def[i].counter, def[i].name, "memory.stat", "pages", "pages",
+				     !why && have && !kswapd, def[i].trace, why, false,
+				     def[i].bound };
+
+		if (!why && !have)
+			r.not_traced = def[i].isolate ?
+				"not recorded: no mm_vmscan_lru_isolate in the trace" :
+				"not recorded: no mm_vmscan_lru_shrink_inactive in the trace",
+			r.not_recorded = true;
+		else if (!why && kswapd)
+			r.not_traced = "not traced: kswapd's pages are not told apart by cgroup";
+		ret = add_row(c, &r, K_MEMCG);
+	}
+	return ret;
+}
+
 /* A row counted by @sql over the window, if @event was recorded. */
 static int count_row(struct cov *c, const char *counter, const char *glob, const char *unit,
 		     const char *event, const char *event2, const char *sql, enum row_kind kind)
 {
 	bool have = recorded(c, event) || (event2 && recorded(c, event2));
-	struct cov_row r = { counter, glob, kind == K_EXACT || kind == K_WMARK ? "count" : "pages",
-			     unit, have, have ? window_count(c, sql) : 0, NULL, !have };
+	struct cov_row r = { counter, glob, NULL, kind == K_EXACT || kind == K_WMARK ? "count" :
+			     "pages", unit, have, have ? window_count(c, sql) : 0, NULL, !have, 0 };
 	char why[160];
 
 	if (!have) {
@@ -629,7 +719,7 @@ int coverage_compute(struct store *st, int64_t run_id)
 	c.khugepaged = g_hash_table_new(g_direct_hash, g_direct_equal);
 	r = cov_facts(&c);
 	if (!r)
-		r = lru_sums(&c) || lru_rows(&c) || event_rows(&c) ? -1 : 0;
+		r = lru_sums(&c) || lru_rows(&c) || event_rows(&c) || memcg_rows(&c) ? -1 : 0;
 	g_hash_table_destroy(c.cgroup);
 	g_hash_table_destroy(c.kswapd);
 	g_hash_table_destroy(c.khugepaged);
