@@ -184,6 +184,7 @@ LAYERS := \
 	"store/store" \
 	"store/store-derived store/store-evidence store/store-many store/store-latency \
 	 store/store-query" \
+	"recorded" \
 	"runs counters metrics outfile progress render-table coverage windows \
 	 compare/compare-windows chart/chart-windows" \
 	"compare/compare-counters summary timeline chart/render-cairo chart/render-windows \

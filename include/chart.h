@@ -132,6 +132,10 @@ struct chart_counters {
 	double *values;		/* NAN: no run of that kernel has it */
 	double *stddev;		/* spread over runs drawn as an error bar; 0 or NAN:
 				 * none (the compare counters block gives means only) */
+	char **missing;		/* per value: "not traced", "not recorded" or "not
+				 * inferred" where no run of the kernel recorded the
+				 * counter (recorded.h; drawn instead of a bar), else
+				 * NULL; owned */
 };
 
 void chart_timeline_release(struct chart_timeline *t);

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "recorded.h"
+
 struct store;
 
 /* One counter of one run. */
@@ -29,6 +31,8 @@ struct counter_def {
 	int optional;		/* compare leaves the row out when every kernel
 				 * has 0 (reclaim kinds a run may not have) */
 	const char *doc;	/* what it counts, as README.md says it */
+	enum recorded_need need;	/* what the run must have recorded for a
+					 * value (recorded.h); else NULL, "-" */
 };
 
 enum { COUNTER_MAX_COLS = 3 };
@@ -50,11 +54,20 @@ const struct counter_def *counter_defs(size_t *n);
 int counters_vmscan_recorded(struct store *s, int64_t run_id);
 
 /**
+ * counter_missing - does run @run_id lack what counter @c needs (c->need,
+ * recorded_check())?  1 and @why ("not recorded: ...", "not traced: ...",
+ * "not inferred: ...", at most @len bytes), 0 (it has it), or -1 after a
+ * message.
+ */
+int counter_missing(struct store *s, const struct counter_def *c, int64_t run_id, char *why,
+		    size_t len);
+
+/**
  * counter_query - run @c's query for run @run_id (and pgdat flag @flag,
  * NULL unless c->per_flag) and store its columns in @v[0..COUNTER_MAX_COLS-1]
  * (NAN for NULL, for columns the query lacks, and for every column of a run
- * without vmscan tracepoints: counters_vmscan_recorded()).  Returns 0 or -1 after
- * an error message (store_stmt_new's).
+ * that did not record what @c needs: counter_missing()).  Returns 0 or -1
+ * after an error message (store_stmt_new's).
  */
 int counter_query(struct store *s, const struct counter_def *c, int64_t run_id,
 		  const char *flag, double v[COUNTER_MAX_COLS]);
@@ -64,7 +77,9 @@ int counter_query(struct store *s, const struct counter_def *c, int64_t run_id,
  * @run_id that is not per_flag (those are summary's flag table), as
  * "  NAME  VALUE" lines on @out, a count or pages as an integer, ms and %
  * with 2 decimals as compare prints them; an optional one that is 0 is
- * left out, a NULL value (an efficiency without pages scanned) is "-".
+ * left out, a NULL value (an efficiency without pages scanned) is "-"; a
+ * counter the run did not record (counter_missing()) is "-" and a line
+ * under the block gives each distinct reason ("-: not traced: ...").
  * Returns 0 or -1.
  */
 int counters_print_run(struct store *s, int64_t run_id, FILE *out);

@@ -81,28 +81,29 @@
 	" AND pid " who " " KSWAPD_PIDS
 #define THROTTLED(reason, why) \
 	{ "Kswapd throttled " reason, "count", THROTTLE_SQL(reason, "IN"), 0, 0, 1, \
-	  "mm_vmscan_throttled events of kswapd, reason " reason ": " why }, \
+	  "mm_vmscan_throttled events of kswapd, reason " reason ": " why, RN_THROTTLED }, \
 	{ "Kswapd throttled " reason " time ms", "ms", THROTTLE_SQL(reason, "IN"), 1, 0, 1, \
-	  "their usec_delayed summed: time kswapd waited" }, \
+	  "their usec_delayed summed: time kswapd waited", RN_THROTTLED }, \
 	{ "Throttled " reason " outside kswapd", "count", THROTTLE_SQL(reason, "NOT IN"), \
-	  0, 0, 1, "the same of any other task (direct, memcg or node reclaim)" }, \
+	  0, 0, 1, "the same of any other task (direct, memcg or node reclaim)", RN_THROTTLED }, \
 	{ "Throttled " reason " outside kswapd time ms", "ms", \
-	  THROTTLE_SQL(reason, "NOT IN"), 1, 0, 1, "their usec_delayed summed" }
+	  THROTTLE_SQL(reason, "NOT IN"), 1, 0, 1, "their usec_delayed summed", RN_THROTTLED }
 
 /* the count and time rows of an optional stall kind (left out when 0 everywhere) */
 #define OPTIONAL_STALLS(name, kind, why) \
-	{ name " reclaim stalls complete", "count", STALLS(kind), 0, 0, 1, why }, \
-	{ name " reclaim stall time ms", "ms", STALL_MS(kind), 0, 0, 1, "time in them" }
+	{ name " reclaim stalls complete", "count", STALLS(kind), 0, 0, 1, why, RN_VMSCAN }, \
+	{ name " reclaim stall time ms", "ms", STALL_MS(kind), 0, 0, 1, "time in them", RN_VMSCAN }
 
 static const struct counter_def defs[] = {
 	{ "Direct reclaim stalls complete", "count", STALLS("direct"), 0, 0, 0,
-	  "direct reclaim stalls with begin and end seen and no events lost between" },
+	  "direct reclaim stalls with begin and end seen and no events lost between", RN_DIRECT },
 	{ "Direct reclaim stalls incomplete", "count",
 	  "SELECT count(*) FROM reclaim_stall WHERE run_id = ?1 AND kind = 'direct'"
 	  " AND complete = 0", 0, 0, 0,
-	  "direct reclaim stalls missing their begin or end, or with events lost inside" },
+	  "direct reclaim stalls missing their begin or end, or with events lost inside",
+	  RN_DIRECT },
 	{ "Direct reclaim stall time ms", "ms", STALL_MS("direct"), 0, 0, 0,
-	  "time in the complete direct reclaim stalls (as the DirectReclaim metric)" },
+	  "time in the complete direct reclaim stalls (as the DirectReclaim metric)", RN_DIRECT },
 	OPTIONAL_STALLS("Memcg", "memcg",
 			"complete memcg reclaim stalls (a cgroup at its memory.high or memory.max)"),
 	OPTIONAL_STALLS("Memcg softlimit", "memcg_softlimit",
@@ -110,16 +111,16 @@ static const struct counter_def defs[] = {
 	OPTIONAL_STALLS("Node", "node", "complete node reclaim stalls (vm.zone_reclaim_mode)"),
 	{ "Kswapd wakes", "count",
 	  "SELECT coalesce(sum(events), 0) FROM kswapd_wake_node WHERE run_id = ?1", 0, 0, 0,
-	  "mm_vmscan_kswapd_wake events (kswapd woken to balance a node)" },
+	  "mm_vmscan_kswapd_wake events (kswapd woken to balance a node)", RN_KSWAPD },
 	{ "Kswapd full sleeps", "count", CYCLES("full_sleep"), 0, 0, 0,
-	  "kswapd cycles that ended in a full sleep" },
+	  "kswapd cycles that ended in a full sleep", RN_KSWAPD },
 	{ "Kswapd naps woken early", "count", CYCLES("nap_woken_early"), 0, 0, 0,
-	  "short naps (HZ/10) cut short by a wakeup" },
+	  "short naps (HZ/10) cut short by a wakeup", RN_KSWAPD },
 	{ "Kswapd naps timed out", "count", CYCLES("nap_timed_out"), 0, 0, 0,
-	  "short naps that ran to their end" },
+	  "short naps that ran to their end", RN_KSWAPD },
 	{ "Kswapd premature sleeps", "count",
 	  "SELECT count(*) FROM kswapd_cycle WHERE run_id = ?1 AND premature = 1", 0, 0, 0,
-	  "cycles whose sleep was judged premature" },
+	  "cycles whose sleep was judged premature", RN_KSWAPD },
 	{ "Kswapd running %", "%",
 	  "SELECT 100.0 * sum(coalesce(c.sleep_ns, c.last_activity_ns) - c.wake_ns)"
 	  " / nullif(" KSWAPD_SPAN ", 0)"
@@ -127,35 +128,35 @@ static const struct counter_def defs[] = {
 	  " AND c.wake_ns IS NOT NULL AND r.last_ts_ns > r.first_ts_ns", 0, 0, 0,
 	  "time from each wake to the full sleep, or to the last activity before a nap (naps not"
 	  " counted), over the time kswapd's state is known: the trace length times the kswapd"
-	  " nodes, less each node's time before its first kswapd_wake" },
+	  " nodes, less each node's time before its first kswapd_wake", RN_KSWAPD },
 	{ "Kswapd awake to full sleep %", "%", AWAKE_TO_FULL_SLEEP, 0, 0, 0,
 	  "time from the first wake after a full sleep to the next full sleep (naps counted as"
-	  " awake; summary's per-node Awake to full sleep column), over the same known time" },
+	  " awake; summary's per-node Awake to full sleep column), over the same known time", RN_KSWAPD },
 	{ "Pages scanned by kswapd", "pages", PAGES KSWAPD_SHRINK, 0, 0, 0,
-	  "nr_scanned of mm_vmscan_lru_shrink_inactive by a kswapd* task" },
+	  "nr_scanned of mm_vmscan_lru_shrink_inactive by a kswapd* task", RN_LRU_PAGES },
 	{ "Pages reclaimed by kswapd", "pages", PAGES KSWAPD_SHRINK, 1, 0, 0,
-	  "its nr_reclaimed" },
+	  "its nr_reclaimed", RN_LRU_PAGES },
 	{ "Kswapd reclaim efficiency %", "%", PAGES KSWAPD_SHRINK, 2, 0, 0,
-	  "pages reclaimed per page scanned by kswapd" },
+	  "pages reclaimed per page scanned by kswapd", RN_LRU_PAGES },
 	{ "Pages scanned in direct reclaim", "pages", PAGES STALL_SHRINK("direct"), 0, 0, 0,
-	  "nr_scanned of shrink_inactive inside a direct reclaim stall of the same pid" },
+	  "nr_scanned of shrink_inactive inside a direct reclaim stall of the same pid", RN_LRU_PAGES },
 	{ "Pages reclaimed in direct reclaim", "pages", PAGES STALL_SHRINK("direct"), 1, 0, 0,
-	  "its nr_reclaimed" },
+	  "its nr_reclaimed", RN_LRU_PAGES },
 	{ "Direct reclaim efficiency %", "%", PAGES STALL_SHRINK("direct"), 2, 0, 0,
-	  "pages reclaimed per page scanned in direct reclaim" },
+	  "pages reclaimed per page scanned in direct reclaim", RN_LRU_PAGES },
 	{ "Pages scanned in memcg reclaim", "pages", PAGES STALL_SHRINK("memcg"), 0, 0, 1,
-	  "nr_scanned of shrink_inactive inside a memcg reclaim stall of the same pid" },
+	  "nr_scanned of shrink_inactive inside a memcg reclaim stall of the same pid", RN_LRU_PAGES },
 	{ "Pages reclaimed in memcg reclaim", "pages", PAGES STALL_SHRINK("memcg"), 1, 0, 1,
-	  "its nr_reclaimed" },
+	  "its nr_reclaimed", RN_LRU_PAGES },
 	{ "Pages scanned in memcg softlimit reclaim", "pages",
 	  PAGES STALL_SHRINK("memcg_softlimit"), 0, 0, 1,
-	  "the same inside a memcg soft limit reclaim stall" },
+	  "the same inside a memcg soft limit reclaim stall", RN_LRU_PAGES },
 	{ "Pages reclaimed in memcg softlimit reclaim", "pages",
-	  PAGES STALL_SHRINK("memcg_softlimit"), 1, 0, 1, "its nr_reclaimed" },
+	  PAGES STALL_SHRINK("memcg_softlimit"), 1, 0, 1, "its nr_reclaimed", RN_LRU_PAGES },
 	{ "Pages scanned in node reclaim", "pages", PAGES STALL_SHRINK("node"), 0, 0, 1,
-	  "the same inside a node reclaim stall" },
+	  "the same inside a node reclaim stall", RN_LRU_PAGES },
 	{ "Pages reclaimed in node reclaim", "pages", PAGES STALL_SHRINK("node"), 1, 0, 1,
-	  "its nr_reclaimed" },
+	  "its nr_reclaimed", RN_LRU_PAGES },
 	/*
 	 * mm_vmscan_write_folio (mm/vmscan.c pageout(), 5.19+; writepage
 	 * before) is one event per folio: a THP is one event for 512 pages and
@@ -163,19 +164,33 @@ static const struct counter_def defs[] = {
 	 */
 	{ "Folios written by kswapd", "folios",
 	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = 1", 0, 0, 0,
-	  "writepage / write_folio events of kswapd: one per folio (a THP is one), not pages" },
+	  "writepage / write_folio events of kswapd: one per folio (a THP is one), not pages",
+	  RN_WRITE },
 	{ "Folios written by reclaim outside kswapd", "folios",
 	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND by_kswapd = 0", 0, 0, 0,
-	  "those of any other task: direct, memcg or node reclaim" },
+	  "those of any other task: direct, memcg or node reclaim", RN_WRITE },
+	/*
+	 * Pages, beside the folios: nr_vmscan_write is counted by pageout()
+	 * (mm/vmscan.c, 6.1: node_stat_add_folio(folio, NR_VMSCAN_WRITE), the
+	 * folio's pages) for each folio written, so its /proc/vmstat delta
+	 * between the run's start and end snapshots is the pages of those
+	 * writes, a THP 512.
+	 */
+	{ "Pages written by reclaim (nr_vmscan_write)", "pages",
+	  "SELECT end_value - start_value FROM snapshot_counter WHERE run_id = ?1"
+	  " AND file = 'vmstat' AND name = 'nr_vmscan_write'", 0, 0, 0,
+	  "the /proc/vmstat nr_vmscan_write delta of the run's start and end snapshots: the"
+	  " pages of the folios reclaim wrote (a THP counts 512); '-' without snapshots",
+	  RN_VMSTAT },
 	{ "Anon folios written by reclaim", "folios",
 	  "SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND file = 0", 0, 0, 1,
-	  "writes of swap-backed folios (RECLAIM_WB_ANON), by any task" },
+	  "writes of swap-backed folios (RECLAIM_WB_ANON), by any task", RN_WRITE },
 	{ "File folios written by reclaim", "folios",
 	  "SELECT CASE WHEN EXISTS (SELECT 1 FROM run_quality WHERE run_id = ?1"
 	  " AND item = 'reclaim_file_writes_na') THEN NULL ELSE"
 	  " (SELECT count(*) FROM reclaim_write WHERE run_id = ?1 AND file = 1) END", 0, 0, 1,
 	  "writes of page cache folios (RECLAIM_WB_FILE), by any task; '-' on 6.16 and later,"
-	  " where reclaim writes no file folio (run_quality reclaim_file_writes_na)" },
+	  " where reclaim writes no file folio (run_quality reclaim_file_writes_na)", RN_WRITE },
 	THROTTLED("WRITEBACK", "reclaim met pages under writeback (kswapd with nr_immediate;"
 		  " cgroup v1 reclaim too, 6.1+)"),
 	THROTTLED("ISOLATED", "too many pages isolated from the LRU (too_many_isolated())"),
@@ -191,7 +206,7 @@ static const struct counter_def defs[] = {
 	  0, 1, 0,
 	  "time each inferred pgdat flag was set, summed over nodes (an open end counts to the"
 	  " trace's first or last event); PGDAT_DIRTY '-' on 6.19 and later, which have no such"
-	  " flag (run_quality pgdat_flag_dirty_absent)" },
+	  " flag (run_quality pgdat_flag_dirty_absent)", RN_PGDAT_FLAGS },
 };
 
 const struct counter_def *counter_defs(size_t *n)
@@ -203,21 +218,15 @@ const struct counter_def *counter_defs(size_t *n)
 /* counters.h */
 int counters_vmscan_recorded(struct store *s, int64_t run_id)
 {
-	/* a run without event counts (a database made by hand, or before
-	 * they were kept) is taken as recorded: nothing says otherwise */
-	struct store_stmt *q = store_stmt_new(s, "SELECT EXISTS (SELECT 1 FROM run_event_count"
-					      " WHERE run_id = ?1 AND system = 'vmscan') OR NOT"
-					      " EXISTS (SELECT 1 FROM run_event_count WHERE"
-					      " run_id = ?1)", "counters");
-	int64_t yes = 0;
-	int rc;
+	return recorded_check(s, run_id, RN_VMSCAN, NULL, 0);
+}
 
-	if (!q)
-		return -1;
-	store_bind_int64(q, 1, run_id);
-	rc = store_stmt_row_int64(q, &yes, 1);
-	store_stmt_free(q);
-	return rc < 0 ? -1 : yes != 0;
+int counter_missing(struct store *s, const struct counter_def *c, int64_t run_id, char *why,
+		    size_t len)
+{
+	int rc = recorded_check(s, run_id, c->need, why, len);
+
+	return rc < 0 ? -1 : !rc;
 }
 
 int counter_query(struct store *s, const struct counter_def *c, int64_t run_id,
@@ -228,9 +237,9 @@ int counter_query(struct store *s, const struct counter_def *c, int64_t run_id,
 
 	for (int i = 0; i < COUNTER_MAX_COLS; i++)
 		v[i] = NAN;
-	rc = counters_vmscan_recorded(s, run_id);
-	if (rc <= 0)
-		return rc;	/* not recorded: NAN, printed "-" */
+	rc = counter_missing(s, c, run_id, NULL, 0);
+	if (rc)
+		return rc < 0 ? -1 : 0;	/* not recorded: NAN, printed "-" */
 	q = store_stmt_new(s, c->sql, "counters");
 	if (!q)
 		return -1;
@@ -242,25 +251,49 @@ int counter_query(struct store *s, const struct counter_def *c, int64_t run_id,
 	return rc < 0 ? -1 : 0;
 }
 
+/* @why once in @notes, as "  -: WHY" lines. */
+static void note_once(struct vr_buf *notes, const char *why)
+{
+	struct vr_buf line;
+
+	vr_buf_init(&line);
+	vr_buf_addf(&line, "  -: %s\n", why);
+	if (!notes->len || !strstr(notes->buf, line.buf))
+		vr_buf_addstr(notes, line.buf);
+	vr_buf_release(&line);
+}
+
 int counters_print_run(struct store *s, int64_t run_id, FILE *out)
 {
 	size_t n;
 	const struct counter_def *d = counter_defs(&n);
 	const char *last_sql = NULL;
 	double v[COUNTER_MAX_COLS];
+	char why[RECORDED_WHY_MAX];
+	struct vr_buf notes;
+	int ret = 0;
 
+	vr_buf_init(&notes);
 	fprintf(out, "  Counters (as compare prints them)\n");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; !ret && i < n; i++) {
 		double x;
+		int missing;
 
 		if (d[i].per_flag)
 			continue;
-		if (d[i].sql != last_sql && counter_query(s, &d[i], run_id, NULL, v))
-			return -1;
-		last_sql = d[i].sql;
-		x = v[d[i].col];
+		missing = counter_missing(s, &d[i], run_id, why, sizeof(why));
+		if (missing < 0 || (d[i].sql != last_sql && !missing &&
+				    counter_query(s, &d[i], run_id, NULL, v))) {
+			ret = -1;
+			break;
+		}
+		if (!missing)
+			last_sql = d[i].sql;
+		x = missing ? NAN : v[d[i].col];
 		if (d[i].optional && (x == 0 || isnan(x)))	/* none, or n/a here */
 			continue;
+		if (missing)
+			note_once(&notes, why);
 		if (isnan(x))
 			fprintf(out, "  %-44s %12s\n", d[i].name, "-");
 		else if (!strcmp(d[i].unit, "count") || !strcmp(d[i].unit, "pages") ||
@@ -269,5 +302,8 @@ int counters_print_run(struct store *s, int64_t run_id, FILE *out)
 		else
 			fprintf(out, "  %-44s %12.2f\n", d[i].name, x);
 	}
-	return 0;
+	if (!ret && notes.len)
+		fputs(notes.buf, out);
+	vr_buf_release(&notes);
+	return ret;
 }

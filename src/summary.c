@@ -18,6 +18,7 @@
 #include "summary.h"
 #include "counters.h"
 #include "coverage.h"
+#include "recorded.h"
 #include "store.h"
 #include "runs.h"
 #include "store-query.h"
@@ -90,21 +91,30 @@ static int print_pages(const struct sum_ctx *c, int ks)
 	struct store_stmt *q = store_stmt_newf(c->s, ks ? "kswapd pages" : "direct reclaim pages",
 					       pages_sql, not, not, not, not, ks, ks, ks, ks, not, not);
 	const char *who = ks ? "Kswapd" : "Outside kswapd";
-	char label[64];
+	char label[64], why[RECORDED_WHY_MAX];
 	int64_t v[10];
+	int iso = recorded_check(c->s, c->run, RN_LRU_ISOLATE, NULL, 0);
+	int shr = recorded_check(c->s, c->run, RN_LRU_PAGES, why, sizeof(why));
 
 	store_bind_int64(q, 1, c->run);
-	if (one_row(q, v, 10))
+	if (one_row(q, v, 10) || iso < 0 || shr < 0)
 		return -1;
 	snprintf(label, sizeof(label), "%s lru_isolate nr_scanned:", who);
-	fprintf(c->out, "  %-44s %10lld (file %lld, anon %lld)\n", label,
-		(long long)(v[0] + v[1]), (long long)v[0], (long long)v[1]);
+	if (iso)
+		fprintf(c->out, "  %-44s %10lld (file %lld, anon %lld)\n", label,
+			(long long)(v[0] + v[1]), (long long)v[0], (long long)v[1]);
+	else
+		fprintf(c->out, "  %-44s %10s (as the counters' -)\n", label, "-");
 	snprintf(label, sizeof(label), "%s shrink_inactive nr_reclaimed:", who);
-	fprintf(c->out, "  %-44s %10lld (file %lld, anon %lld)\n", label,
-		(long long)(v[2] + v[3]), (long long)v[2], (long long)v[3]);
+	if (shr)
+		fprintf(c->out, "  %-44s %10lld (file %lld, anon %lld)\n", label,
+			(long long)(v[2] + v[3]), (long long)v[2], (long long)v[3]);
+	else
+		fprintf(c->out, "  %-44s %10s (as the counters' -)\n", label, "-");
 	snprintf(label, sizeof(label), "%s pages unclassified:", who);
-	fprintf(c->out, "  %-44s %10lld scanned, %lld reclaimed (rows without lru/file or flags)\n",
-		label, (long long)v[8], (long long)v[9]);
+	if (iso && shr)
+		fprintf(c->out, "  %-44s %10lld scanned, %lld reclaimed (rows without lru/file or"
+			" flags)\n", label, (long long)v[8], (long long)v[9]);
 	snprintf(label, sizeof(label), "%s writes file sync/async:", who);
 	fprintf(c->out, "  %-44s %10lld / %lld folios\n", label, (long long)v[4], (long long)v[5]);
 	snprintf(label, sizeof(label), "%s writes anon sync/async:", who);
@@ -393,9 +403,26 @@ static const char per_process_sql[] =
 	" LEFT JOIN rc USING (pid, k) LEFT JOIN wr USING (pid, k)"
 	" WHERE p.pid NOT IN ks ORDER BY 9 DESC, 3 DESC, 1, 2";
 
+/* What process_row() prints on: the pages columns are "-" when the run
+ * did not record them (recorded.h). */
+struct process_out {
+	FILE *out;
+	bool scanned, reclaimed;
+};
+
+/* A pages cell of the per-process table. */
+static void pages_cell(FILE *out, bool have, int64_t v)
+{
+	if (have)
+		fprintf(out, " %10lld", (long long)v);
+	else
+		fprintf(out, " %10s", "-");
+}
+
 static int process_row(struct store_stmt *q, void *arg)
 {
-	FILE *out = arg;
+	const struct process_out *po = arg;
+	FILE *out = po->out;
 	const char *comm = store_col_text(q, 1), *d = store_col_text(q, 9);
 	const char *w = store_col_text(q, 10);
 	struct vr_buf esc;	/* a comm may hold control bytes (PR_SET_NAME) */
@@ -404,9 +431,11 @@ static int process_row(struct store_stmt *q, void *arg)
 	vr_buf_init(&esc);
 	snprintf(name, sizeof(name), "%s-%d", vr_escaped(&esc, comm), store_col_int(q, 0));
 	vr_buf_release(&esc);
-	fprintf(out, "  %-24s %8lld %8lld %10lld %10lld %8lld %8lld %12.3f  %s%s%s\n", name,
-		(long long)store_col_int64(q, 2), (long long)store_col_int64(q, 3),
-		(long long)store_col_int64(q, 4), (long long)store_col_int64(q, 5),
+	fprintf(out, "  %-24s %8lld %8lld", name, (long long)store_col_int64(q, 2),
+		(long long)store_col_int64(q, 3));
+	pages_cell(out, po->scanned, store_col_int64(q, 4));
+	pages_cell(out, po->reclaimed, store_col_int64(q, 5));
+	fprintf(out, " %8lld %8lld %12.3f  %s%s%s\n",
 		(long long)store_col_int64(q, 6), (long long)store_col_int64(q, 7),
 		store_col_int64(q, 8) / 1e6, d ? d : "", d && w ? " " : "", w ? w : "");
 	return 0;
@@ -425,14 +454,18 @@ static int comm_col(const struct sum_ctx *c, const char *table, const char **col
 static int print_processes(const struct sum_ctx *c)
 {
 	const char *st, *wk, *sc, *rc, *wr;
+	struct process_out po = { c->out, true, true };
 	struct store_stmt *q;
 	struct vr_buf sql;
-	int ret;
+	int ret, iso = recorded_check(c->s, c->run, RN_LRU_ISOLATE, NULL, 0);
+	int shr = recorded_check(c->s, c->run, RN_LRU_PAGES, NULL, 0);
 
 	if (comm_col(c, "reclaim_stall", &st) || comm_col(c, "kswapd_wakeup", &wk) ||
 	    comm_col(c, "lru_isolate_pages", &sc) || comm_col(c, "lru_shrink_pages", &rc) ||
-	    comm_col(c, "reclaim_write", &wr))
+	    comm_col(c, "reclaim_write", &wr) || iso < 0 || shr < 0)
 		return -1;
+	po.scanned = iso;
+	po.reclaimed = shr;
 	vr_buf_init(&sql);
 	vr_buf_addf(&sql, per_process_sql, st, wk, sc, rc, wr, st, wk);
 	q = run_stmt(c, sql.buf, "per-process table");
@@ -443,7 +476,7 @@ static int print_processes(const struct sum_ctx *c)
 		"Direct", "Wokeup", "Pages", "Pages", "Folios", "Folios", "Time", "Per order");
 	fprintf(c->out, "  %-24s %8s %8s %10s %10s %8s %8s %12s\n", "", "Rclms", "Kswapd",
 		"Scanned", "Rclmed", "Sync-IO", "ASync-IO", "Stalled ms");
-	ret = store_stmt_each(q, process_row, c->out);
+	ret = store_stmt_each(q, process_row, &po);
 	store_stmt_free(q);
 	return ret;
 }
@@ -593,18 +626,19 @@ static void page_cell(FILE *out, struct store_stmt *q, int col, bool traced)
 static int print_node_pages(const struct sum_ctx *c)
 {
 	struct store_stmt *q = run_stmt(c, node_pages_sql, "pages per node");
-	bool traced = true;
-	int rc, n = 0;
+	char why[RECORDED_WHY_MAX];
+	int rc, n = 0, traced = recorded_check(c->s, c->run, RN_LRU_PAGES, why, sizeof(why));
 
-	if (!q)
+	if (!q || traced < 0) {
+		store_stmt_free(q);
 		return -1;
+	}
 	while ((rc = store_step(q)) > 0) {
 		if (!n++) {
 			fprintf(c->out, "\n  Pages per node (mm_vmscan_lru_shrink_inactive, pages)\n");
 			fprintf(c->out, "  %-4s %17s %17s %17s %17s\n", "Node", "kswapd scanned",
 				"kswapd reclaimed", "outside scanned", "outside reclaimed");
 		}
-		traced = store_col_int64(q, 5) > 0;
 		if (store_col_is_null(q, 0))
 			fprintf(c->out, "  %-4s", "?");
 		else
@@ -614,8 +648,7 @@ static int print_node_pages(const struct sum_ctx *c)
 		fprintf(c->out, "\n");
 	}
 	if (n && !traced)
-		fprintf(c->out, "  -: not traced: no mm_vmscan_lru_shrink_inactive in this run (multi-gen"
-			" LRU before 6.7 traces none, or the event was not recorded)\n");
+		fprintf(c->out, "  -: %s\n", why);
 	store_stmt_free(q);
 	return rc < 0 ? -1 : 0;
 }
@@ -706,6 +739,34 @@ static int print_coverage(const struct sum_ctx *c)
 	return coverage_print_run(c->s, c->run, c->out);
 }
 
+/*
+ * Was multi-gen LRU on (recorded_mglru()), and when it was, which metrics
+ * mean something else under it (README.md "Multi-gen LRU"): mm/vmscan.c
+ * evict_folios() (6.7+) traces one lru_isolate per scan_folios() with
+ * nr_requested MAX_LRU_BATCH and lru_shrink_inactive per pass, a retry
+ * pass repeating nr_scanned (model.c); before 6.7 none; there is no
+ * active list (lru_shrink_active, pgrefill); and the pgdat flags are set
+ * by code MGLRU skips (6.3+) or feeds all zeros (6.1-6.2).
+ */
+static int print_mglru(const struct sum_ctx *c)
+{
+	enum recorded_mglru st;
+	char how[RECORDED_WHY_MAX];
+
+	if (recorded_mglru(c->s, c->run, &st, how, sizeof(how)))
+		return -1;
+	fprintf(c->out, "  Multi-gen LRU: %s (%s)\n", st == RM_ON ? "on" : st == RM_OFF ? "off" :
+		"unknown", how);
+	if (st == RM_ON)
+		fprintf(c->out, "  Under multi-gen LRU: pages scanned and reclaimed are those of"
+			" evict_folios() (6.7+; before 6.7 not traced: -), a retry pass's scan"
+			" counted once; there is no active list (no lru_shrink_active, pgrefill);"
+			" the pgdat flags are not inferred (6.3+ skips their code, 6.1-6.2 runs it"
+			" on zeros)\n");
+	fprintf(c->out, "\n");
+	return 0;
+}
+
 int summary_print_run(struct store *s, int64_t run_id, FILE *out)
 {
 	struct sum_ctx c = { s, run_id, out };
@@ -734,8 +795,8 @@ int summary_print_run(struct store *s, int64_t run_id, FILE *out)
 	vr_buf_release(&release);
 	vr_buf_release(&path);
 	store_stmt_free(q);
-	return print_totals(&c) || print_other(&c, last) || print_hopeless(&c, first) ||
-	       print_processes(&c) ||
+	return print_mglru(&c) || print_totals(&c) || print_other(&c, last) ||
+	       print_hopeless(&c, first) || print_processes(&c) ||
 	       print_nodes(&c, first, last) || print_node_orders(&c) || print_node_pages(&c) ||
 	       print_quality(&c) || print_coverage(&c) ? -1 : 0;
 }

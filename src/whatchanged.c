@@ -13,6 +13,7 @@
 #include "whatchanged.h"
 #include "compare.h"
 #include "counters.h"
+#include "recorded.h"
 #include "coverage.h"
 #include "stats.h"
 #include "store.h"
@@ -298,28 +299,23 @@ static const struct render_row *counter_row(const struct compare_result *res, co
 }
 
 /*
- * Does a run of @kernel have pages the trace cannot see (the coverage table
- * says pgscan_kswapd or pgsteal_kswapd "not traced": the multi-gen LRU
- * before 6.7)?  Then its page counters read 0 where the kernel scanned and
- * reclaimed: no sentence may compare them.
+ * Does a trace run of @kernel (its ids @ids, @n) lack its pages
+ * (recorded_check() RN_LRU_PAGES: the multi-gen LRU before 6.7, or the LRU
+ * events not recorded)?  Then its page counters are "-": no sentence may
+ * compare them, and @why (RECORDED_WHY_MAX bytes) gets the first run's
+ * reason.
  */
-static int untraced_pages(struct store *s, const char *kernel, bool *out)
+static int untraced_pages(struct store *s, const int64_t *ids, size_t n, bool *out, char *why)
 {
-	struct store_stmt *q;
-	int64_t n = 0;
-	int r;
-
 	*out = false;
-	if (store_has_table(s, "counter_coverage") != 1)
-		return 0;
-	q = store_stmt_new(s, "SELECT count(*) FROM counter_coverage c JOIN run r ON r.id ="
-			   " c.run_id WHERE r.kernel = ?1 AND c.counter IN ('pgscan_kswapd',"
-			   " 'pgsteal_kswapd') AND c.verdict = 'not traced'", "what changed: pages");
-	store_bind_text(q, 1, kernel);
-	r = store_stmt_row_int64(q, &n, 1);
-	store_stmt_free(q);
-	*out = n > 0;
-	return r < 0 ? -1 : 0;
+	for (size_t i = 0; i < n && !*out; i++) {
+		int r = recorded_check(s, ids[i], RN_LRU_PAGES, why, RECORDED_WHY_MAX);
+
+		if (r < 0)
+			return -1;
+		*out = r == 0;
+	}
+	return 0;
 }
 
 /* A counter of pages (or their efficiency) of shrink_inactive. */
@@ -339,12 +335,13 @@ static int counter_changes(struct store *s, const struct compare_opts *o,
 	int64_t **ids = vr_calloc(nk, sizeof(*ids));
 	size_t *nids = vr_calloc(nk, sizeof(*nids)), most = 1;
 	bool *blind = vr_calloc(nk, sizeof(*blind));
+	char (*why)[RECORDED_WHY_MAX] = vr_calloc(nk, sizeof(*why));
 	double *a = NULL, *b = NULL;
 	int ret = 0;
 
 	for (size_t k = 0; !ret && k < nk; k++) {
 		ret = trace_runs(s, res->kernels[k], &ids[k], &nids[k]) ||
-		      untraced_pages(s, res->kernels[k], &blind[k]);
+		      untraced_pages(s, ids[k], nids[k], &blind[k], why[k]);
 		most = nids[k] > most ? nids[k] : most;
 	}
 	a = vr_calloc(most, sizeof(*a));
@@ -385,9 +382,8 @@ static int counter_changes(struct store *s, const struct compare_opts *o,
 	for (size_t k = 0; k < nk; k++) {
 		if (blind[k] && !ret)
 			vr_buf_addf(caveats, "%s: the trace does not see the pages its kernel scanned"
-				    " and reclaimed (coverage: pgscan and pgsteal not traced, the"
-				    " multi-gen LRU before 6.7): its page counters, 0 in the tables,"
-				    " are left out here.\n", esc(res->kernels[k]));
+				    " and reclaimed (%s): its page counters are - in the tables and"
+				    " left out here.\n", esc(res->kernels[k]), why[k]);
 		if (nids[k] < 2 && !ret)
 			vr_buf_addf(caveats, "%s has %zu trace run(s): its counters are not tested"
 				    " (two runs or more per kernel).\n", esc(res->kernels[k]), nids[k]);
@@ -396,6 +392,7 @@ static int counter_changes(struct store *s, const struct compare_opts *o,
 	free(ids);
 	free(nids);
 	free(blind);
+	free(why);
 	free(a);
 	free(b);
 	return ret;

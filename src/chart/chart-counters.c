@@ -55,6 +55,33 @@ static void split_unit(const char *label, char **name, char **unit)
 		(*name)[len - lu - 1] = '\0';
 }
 
+/*
+ * Why kernel @kernel has no value of a row with footnote @note: the words
+ * before " in N of M runs" of its "KERNEL: not traced in ..." part
+ * (compare-counters.c kernel_value()), malloc'ed, or NULL.
+ */
+static char *missing_of(const char *note, const char *kernel)
+{
+	size_t kl = strlen(kernel);
+
+	for (const char *p = note; p && (p = strstr(p, kernel)); p++) {
+		const char *w = p + kl, *end;
+
+		if ((p != note && strncmp(p - 2, "; ", 2)) || strncmp(w, ": not ", 6))
+			continue;
+		w += 2;
+		end = strstr(w, " in ");
+		if (end) {
+			struct vr_buf b;
+
+			vr_buf_init(&b);
+			vr_buf_add(&b, w, (size_t)(end - w));
+			return vr_buf_detach(&b);
+		}
+	}
+	return NULL;
+}
+
 /* Is a run loaded?  1, 0, or -1 after an error message. */
 static int has_runs(struct store *s)
 {
@@ -87,10 +114,17 @@ static void counters_of(struct store *s, const struct compare_result *res,
 	out->units = vr_calloc(out->ncounters + 1, sizeof(char *));
 	out->values = vr_calloc(out->ncounters * r.nkernels + 1, sizeof(double));
 	out->stddev = vr_calloc(out->ncounters * r.nkernels + 1, sizeof(double));
+	out->missing = vr_calloc(out->ncounters * r.nkernels + 1, sizeof(char *));
 	for (size_t c = 0; c < out->ncounters; c++) {
 		split_unit(t->rows[c].op, &out->names[c], &out->units[c]);
-		for (size_t k = 0; k < r.nkernels; k++)
-			out->values[c * r.nkernels + k] = t->rows[c].cells[k].value;
+		for (size_t k = 0; k < r.nkernels; k++) {
+			double v = t->rows[c].cells[k].value;
+
+			out->values[c * r.nkernels + k] = v;
+			if (isnan(v) && t->rows[c].note)
+				out->missing[c * r.nkernels + k] =
+					missing_of(t->rows[c].note, r.kernels[k]);
+		}
 	}
 }
 

@@ -192,6 +192,7 @@ void chart_counters_release(struct chart_counters *c)
 	free_strv(c->units, c->ncounters);
 	free(c->values);
 	free(c->stddev);
+	free_strv(c->missing, c->ncounters * c->nkernels);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -294,8 +295,12 @@ void chart_counters_dump(const struct chart_counters *c, FILE *out)
 	fprintf(out, "counters kernels %zu counters %zu\n", c->nkernels, c->ncounters);
 	for (size_t i = 0; i < c->ncounters; i++)
 		for (size_t k = 0; k < c->nkernels; k++)
-			fprintf(out, "counter %s [%s] %s mean %.6g\n", c->names[i], c->units[i],
-				c->kernels[k], c->values[i * c->nkernels + k]);
+			fprintf(out, "counter %s [%s] %s mean %.6g%s%s%s\n", c->names[i],
+				c->units[i], c->kernels[k], c->values[i * c->nkernels + k],
+				c->missing && c->missing[i * c->nkernels + k] ? " (" : "",
+				c->missing && c->missing[i * c->nkernels + k] ?
+				c->missing[i * c->nkernels + k] : "",
+				c->missing && c->missing[i * c->nkernels + k] ? ")" : "");
 }
 
 /* ---- timeline ---------------------------------------------------------- */

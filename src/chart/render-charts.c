@@ -743,9 +743,11 @@ static void counter_panel(struct rk *k, const struct chart_counters *c, size_t c
 		double top;
 
 		bx = x + 8 + (i + 0.5) * (w - 16) / (double)c->nkernels;
-		if (!isfinite(v)) {
-			rk_text(k, bx, base - 2, "n/a", RK_FONT_SMALL - 1.5, 0.5, 1, RK_ITALIC, 0,
-				RK_GREY);
+		if (!isfinite(v)) {	/* never a bar of 0: why there is none */
+			const char *why = c->missing ? c->missing[ci * c->nkernels + i] : NULL;
+
+			rk_text(k, bx, base - 2, why ? why : "n/a", RK_FONT_SMALL - 1.5, 0.5, 1,
+				RK_ITALIC, 0, RK_GREY);
 			continue;
 		}
 		top = rk_map(&ya, v);

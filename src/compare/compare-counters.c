@@ -49,14 +49,29 @@ static int counter_value(struct store *s, struct counter_cache *cache, const str
 	return 0;
 }
 
-/* Mean over the kernel's trace runs of the counter, NULL results skipped. */
+/*
+ * Mean over the kernel's trace runs of the counter, NULL results skipped.
+ * Runs that did not record what the counter needs (counter_missing()) add
+ * "KERNEL: not traced in N of M runs (...)" to @note, each reason once.
+ */
 static int kernel_value(struct store *s, struct counter_cache *cache, const struct counter_def *c,
-			const char *flag, const struct compare_kernel *k, double *out)
+			const char *flag, const struct compare_kernel *k, double *out,
+			struct vr_buf *note)
 {
+	char why[RECORDED_WHY_MAX], first[RECORDED_WHY_MAX] = "";
 	double sum = 0, v;
-	size_t n = 0;
+	size_t n = 0, missing = 0;
 
 	for (size_t r = 0; r < k->ntrace; r++) {
+		int m = counter_missing(s, c, k->trace_runs[r], why, sizeof(why));
+
+		if (m < 0)
+			return -1;
+		if (m) {
+			if (!missing++)
+				snprintf(first, sizeof(first), "%s", why);
+			continue;
+		}
 		if (counter_value(s, cache, c, k->trace_runs[r], flag, &v))
 			return -1;
 		if (!isnan(v)) {
@@ -65,6 +80,17 @@ static int kernel_value(struct store *s, struct counter_cache *cache, const stru
 		}
 	}
 	*out = n ? sum / (double)n : NAN;
+	if (missing) {
+		/* "not traced: REASON" -> "KERNEL: not traced in 3 of 3 runs: REASON" */
+		const char *colon = strchr(first, ':');
+		size_t head = colon ? (size_t)(colon - first) : strlen(first);
+
+		vr_buf_addf(note, "%s%s: %.*s in %zu of %zu runs%s%s", note->len ? "; " : "",
+			    k->name, (int)head, first, missing, k->ntrace,
+			    colon ? "" : "", colon ? colon : "");
+		if (missing < k->ntrace)
+			vr_buf_addf(note, " (the mean is of the other %zu)", k->ntrace - missing);
+	}
 	return 0;
 }
 
@@ -103,8 +129,8 @@ static int add_row(struct store *s, struct counter_cache *cache, struct render_t
 		   size_t nk)
 {
 	struct render_row *row;
-	struct vr_buf label;
-	bool zero = true;
+	struct vr_buf label, note;
+	bool zero = true, none = true;
 
 	t->rows = vr_realloc((void *)t->rows, (t->nrows + 1) * sizeof(*t->rows));
 	row = (struct render_row *)&t->rows[t->nrows++];
@@ -117,14 +143,21 @@ static int add_row(struct store *s, struct counter_cache *cache, struct render_t
 	row->op = vr_buf_detach(&label);
 	row->precision = 2;
 	row->cells = vr_calloc(nk, sizeof(*row->cells));
+	vr_buf_init(&note);
 	for (size_t i = 0; i < nk; i++) {
 		row->cells[i].gain_pct = row->cells[i].p = NAN;
-		if (kernel_value(s, cache, c, flag, &k[i], &row->cells[i].value))
+		if (kernel_value(s, cache, c, flag, &k[i], &row->cells[i].value, &note)) {
+			vr_buf_release(&note);
 			return -1;
+		}
 		/* NaN: n/a on the run's kernel (counters.c), as absent as 0 */
 		zero &= row->cells[i].value == 0 || isnan(row->cells[i].value);
+		none &= isnan(row->cells[i].value);
 	}
-	if (c->optional && zero) {	/* a reclaim kind none of the runs has */
+	row->note = note.len ? vr_buf_detach(&note) : (vr_buf_release(&note), NULL);
+	/* a reclaim kind none of the runs has; or counter snapshots none has */
+	if ((c->optional && zero) || (c->need == RN_VMSTAT && none)) {
+		free((char *)row->note);
 		free(row->cells);
 		free((char *)row->op);
 		t->nrows--;

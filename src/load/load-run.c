@@ -8,6 +8,7 @@
 #include "load-priv.h"
 #include "model.h"
 #include "progress.h"
+#include "recorded.h"
 #include "snapshot.h"
 #include "windows.h"
 #include "store.h"
@@ -337,12 +338,14 @@ struct commit_arg {
 };
 
 /* store_run.before_commit: with the run's rows, counts, sums and tasks
- * written, the counter snapshots beside the trace and the windows. */
+ * written, the counter snapshots beside the trace, the derived columns the
+ * run did not record made NULL (recorded.h), and the windows. */
 static int load_before_commit(void *arg, struct store *st, int64_t run_id)
 {
 	const struct commit_arg *a = arg;
 
-	return snapshot_load(st, run_id, a->path) || windows_compute(st, run_id, a->window_ns);
+	return snapshot_load(st, run_id, a->path) || recorded_apply(st, run_id) ||
+	       windows_compute(st, run_id, a->window_ns);
 }
 
 /* Load one opened input as one run.  Returns 0 or -1 (message printed). */
