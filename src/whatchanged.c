@@ -229,8 +229,11 @@ static int latency_changes(struct store *s, const struct compare_result *res,
 			value(&b, row, row->cells[0].value);
 			vr_buf_addf(&b, " -> %s ", esc(t->columns[c]));
 			value(&b, row, cell->value);
-			vr_buf_addf(&b, " (gain %.2f%%; compare.txt marks it significant)",
-				    cell->gain_pct);
+			vr_buf_addf(&b, " (gain %.2f%%", cell->gain_pct);
+			if (t->ci_label && !isnan(cell->ci_lo))	/* report --ci */
+				vr_buf_addf(&b, ", %s [%.2f, %.2f]%%", t->ci_label, cell->ci_lo,
+					    cell->ci_hi);
+			vr_buf_addstr(&b, "; compare.txt marks it significant)");
 			if (where_when(s, row->op, t->columns[0], t->columns[c], &b)) {
 				vr_buf_release(&b);
 				return -1;

@@ -90,7 +90,8 @@ test_expect_success '--ci in CSV, JSON and Markdown' '
 	assert "| 13.12 (-14.13%%) [%.2f, %.2f]%% |" % (lo, hi) in md, md
 	PY
 '
-# The headline keeps the marked row and its interval line.
+# The headline keeps the marked row and its interval line; What changed's
+# sentence of the row carries the same interval (recomputed here).
 test_expect_success 'report --ci: the headline shows the interval under its row' '
 	"$VR" import-latency -q -d r.db --kernel base "$D/base.latency.txt" &&
 	"$VR" import-latency -q -d r.db --kernel worse "$D/worse.latency.txt" &&
@@ -99,7 +100,16 @@ test_expect_success 'report --ci: the headline shows the interval under its row'
 	grep -A1 "^Amean  *p95-Write " head.md | tail -1 | tr -s " " >got &&
 	grep -A1 "^Amean  *p95-Write " b/compare.txt | tail -1 | tr -s " " >want &&
 	grep -q "^ 90% CI \[-[0-9.]*, -[0-9.]*\]%$" want && test_cmp want got &&
-	grep -q "^90% CI: Welch" head.md
+	grep -q "^90% CI: Welch" head.md &&
+	python3 - "$D" >want <<-\PY &&
+	import os, sys; sys.path.insert(0, os.environ["WELCH_DIR"])
+	from welch import welch, values
+	lo, hi, p = welch(values(sys.argv[1] + "/base.latency.txt"),
+	                  values(sys.argv[1] + "/worse.latency.txt"), 0.10)
+	print("90%% CI [%.2f, %.2f]%%" % (lo, hi))
+	PY
+	grep "^Amean p95-Write: base " b/index.md | grep -o "90% CI \[[^]]*\]%" >got &&
+	test_cmp want got
 '
 # a: 10 10 11 11 12 12 13 13; b: 13 13 14 14 15 15 16 100.  b's quartiles
 # (nearest rank) 13 and 15, fences [10, 18]: 100 is out; a's fences [7, 15]
