@@ -68,6 +68,8 @@ struct compare_opts {
 				 * the latency table (compare.c add_ratio_rows()) */
 	bool ci;		/* --ci: Welch's interval of each mean row's gain, at
 				 * level 1 - alpha, and the outlier notes */
+	bool ci_bootstrap;	/* --ci-method bootstrap: the interval is
+				 * stats_bootstrap_ci()'s, not Welch's */
 	const char *align_marker;	/* --align-marker: the windows block read from
 				 * each run's first print event containing it
 				 * (windows_align()); NULL: from the run's start */

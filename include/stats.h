@@ -115,6 +115,24 @@ int stats_welch_ttest(const double *a, size_t na, const double *b, size_t nb,
 int stats_welch_ci(const double *a, size_t na, const double *b, size_t nb, double level,
 		   double *lo, double *hi);
 
+/* The resamples of stats_bootstrap_ci() and the seed of its generator. */
+#define STATS_BOOTSTRAP_N 10000
+#define STATS_BOOTSTRAP_SEED 1
+
+/**
+ * stats_bootstrap_ci - percentile bootstrap interval, at level @level, of
+ * mean(@b) - mean(@a): STATS_BOOTSTRAP_N times, @na values drawn from @a
+ * with replacement, then @nb from @b, each index the next splitmix64 number
+ * (Steele, Lea, Flood 2014; state seeded STATS_BOOTSTRAP_SEED, so the same
+ * values give the same interval) modulo the count; the differences of the
+ * resamples' means sorted, *@lo the k-th smallest with k = ceil(N (1 -
+ * level) / 2), *@hi the ceil(N (1 + level) / 2)-th (nearest rank).
+ * Returns 0, or -1 (*@lo, *@hi NAN) when a side has fewer than two values
+ * or memory ran out (no message).
+ */
+int stats_bootstrap_ci(const double *a, size_t na, const double *b, size_t nb, double level,
+		       double *lo, double *hi);
+
 /**
  * stats_tukey_keep - copy into @out the values of @sorted[0..@n-1]
  * (ascending) inside Tukey's fences, [Q1 - 1.5 IQR, Q3 + 1.5 IQR], with Q1

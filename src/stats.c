@@ -7,6 +7,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 static int cmp_double(const void *a, const void *b)
@@ -225,4 +226,52 @@ double stats_gain_pct(double new_v, double base, bool higher_is_better)
 		return 0;
 	/* base 0: new*100/base is +-inf, the honest limit (no percentage) */
 	return higher_is_better ? new_v * 100.0 / base - 100.0 : 100.0 - new_v * 100.0 / base;
+}
+
+/* splitmix64: the next number of @state (Steele, Lea, Flood 2014). */
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+int stats_bootstrap_ci(const double *a, size_t na, const double *b, size_t nb, double level,
+		       double *lo, double *hi)
+{
+	double *d;
+	uint64_t state = STATS_BOOTSTRAP_SEED;
+	size_t klo, khi;
+
+	*lo = *hi = NAN;
+	if (na < 2 || nb < 2)
+		return -1;
+	d = malloc(STATS_BOOTSTRAP_N * sizeof(*d));
+	if (!d)
+		return -1;
+	for (size_t i = 0; i < STATS_BOOTSTRAP_N; i++) {
+		double sa = 0, sb = 0;
+
+		for (size_t j = 0; j < na; j++)
+			sa += a[splitmix64(&state) % na];
+		for (size_t j = 0; j < nb; j++)
+			sb += b[splitmix64(&state) % nb];
+		d[i] = sb / (double)nb - sa / (double)na;
+	}
+	qsort(d, STATS_BOOTSTRAP_N, sizeof(*d), cmp_dbl);
+	klo = (size_t)ceil(STATS_BOOTSTRAP_N * (1 - level) / 2);
+	khi = (size_t)ceil(STATS_BOOTSTRAP_N * (1 + level) / 2);
+	*lo = d[(klo ? klo : 1) - 1];
+	*hi = d[(khi > STATS_BOOTSTRAP_N ? STATS_BOOTSTRAP_N : khi) - 1];
+	free(d);
+	return 0;
 }

@@ -133,4 +133,47 @@ test_expect_success '--ci: a difference hidden by outliers is said so in the row
 	"$VR" compare --width 0 --stats Amean a=a.txt b=b.txt >out &&
 	! grep -q "outliers" out
 '
+# --ci-method bootstrap: the percentile bootstrap, recomputed here with the
+# same generator in Python (splitmix64, checked against its published first
+# output for seed 0, 0xe220a8397b1dcdaf): base 10 12 11 13 (base.latency.txt),
+# worse 20 22 21 25; 10000 resamples, seed 1; the 500th and 9500th smallest
+# differences of the means.
+test_expect_success '--ci-method bootstrap: the seeded percentile interval, recomputed' '
+	"$VR" compare --width 0 --ci-method bootstrap --stats Amean base="$D/base.latency.txt" \
+		worse="$D/worse.latency.txt" >out &&
+	python3 - "$D" >want <<-\PY &&
+	import math, sys
+	M = (1 << 64) - 1
+	def splitmix(state):
+	    state = (state + 0x9e3779b97f4a7c15) & M
+	    z = ((state ^ (state >> 30)) * 0xbf58476d1ce4e5b9) & M
+	    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M
+	    return state, z ^ (z >> 31)
+	assert splitmix(0)[1] == 0xe220a8397b1dcdaf
+	def values(path):
+	    return [float(l.split()[1]) for l in open(path) if l.strip()]
+	a = values(sys.argv[1] + "/base.latency.txt")
+	b = values(sys.argv[1] + "/worse.latency.txt")
+	s, d = 1, []
+	for _ in range(10000):
+	    sa = sb = 0.0
+	    for _ in a:
+	        s, r = splitmix(s); sa += a[r % len(a)]
+	    for _ in b:
+	        s, r = splitmix(s); sb += b[r % len(b)]
+	    d.append(sb / len(b) - sa / len(a))
+	d.sort()
+	lo, hi = d[math.ceil(10000 * 0.1 / 2) - 1], d[math.ceil(10000 * 1.9 / 2) - 1]
+	m0 = sum(a) / len(a)
+	print("%-8s %-20s%22s%22s" % ("", "90% boot CI", "", "[%.2f, %.2f]%%" % (-100 * hi / m0, -100 * lo / m0)))
+	PY
+	sed -n 3p out >got && test_cmp want got &&
+	grep -q "^90% boot CI: percentile bootstrap interval of the difference of the means (10000 resamples" out &&
+	"$VR" import-latency -q -d r.db --kernel base "$D/base.latency.txt" &&
+	"$VR" import-latency -q -d r.db --kernel worse "$D/worse.latency.txt" &&
+	"$VR" report -q --ci-method bootstrap -d r.db -o b &&
+	grep -qF "gain -91.30%, 90% boot CI $(sed "s/.* \[/[/" got)" b/index.md &&
+	test_expect_code 2 "$VR" compare --ci-method jackknife base="$D/base.latency.txt" \
+		worse="$D/worse.latency.txt"
+'
 test_done

@@ -133,7 +133,7 @@ static bool same_name(const char *a, const char *b)
 }
 
 enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT, OPT_METRIC, OPT_HIGHER, OPT_ZEROS, OPT_CI, OPT_RATIO, OPT_WIDTH,
-       OPT_ALIGN };
+       OPT_ALIGN, OPT_CI_METHOD };
 
 static const struct cmd_option compare_options[] = {
 	{ 'd', "database", "DB", "database written by `load` / `import-latency`" },
@@ -147,6 +147,8 @@ static const struct cmd_option compare_options[] = {
 	{ OPT_CI, "ci", NULL, "under each Amean row, Welch's (1-A) confidence interval\n"
 		"of the gain, [lo, hi]%; a note where outliers hide a\n"
 		"difference" },
+	{ OPT_CI_METHOD, "ci-method", "M", "--ci's interval: welch (default) or bootstrap (a\n"
+		"percentile bootstrap over the values, seeded)" },
 	{ OPT_ALIGN, "align-marker", "TEXT", "the windows block from each run's first\n"
 		"trace_marker (print) event containing TEXT; runs\n"
 		"without one left out and named" },
@@ -203,6 +205,13 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 		break;
 	case OPT_CI:
 		c->o.ci = true;
+		break;
+	case OPT_CI_METHOD:
+		if (strcmp(arg, "welch") && strcmp(arg, "bootstrap"))
+			return vr_error("compare: --ci-method wants welch or bootstrap, not '%s'",
+					arg), CMD_USAGE;
+		c->o.ci = true;
+		c->o.ci_bootstrap = !strcmp(arg, "bootstrap");
 		break;
 	case OPT_RATIO:
 		c->o.print_ratio = true;
@@ -515,7 +524,7 @@ static void compare_release(void *opts)
 static const char *const compare_synopsis[] = {
 	"[-d DB] [--kernels K1,K2,...] [--metrics M,...]\n"
 	"[--stats S,...] [--format text|markdown|csv|json]\n"
-	"[--alpha A] [--significance welch|ci] [--ci] [--print-ratio]\n[--align-marker TEXT] [--layout 2017|mmtests] [--width COLS]",
+	"[--alpha A] [--significance welch|ci] [--ci] [--ci-method welch|bootstrap]\n[--print-ratio] [--align-marker TEXT] [--layout 2017|mmtests] [--width COLS]",
 	"[OPTIONS] NAME=FILE,FILE... NAME=FILE,...",
 	NULL
 };

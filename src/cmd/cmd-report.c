@@ -10,6 +10,7 @@
 #include "vr.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 /* The options. */
 struct report_args {
@@ -21,7 +22,7 @@ struct report_args {
 	struct compare_opts o;
 };
 
-enum { OPT_CI = CMD_OPT_LONG, OPT_ALIGN };
+enum { OPT_CI = CMD_OPT_LONG, OPT_ALIGN, OPT_CI_METHOD };
 
 static const struct cmd_option report_options[] = {
 	{ 'd', "database", "DB", "SQLite database written by 'load'" },
@@ -34,6 +35,8 @@ static const struct cmd_option report_options[] = {
 	CMD_TRIM_OPTION_ROWS,
 	{ OPT_CI, "ci", NULL, "compare's --ci: intervals in compare.txt and the\n"
 		"headline" },
+	{ OPT_CI_METHOD, "ci-method", "M", "compare's --ci-method: welch (default) or\n"
+		"bootstrap" },
 	{ OPT_ALIGN, "align-marker", "TEXT", "compare's --align-marker: the windows block and\n"
 		"charts from each run's first trace_marker event\n"
 		"containing TEXT" },
@@ -51,6 +54,13 @@ static enum cmd_status report_option(struct cmd_ctx *ctx, int key, const char *a
 	case 'q': a->quiet = true; break;
 	case 'v': a->verbose = true; break;
 	case OPT_CI: a->o.ci = true; break;
+	case OPT_CI_METHOD:
+		if (strcmp(arg, "welch") && strcmp(arg, "bootstrap"))
+			return vr_error("report: --ci-method wants welch or bootstrap, not '%s'",
+					arg), CMD_USAGE_HELP;
+		a->o.ci = true;
+		a->o.ci_bootstrap = !strcmp(arg, "bootstrap");
+		break;
 	case OPT_ALIGN:
 		if (!*arg)
 			return vr_error("report: --align-marker wants a text"), CMD_USAGE_HELP;
@@ -100,7 +110,7 @@ static int report_run(struct cmd_ctx *ctx)
 }
 
 static const char *const report_synopsis[] = {
-	"[-d DB] [-W PX] [-H PX] [-q] [-v] -o DIR [--kernels K1,K2,...]\n[--metrics M,...] [--stats S,...] [--ci]\n[--align-marker TEXT]", NULL
+	"[-d DB] [-W PX] [-H PX] [-q] [-v] -o DIR [--kernels K1,K2,...]\n[--metrics M,...] [--stats S,...] [--ci]\n[--ci-method welch|bootstrap] [--align-marker TEXT]", NULL
 };
 
 const struct cmd cmd_report_desc = {

@@ -380,7 +380,8 @@ static void mark_significance(const struct compare_opts *o, const struct compare
 /*
  * The interval of @cell's gain (--ci): Welch's interval of the difference
  * of the arithmetic means of kernel @c and the baseline (stats_welch_ci() at
- * level 1 - alpha) as a gain relative to the baseline's mean, with the sign
+ * level 1 - alpha; --ci-method bootstrap: stats_bootstrap_ci()'s percentile
+ * interval) as a gain relative to the baseline's mean, with the sign
  * rule of stats_gain_pct(): lower is better, -100 d / m0; higher is better,
  * 100 d / m0.  None for Hmean rows (@harmonic) or a baseline mean <= 0.
  */
@@ -390,7 +391,10 @@ static void gain_ci(const struct compare_opts *o, const struct compare_values *v
 	double m0 = stats_mean(vals[0].v, vals[0].n), lo, hi;
 
 	cell->ci_lo = cell->ci_hi = NAN;
-	if (harmonic || !(m0 > 0) ||
+	if (harmonic || !(m0 > 0))
+		return;
+	if (o->ci_bootstrap ?
+	    stats_bootstrap_ci(vals[0].v, vals[0].n, vals[c].v, vals[c].n, 1 - o->alpha, &lo, &hi) :
 	    stats_welch_ci(vals[0].v, vals[0].n, vals[c].v, vals[c].n, 1 - o->alpha, &lo, &hi))
 		return;
 	cell->ci_lo = hb ? 100 * lo / m0 : -100 * hi / m0;
@@ -1026,13 +1030,23 @@ static void ci_note(struct compare_result *r, const struct compare_opts *o)
 {
 	struct vr_buf b;
 
-	snprintf(r->ci_label, sizeof(r->ci_label), "%g%% CI", 100 * (1 - o->alpha));
+	snprintf(r->ci_label, sizeof(r->ci_label), o->ci_bootstrap ? "%g%% boot CI" : "%g%% CI",
+		 100 * (1 - o->alpha));
 	r->tables[0].ci_label = r->ci_label;
 	vr_buf_init(&b);
-	vr_buf_addf(&b, "%s: Welch's interval of the difference of the means (Student t on the"
-		    " Welch-Satterthwaite df), as a gain against the baseline's mean; under"
-		    " Amean rows, none for Hmean or below two values per kernel", r->ci_label);
-	if (o->significance == COMPARE_SIG_WELCH)
+	if (o->ci_bootstrap)
+		vr_buf_addf(&b, "%s: percentile bootstrap interval of the difference of the means"
+			    " (%d resamples of each kernel's values with replacement, splitmix64"
+			    " seeded %d: the same values give the same interval), as a gain"
+			    " against the baseline's mean; under Amean rows, none for Hmean or"
+			    " below two values per kernel; the mark is the row's test, not this"
+			    " interval", r->ci_label, STATS_BOOTSTRAP_N, STATS_BOOTSTRAP_SEED);
+	else
+		vr_buf_addf(&b, "%s: Welch's interval of the difference of the means (Student t on"
+			    " the Welch-Satterthwaite df), as a gain against the baseline's mean;"
+			    " under Amean rows, none for Hmean or below two values per kernel",
+			    r->ci_label);
+	if (!o->ci_bootstrap && o->significance == COMPARE_SIG_WELCH)
 		vr_buf_addstr(&b, "; it excludes 0 where the row is marked");
 	note_add(r, 0, vr_buf_detach(&b));
 }

@@ -167,6 +167,25 @@ static void test_gain(void **state)
 	assert_true(stats_gain_pct(0, 5, true) == -100);
 }
 
+/*
+ * The bootstrap interval: constant sides give their difference whatever is
+ * drawn; a = {0, 10}, b = {0}: fewer than two values, none.  a = {0, 10}, b
+ * = {0, 0}: each resample's mean of a is 0, 5 or 10 (probabilities 1/4,
+ * 1/2, 1/4), so the 5 % and 95 % points of b - a are -10 and 0.
+ */
+static void test_bootstrap(void **state)
+{
+	double one[] = { 1, 1 }, three[] = { 3, 3 }, a[] = { 0, 10 }, z[] = { 0, 0 }, lo, hi;
+
+	(void)state;
+	assert_int_equal(stats_bootstrap_ci(one, 2, three, 2, 0.9, &lo, &hi), 0);
+	assert_true(lo == 2 && hi == 2);
+	assert_int_equal(stats_bootstrap_ci(a, 2, z, 1, 0.9, &lo, &hi), -1);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ci(a, 2, z, 2, 0.9, &lo, &hi), 0);
+	assert_true(lo == -10 && hi == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_pctile_rounds_down),
 		cmocka_unit_test(test_hstddev),
 		cmocka_unit_test(test_ci_differ),
+		cmocka_unit_test(test_bootstrap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
