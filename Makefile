@@ -25,11 +25,13 @@ PREFIX    ?= /usr/local
 CC        ?= gcc
 O         ?= build
 # pkg-config names: PKGS for the program, UNIT_PKGS also for the unit tests
-PKGS      := libtracecmd libtraceevent libtracefs sqlite3 cairo pangocairo gsl glib-2.0 libcrypto
+PKGS      := libtracecmd libtraceevent libtracefs sqlite3 cairo pangocairo gsl glib-2.0 libcrypto \
+             zlib liblzma libzstd
 UNIT_PKGS := cmocka
 DEB_PKGS  := libtracecmd-dev libtraceevent-dev libtracefs-dev libsqlite3-dev libcairo2-dev \
              libpango1.0-dev libgsl-dev libcmocka-dev libglib2.0-dev libssl-dev pkg-config trace-cmd \
-             fonts-dejavu-core sqlite3 python3 gcc make strace procps man-db xz-utils
+             zlib1g-dev liblzma-dev libzstd-dev \
+             fonts-dejavu-core sqlite3 python3 gcc make strace procps man-db xz-utils zstd
 SANITIZE  ?=
 .DEFAULT_GOAL := all
 
@@ -38,7 +40,7 @@ SANITIZE  ?=
 # and `make reports` run it first; `make clean` does not.
 DEPS_CHECK := pkg-config --exists $(PKGS) $(UNIT_PKGS) 2>/dev/null && command -v trace-cmd \
 	      && command -v sqlite3 && command -v strace && command -v pgrep \
-	      && command -v python3 && command -v man && command -v xz
+	      && command -v python3 && command -v man && command -v xz && command -v zstd
 deps:
 	@if ! { $(DEPS_CHECK); } >/dev/null; then \
 		echo "vmscan-report: installing missing Debian packages: $(DEB_PKGS)" >&2; \
@@ -120,7 +122,7 @@ FUZZ_FLAGS = -g -O1 -std=gnu11 -Iinclude -Isrc/ingest $(PKG_CFLAGS) -DVR_VERSION
 # only the modules the targets reach (ingest and its utilities)
 FUZZ_LIB  := $(addprefix src/ingest/,ingest-kind.c ingest-tasks.c ingest-dat.c ingest-dat-check.c \
 	     ingest-dat-copy.c ingest-dat-spill.c ingest-dat-scratch.c ingest-text.c \
-	     ingest-text-body.c ingest-text-file.c ingest-text-wrap.c) \
+	     ingest-text-body.c ingest-text-file.c ingest-text-stream.c ingest-text-wrap.c) \
 	     src/child.c src/spec.c src/util.c
 FUZZ_OBJS := $(FUZZ_LIB:src/%.c=$(FUZZ_O)/%.o)
 .SECONDARY: $(FUZZ_OBJS)
@@ -175,6 +177,7 @@ LAYERS := \
 	"ingest/ingest-tasks ingest/ingest-dat-scratch ingest/ingest-dat-check \
 	 ingest/ingest-latency ingest/ingest-text-body" \
 	"ingest/ingest-dat-spill ingest/ingest-text ingest/ingest-text-wrap" \
+	"ingest/ingest-text-stream" \
 	"ingest/ingest-dat ingest/ingest-dat-copy ingest/ingest-text-file ingest/ingest-perf" \
 	"ingest/ingest-source" \
 	"model/model-pidmap model/model-kswapd" \

@@ -105,6 +105,9 @@ struct ingest_early {
  */
 enum ingest_kind {
 	INGEST_KIND_NONE,		/* cannot be read, not a regular file, or empty */
+	INGEST_KIND_PIPE,		/* a FIFO or socket (/dev/stdin fed by a pipe):
+					 * not opened, what it carries is read once by
+					 * the text reader (ingest-text-stream.c) */
 	INGEST_KIND_DAT,		/* trace.dat magic (trace-cmd.dat.v6(5)/v7(5)) */
 	INGEST_KIND_DAT_CUT,		/* shorter than the magic, a prefix of it */
 	INGEST_KIND_PERF,		/* perf.data ("PERFILE2") */
@@ -123,7 +126,7 @@ struct ingest_head {
 	int err;		/* errno when it cannot be opened or read, else 0 */
 	bool is_dir;		/* a directory */
 	size_t len;		/* bytes read: up to INGEST_HEAD_LEN (0: not a
-				 * regular file, or empty) */
+				 * regular file, or empty; a pipe is not read) */
 	unsigned char bytes[INGEST_HEAD_LEN];
 	bool dat_compressed;	/* a version 7 trace.dat whose header names a
 				 * compression algorithm (not "none") */
@@ -137,6 +140,13 @@ struct ingest_head {
  * h->kind; never prints.
  */
 enum ingest_kind ingest_kind_of(const char *path, struct ingest_head *h);
+
+/**
+ * ingest_kind_of_bytes - what the first @n bytes @b of a file or pipe are
+ * (the same rules as ingest_kind_of()); @h: OUT (its bytes left empty).
+ * Returns h->kind.
+ */
+enum ingest_kind ingest_kind_of_bytes(const void *b, size_t n, struct ingest_head *h);
 
 /**
  * ingest_sha256_file - hex SHA-256 of the contents of @path.

@@ -22,7 +22,11 @@
  *                     its own temporaries (".vmscan-report-PID.") in place
  *                     raises signal N (9, 2, ...) just before it (the
  *                     renames of a dead process's files by another are not
- *                     counted).
+ *                     counted);
+ *   VR_CHANGE_MAPPED=S,SIZE  right after a process maps a file whose path
+ *                     contains S (mmap(), as the text reader maps a text
+ *                     trace), the file is cut to SIZE bytes (or grown to
+ *                     them with zeros), as another program writing it would.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -32,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 struct tracecmd_input;
@@ -131,4 +136,28 @@ int renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpat
 	    ++renames == k)
 		raise(sig);
 	return real(olddirfd, oldpath, newdirfd, newpath);
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	static void *(*real)(void *, size_t, int, int, int, off_t);
+	const char *spec = getenv("VR_CHANGE_MAPPED");
+	char link[64], path[4096], want[256];
+	long long size;
+	void *p;
+	ssize_t n;
+
+	if (!real)
+		real = (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
+	p = real(addr, len, prot, flags, fd, off);
+	if (p == MAP_FAILED || fd < 0 || !spec || sscanf(spec, "%255[^,],%lld", want, &size) != 2)
+		return p;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n > 0) {
+		path[n] = '\0';
+		if (strstr(path, want) && truncate(path, (off_t)size))
+			perror("crash-preload: truncate");
+	}
+	return p;
 }

@@ -50,12 +50,17 @@ static const struct {
 
 /* Up to @len bytes from the start of @path into @buf, @st its stat: the
  * bytes read (0 for an empty file or one that is not a regular file), or -1
- * with errno set when it cannot be opened or read. */
+ * with errno set when it cannot be opened or read.  A FIFO or socket is not
+ * opened: opening and closing it would end its writer (SIGPIPE) and lose
+ * what it sent; its reader opens it once. */
 static ssize_t read_head(const char *path, void *buf, size_t len, struct stat *st)
 {
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
+	if (!stat(path, st) && (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode)))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, st)) {
@@ -96,11 +101,8 @@ static bool dat_head_compressed(const unsigned char *head, size_t n)
 	return strcmp((const char *)head + algo, "none") != 0 && head[algo] != '\0';
 }
 
-static enum ingest_kind head_kind(struct ingest_head *h)
+static enum ingest_kind head_kind(struct ingest_head *h, const unsigned char *b, size_t n)
 {
-	const unsigned char *b = h->bytes;
-	size_t n = h->len;
-
 	if (h->err || !n)
 		return INGEST_KIND_NONE;
 	if (n < INGEST_DAT_MAGIC_LEN && !memcmp(b, ingest_dat_magic, n))
@@ -133,8 +135,17 @@ enum ingest_kind ingest_kind_of(const char *path, struct ingest_head *h)
 	} else {
 		h->len = (size_t)n;
 		h->is_dir = S_ISDIR(st.st_mode);
+		if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+			return h->kind = INGEST_KIND_PIPE;
 	}
-	h->kind = head_kind(h);
+	h->kind = head_kind(h, h->bytes, h->len);
+	return h->kind;
+}
+
+enum ingest_kind ingest_kind_of_bytes(const void *b, size_t n, struct ingest_head *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->kind = head_kind(h, b, n);
 	return h->kind;
 }
 

@@ -472,15 +472,39 @@ struct ingest_text;
 /**
  * ingest_open_text - map the text trace @path, check and index it (first
  * pass), and fill @meta (path, content hash, cpus, and release = @release
- * when it looks like a kernel release, e.g. "4.11.0-vanilla").
- * @meta: OUT: release with ingest_meta_release().
+ * when it looks like a kernel release, e.g. "4.11.0-vanilla").  A pipe or a
+ * compressed text (@h: what ingest_kind_of() said of @path) is first read
+ * once into a scratch file by ingest_text_stream(), which @stop (NULL:
+ * never) interrupts.  @meta: OUT: release with ingest_meta_release().
  * Returns a handle for ingest_read_text()/ingest_close_text(), or NULL after
  * "vmscan-report: PATH[:LINE]: reason" - before any run is begun.
  */
-struct ingest_text *ingest_open_text(const char *path, const char *release,
+struct ingest_text *ingest_open_text(const char *path, const struct ingest_head *h,
+				     const char *release, const volatile sig_atomic_t *stop,
 				     struct ingest_meta *meta);
 
-/** ingest_read_text - decode every event into @sink; 0, -1 or a sink value. */
+/**
+ * ingest_text_stream - the text of the pipe or compressed text @path (@h:
+ * INGEST_KIND_PIPE, or INGEST_KIND_TEXT_COMPRESSED with its compression),
+ * read once, decompressed (gzip: zlib; xz: liblzma; zstd: libzstd; a pipe
+ * by the magic of its first bytes) into a scratch file without a name in
+ * ingest_dat_spill_dir() (O_TMPFILE).  @sha256: OUT: hex SHA-256 of the
+ * text (malloc'ed).  Returns the scratch file's descriptor (the caller
+ * closes it), or -1 after "PATH: reason" (corrupt or cut-off compressed
+ * data at byte N, a pipe carrying a trace.dat or perf.data, which must be
+ * a file, bzip2, no room for the text), or -1 without a message once
+ * *@stop is set (the caller says it was interrupted).
+ */
+int ingest_text_stream(const char *path, const struct ingest_head *h,
+		       const volatile sig_atomic_t *stop, char **sha256);
+
+/**
+ * ingest_read_text - decode every event into @sink; 0, -1 or a sink value.
+ * A file that changed while it was read (its size or modification time is
+ * not what it was when mapped: truncated, grown, rewritten in place) fails
+ * after the events, "PATH: changed while it was read (size was X bytes, now
+ * Y)", so that the caller rolls the run back.
+ */
 int ingest_read_text(struct ingest_text *t, const struct ingest_sink *sink);
 
 /** ingest_text_nevents - the events ingest_read_text() will pass on. */

@@ -290,13 +290,13 @@ static const struct ingest_reader dat_reader = {
 	.close = dat_close,
 };
 
-/* A text trace: hashed and indexed as it opens (ingest-text-file.c). */
+/* A text trace: hashed and indexed as it opens (ingest-text-file.c); a
+ * pipe's or a compressed text's read once into a scratch file first. */
 static void *text_open(const char *path, const struct ingest_head *h, const struct ingest_opts *o,
 		       char **sha256, struct ingest_meta *meta)
 {
-	(void)h;
 	(void)sha256;
-	return ingest_open_text(path, o->release, meta);
+	return ingest_open_text(path, h, o->release, o->interrupted, meta);
 }
 
 static int text_read(void *state, const struct ingest_sink *sink)
@@ -335,9 +335,11 @@ static const struct ingest_reader text_reader = {
 
 /*
  * The reader of each kind.  A file that cannot be read, or is empty, goes
- * to the trace.dat reader, which says why; kinds without a reader of their
- * own (compressed text, an SQLite database, binary data) go to
- * the text reader, which refuses binary data at its line.
+ * to the trace.dat reader, which says why; a pipe and a compressed text go
+ * to the text reader, which reads them once into a scratch file (and says
+ * what a pipe carries that must be a file); kinds without a reader of their
+ * own (an SQLite database, binary data) go to the text reader too, which
+ * refuses binary data at its line.
  */
 static const struct ingest_reader *reader_for(enum ingest_kind kind)
 {
@@ -348,6 +350,7 @@ static const struct ingest_reader *reader_for(enum ingest_kind kind)
 		return &dat_reader;
 	case INGEST_KIND_PERF:
 		return &ingest_perf_reader;
+	case INGEST_KIND_PIPE:
 	case INGEST_KIND_TEXT:
 	case INGEST_KIND_TEXT_COMPRESSED:
 	case INGEST_KIND_SQLITE:
@@ -375,12 +378,6 @@ struct ingest_source *ingest_open(const char *path, const struct ingest_opts *o,
 
 	s->o = *o;
 	s->r = reader_for(ingest_kind_of(path, &h));
-	if (h.kind == INGEST_KIND_TEXT_COMPRESSED) {	/* named, not "binary data" */
-		vr_error("%s: is %s-compressed (text?): decompress it first, load reads a trace as"
-			 " it is", path, h.compression ? h.compression : "");
-		free(s);
-		return NULL;
-	}
 	s->state = s->r->open(path, &h, o, sha256, &s->meta);
 	if (!s->state) {
 		free(s);

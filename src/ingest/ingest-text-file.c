@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ingest-text-file.c - the file side of text traces: format sniffing for
- * `load`, mapping the file and running the pure parser of ingest-text.c
- * over it.
+ * `load`, mapping the file (or the scratch file ingest-text-stream.c wrote a
+ * pipe's or a compressed text's text to) and running the pure parser of
+ * ingest-text.c over it.
  */
 #include "ingest-priv.h"
 #include "vr.h"
@@ -20,6 +21,9 @@
 struct ingest_text {
 	const char *data;	/* mapped file, or "" when empty */
 	size_t len;
+	int fd;			/* the mapped file, kept open to tell whether it
+				 * changed while it was read; -1 */
+	struct stat st;		/* its stat when it was mapped */
 	char *path;
 	char *release;		/* owned, or NULL */
 	struct ingest_text_stats stats;
@@ -35,44 +39,76 @@ static bool looks_like_release(const char *s)
 	       minor >= 0;
 }
 
-static int map_file(struct ingest_text *t, const char *path)
+/* Map @fd (the text of @path, which t->fd takes over) into @t. */
+static int map_file(struct ingest_text *t, const char *path, int fd)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
+	t->fd = fd;
 	if (fd < 0)
-		return vr_error("%s: %s", path, strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
+		return -1;
+	if (fstat(fd, &t->st) || !S_ISREG(t->st.st_mode))
 		return vr_error("%s: not a regular file", path);
-	}
 	t->data = "";
-	if (st.st_size > 0) {
-		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (t->st.st_size > 0) {
+		void *p = mmap(NULL, (size_t)t->st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 
-		if (p == MAP_FAILED) {
-			close(fd);
+		if (p == MAP_FAILED)
 			return vr_error("%s: cannot map: %s", path, strerror(errno));
-		}
-		madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+		madvise(p, (size_t)t->st.st_size, MADV_SEQUENTIAL);
 		t->data = p;
-		t->len = (size_t)st.st_size;
+		t->len = (size_t)t->st.st_size;
 	}
-	close(fd);
 	return 0;
 }
 
-struct ingest_text *ingest_open_text(const char *path, const char *release,
+/* The text file @path, opened; -1 after the message. */
+static int open_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		vr_error("%s: %s", path, strerror(errno));
+	return fd;
+}
+
+/*
+ * Has the mapped file of @t changed since it was mapped (truncated, grown,
+ * written in place)?  A mapping shows a file's pages as they are now, not
+ * as they were: the text read may be neither the old file nor the new.
+ * -1 after "PATH: changed while it was read (...)", else 0.
+ */
+static int check_unchanged(const struct ingest_text *t)
+{
+	struct stat now;
+
+	if (fstat(t->fd, &now))
+		return vr_error("%s: cannot tell whether it changed while it was read: %s", t->path,
+				strerror(errno));
+	if (now.st_size != t->st.st_size)
+		return vr_error("%s: changed while it was read (size was %lld bytes, now %lld)",
+				t->path, (long long)t->st.st_size, (long long)now.st_size);
+	if (now.st_mtim.tv_sec != t->st.st_mtim.tv_sec ||
+	    now.st_mtim.tv_nsec != t->st.st_mtim.tv_nsec)
+		return vr_error("%s: changed while it was read (size %lld bytes, written to"
+				" meanwhile)", t->path, (long long)now.st_size);
+	return 0;
+}
+
+struct ingest_text *ingest_open_text(const char *path, const struct ingest_head *h,
+				     const char *release, const volatile sig_atomic_t *stop,
 				     struct ingest_meta *meta)
 {
 	struct ingest_text *t = vr_calloc(1, sizeof(*t));
 	struct ingest_text_opts opts;
+	bool stream = h && (h->kind == INGEST_KIND_PIPE || h->kind == INGEST_KIND_TEXT_COMPRESSED);
+	char *sha = NULL;
 	size_t skip;
 
 	memset(meta, 0, sizeof(*meta));
 	meta->ring_overrun = -1;	/* text carries no ring-buffer stats */
 	t->path = vr_strdup(path);
-	if (map_file(t, path))
+	t->fd = -1;
+	/* a pipe's or a compressed text: its text, once, in a scratch file */
+	if (map_file(t, path, stream ? ingest_text_stream(path, h, stop, &sha) : open_file(path)))
 		goto fail;
 	if (looks_like_release(release))
 		t->release = vr_strdup(release);
@@ -84,7 +120,8 @@ struct ingest_text *ingest_open_text(const char *path, const char *release,
 	if (!t->tp)
 		goto fail;
 	meta->path = vr_strdup(path);
-	meta->content_sha256 = ingest_sha256_file(path);
+	meta->content_sha256 = sha ? sha : ingest_sha256_file(path);
+	sha = NULL;
 	meta->release = t->release ? vr_strdup(t->release) : NULL;
 	meta->cpus = t->stats.cpus;
 	meta->file_version = t->stats.file_version;
@@ -92,6 +129,7 @@ struct ingest_text *ingest_open_text(const char *path, const char *release,
 		goto fail;
 	return t;
 fail:
+	free(sha);
 	ingest_meta_release(meta);
 	ingest_close_text(t);
 	return NULL;
@@ -99,7 +137,7 @@ fail:
 
 int ingest_read_text(struct ingest_text *t, const struct ingest_sink *sink)
 {
-	return ingest_text_emit(t->tp, sink);
+	return ingest_text_emit(t->tp, sink) ?: check_unchanged(t);
 }
 
 size_t ingest_text_nevents(const struct ingest_text *t)
@@ -127,6 +165,8 @@ void ingest_close_text(struct ingest_text *t)
 	ingest_text_parser_free(t->tp);
 	if (t->len)
 		munmap((void *)t->data, t->len);
+	if (t->fd >= 0)
+		close(t->fd);
 	free(t->path);
 	free(t->release);
 	free(t);

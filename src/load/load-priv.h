@@ -27,6 +27,9 @@ struct load_ctx {
 	const volatile sig_atomic_t *interrupted;
 	int progress_fd;	/* a worker's end of the progress pipe, or -1 */
 	int progress_base;	/* index of the worker's first file among all */
+	/* by that index: a file the supervisor failed already (it changed
+	 * while a worker read it), not to be read again; NULL: none */
+	const bool *skip;
 	int files_loaded;	/* runs committed by load_run_files() in this process */
 	long long last_run_id;	/* the run last committed in this process */
 	bool last_replaced;	/* it replaced a run loaded before */

@@ -442,6 +442,8 @@ static int load_run_files(struct load_ctx *c, struct store *st, char *const *fil
 	int failed = 0, opened = 0;
 
 	probe_all(c, files, n, bad, sha);
+	for (int i = 0; i < n && c->skip; i++)	/* failed and said by the supervisor */
+		bad[i] |= c->skip[c->progress_base + i];
 	for (int i = 0; i < n && !*c->interrupted; i++) {
 		for (; opened < n && opened < i + window && !*c->interrupted; opened++) {
 			if (!bad[opened])

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -101,6 +102,75 @@ static void undo_last_run(const struct load_ctx *c, const char *path,
 	store_close(st);
 }
 
+/* A file as load_files() found it, to tell one that changed while it was
+ * read. */
+struct file_seen {
+	bool known;		/* a regular file that stat() read */
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+};
+
+/* What @n files are as the load begins. */
+static struct file_seen *note_files(char *const *files, int n)
+{
+	struct file_seen *seen = vr_calloc((size_t)n, sizeof(*seen));
+	struct stat st;
+
+	for (int i = 0; i < n; i++)
+		if (!stat(files[i], &st) && S_ISREG(st.st_mode))
+			seen[i] = (struct file_seen){ true, st.st_dev, st.st_ino, st.st_size,
+						      st.st_mtim };
+	return seen;
+}
+
+/*
+ * Which of files[k..end) changed since note_files() (its size or
+ * modification time, the same file still: a file replaced by another under
+ * its name leaves the old one, being read, as it was): the first, or -1.
+ */
+static int changed_file(char *const *files, const struct file_seen *seen, const bool *skip,
+			int k, int end, struct stat *now)
+{
+	for (int j = k; j < end; j++)
+		if (seen[j].known && !skip[j] && !stat(files[j], now) && now->st_dev == seen[j].dev &&
+		    now->st_ino == seen[j].ino &&
+		    (now->st_size != seen[j].size || now->st_mtim.tv_sec != seen[j].mtime.tv_sec ||
+		     now->st_mtim.tv_nsec != seen[j].mtime.tv_nsec))
+			return j;
+	return -1;
+}
+
+/*
+ * A worker that died of SIGBUS while files[k..end) were open: if one of
+ * them changed meanwhile, that is why (a text trace is read through a
+ * mapping of the file, and reading a page past the end of a file cut short
+ * raises SIGBUS; libtracecmd maps a trace.dat's pages too): said, instead
+ * of a crash inside libtracecmd, and the file is marked in @skip (never
+ * read again: its text now is neither what it was nor perhaps what it will
+ * be).  The changed file's index, or -1.
+ */
+static int say_changed(const struct child *worker, char *const *files,
+		       const struct file_seen *seen, bool *skip, int k, int end)
+{
+	struct stat now;
+	int j = child_signalled(worker) == SIGBUS ? changed_file(files, seen, skip, k, end, &now)
+						  : -1;
+
+	if (j < 0)
+		return -1;
+	if (now.st_size != seen[j].size)
+		vr_error("%s: changed while it was read (size was %lld bytes, now %lld): not loaded,"
+			 " the database is unchanged", files[j], (long long)seen[j].size,
+			 (long long)now.st_size);
+	else
+		vr_error("%s: changed while it was read (size %lld bytes, written to meanwhile): not"
+			 " loaded, the database is unchanged", files[j], (long long)now.st_size);
+	skip[j] = true;
+	return j;
+}
+
 /* Did the worker of files[first..n) that said @r finish (or stop for an
  * interruption, which its own messages name)? */
 static bool worker_done(const struct load_ctx *c, int n, int first, const struct load_report *r,
@@ -126,14 +196,17 @@ static bool worker_done(const struct load_ctx *c, int n, int first, const struct
 static int load_supervised(struct load_ctx *c, char *const *files, int n, int *loaded,
 			   bool *crashed)
 {
-	int failed = 0, first = 0;
-	bool isolate = false;
+	int failed = 0, first = 0, window = load_decode_window(&c->o), j;
+	struct file_seen *seen = note_files(files, n);
+	bool isolate = false, *skip = vr_calloc((size_t)n, sizeof(*skip));
 	struct load_report r;
 	struct child worker;
 
+	c->skip = skip;
 	while (first < n && !*c->interrupted) {
 		if (load_run_worker(c, load_run_here, files, n, first, isolate, &r, &worker)) {
 			/* no worker: load here, each trace.dat probed first */
+			c->progress_base = first;
 			failed += load_run_here(c, files + first, n - first);
 			*loaded += c->files_loaded;
 			break;
@@ -165,6 +238,13 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 			failed++;
 			break;
 		}
+		j = say_changed(&worker, files, seen, skip, k, isolate ? k + 1 :
+				k + window < n ? k + window : n);
+		if (j >= 0) {	/* a file opened ahead: its worker reports it failed */
+			failed += j == k;
+			first = j == k ? k + 1 : k;
+			continue;
+		}
 		if (!isolate && (c->o.jobs != 1) && k + 1 < n) {
 			char how[128];
 
@@ -182,6 +262,9 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 		first = k + 1;
 		isolate = false;
 	}
+	c->skip = NULL;
+	free(skip);
+	free(seen);
 	return failed;
 }
 

@@ -692,6 +692,9 @@ static int not_a_database(const char *path)
 	case INGEST_KIND_DAT:
 		return vr_error("%s: is a trace.dat file, not a database (the database is the"
 				" file after -d, the traces come after the options)", path);
+	case INGEST_KIND_PIPE:
+		return vr_error("%s: is a pipe, not a database (the database is a file, named"
+				" after -d)", path);
 	case INGEST_KIND_TEXT:
 	case INGEST_KIND_NONE:
 		return vr_error("%s: is a text file (a text trace?), not a database (the database"
