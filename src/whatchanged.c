@@ -423,6 +423,26 @@ static int lost_caveat(struct store *s, struct vr_buf *out)
 	return r < 0 ? -1 : 0;
 }
 
+/* Latency rows compare --ci's notes call not significant because of
+ * outliers (compare.c outlier_notes(): Welch's test without the values
+ * outside Tukey's fences): each such note once, as compare.txt prints it. */
+static void outlier_caveat(const struct compare_result *res, struct vr_buf *out)
+{
+	const struct render_table *t = &res->tables[0];
+
+	for (size_t i = 0; i < t->nrows; i++) {
+		const char *n = t->rows[i].note;
+		bool seen = false;
+
+		if (!n || !strstr(n, "because of outliers"))
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = t->rows[j].note && !strcmp(t->rows[j].note, n);
+		if (!seen)
+			vr_buf_addf(out, "Not significant because of outliers (compare.txt): %s.\n", n);
+	}
+}
+
 /* Counters block rows that say a figure is incomplete or an estimate. */
 static void counters_caveat(const struct compare_result *res, struct vr_buf *out)
 {
@@ -517,6 +537,7 @@ int whatchanged_write(struct store *s, const struct compare_opts *o,
 	ret = ret || (res->nkernels > 1 ? counter_changes(s, o, res, &ch, &caveats) : 0);
 	ret = ret || lost_caveat(s, &caveats) || coverage_caveat(s, &caveats, &lines);
 	counters_caveat(res, &caveats);
+	outlier_caveat(res, &caveats);
 	ret = ret || estimate_caveat(s, res, &caveats);
 	qsort(ch.c, ch.n, sizeof(*ch.c), by_size);
 	vr_buf_addstr(out, "## What changed\n\n");

@@ -114,6 +114,7 @@ test_expect_success 'report --ci: the headline shows the interval under its row'
 # a: 10 10 11 11 12 12 13 13; b: 13 13 14 14 15 15 16 100.  b's quartiles
 # (nearest rank) 13 and 15, fences [10, 18]: 100 is out; a's fences [7, 15]
 # keep all.  With 100, p = 0.25 (not marked); without it p < 0.001.
+# report --ci: What changed's caveats carry the same note.
 test_expect_success '--ci: a difference hidden by outliers is said so in the row note' '
 	for v in 10 10 11 11 12 12 13 13; do echo "p95-Write $v"; done >a.txt &&
 	for v in 13 13 14 14 15 15 16 100; do echo "p95-Write $v"; done >b.txt &&
@@ -131,7 +132,12 @@ test_expect_success '--ci: a difference hidden by outliers is said so in the row
 	tail -1 out >got && test_cmp want got &&
 	grep -q "^Amean    p95-Write\[1\] " out &&
 	"$VR" compare --width 0 --stats Amean a=a.txt b=b.txt >out &&
-	! grep -q "outliers" out
+	! grep -q "outliers" out &&
+	"$VR" import-latency -q -d o.db --kernel a a.txt &&
+	"$VR" import-latency -q -d o.db --kernel b b.txt &&
+	"$VR" report -q --ci -d o.db -o rep &&
+	sed "s/^\[1\] /Not significant because of outliers (compare.txt): /; s/\$/./" want >want2 &&
+	grep "^Not significant because of outliers" rep/index.md >got && test_cmp want2 got
 '
 # --ci-method bootstrap: the percentile bootstrap, recomputed here with the
 # same generator in Python (splitmix64, checked against its published first
