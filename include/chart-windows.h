@@ -22,6 +22,10 @@ struct chart_windows_series {
 	char *kernel;		/* owned */
 	int colour;		/* index in the database's kernel order */
 	int nruns;		/* runs with windows */
+	int nmissing;		/* runs left out: they did not record the
+				 * metric (scanned, reclaimed: recorded.h
+				 * RN_LRU_PAGES), never drawn as 0 */
+	char *missing;		/* owned: why ("not traced", ...), or NULL */
 	double *median, *lo, *hi;	/* per step: over the runs (NAN: no run
 				 * reaches that time) */
 };

@@ -64,6 +64,9 @@ struct chart_timeline_node {
 	double *rate_kswapd;		/* pages/s reclaimed by kswapd, per bin */
 	double *rate_direct;		/* pages/s reclaimed by everyone else, per bin */
 	size_t nbins;			/* bins of chart_timeline.bin_s from from_s */
+	char *rate_missing;		/* owned: why the run has no reclaim rate
+					 * ("not traced: ...", recorded.h RN_LRU_PAGES;
+					 * rates all 0, not drawn), or NULL */
 };
 
 /* The timeline chart of one run. */

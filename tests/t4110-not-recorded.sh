@@ -103,6 +103,23 @@ test_expect_success 'lab: pages written (nr_vmscan_write) beside the folios writ
 	grep -Eq "^Pages written by reclaim \(nr_vmscan_write\) +$((e - s))\.00 +0\.00$" cmp
 '
 
+test_expect_success 'lab: compare names the multi-gen LRU runs; windows block, windows and timeline charts: not traced, not 0' '
+	if ! have_lab; then echo "skip"; exit 0; fi
+	load_lab &&
+	"$VR" compare -d lab.db --width 0 >cmp &&
+	grep -q "^Multi-gen LRU on: mglru in 1 of 1 runs (lru_gen/enabled 0x0007, the recorder.s snapshot). Under multi-gen LRU pages scanned and reclaimed" cmp &&
+	grep -Eq "^Windows with half of pages scanned %\[1\] +[0-9.]+ +-$" cmp &&
+	grep -q "^\[1\] mglru: not traced in 1 of 1 runs (pages not in the trace" cmp &&
+	"$VR" chart -d lab.db -T windows --metric scanned --dump-data -o w.png >wdump &&
+	grep -qx "kernel mglru runs=0 left_out=1 (not traced)" wdump &&
+	grep -qx "kernel classic runs=1" wdump &&
+	"$VR" chart -d lab.db -T timeline --run 2 --dump-data -o t.png >tdump &&
+	test "$(grep -c "^rate_missing not traced: multi-gen LRU before 6.7" tdump)" = 2 &&
+	! grep -q "^rate [0-9]" tdump &&
+	"$VR" chart -d lab.db -T timeline --run 1 --dump-data -o t1.png >t1dump &&
+	grep -q "^rate [0-9]" t1dump
+'
+
 test_expect_success 'a text without LRU lines and no snapshots: - (not traced or not recorded); no snapshots: the pages-written row is left out' '
 	printf "%s\n" \
 	"     kswapd0-50    [000] .....     1.000000: mm_vmscan_kswapd_wake: nid=0 order=0" \

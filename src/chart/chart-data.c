@@ -6,6 +6,7 @@
  * metric definitions of include/metrics.h.
  */
 #include "chart-data.h"
+#include "recorded.h"
 #include "store.h"
 #include "runs.h"
 #include "store-query.h"
@@ -143,6 +144,7 @@ void chart_timeline_release(struct chart_timeline *t)
 		free(n->stall_kind);
 		free(n->rate_kswapd);
 		free(n->rate_direct);
+		free(n->rate_missing);
 	}
 	free(t->nodes);
 	free(t->kernel);
@@ -230,6 +232,8 @@ void chart_timeline_dump(const struct chart_timeline *t, FILE *out)
 		for (size_t s = 0; s < n->nstalls; s++)
 			fprintf(out, "stall %.6g %.6g %s\n", n->stall_begin_s[s], n->stall_ms[s],
 				chart_stall_kind_name(n->stall_kind[s]));
+		if (n->rate_missing)
+			fprintf(out, "rate_missing %s\n", n->rate_missing);
 		for (size_t b = 0; b < n->nbins; b++)
 			if (n->rate_kswapd[b] || n->rate_direct[b])
 				fprintf(out, "rate %.6g kswapd %.6g direct %.6g\n",
@@ -794,6 +798,17 @@ static int tl_rate(struct tl_ctx *c, struct chart_timeline_node *n)
 		n->nbins = 1;
 	n->rate_kswapd = vr_calloc(n->nbins, sizeof(double));
 	n->rate_direct = vr_calloc(n->nbins, sizeof(double));
+	{
+		char why[RECORDED_WHY_MAX];
+		int rec = recorded_check(c->s, c->run_id, RN_LRU_PAGES, why, sizeof(why));
+
+		if (rec < 0) {
+			store_stmt_free(st);
+			return -1;
+		}
+		if (!rec)	/* no line at 0: said where it would be */
+			n->rate_missing = vr_strdup(why);
+	}
 	while ((rc = store_step(st)) > 0) {
 		long long ts = store_col_int64(st, 0);
 		long long pages = store_col_int64(st, 1);

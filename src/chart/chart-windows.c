@@ -4,6 +4,7 @@
  * the reclaim_window rows.
  */
 #include "chart-windows.h"
+#include "recorded.h"
 #include "stats.h"
 #include "store.h"
 #include "store-query.h"
@@ -36,6 +37,17 @@ struct run_win {
 	size_t n;
 	double width_s;
 };
+
+/* The reason word of a recorded_check() sentence ("not traced: ..." ->
+ * "not traced"), malloc'ed. */
+static char *why_word(const char *why)
+{
+	struct vr_buf b;
+
+	vr_buf_init(&b);
+	vr_buf_add(&b, why, strcspn(why, ":"));
+	return vr_buf_detach(&b);
+}
 
 /* Run @run_id's windows from window @first on. */
 static int read_run(struct store *s, int64_t run_id, int64_t first, const char *expr,
@@ -155,7 +167,8 @@ int chart_windows_build(struct store *s, const char *metric, const char *marker,
 	int64_t **runs = NULL;
 	size_t *nruns = NULL, nk = 0, m;
 	struct run_win **w;
-	size_t *se_runs;
+	size_t *se_runs, *nmiss;
+	char **miss;
 	double longest = 0;
 	int ret = 0;
 
@@ -175,14 +188,30 @@ int chart_windows_build(struct store *s, const char *metric, const char *marker,
 		return -1;
 	w = vr_calloc(nk ? nk : 1, sizeof(*w));
 	se_runs = vr_calloc(nk ? nk : 1, sizeof(*se_runs));
+	miss = vr_calloc(nk ? nk : 1, sizeof(*miss));
+	nmiss = vr_calloc(nk ? nk : 1, sizeof(*nmiss));
 	for (size_t k = 0; !ret && k < nk; k++) {
 		int64_t *first = vr_calloc(nruns[k], sizeof(*first));
 
 		w[k] = vr_calloc(nruns[k], sizeof(**w));
 		ret = align_runs(s, kernels[k], marker, runs[k], nruns[k], first, out);
 		for (size_t r = 0; !ret && r < nruns[k]; r++) {
+			char why[RECORDED_WHY_MAX];
+			int rec = m < 2 ? recorded_check(s, runs[k][r], RN_LRU_PAGES, why,
+							 sizeof(why)) : 1;
+
 			if (first[r] < 0)
 				continue;	/* no marker: left out */
+			if (rec < 0) {
+				ret = -1;
+				break;
+			}
+			if (!rec) {	/* pages not in the trace: left out, said */
+				if (!miss[k])
+					miss[k] = why_word(why);
+				nmiss[k]++;
+				continue;
+			}
 			se_runs[k]++;
 			ret = read_run(s, runs[k][r], first[r], metric_defs[m].expr, &w[k][r]);
 			out->step_s = fmax(out->step_s, w[k][r].width_s);
@@ -200,6 +229,8 @@ int chart_windows_build(struct store *s, const char *metric, const char *marker,
 		se->kernel = kernels[k];
 		se->colour = colour_of(s, kernels[k]);
 		se->nruns = (int)se_runs[k];
+		se->nmissing = (int)nmiss[k];
+		se->missing = miss[k];
 		se->median = vr_calloc(out->nsteps + 1, sizeof(double));
 		se->lo = vr_calloc(out->nsteps + 1, sizeof(double));
 		se->hi = vr_calloc(out->nsteps + 1, sizeof(double));
@@ -227,6 +258,8 @@ int chart_windows_build(struct store *s, const char *metric, const char *marker,
 	}
 	free(w);
 	free(se_runs);
+	free(miss);
+	free(nmiss);
 	free(kernels);
 	free(runs);
 	free(nruns);
@@ -243,7 +276,10 @@ void chart_windows_dump(const struct chart_windows *c, FILE *f)
 	for (size_t k = 0; k < c->nseries; k++) {
 		const struct chart_windows_series *se = &c->series[k];
 
-		fprintf(f, "kernel %s runs=%d\n", se->kernel, se->nruns);
+		fprintf(f, "kernel %s runs=%d", se->kernel, se->nruns);
+		if (se->nmissing)
+			fprintf(f, " left_out=%d (%s)", se->nmissing, se->missing);
+		fprintf(f, "\n");
 		for (size_t j = 0; j < c->nsteps; j++)
 			fprintf(f, "step %.9g median=%.6g lo=%.6g hi=%.6g\n", (double)j * c->step_s,
 				se->median[j], se->lo[j], se->hi[j]);
@@ -254,6 +290,7 @@ void chart_windows_release(struct chart_windows *c)
 {
 	for (size_t k = 0; k < c->nseries; k++) {
 		free(c->series[k].kernel);
+		free(c->series[k].missing);
 		free(c->series[k].median);
 		free(c->series[k].lo);
 		free(c->series[k].hi);

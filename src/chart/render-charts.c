@@ -277,9 +277,18 @@ static void draw_plot(struct rk *k, const struct tl_geom *g, const struct chart_
 	cairo_save(cr);
 	cairo_rectangle(cr, g->L, y0, g->R - g->L, y1 - y0);
 	cairo_clip(cr);
-	draw_rate(k, g, t, n->rate_kswapd, n->nbins, &ra, RATE_KSWAPD);
-	draw_rate(k, g, t, n->rate_direct, n->nbins, &ra, RATE_DIRECT);
+	if (!n->rate_missing) {
+		draw_rate(k, g, t, n->rate_kswapd, n->nbins, &ra, RATE_KSWAPD);
+		draw_rate(k, g, t, n->rate_direct, n->nbins, &ra, RATE_DIRECT);
+	}
 	cairo_restore(cr);
+	if (n->rate_missing) {	/* "reclaimed: not traced", never a line at 0 */
+		char word[64];
+
+		snprintf(word, sizeof(word), "reclaimed pages/s: %.*s", (int)strcspn(n->rate_missing,
+			 ":"), n->rate_missing);
+		rk_text(k, g->R - 6, y0 + 6, word, RK_FONT_SMALL, 1, 0, RK_ITALIC, 0, RK_GREY);
+	}
 	if (!n->nstalls)
 		rk_text(k, g->L + 6, y0 + 6, "no reclaim stalls or throttling in this window",
 			RK_FONT_SMALL, 0, 0, RK_ITALIC, 0, RK_GREY);

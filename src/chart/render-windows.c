@@ -75,6 +75,9 @@ int render_chart_windows(const struct chart_windows *c, const struct render_char
 	for (size_t i = 0; i < c->nseries; i++) {
 		vr_buf_init(&lab[i]);
 		vr_buf_addf(&lab[i], "%s (%d runs)", c->series[i].kernel, c->series[i].nruns);
+		if (c->series[i].nmissing)	/* never a line at 0: said instead */
+			vr_buf_addf(&lab[i], ", %d left out: %s", c->series[i].nmissing,
+				    c->series[i].missing);
 		it[i] = (struct rk_legend_item){ lab[i].buf, rk_kernel_colour(c->series[i].colour),
 						 RK_SW_LINE, 0.35 };
 		for (size_t j = 0; j < c->nsteps; j++)

@@ -165,6 +165,51 @@ static int add_row(struct store *s, struct counter_cache *cache, struct render_t
 	return 0;
 }
 
+int compare_counters_mglru_note(struct store *s, const struct compare_kernel *k, size_t nk,
+				char **note)
+{
+	struct vr_buf b;
+	char how[RECORDED_WHY_MAX];
+
+	*note = NULL;
+	vr_buf_init(&b);
+	for (size_t i = 0; i < nk; i++) {
+		size_t on = 0;
+
+		for (size_t r = 0; r < k[i].ntrace; r++) {
+			enum recorded_mglru st;
+			char h[RECORDED_WHY_MAX];
+
+			if (recorded_mglru(s, k[i].trace_runs[r], &st, h, sizeof(h))) {
+				vr_buf_release(&b);
+				return -1;
+			}
+			if (st == RM_ON && !on++)
+				snprintf(how, sizeof(how), "%s", h);
+		}
+		if (on)
+			vr_buf_addf(&b, "%s%s in %zu of %zu runs (%s%s)", b.len ? "; " : "",
+				    k[i].name, on, k[i].ntrace, how, on > 1 ? ", the first" : "");
+	}
+	if (!b.len) {
+		vr_buf_release(&b);
+		return 0;
+	}
+	/* README.md "Multi-gen LRU": the counters whose meaning differs */
+	vr_buf_addstr(&b, ". Under multi-gen LRU pages scanned and reclaimed (and the efficiencies)"
+		      " are evict_folios()' (6.7+; before 6.7 not traced), there is no active list,"
+		      " and the pgdat flags are not inferred");
+	{
+		struct vr_buf n;
+
+		vr_buf_init(&n);
+		vr_buf_addf(&n, "Multi-gen LRU on: %s", b.buf);
+		vr_buf_release(&b);
+		*note = vr_buf_detach(&n);
+	}
+	return 0;
+}
+
 int compare_counters_table(struct store *s, const struct compare_kernel *k, size_t nk,
 			   struct render_table *t)
 {

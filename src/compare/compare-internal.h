@@ -55,4 +55,13 @@ int compare_latency_table(struct store *s, const struct compare_opts *o,
 int compare_counters_table(struct store *s, const struct compare_kernel *k, size_t nk,
 			   struct render_table *t);
 
+/**
+ * compare_counters_mglru_note - the counters block's note on multi-gen LRU
+ * (recorded_mglru()): which kernels had it on in how many of their trace
+ * runs and how that is known, and which counters mean something else under
+ * it; malloc'ed, or *@note NULL when no run had it on.  Returns 0 or -1.
+ */
+int compare_counters_mglru_note(struct store *s, const struct compare_kernel *k, size_t nk,
+				char **note);
+
 #endif /* VR_COMPARE_INTERNAL_H */

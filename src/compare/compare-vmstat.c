@@ -159,6 +159,7 @@ void compare_vmstat_release(struct compare_vmstat *v)
 	free(rows);
 	for (size_t i = 0; i < v->windows.nrows; i++) {
 		free((char *)wrows[i].op);
+		free((char *)wrows[i].note);
 		free(wrows[i].cells);
 	}
 	free(wrows);

@@ -6,6 +6,7 @@
  */
 #include "compare-vmstat.h"
 #include "compare.h"
+#include "recorded.h"
 #include "stats.h"
 #include "store.h"
 #include "store-query.h"
@@ -13,6 +14,7 @@
 #include "windows.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,11 +92,16 @@ static int run_values(struct store *s, int64_t run_id, int64_t first, double out
  * Per kernel the mean over its trace runs of each row (NAN values left
  * out); with @marker, each run from its first window at or after the
  * marker (windows_align()), a run without one left out and named in
- * @missing ("iteration 2, 3").
+ * @missing ("iteration 2, 3").  A run whose pages are not in the trace
+ * (recorded.h RN_LRU_PAGES) has no pages rows: "KERNEL: not traced in N of
+ * M runs" goes to @untraced.
  */
 static int kernel_values(struct store *s, const char *kernel, const char *marker,
-			 double mean[W_ROWS], bool *any, struct vr_buf *missing)
+			 double mean[W_ROWS], bool *any, struct vr_buf *missing,
+			 struct vr_buf *untraced)
 {
+	char why[RECORDED_WHY_MAX], first_why[RECORDED_WHY_MAX] = "";
+	int nruns = 0, nmiss = 0;
 	struct store_stmt *q = store_stmt_new(s, "SELECT id, iteration FROM run WHERE kernel = ?1"
 					      " AND source_format <> 'latency' AND id IN (SELECT"
 					      " run_id FROM reclaim_window) ORDER BY iteration",
@@ -121,6 +128,20 @@ static int kernel_values(struct store *s, const char *kernel, const char *marker
 			r = -1;
 			break;
 		}
+		nruns++;
+		switch (recorded_check(s, store_col_int64(q, 0), RN_LRU_PAGES, why, sizeof(why))) {
+		case -1:
+			r = -1;
+			break;
+		case 0:
+			if (!nmiss++)
+				snprintf(first_why, sizeof(first_why), "%.*s", (int)strcspn(why, ":"),
+					 why);
+			v[W_SCAN_HALF] = v[W_SCAN_P95] = NAN;
+			break;
+		}
+		if (r < 0)
+			break;
 		v[W_MARKER] = marker ? (double)at_ns / 1e9 : NAN;
 		for (int i = 0; i < W_ROWS; i++)
 			if (!isnan(v[i]))
@@ -129,6 +150,9 @@ static int kernel_values(struct store *s, const char *kernel, const char *marker
 	store_stmt_free(q);
 	for (int i = 0; i < W_ROWS; i++)
 		mean[i] = n[i] ? sum[i] / n[i] : NAN;
+	if (nmiss)
+		vr_buf_addf(untraced, "%s%s: %s in %d of %d runs", untraced->len ? "; " : "", kernel,
+			    first_why, nmiss, nruns);
 	return r < 0 ? -1 : 0;
 }
 
@@ -138,7 +162,7 @@ int compare_windows_build(struct store *s, const struct compare_result *res,
 	const char *marker = res->align_marker;
 	int nrows = marker ? W_ROWS : W_MARKER;	/* the marker row when aligned */
 	struct render_row *rows;
-	struct vr_buf missing;
+	struct vr_buf missing, untraced;
 	bool any = false;
 	int ret = 0;
 
@@ -174,11 +198,12 @@ int compare_windows_build(struct store *s, const struct compare_result *res,
 		v->wnotes[v->nwnotes++] = vr_buf_detach(&b);
 	}
 	vr_buf_init(&missing);
+	vr_buf_init(&untraced);
 	for (size_t c = 0; !ret && c < res->nkernels; c++) {
 		double mean[W_ROWS];
 
 		vr_buf_reset(&missing);
-		ret = kernel_values(s, res->kernels[c], marker, mean, &any, &missing);
+		ret = kernel_values(s, res->kernels[c], marker, mean, &any, &missing, &untraced);
 		for (int i = 0; !ret && i < nrows; i++) {
 			rows[i].cells[c].value = mean[i];
 			rows[i].cells[c].gain_pct = rows[i].cells[c].p = NAN;
@@ -195,6 +220,12 @@ int compare_windows_build(struct store *s, const struct compare_result *res,
 		}
 	}
 	vr_buf_release(&missing);
+	if (untraced.len) {	/* the pages rows' footnote (README "Not recorded") */
+		vr_buf_addstr(&untraced, " (pages not in the trace, as the counters' footnote says)");
+		rows[W_SCAN_HALF].note = vr_strdup(untraced.buf);
+		rows[W_SCAN_P95].note = vr_strdup(untraced.buf);
+	}
+	vr_buf_release(&untraced);
 	if (!any) {
 		for (int i = 0; i < nrows; i++) {
 			free((char *)rows[i].op);

@@ -1135,9 +1135,16 @@ int compare_build(struct store *s, const struct compare_opts *o, struct compare_
 	if (counters_selected(o) && compare_counters_table(s, k, out->nkernels, &out->tables[1]))
 		goto out;
 	latency_notes(out, o);
-	if (out->tables[1].nrows)
+	if (out->tables[1].nrows) {
+		char *mglru;
+
 		note_add(out, 1, vr_strdup("Means over each kernel's trace runs; the unit is in the"
 					   " name (ms, %, pages, folios), the others are counts"));
+		if (compare_counters_mglru_note(s, k, out->nkernels, &mglru))
+			goto out;
+		if (mglru)
+			note_add(out, 1, mglru);
+	}
 	for (size_t t = 0; t < 2; t++) {
 		out->tables[t].abbrevs = name_abbrevs;
 		out->tables[t].nabbrevs = VR_ARRAY_SIZE(name_abbrevs);
