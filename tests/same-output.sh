@@ -45,12 +45,13 @@ evidence() {
 # outputs VR DIR: everything a user can see, for the samples, into DIR
 # (always into $work/out, then renamed: index.md names the directory);
 # the commands run on each database make-reports wrote (reports/ and
-# reports/pressure/, the pressure set)
+# reports/pressure/, the pressure set, and the lab's reports/lab/ and
+# reports/lab-mglru/)
 outputs() {
 	local vr=$1 out=$work/out d db id f m t
 	mkdir -p "$out"
 	(cd "$top" && SAMPLES=samples REPORTS=$out VR=$vr tests/make-reports.sh 2>/dev/null)
-	for d in "$out" "$out/pressure"; do
+	for d in "$out" "$out/pressure" "$out/lab" "$out/lab-mglru"; do
 		db=$d/vmscan.db
 		[ -e "$db" ] || continue
 		"$vr" runs -d "$db" >"$d/runs.out"
