@@ -19,6 +19,14 @@ struct timeline_opts {
 	double min_stall_ms;	/* reclaim stalls shorter than this are left out */
 };
 
+/* The reclaim stalls of the window and node that timeline_print() did not
+ * print: shorter than min_stall_ms, or of unknown duration (no
+ * reclaim_stall.duration_ns).  Counts of reclaim_stall rows. */
+struct timeline_hidden {
+	long shorter;
+	long unknown;
+};
+
 struct store;
 
 /**
@@ -30,12 +38,15 @@ struct store;
  * kswapd_try_to_sleep() counts), full sleep (premature or not), pgdat flag
  * set with its rule and evidence and cleared, reclaim stalls of at least
  * @o->min_stall_ms.  "[exact]" marks sleep decisions made from
- * sched_switch/sched_wakeup of the kswapd pid.
+ * sched_switch/sched_wakeup of the kswapd pid.  The stalls of the window
+ * and node it leaves out are counted in *@hidden (when not NULL), so that
+ * the caller can say so.
  * Returns 0, or -1 after "vmscan-report: DB: no run N", "DB: run N has no
  * node M (its nodes: ...)" or "DB: WHAT: reason" of SQLite (the lines
  * before the error stay written).  Write errors of @out are the caller's
  * to check (ferror()).
  */
-int timeline_print(struct store *s, const struct timeline_opts *o, FILE *out);
+int timeline_print(struct store *s, const struct timeline_opts *o, FILE *out,
+		   struct timeline_hidden *hidden);
 
 #endif /* VR_TIMELINE_H */

@@ -15,7 +15,9 @@
 
 /*
  * ?1 run, ?2 from_ns (absolute), ?3 to_ns, ?4 node or NULL, ?5 min stall ns,
- * ?6 the run's first event (times are printed from it);
+ * ?6 the run's first event (times are printed from it).  Column hide: 0 a
+ * line to print, 1 a stall shorter than ?5, 2 a stall of unknown duration
+ * (neither printed, both counted: struct timeline_hidden);
  * @COMM: the stall's comm, @PROOF: pgdat_flag's proof column (timeline_query()),
  * @SETB, @CLRB: where the kernel's set and clear lie when the trace does not
  * place them exactly (pgdat_flag's *_earliest_ns, *_latest_ns), @NIDS: the
@@ -34,9 +36,9 @@ static const char timeline_sql[] =
 	"  printf(' [uncertain: %.3f ms before the timeout, within a jiffy]', @MARGIN / 1e6)"
 	"  ELSE '' END AS x"
 	"  FROM kswapd_cycle WHERE run_id = ?1)"
-	" SELECT ts, nid, what FROM ("
+	" SELECT ts, nid, what, hide FROM ("
 	" SELECT wake_ns AS ts, nid, printf('kswapd%d wake order=%s zid=%s', nid,"
-	"  coalesce(\"order\", '?'), coalesce(highest_zoneidx, '?')) AS what, 1 AS k"
+	"  coalesce(\"order\", '?'), coalesce(highest_zoneidx, '?')) AS what, 1 AS k, 0 AS hide"
 	"  FROM c WHERE wake_ns IS NOT NULL"
 	" UNION ALL SELECT e, nid, CASE decision"
 	"  WHEN 'nap_woken_early' THEN printf('kswapd nap, woken early after %.3f ms"
@@ -46,21 +48,21 @@ static const char timeline_sql[] =
 	"  WHEN 'no_nap' THEN printf('kswapd no nap: node unbalanced at the first check"
 	" (HIGH_WMARK_HIT_QUICKLY)%s', x)"
 	"  WHEN 'full_sleep' THEN printf('kswapd nap, node balanced%s', x)"
-	"  ELSE 'kswapd sleep decision unknown' END, 2"
+	"  ELSE 'kswapd sleep decision unknown' END, 2, 0"
 	"  FROM c WHERE e IS NOT NULL AND (decision != 'full_sleep' OR sleep_ns - e >= 1000000)"
 	"  AND (decision != 'unknown' OR next_wake_ns IS NOT NULL)"
 	" UNION ALL SELECT sleep_ns, nid, printf('kswapd full sleep%s',"
-	"  CASE WHEN premature THEN ', PREMATURE: wakeup request soon after' ELSE '' END), 3"
+	"  CASE WHEN premature THEN ', PREMATURE: wakeup request soon after' ELSE '' END), 3, 0"
 	"  FROM c WHERE sleep_ns IS NOT NULL"
 	" UNION ALL SELECT set_ns, nid, printf('%s set (%s, rule %s)%s', flag, evidence, rule,"
 	"  CASE WHEN flag = 'PGDAT_DIRTY' AND evidence NOT LIKE 'witness:%' THEN"
 	"  ' [estimate: nr_unqueued_dirty is not traced]'"
 	"  WHEN coalesce(@PROOF, '') LIKE 'extended%' AND evidence NOT LIKE 'proof:%' THEN"
-	"  ' [moved back to cover a proof]' ELSE '' END || @SETB), 4"
+	"  ' [moved back to cover a proof]' ELSE '' END || @SETB), 4, 0"
 	"  FROM pgdat_flag WHERE run_id = ?1 AND set_ns IS NOT NULL"
 	" UNION ALL SELECT clear_ns, nid, printf('%s cleared (%s)', flag,"
 	"  CASE WHEN coalesce(@PROOF, '') LIKE '%cut' THEN 'cut: a kswapd call proves it"
-	" clear from here' ELSE 'kswapd found the node balanced' END) || @CLRB, 5"
+	" clear from here' ELSE 'kswapd found the node balanced' END) || @CLRB, 5, 0"
 	"  FROM pgdat_flag WHERE run_id = ?1 AND clear_ns IS NOT NULL"
 	" UNION ALL SELECT begin_ns, CASE WHEN nid IS NOT NULL OR @NIDS IS NULL THEN nid"
 	"  WHEN ?4 IS NOT NULL AND instr(',' || @NIDS || ',', ',' || ?4 || ',') THEN ?4"
@@ -71,10 +73,11 @@ static const char timeline_sql[] =
 	"  CASE WHEN nid IS NULL AND @NIDS IS NOT NULL THEN 'nodes ' || @NIDS || ', kswapd'"
 	"   || substr(@NIDS, 1, instr(@NIDS || ',', ',') - 1) ELSE 'kswapd' END,"
 	"  coalesce(kswapd_state, 'unknown'),"
-	"  CASE WHEN complete THEN '' ELSE ' (incomplete: ' || incomplete_reason || ')' END), 6"
-	"  FROM reclaim_stall s WHERE run_id = ?1 AND duration_ns >= ?5"
+	"  CASE WHEN complete THEN '' ELSE ' (incomplete: ' || incomplete_reason || ')' END), 6,"
+	"  CASE WHEN duration_ns >= ?5 THEN 0 WHEN duration_ns IS NULL THEN 2 ELSE 1 END"
+	"  FROM reclaim_stall s WHERE run_id = ?1"
 	" UNION ALL SELECT begin_ns, nid, printf('kswapd%d throttled WRITEBACK %.3f ms: awake,"
-	" waiting in reclaim_throttle()', nid, usec_delayed / 1e3), 2"
+	" waiting in reclaim_throttle()', nid, usec_delayed / 1e3), 2, 0"
 	"  FROM reclaim_throttle t WHERE run_id = ?1 AND kind = 'throttled'"
 	"  AND reason = 'WRITEBACK' AND begin_ns IS NOT NULL AND pid IN (SELECT pid FROM"
 	"  kswapd_cycle WHERE run_id = ?1 AND nid = t.nid AND pid IS NOT NULL)"
@@ -122,16 +125,22 @@ static int check_node(struct store *s, int64_t run, int nid)
 	return ret;
 }
 
-/* Where the lines go, and the run's first timestamp (time 0). */
+/* Where the lines go, the run's first timestamp (time 0), the stalls not printed. */
 struct timeline_out {
 	FILE *out;
 	int64_t first_ns;
+	struct timeline_hidden hidden;
 };
 
 static int print_line(struct store_stmt *q, void *arg)
 {
-	const struct timeline_out *t = arg;
+	struct timeline_out *t = arg;
 	double s = (store_col_int64(q, 0) - t->first_ns) / 1e9;
+
+	switch (store_col_int(q, 3)) {
+	case 1: t->hidden.shorter++; return 0;
+	case 2: t->hidden.unknown++; return 0;
+	}
 
 	if (store_col_is_null(q, 1))
 		fprintf(t->out, "%14.6f  %-4s  %s\n", s, "-", store_col_text(q, 2));
@@ -207,9 +216,10 @@ static char *stall_sql(struct store *s)
 	return sql;
 }
 
-int timeline_print(struct store *s, const struct timeline_opts *o, FILE *out)
+int timeline_print(struct store *s, const struct timeline_opts *o, FILE *out,
+		   struct timeline_hidden *hidden)
 {
-	struct timeline_out t = { out, 0 };
+	struct timeline_out t = { out, 0, { 0, 0 } };
 	struct store_stmt *q;
 	char *sql;
 	int ret;
@@ -232,5 +242,7 @@ int timeline_print(struct store *s, const struct timeline_opts *o, FILE *out)
 	fprintf(out, "%14s  %-4s  %s\n", "seconds", "node", "event");
 	ret = store_stmt_each(q, print_line, &t);
 	store_stmt_free(q);
+	if (hidden)
+		*hidden = t.hidden;
 	return ret;
 }

@@ -19,7 +19,8 @@ static const struct cmd_option timeline_options[] = {
 	{ 'n', "node", "N", "only node N (stalls without a node are kept)" },
 	{ OPT_FROM, "from", "S", "start at S seconds into the trace" },
 	{ 't', "to", "S", "stop at S seconds into the trace" },
-	{ OPT_MIN_STALL_MS, "min-stall-ms", "MS", "stalls shorter than MS ms are left out (default 10)" },
+	{ OPT_MIN_STALL_MS, "min-stall-ms", "MS",
+	  "stalls shorter than MS ms are left out, how many said\non stderr (default 10)" },
 	{ 0 }
 };
 
@@ -69,9 +70,27 @@ static enum cmd_status timeline_check(struct cmd_ctx *ctx)
 	return CMD_OK;
 }
 
+/* Say on stderr which stalls the timeline left out (stdout stays the
+ * timeline alone). */
+static void say_hidden(const struct timeline_opts *o, const struct timeline_hidden *h)
+{
+	if (h->shorter)
+		vr_warn_plain("timeline: %ld reclaim stall%s shorter than %g ms not shown"
+			      " (--min-stall-ms 0 shows them)", h->shorter,
+			      h->shorter == 1 ? "" : "s", o->min_stall_ms);
+	if (h->unknown)
+		vr_warn_plain("timeline: %ld reclaim stall%s of unknown duration not shown",
+			      h->unknown, h->unknown == 1 ? "" : "s");
+}
+
 static int timeline_run(struct cmd_ctx *ctx)
 {
-	return timeline_print(ctx->st, ctx->opts, stdout) ? VR_EXIT_FAIL : VR_EXIT_OK;
+	struct timeline_hidden h;
+
+	if (timeline_print(ctx->st, ctx->opts, stdout, &h))
+		return VR_EXIT_FAIL;
+	say_hidden(ctx->opts, &h);
+	return VR_EXIT_OK;
 }
 
 static const char *const timeline_synopsis[] = {
