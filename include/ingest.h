@@ -62,6 +62,25 @@ struct ingest_event {
 };
 
 /* Where decoded events go.  Any callback returning non-zero stops reading. */
+/*
+ * One span of a task (struct ingest_sink.task_span): the comm @pid had from
+ * @first_ns to @last_ns (its first and last event under it).  @source:
+ * where the comm came from: "sched_switch", "sched_wakeup", "sched_waking"
+ * (a sched event naming the pid), "line" (the comm a text line or perf
+ * sample prints), "saved_cmdline" (trace-cmd's saved cmdlines, saved at the
+ * end of the recording: a pid the trace never names), "idle" (pid 0).
+ * @replaced: the saved cmdline the span's first rows were given before the
+ * trace named the pid (its last name, not its first: src/ingest/
+ * ingest-tasks.c), rows up to @replaced_until_ns; NULL when none.
+ */
+struct ingest_task_span {
+	int pid;
+	const char *comm, *source;
+	int64_t first_ns, last_ns;
+	const char *replaced;
+	int64_t replaced_until_ns;
+};
+
 struct ingest_sink {
 	int (*event)(void *arg, const struct ingest_event *ev);
 	/* Optional: @n events in an array, in the order event() would see
@@ -78,6 +97,9 @@ struct ingest_sink {
 	 * event under it, in the trace's clock): one call per span, after
 	 * the events. */
 	int (*task)(void *arg, int pid, const char *comm, int64_t first_ns, int64_t last_ns);
+	/* The same span with where its comm came from; used instead of
+	 * @task when set. */
+	int (*task_span)(void *arg, const struct ingest_task_span *s);
 	void *arg;
 };
 

@@ -133,6 +133,16 @@ int store_lost(struct store *s, int cpu, uint64_t ts_ns, int64_t count);
 int store_task(struct store *s, int pid, const char *comm, int64_t first_ns, int64_t last_ns);
 
 /**
+ * store_task_span - store_task() of span @t with its comm_source; when the
+ * span's first rows were given the saved cmdline @t->replaced before the
+ * trace named the pid (src/ingest/ingest-tasks.c), the run's derived rows
+ * of that pid under it up to @t->replaced_until_ns (a stall's begin, an
+ * event's time) get @t->comm at the run's commit, before the sums.  0 or
+ * -1 after the message.
+ */
+int store_task_span(struct store *s, const struct ingest_task_span *t);
+
+/**
  * store_has_column - 1 if @table (a table or TEMP view) has @column, 0 if
  * not (a database made before the column was added, and only read since),
  * -1 after the message.

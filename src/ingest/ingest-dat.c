@@ -735,12 +735,13 @@ bad:
 }
 
 /* A sched event names task @pid_f with comm @comm_f at the event's time. */
-static void note_comm(struct ingest_dat *d, const struct ingest_event *ev, int comm_f, int pid_f)
+static void note_comm(struct ingest_dat *d, const struct ingest_event *ev, int comm_f, int pid_f,
+		      const char *source)
 {
 	if (!(ev->present & (1u << comm_f)) || !(ev->present & (1u << pid_f)) || !ev->str[comm_f])
 		return;
-	ingest_tasks_note(d->tasks, (int)ev->val[pid_f], ev->str[comm_f], strlen(ev->str[comm_f]),
-			  ev->ts_ns);
+	ingest_tasks_note_from(d->tasks, (int)ev->val[pid_f], ev->str[comm_f],
+			       strlen(ev->str[comm_f]), ev->ts_ns, source);
 }
 
 /*
@@ -749,16 +750,19 @@ static void note_comm(struct ingest_dat *d, const struct ingest_event *ev, int c
  * sched_wakeup/sched_waking (comm) naming the pid gave; before any, the
  * saved cmdline (trace-cmd saves the kernel's saved_cmdlines at the end of
  * the recording: the name the pid had then, a later one if it exec'ed
- * meanwhile); NULL for a pid without either.  Spans go to the task table.
+ * meanwhile), provisionally: the first name a sched event then gives the
+ * pid replaces it for those rows (ingest-tasks.c); NULL for a pid without
+ * either.  Spans go to the task table.
  */
 static void event_comm(struct ingest_dat *d, struct ingest_event *ev)
 {
 	if (ev->spec >= 0 && ev->spec == d->spec_switch) {
-		note_comm(d, ev, d->f_prev_comm, d->f_prev_pid);
-		note_comm(d, ev, d->f_next_comm, d->f_next_pid);
+		note_comm(d, ev, d->f_prev_comm, d->f_prev_pid, "sched_switch");
+		note_comm(d, ev, d->f_next_comm, d->f_next_pid, "sched_switch");
 	} else if (ev->spec >= 0 && (ev->spec == d->spec_wakeup || ev->spec == d->spec_waking)) {
 		/* sched_waking has the same fields as sched_wakeup */
-		note_comm(d, ev, d->f_comm, d->f_pid);
+		note_comm(d, ev, d->f_comm, d->f_pid,
+			  ev->spec == d->spec_wakeup ? "sched_wakeup" : "sched_waking");
 	}
 	ev->comm = ingest_tasks_current(d->tasks, ev->pid, ev->ts_ns);
 	if (!ev->comm && tep_is_pid_registered(d->tep, ev->pid)) {
@@ -768,7 +772,8 @@ static void event_comm(struct ingest_dat *d, struct ingest_event *ev)
 		 * trace/trace.c __trace_find_cmdline()), not a name saved at the
 		 * end: nothing for sched events' swapper/N to contradict */
 		ev->comm = ev->pid ? ingest_tasks_note_saved(d->tasks, ev->pid, saved, ev->ts_ns)
-				   : ingest_tasks_note(d->tasks, 0, saved, strlen(saved), ev->ts_ns);
+				   : ingest_tasks_note_from(d->tasks, 0, saved, strlen(saved),
+							    ev->ts_ns, "idle");
 	}
 }
 
@@ -1343,9 +1348,9 @@ int ingest_dat_comm_quality(const struct ingest_dat *d,
 	if (!n || !quality)
 		return 0;
 	return quality(arg, "task_comm_saved_cmdline", (int64_t)n,
-		       "tasks whose rows before the first sched event naming them carry the saved"
-		       " cmdline (the name at the end of the recording), which a sched event"
-		       " then contradicted");
+		       "tasks whose rows before the first sched event naming them were given the"
+		       " saved cmdline (the name at the end of the recording) and then the name"
+		       " that sched event showed, which differed (task.comm_source)");
 }
 
 int ingest_dat_decode(struct ingest_dat *d, const struct tep_record *rec,
@@ -1359,7 +1364,7 @@ int ingest_dat_decode(struct ingest_dat *d, const struct tep_record *rec,
 
 void ingest_dat_note_comm(struct ingest_dat *d, int pid, const char *comm, uint64_t ts_ns)
 {
-	ingest_tasks_note(d->tasks, pid, comm, strlen(comm), ts_ns);
+	ingest_tasks_note_from(d->tasks, pid, comm, strlen(comm), ts_ns, "sample");
 }
 
 int ingest_dat_emit_tasks(const struct ingest_dat *d, const struct ingest_sink *sink)

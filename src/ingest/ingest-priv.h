@@ -94,6 +94,11 @@ const char *ingest_tasks_note(struct ingest_tasks *t, int pid, const char *comm,
  * from the recording's saved cmdlines (the name at its end), not from an
  * event of this time.
  */
+/* ingest_tasks_note_from - as ingest_tasks_note(), with where the comm
+ * came from (@source, static: "sched_switch", "sched_wakeup", ...); plain
+ * ingest_tasks_note() says "line" (the comm a text line or sample prints). */
+const char *ingest_tasks_note_from(struct ingest_tasks *t, int pid, const char *comm, size_t len,
+				   uint64_t ts_ns, const char *source);
 const char *ingest_tasks_note_saved(struct ingest_tasks *t, int pid, const char *comm,
 				    uint64_t ts_ns);
 /** ingest_tasks_saved_later - how many spans taken from the saved cmdlines

@@ -248,11 +248,11 @@ static int sink_gap(void *arg, uint64_t ts_ns, uint64_t lineno)
 	return model_gap(c->model, ts_ns);
 }
 
-static int sink_task(void *arg, int pid, const char *comm, int64_t first_ns, int64_t last_ns)
+static int sink_task(void *arg, const struct ingest_task_span *t)
 {
 	struct sink_ctx *c = arg;
 
-	return store_task(c->store, pid, comm, first_ns, last_ns);
+	return store_task_span(c->store, t);
 }
 
 /* run_quality rows (and, for a text, warnings) for what the source of a
@@ -305,7 +305,7 @@ static int read_run(struct load_input *in, struct sink_ctx *ctx, bool empty_run)
 	bool ahead = ingest_decodes_ahead(in->src);
 	struct ingest_sink sink = { .event = sink_event, .events = sink_events,
 				    .lost = ahead ? sink_lost_raw : sink_lost, .gap = sink_gap,
-				    .task = sink_task, .arg = ctx };
+				    .task_span = sink_task, .arg = ctx };
 
 	/* the reader thread is joined when ingest_read() returns: the model
 	 * may be finished here */

@@ -47,6 +47,17 @@ struct store {
 	unsigned wb_every;		/* batches between hints */
 	GHashTable *other_count;	/* "system:name" -> count (owned keys) */
 	struct store_sums_acc *sums;	/* counts of the open run (a writer's) */
+	GArray *renames;		/* struct comm_rename of the open run */
+};
+
+static void renames_clear(struct store *s);
+
+/* Rows of a pid given the saved cmdline before the trace named it, to be
+ * renamed at the run's commit (store_task_span()). */
+struct comm_rename {
+	int pid;
+	char *from, *to;		/* owned */
+	int64_t until_ns;
 };
 
 static const char fixed_schema[] =
@@ -84,7 +95,7 @@ static const char fixed_schema[] =
 	"CREATE TABLE IF NOT EXISTS task ("
 	" run_id INTEGER NOT NULL REFERENCES run(id),"
 	" pid INTEGER NOT NULL, comm TEXT NOT NULL,"
-	" first_ns INTEGER, last_ns INTEGER);"
+	" first_ns INTEGER, last_ns INTEGER, comm_source TEXT);"
 	"CREATE TABLE IF NOT EXISTS lost_events ("
 	" run_id INTEGER NOT NULL REFERENCES run(id),"
 	" cpu INTEGER NOT NULL, ts_ns INTEGER NOT NULL,"
@@ -123,6 +134,8 @@ static const struct {
 	/* the comm of a row's own time: task spans, derived rows' comm */
 	{ "task", "first_ns", "INTEGER" },
 	{ "task", "last_ns", "INTEGER" },
+	/* where the comm came from (struct ingest_task_span.source) */
+	{ "task", "comm_source", "TEXT" },
 	{ "reclaim_stall", "comm", "TEXT" },
 	{ "kswapd_cycle", "comm", "TEXT" },
 	{ "kswapd_wakeup", "comm", "TEXT" },
@@ -837,6 +850,10 @@ void store_close(struct store *s)
 	if (s->other_count)
 		g_hash_table_destroy(s->other_count);
 	store_sums_acc_free(s->sums);
+	if (s->renames) {
+		renames_clear(s);
+		g_array_free(s->renames, TRUE);
+	}
 	free(s->kernel);
 	free(s->path);
 	free(s);
@@ -1386,6 +1403,98 @@ int store_task(struct store *s, int pid, const char *comm, int64_t first_ns, int
 	return step_done(s, st, "cannot insert task");
 }
 
+int store_task_span(struct store *s, const struct ingest_task_span *t)
+{
+	sqlite3_stmt *st = NULL;
+	int ret;
+
+	if (prepare(s, &st, "INSERT OR IGNORE INTO task (run_id, pid, comm, first_ns, last_ns,"
+		    " comm_source) VALUES (?,?,?,?,?,?)"))
+		return -1;
+	sqlite3_bind_int64(st, 1, s->run_id);
+	sqlite3_bind_int(st, 2, t->pid);
+	sqlite3_bind_text(st, 3, t->comm, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, t->first_ns);
+	sqlite3_bind_int64(st, 5, t->last_ns);
+	sqlite3_bind_text(st, 6, t->source, -1, SQLITE_STATIC);
+	ret = step_done(s, st, "cannot insert task");
+	sqlite3_finalize(st);
+	if (!ret && t->replaced && strcmp(t->replaced, t->comm)) {
+		struct comm_rename r = { t->pid, vr_strdup(t->replaced), vr_strdup(t->comm),
+					 t->replaced_until_ns };
+
+		if (!s->renames)
+			s->renames = g_array_new(FALSE, FALSE, sizeof(struct comm_rename));
+		g_array_append_val(s->renames, r);
+	}
+	return ret;
+}
+
+static void renames_clear(struct store *s)
+{
+	for (guint i = 0; s->renames && i < s->renames->len; i++) {
+		struct comm_rename *r = &g_array_index(s->renames, struct comm_rename, i);
+
+		free(r->from);
+		free(r->to);
+	}
+	if (s->renames)
+		g_array_set_size(s->renames, 0);
+}
+
+/*
+ * The derived rows that carry a task's comm, and the time it is of (the
+ * row's begin, the event's time): what store_task_span() renames.
+ */
+static const struct {
+	const char *table, *comm, *pid, *time;
+} comm_rows[] = {
+	{ "reclaim_stall", "comm", "pid", "coalesce(begin_ns, end_ns)" },
+	{ "kswapd_cycle", "comm", "pid", "coalesce(wake_ns, last_activity_ns, nap_ns, sleep_ns)" },
+	{ "kswapd_wakeup", "comm", "pid", "ts_ns" },
+	{ "reclaim_throttle", "comm", "pid", "end_ns" },
+	{ "slab_shrink_stored", "comm", "pid", "coalesce(begin_ns, end_ns)" },
+	{ "reclaim_write", "comm", "pid", "ts_ns" },
+	{ "kswapd_hopeless", "reset_comm", "reset_pid", "end_ns" },
+};
+
+/*
+ * At the run's commit, before the sums (which take the task table's
+ * comms): rows of a pid written under the saved cmdline up to the moment
+ * the trace first named the pid get the name it showed (ingest-tasks.c).
+ */
+static int apply_renames(struct store *s)
+{
+	int ret = 0;
+
+	for (guint i = 0; !ret && s->renames && i < s->renames->len; i++) {
+		const struct comm_rename *r = &g_array_index(s->renames, struct comm_rename, i);
+
+		for (size_t t = 0; !ret && t < VR_ARRAY_SIZE(comm_rows); t++) {
+			sqlite3_stmt *st = NULL;
+			char *sql = sqlite3_mprintf("UPDATE main.\"%w\" SET \"%w\" = ?1 WHERE run_id = ?2"
+						    " AND \"%w\" = ?3 AND \"%w\" = ?4 AND %s <= ?5",
+						    comm_rows[t].table, comm_rows[t].comm,
+						    comm_rows[t].pid, comm_rows[t].comm,
+						    comm_rows[t].time);
+
+			ret = prepare(s, &st, sql);
+			sqlite3_free(sql);
+			if (ret)
+				break;
+			sqlite3_bind_text(st, 1, r->to, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 2, s->run_id);
+			sqlite3_bind_int(st, 3, r->pid);
+			sqlite3_bind_text(st, 4, r->from, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 5, r->until_ns);
+			ret = step_done(s, st, "cannot rename a task's rows");
+			sqlite3_finalize(st);
+		}
+	}
+	renames_clear(s);
+	return ret;
+}
+
 int store_has_column(struct store *s, const char *table, const char *column)
 {
 	sqlite3_stmt *st;
@@ -1466,7 +1575,8 @@ int store_run_commit(struct store *s)
 {
 	if (!s->in_run)
 		return vr_error("%s: no run is being loaded", s->path);
-	if (write_counts(s) || update_run_row(s) || store_sums_commit(s->db, s->path, s->sums, s->run_id, (int64_t)s->first_ts) ||
+	if (write_counts(s) || update_run_row(s) || apply_renames(s) ||
+	    store_sums_commit(s->db, s->path, s->sums, s->run_id, (int64_t)s->first_ts) ||
 	    (s->before_commit && s->before_commit(s->before_commit_arg, s, s->run_id)) ||
 	    store_exec(s, "COMMIT", "cannot commit")) {
 		store_run_abort(s);
@@ -1478,6 +1588,7 @@ int store_run_commit(struct store *s)
 
 void store_run_abort(struct store *s)
 {
+	renames_clear(s);
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	s->in_run = false;
 }
