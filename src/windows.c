@@ -5,6 +5,7 @@
  */
 #include "store/store-tables.h"
 #include "windows.h"
+#include "recorded.h"
 #include "store.h"
 #include "store-query.h"
 #include "vr.h"
@@ -64,6 +65,37 @@ static const char windows_sql[] = WINDOWS_CTE
 	THROTTLES("WRITEBACK") ", " THROTTLES("ISOLATED") ", " THROTTLES("NOPROGRESS") ", "
 	THROTTLES("CONGESTED") " FROM w ORDER BY w.nid IS NOT NULL, w.nid, w.n";
 
+/*
+ * A run whose pages the trace does not hold (recorded.h RN_LRU_PAGES: the
+ * multi-gen LRU before 6.7) gets NULL, not 0, in its windows' page
+ * columns; a table made before they could be NULL keeps its 0s (readers
+ * ask recorded_check()).
+ */
+static int windows_untraced(struct store *st, int64_t run_id)
+{
+	struct store_stmt *q;
+	int64_t notnull = 1;
+	int r = recorded_check(st, run_id, RN_LRU_PAGES, NULL, 0);
+
+	if (r != 0)
+		return r < 0 ? -1 : 0;
+	q = store_stmt_new(st, "SELECT \"notnull\" FROM pragma_table_info('reclaim_window')"
+			   " WHERE name = 'kswapd_scanned'", "windows: columns");
+	r = store_stmt_row_int64(q, &notnull, 1);
+	store_stmt_free(q);
+	if (r < 0)
+		return -1;
+	if (notnull)
+		return 0;
+	q = store_stmt_new(st, "UPDATE reclaim_window SET kswapd_scanned = NULL, kswapd_reclaimed"
+			   " = NULL, other_scanned = NULL, other_reclaimed = NULL WHERE run_id = ?1",
+			   "windows: pages not traced");
+	store_bind_int64(q, 1, run_id);
+	r = store_step(q);
+	store_stmt_free(q);
+	return r < 0 ? -1 : 0;
+}
+
 int windows_compute(struct store *st, int64_t run_id, int64_t width_ns)
 {
 	struct store_stmt *q;
@@ -92,7 +124,7 @@ int windows_compute(struct store *st, int64_t run_id, int64_t width_ns)
 	store_bind_int64(q, 4, n);
 	r = store_step(q);
 	store_stmt_free(q);
-	return r < 0 ? -1 : 0;
+	return r < 0 ? -1 : windows_untraced(st, run_id);
 }
 
 int windows_align(struct store *st, int64_t run_id, const char *marker, int64_t *first_window,

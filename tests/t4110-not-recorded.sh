@@ -49,6 +49,12 @@ test_expect_success 'lab: kswapd_cycle pages NULL for the multi-gen LRU run, not
 	m=$(sqlite3 lab.db "SELECT count(*) FROM kswapd_cycle c JOIN run r ON r.id = c.run_id
 		WHERE r.kernel = '\''mglru'\''") &&
 	printf "%s\n" "classic|$n|$n|$n" "mglru|$m|0|0" >expect &&
+	test_cmp expect got &&
+	sqlite3 lab.db "SELECT r.kernel, count(w.kswapd_scanned), count(w.other_reclaimed),
+		count(*) > 0 FROM reclaim_window w JOIN run r ON r.id = w.run_id
+		GROUP BY 1 ORDER BY 1" >got &&
+	w=$(sqlite3 lab.db "SELECT count(*) FROM reclaim_window WHERE run_id = 1") &&
+	printf "%s\n" "classic|$w|$w|1" "mglru|0|0|1" >expect &&
 	test_cmp expect got
 '
 

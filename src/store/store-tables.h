@@ -16,8 +16,8 @@
 	" nid INTEGER," /* NULL: the whole machine */ \
 	" window INTEGER NOT NULL," /* 0, 1, ... */ \
 	" start_ns INTEGER NOT NULL, width_ns INTEGER NOT NULL," \
-	" kswapd_scanned INTEGER NOT NULL, kswapd_reclaimed INTEGER NOT NULL," \
-	" other_scanned INTEGER NOT NULL, other_reclaimed INTEGER NOT NULL," \
+	" kswapd_scanned INTEGER, kswapd_reclaimed INTEGER," /* NULL: pages not */ \
+	" other_scanned INTEGER, other_reclaimed INTEGER," /* traced (recorded.h) */ \
 	" kswapd_running_ns INTEGER NOT NULL," \
 	" stall_ns INTEGER," /* NULL row only */ \
 	" throttled_writeback INTEGER NOT NULL, throttled_isolated INTEGER NOT NULL," \
