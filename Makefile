@@ -4,8 +4,10 @@
 #   make test       build and run every test (unit, end-to-end, sample checks)
 #   make asan       the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      speed and memory of `load` against trace-cmd (see tests/bench)
-#   make torture    the mutation test of `make test` at length, with kills and
-#                   concurrent loads (tests/mutants.py; minutes)
+#   make torture    the mutation test of `make test` at length, with kills,
+#                   concurrent loads, reports while loads commit, signals at
+#                   each rename of a bundle, loads stopped by SIGINT, hand-
+#                   edited schemas (tests/mutants.py; minutes)
 #   make reports    load samples/ into fresh databases and write reports/,
 #                   reports/pressure/ (the pressure set), reports/lab/ and
 #                   reports/lab-mglru/ (the lab set, samples/lab/)
@@ -230,7 +232,8 @@ TORTURE_SEED ?= 1
 torture: vmscan-report
 	st=0; \
 	python3 tests/mutants.py $(CURDIR)/vmscan-report samples/wsf200-1.dat samples/wsf200-3.dat \
-		--seed $(TORTURE_SEED) --count 300 --kills 20 --concurrent 6 --keep $(O)/torture || st=1; \
+		--seed $(TORTURE_SEED) --count 300 --kills 20 --concurrent 6 --keep $(O)/torture \
+		--report-while-loading 4 --rename-signals --sigint 10 --schemas || st=1; \
 	python3 tests/mutants.py $(CURDIR)/vmscan-report samples/wsf200-2.dat samples/wsf200-3.dat \
 		--seed $(TORTURE_SEED) --count 100 --keep $(O)/torture || st=1; \
 	exit $$st
