@@ -273,14 +273,15 @@ static int read_head(struct text_out *o, struct ingest_head *h)
 static int copy_text(struct text_out *o, const struct ingest_head *h)
 {
 	struct ingest_head ph;
-	struct stat st;
+	struct stat st = { 0 };	/* a FIFO's, for messages; an fstat that fails: neither */
 	enum ingest_kind kind = h->kind;
 	const char *compression = h->compression;
 
 	if (kind == INGEST_KIND_PIPE) {	/* a pipe: what it carries, by its head */
 		if (read_head(o, &ph))
 			return -1;
-		fstat(o->src, &st);
+		if (fstat(o->src, &st))
+			st.st_mode = 0;
 		kind = ph.kind;
 		compression = ph.compression;
 		if (kind == INGEST_KIND_NONE)
