@@ -79,7 +79,9 @@ int counter_query(struct store *s, const struct counter_def *c, int64_t run_id,
  * with 2 decimals as compare prints them; an optional one that is 0 is
  * left out, a NULL value (an efficiency without pages scanned) is "-"; a
  * counter the run did not record (counter_missing()) is "-" and a line
- * under the block gives each distinct reason ("-: not traced: ...").
+ * under the block gives each distinct reason ("-: not traced: ..."), but
+ * one of the counter snapshots (RN_VMSTAT) is left out of a run without
+ * them.
  * Returns 0 or -1.
  */
 int counters_print_run(struct store *s, int64_t run_id, FILE *out);

@@ -292,6 +292,8 @@ int counters_print_run(struct store *s, int64_t run_id, FILE *out)
 		x = missing ? NAN : v[d[i].col];
 		if (d[i].optional && (x == 0 || isnan(x)))	/* none, or n/a here */
 			continue;
+		if (missing && d[i].need == RN_VMSTAT)	/* shown where there are snapshots */
+			continue;
 		if (missing)
 			note_once(&notes, why);
 		if (isnan(x))

@@ -182,8 +182,8 @@ int recorded_mglru(struct store *s, int64_t run_id, enum recorded_mglru *state, 
 			 " without a single LRU event, as 6.1-6.6's multi-gen LRU reclaims",
 			 (long long)f.wakes, (long long)f.directs);
 	} else {
-		snprintf(how, len, "unknown: no lru_gen snapshot, and no reclaim or no LRU event"
-			 " recorded to tell");
+		snprintf(how, len, "no lru_gen snapshot, and no reclaim or no LRU event recorded to"
+			 " tell");
 	}
 	return 0;
 }

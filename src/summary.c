@@ -95,9 +95,10 @@ static int print_pages(const struct sum_ctx *c, int ks)
 	int64_t v[10];
 	int iso = recorded_check(c->s, c->run, RN_LRU_ISOLATE, NULL, 0);
 	int shr = recorded_check(c->s, c->run, RN_LRU_PAGES, why, sizeof(why));
+	int wr = recorded_check(c->s, c->run, RN_WRITE, NULL, 0);
 
 	store_bind_int64(q, 1, c->run);
-	if (one_row(q, v, 10) || iso < 0 || shr < 0)
+	if (one_row(q, v, 10) || iso < 0 || shr < 0 || wr < 0)
 		return -1;
 	snprintf(label, sizeof(label), "%s lru_isolate nr_scanned:", who);
 	if (iso)
@@ -116,9 +117,17 @@ static int print_pages(const struct sum_ctx *c, int ks)
 		fprintf(c->out, "  %-44s %10lld scanned, %lld reclaimed (rows without lru/file or"
 			" flags)\n", label, (long long)v[8], (long long)v[9]);
 	snprintf(label, sizeof(label), "%s writes file sync/async:", who);
-	fprintf(c->out, "  %-44s %10lld / %lld folios\n", label, (long long)v[4], (long long)v[5]);
+	if (wr)
+		fprintf(c->out, "  %-44s %10lld / %lld folios\n", label, (long long)v[4],
+			(long long)v[5]);
+	else
+		fprintf(c->out, "  %-44s %10s (as the counters' -)\n", label, "-");
 	snprintf(label, sizeof(label), "%s writes anon sync/async:", who);
-	fprintf(c->out, "  %-44s %10lld / %lld folios\n", label, (long long)v[6], (long long)v[7]);
+	if (wr)
+		fprintf(c->out, "  %-44s %10lld / %lld folios\n", label, (long long)v[6],
+			(long long)v[7]);
+	else
+		fprintf(c->out, "  %-44s %10s (as the counters' -)\n", label, "-");
 	return 0;
 }
 
@@ -407,16 +416,16 @@ static const char per_process_sql[] =
  * did not record them (recorded.h). */
 struct process_out {
 	FILE *out;
-	bool scanned, reclaimed;
+	bool scanned, reclaimed, written;
 };
 
-/* A pages cell of the per-process table. */
-static void pages_cell(FILE *out, bool have, int64_t v)
+/* A cell of @width of the per-process table: "-" when not recorded. */
+static void pages_cell(FILE *out, bool have, int64_t v, int width)
 {
 	if (have)
-		fprintf(out, " %10lld", (long long)v);
+		fprintf(out, " %*lld", width, (long long)v);
 	else
-		fprintf(out, " %10s", "-");
+		fprintf(out, " %*s", width, "-");
 }
 
 static int process_row(struct store_stmt *q, void *arg)
@@ -433,11 +442,12 @@ static int process_row(struct store_stmt *q, void *arg)
 	vr_buf_release(&esc);
 	fprintf(out, "  %-24s %8lld %8lld", name, (long long)store_col_int64(q, 2),
 		(long long)store_col_int64(q, 3));
-	pages_cell(out, po->scanned, store_col_int64(q, 4));
-	pages_cell(out, po->reclaimed, store_col_int64(q, 5));
-	fprintf(out, " %8lld %8lld %12.3f  %s%s%s\n",
-		(long long)store_col_int64(q, 6), (long long)store_col_int64(q, 7),
-		store_col_int64(q, 8) / 1e6, d ? d : "", d && w ? " " : "", w ? w : "");
+	pages_cell(out, po->scanned, store_col_int64(q, 4), 10);
+	pages_cell(out, po->reclaimed, store_col_int64(q, 5), 10);
+	pages_cell(out, po->written, store_col_int64(q, 6), 8);
+	pages_cell(out, po->written, store_col_int64(q, 7), 8);
+	fprintf(out, " %12.3f  %s%s%s\n", store_col_int64(q, 8) / 1e6, d ? d : "",
+		d && w ? " " : "", w ? w : "");
 	return 0;
 }
 
@@ -453,21 +463,23 @@ static int comm_col(const struct sum_ctx *c, const char *table, const char **col
 
 static int print_processes(const struct sum_ctx *c)
 {
-	const char *st, *wk, *sc, *rc, *wr;
-	struct process_out po = { c->out, true, true };
+	const char *st, *wk, *sc, *rc, *wr_col;
+	struct process_out po = { c->out, true, true, true };
 	struct store_stmt *q;
 	struct vr_buf sql;
 	int ret, iso = recorded_check(c->s, c->run, RN_LRU_ISOLATE, NULL, 0);
 	int shr = recorded_check(c->s, c->run, RN_LRU_PAGES, NULL, 0);
+	int wr = recorded_check(c->s, c->run, RN_WRITE, NULL, 0);
 
 	if (comm_col(c, "reclaim_stall", &st) || comm_col(c, "kswapd_wakeup", &wk) ||
 	    comm_col(c, "lru_isolate_pages", &sc) || comm_col(c, "lru_shrink_pages", &rc) ||
-	    comm_col(c, "reclaim_write", &wr) || iso < 0 || shr < 0)
+	    comm_col(c, "reclaim_write", &wr_col) || iso < 0 || shr < 0 || wr < 0)
 		return -1;
 	po.scanned = iso;
 	po.reclaimed = shr;
+	po.written = wr;
 	vr_buf_init(&sql);
-	vr_buf_addf(&sql, per_process_sql, st, wk, sc, rc, wr, st, wk);
+	vr_buf_addf(&sql, per_process_sql, st, wk, sc, rc, wr_col, st, wk);
 	q = run_stmt(c, sql.buf, "per-process table");
 	vr_buf_release(&sql);
 	if (!q)

@@ -24,6 +24,8 @@ SPEC lines (# comments):
   comm PID NAME             saved cmdline (NAME may contain spaces)
   ksym HEXADDR NAME         a kallsyms line (text symbol), for %pS fields
   lost CPU COUNT            the next page of CPU starts after COUNT lost events
+  omit NAME ...             leave these events' formats out of the file (as
+                            trace-cmd record -e of other events does)
   ev CPU TS_NS PID EVENT field=value ...   one record (fields by kernel name;
                             char arrays take the rest of a quoted "..." value)
 """
@@ -210,6 +212,7 @@ class Spec:
         self.era, self.endian, self.long, self.page, self.cpus = '6.18', '<', 8, 4096, 1
         self.uname, self.comms, self.events, self.lost = None, [], [], {}
         self.ksyms = []
+        self.omit = set()
 
 
 def layout(fields, long_size):
@@ -265,6 +268,8 @@ def parse_spec(path):
         elif key == 'ksym':
             addr, name = rest.split()
             sp.ksyms.append((int(addr, 16), name))
+        elif key == 'omit':
+            sp.omit.update(rest.split())
         elif key == 'lost':
             cpu, count = rest.split()
             sp.events.append(('lost', int(cpu), int(count)))
@@ -349,6 +354,8 @@ def write(sp, out):
     fmts = dict(FORMATS[sp.era])
     used = {ev[4] for ev in sp.events if ev[0] != 'lost'}
     fmts.update((n, v) for n, v in EXTRA.get(sp.era, {}).items() if n in used)
+    for n in sp.omit:
+        fmts.pop(n, None)
     e, ls = sp.endian, sp.long
     names = sorted(fmts)
     ids = {n: 300 + i for i, n in enumerate(names)}

@@ -143,4 +143,40 @@ test_expect_success 'a text without LRU lines and no snapshots: - (not traced or
 	! grep -q "nr_vmscan_write" cmp
 '
 
+# A trace.dat whose recorder enabled neither the LRU nor the write events
+# (tests/mkdat.py omit: their formats are not in the file): one kswapd cycle
+# and one direct reclaim stall of 100 ms, counted by hand.
+test_expect_success 'a trace.dat without the LRU and write formats: those counters are - (not recorded), the others counted' '
+	cat >o.spec <<-EOF &&
+	era 6.18
+	cpus 2
+	uname Linux box 6.18.0 x86_64
+	comm 50 kswapd0
+	comm 300 dd
+	omit mm_vmscan_lru_isolate mm_vmscan_lru_shrink_inactive mm_vmscan_lru_shrink_active mm_vmscan_write_folio mm_vmscan_writepage
+	ev 0 1000000000 50 mm_vmscan_kswapd_wake nid=0 order=0
+	ev 1 1100000000 300 mm_vmscan_direct_reclaim_begin order=0 gfp_flags=0x100cca
+	ev 1 1200000000 300 mm_vmscan_direct_reclaim_end nr_reclaimed=32
+	ev 0 1500000000 50 mm_vmscan_kswapd_sleep nid=0
+	EOF
+	python3 "$TOP/tests/mkdat.py" o.spec o.dat &&
+	if command -v trace-cmd >/dev/null; then
+		test "$(trace-cmd report --events o.dat 2>/dev/null | grep -c "name: mm_vmscan_kswapd_wake")" = 1 &&
+		test "$(trace-cmd report --events o.dat 2>/dev/null | grep -c "name: mm_vmscan_lru_\|name: mm_vmscan_write")" = 0 || exit 1
+	fi &&
+	"$VR" load -q -d o.db o.dat &&
+	"$VR" summary -d o.db >sum &&
+	grep -Eq "^  Direct reclaim stalls complete +1$" sum &&
+	grep -Eq "^  Direct reclaim stall time ms +100.00$" sum &&
+	grep -Eq "^  Kswapd wakes +1$" sum &&
+	grep -Eq "^  Pages scanned by kswapd +-$" sum &&
+	grep -Eq "^  Folios written by kswapd +-$" sum &&
+	grep -qx "  -: not recorded: the run has no format of mm_vmscan_lru_shrink_inactive (the event was not enabled)" sum &&
+	grep -q "^  -: not recorded: the run has no format of mm_vmscan_write_folio" sum &&
+	grep -Eq "^  Kswapd writes anon sync/async: +-" sum &&
+	grep -Eq "^  dd-300 +1 +0 +- +- +- +- +100.000" sum &&
+	! grep -q "nr_vmscan_write" sum &&
+	test "$(sqlite3 o.db "SELECT count(*), count(nr_scanned) FROM kswapd_cycle")" = "1|0"
+'
+
 test_done
