@@ -13,10 +13,12 @@
 
 /*
  * Bumped when a table or column changes incompatibly.  2: slab_shrink is a
- * view (store.c); a version 1 database is read as it is and brought to 2
- * inside the first write transaction (store_write_begin()).
+ * view (store.c).  3: mm_shrink_slab_start and mm_shrink_slab_end are views
+ * over shrink_call, one row per shrinker call, and shrinker
+ * (src/store/store-slab.c).  A version 1 or 2 database is read as it is and
+ * brought to 3 inside the first write transaction (store_write_begin()).
  */
-#define VR_SCHEMA_VERSION 2
+#define VR_SCHEMA_VERSION 3
 
 /*
  * PRAGMA application_id of a vmscan-report database ("VMSR"), set in the

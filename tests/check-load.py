@@ -83,7 +83,7 @@ def check_file(vr, path, nsample, rng):
         db = os.path.join(tmp, 'check.db')
         subprocess.run([vr, 'load', '-q', '-d', db, path], check=True)
         con = sqlite3.connect(db)
-        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
         events = list(report(path))
         if not events:
             return [f'{path}: trace-cmd report printed no events; nothing to compare']

@@ -13,11 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Raw tables are left out of evidence: the event tables and other_event,
- * and slab_shrink, a row per call (slab_shrink_ns sums them). */
+/* Raw tables are left out of evidence: the event tables (and shrink_call,
+ * shrink_call_more and shrinker under the views of the shrinker events),
+ * other_event, and slab_shrink, a row per call (slab_shrink_ns sums them). */
 static bool is_raw(const char *name)
 {
-	if (!strcmp(name, "other_event") || !strcmp(name, "slab_shrink"))
+	if (!strcmp(name, "other_event") || !strcmp(name, "slab_shrink") ||
+	    !strcmp(name, "shrink_call") || !strcmp(name, "shrink_call_more") ||
+	    !strcmp(name, "shrinker"))
 		return true;
 	for (size_t i = 0; i < vr_event_specs_count; i++)
 		if (!strcmp(name, vr_event_specs[i].name))

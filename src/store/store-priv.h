@@ -143,6 +143,37 @@ int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, i
 		      int64_t first_ns);
 
 /*
+ * store-slab.c: the shrinker calls, one row of shrink_call per call (its
+ * mm_shrink_slab_start and _end as the model paired them), the shrinker
+ * named by an id of the table shrinker (schema version 3).
+ *
+ * store_slab_spec - is @spec mm_shrink_slab_start or mm_shrink_slab_end?
+ * store_slab_schema_sql - the CREATE statements of shrinker and
+ *   shrink_call (@views false) or of the views mm_shrink_slab_start and
+ *   mm_shrink_slab_end over them (@views true); malloc'ed.
+ * store_slab_upgrade_sql - the statements that move the rows of version
+ *   2's tables, renamed vr_v2_slab_start and vr_v2_slab_end, into them,
+ *   and drop those (malloc'ed).
+ * store_slab_new - the writer of @db's calls (@path in messages); NULL
+ *   after a message.  store_slab_free() frees it (NULL is fine).
+ * store_slab_event - one event of either spec, in the order the model saw
+ *   it, of run @run_id: a start waits for its end; 0 or -1 after a message.
+ * store_slab_flush - write the starts still waiting (the run's end), in
+ *   time order; 0 or -1.
+ * store_slab_reset - forget the waiting starts (a run begins or is rolled
+ *   back; @rolled_back: the shrinker ids of the transaction too).
+ */
+bool store_slab_spec(int spec);
+char *store_slab_schema_sql(bool views);
+char *store_slab_upgrade_sql(void);
+struct store_slab;
+struct store_slab *store_slab_new(sqlite3 *db, const char *path);
+void store_slab_free(struct store_slab *s);
+int store_slab_event(struct store_slab *s, int64_t run_id, const struct ingest_event *ev);
+int store_slab_flush(struct store_slab *s, int64_t run_id);
+void store_slab_reset(struct store_slab *s, bool rolled_back);
+
+/*
  * store_open_memory - a store on an empty in-memory database (URI file
  * names allowed, for ATTACH ... ?mode=ro), named @label in messages.
  * Returns it, or NULL after a message.

@@ -43,7 +43,8 @@ struct store {
 	uint64_t *spec_count;		/* per spec */
 	unsigned batches;		/* store_events() calls */
 	int wb_fd;			/* the database file, for writeback hints; -1 */
-	bool upgrade_v1;		/* a version 1 database, opened to write */
+	bool upgrade;			/* a version 1 or 2 database, opened to write */
+	struct store_slab *slab;	/* the shrinker calls (a writer's) */
 	unsigned wb_every;		/* batches between hints */
 	GHashTable *other_count;	/* "system:name" -> count (owned keys) */
 	struct store_sums_acc *sums;	/* counts of the open run (a writer's) */
@@ -281,6 +282,36 @@ static const char upgrade_from_1[] =
 	"PRAGMA legacy_alter_table=OFF;";
 
 /*
+ * Version 2 to 3: the two tables of the shrinker events make way for the
+ * views of the same names over shrink_call (store-slab.c), which their
+ * rows move into (slab_schema()); slab_shrink, a view over
+ * mm_shrink_slab_end, is made again over the new view.  Renamed the legacy
+ * way, so that a user's view on them reads the new views.
+ */
+static const char upgrade_from_2_rename[] =
+	"DROP VIEW IF EXISTS slab_shrink;"
+	"PRAGMA legacy_alter_table=ON;"
+	"ALTER TABLE mm_shrink_slab_start RENAME TO vr_v2_slab_start;"
+	"ALTER TABLE mm_shrink_slab_end RENAME TO vr_v2_slab_end;"
+	"PRAGMA legacy_alter_table=OFF;";
+
+/* shrinker and shrink_call, the rows of version 2's tables moved into them
+ * (@upgrade), and the views of the two events. */
+static int slab_schema(struct store *s, bool upgrade)
+{
+	char *tables = store_slab_schema_sql(false), *views = store_slab_schema_sql(true);
+	char *move = upgrade ? store_slab_upgrade_sql() : NULL;
+	int r = store_exec(s, tables, "cannot create schema") ||
+		(move && store_exec(s, move, "cannot upgrade schema version 2")) ||
+		store_exec(s, views, "cannot create schema");
+
+	free(tables);
+	free(views);
+	free(move);
+	return r ? -1 : 0;
+}
+
+/*
  * Create what is missing of the schema inside the open write transaction,
  * upgrading a version 1 database first.  Its version is read here, under
  * the write lock: another load may have upgraded it since check_version().
@@ -292,9 +323,14 @@ static int schema_in_transaction(struct store *s)
 
 	if (query_int(s, "PRAGMA user_version", &version))
 		return -1;
-	if (version == VR_SCHEMA_VERSION && s->upgrade_v1)
+	if (version == VR_SCHEMA_VERSION && s->upgrade)
 		return 0;	/* upgraded already: by this store or another process */
 	if (version == 1 && store_exec(s, upgrade_from_1, "cannot upgrade schema version 1")) {
+		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
+		return -1;
+	}
+	if ((version == 1 || version == 2) &&
+	    store_exec(s, upgrade_from_2_rename, "cannot upgrade schema version 2")) {
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
 	}
@@ -302,9 +338,13 @@ static int schema_in_transaction(struct store *s)
 	    store_exec(s, app_latency_schema, "cannot create schema"))
 		return -1;
 	for (size_t i = 0; i < vr_event_specs_count; i++) {
-		char *sql = spec_table_sql((int)i);
-		int r = store_exec(s, sql, "cannot create event table");
+		char *sql;
+		int r;
 
+		if (store_slab_spec((int)i))
+			continue;	/* views of shrink_call, below */
+		sql = spec_table_sql((int)i);
+		r = store_exec(s, sql, "cannot create event table");
 		sqlite3_free(sql);
 		if (r)
 			return -1;
@@ -312,7 +352,8 @@ static int schema_in_transaction(struct store *s)
 	/* after the event tables: some of the columns are theirs */
 	if (add_missing_columns(s) ||
 	    store_exec(s, "CREATE INDEX IF NOT EXISTS task_time ON task (run_id, pid, first_ns)",
-		       "cannot create schema"))
+		       "cannot create schema") ||
+	    slab_schema(s, version == 1 || version == 2))
 		return -1;
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d; PRAGMA application_id=%d",
 		 VR_SCHEMA_VERSION, VR_APPLICATION_ID);
@@ -380,7 +421,7 @@ int store_write_begin(struct store *s)
 		return -1;
 	/* the tables of sums: in the write's transaction, as they are filled
 	 * from the runs of a database loaded before them */
-	if ((s->upgrade_v1 && schema_in_transaction(s)) || remove_orphans(s) ||
+	if ((s->upgrade && schema_in_transaction(s)) || remove_orphans(s) ||
 	    store_sums_create(s->db, s->path)) {
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
@@ -398,7 +439,7 @@ static int made_by_us(struct store *s, int64_t version, bool *ours)
 	int64_t ncols;
 
 	*ours = false;
-	if (version != 1 && version != VR_SCHEMA_VERSION)
+	if (version < 1 || version > VR_SCHEMA_VERSION)
 		return 0;
 	if (query_int(s, "SELECT count(*) FROM pragma_table_info('run') WHERE name IN"
 		      " ('id', 'kernel', 'iteration', 'source_path', 'source_format',"
@@ -585,7 +626,7 @@ static int check_evidence(struct store *s, int flags)
 }
 
 /*
- * The tables every database of schema version 2 was made with (the run's
+ * The tables every database of schema version 2 or 3 was made with (the run's
  * companions and the model's derived tables): one missing from a database
  * that holds runs was dropped by hand, and create_schema() would make it
  * again empty, so that its runs read as runs without stalls, cycles, ...
@@ -594,6 +635,7 @@ static const char *const v2_tables[] = {
 	"run_event_count", "task", "lost_events", "other_event", "app_latency",
 	"reclaim_stall", "kswapd_cycle", "kswapd_wakeup", "pgdat_flag", "reclaim_throttle",
 	"slab_shrink_stored", "reclaim_write", "run_quality",
+	"shrinker", "shrink_call", "shrink_call_more",	/* version 3 */
 };
 
 /* "DB: table T is missing while ..." for @what missing; -1. */
@@ -633,7 +675,8 @@ static int check_dropped(struct store *s)
 	}
 	for (size_t i = 0; i < vr_event_specs_count; i++) {
 		char *sql;
-		int have = store_sqlite_has(s->db, "main", vr_event_specs[i].name, "table");
+		/* (shrink_call's views: NULL, a table or a view) */
+		int have = store_sqlite_has(s->db, "main", vr_event_specs[i].name, NULL);
 
 		if (have)
 			continue;	/* (-1: run_event_count's query says why) */
@@ -660,10 +703,12 @@ static int check_version(struct store *s, int flags)
 	    query_int(s, "SELECT count(*) FROM sqlite_master", &ntables) ||
 	    check_ours(s, version, ntables) || check_evidence(s, flags))
 		return -1;
-	if (version == 1) {
-		/* read as it is; upgraded by the first write transaction, so that
-		 * a load that fails leaves it as it was */
-		s->upgrade_v1 = flags == STORE_RW;
+	if (version == 1 || version == 2) {
+		/* read as it is (the tables of version 3's views are tables
+		 * there, with the same columns and values); upgraded by the
+		 * first write transaction, so that a load that fails leaves it
+		 * as it was */
+		s->upgrade = flags == STORE_RW;
 		return 0;
 	}
 	if (version == VR_SCHEMA_VERSION)	/* new event tables */
@@ -799,8 +844,11 @@ struct store *store_open(const char *path, int flags)
 	s->spec_count = vr_calloc(vr_event_specs_count, sizeof(*s->spec_count));
 	if (flags == STORE_RW && !(s->bulk = store_bulk_new(s->db)))
 		goto fail;
-	if (flags == STORE_RW)
+	if (flags == STORE_RW) {
 		s->sums = store_sums_acc_new();
+		if (!(s->slab = store_slab_new(s->db, path)))
+			goto fail;
+	}
 	return s;
 fail:
 	store_close(s);
@@ -834,6 +882,7 @@ void store_close(struct store *s)
 	for (size_t i = 0; s->ins && i < vr_event_specs_count; i++)
 		sqlite3_finalize(s->ins[i]);
 	store_bulk_free(s->bulk);
+	store_slab_free(s->slab);
 	for (size_t i = 0; s->group && i < vr_event_specs_count; i++)
 		free(s->group[i]);
 	free(s->group);
@@ -1036,6 +1085,8 @@ static void reset_run_state(struct store *s)
 	memset(s->spec_count, 0, vr_event_specs_count * sizeof(*s->spec_count));
 	if (s->sums)
 		store_sums_acc_reset(s->sums);
+	if (s->slab)
+		store_slab_reset(s->slab, false);
 	if (s->other_count)
 		g_hash_table_remove_all(s->other_count);
 	else
@@ -1247,6 +1298,10 @@ int store_event(struct store *s, const struct ingest_event *ev)
 		return -1;
 	if (i < 0)
 		return insert_other(s, ev);
+	if (store_slab_spec(i)) {
+		s->spec_count[i]++;
+		return store_slab_event(s->slab, s->run_id, ev);
+	}
 	if (!s->ins[i] && prepare_spec_insert(s, i))
 		return -1;
 	st = s->ins[i];
@@ -1352,7 +1407,13 @@ int store_events(struct store *s, const struct ingest_event *evs, int n)
 			flush_groups_drop(s);
 			return -1;
 		}
-		if (i >= 0) {
+		if (i >= 0 && store_slab_spec(i)) {
+			s->spec_count[i]++;
+			if (store_slab_event(s->slab, s->run_id, ev)) {
+				flush_groups_drop(s);
+				return -1;
+			}
+		} else if (i >= 0) {
 			if (!s->ngroup[i])
 				s->touched[s->ntouched++] = i;
 			s->group[i][s->ngroup[i]++] = (uint32_t)k;
@@ -1575,7 +1636,8 @@ int store_run_commit(struct store *s)
 {
 	if (!s->in_run)
 		return vr_error("%s: no run is being loaded", s->path);
-	if (write_counts(s) || update_run_row(s) || apply_renames(s) ||
+	if (store_slab_flush(s->slab, s->run_id) || write_counts(s) || update_run_row(s) ||
+	    apply_renames(s) ||
 	    store_sums_commit(s->db, s->path, s->sums, s->run_id, (int64_t)s->first_ts) ||
 	    (s->before_commit && s->before_commit(s->before_commit_arg, s, s->run_id)) ||
 	    store_exec(s, "COMMIT", "cannot commit")) {
@@ -1590,5 +1652,7 @@ void store_run_abort(struct store *s)
 {
 	renames_clear(s);
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	if (s->slab)
+		store_slab_reset(s->slab, true);
 	s->in_run = false;
 }

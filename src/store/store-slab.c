@@ -1,0 +1,773 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * store-slab.c - the shrinker calls as the database keeps them (schema
+ * version 3): one row of shrink_call per do_shrink_slab() call, its
+ * mm_shrink_slab_start and mm_shrink_slab_end together, and the shrinker
+ * (shr, shrink and its symbol) stored once in the table shrinker and named
+ * by id.  The tables mm_shrink_slab_start and mm_shrink_slab_end of schema
+ * version 2 are views over them, with the same columns and values.
+ *
+ * The pairing is the model's (src/model/model-misc.c, model_slab_end()):
+ * an end the model paired with the task's open start (it wrote that
+ * start's time into slab_begin_ns) shares the start's row; a start the
+ * model left unended (a second start on the task first, or the trace's
+ * end) and an end without a start are rows of their own.  A call's row is
+ * written when its end comes, so rows are in the order of the calls' ends
+ * (a start without an end: at the next start of its task, or the run's
+ * end).  Two rows per call, with the shrinker's name as text in each, were
+ * 57 % of a busy trace's rows and 69 % of its database (issue 28).
+ *
+ * Storage (README "Event tables"): id, run_id, pid; ts_ns, cpu, shrinker_id
+ * and the start's fields (NULL: no start); end_offset_ns (the end's time
+ * less the start's, or without a start the end's time; NULL: no end),
+ * end_cpu, end_shrinker_id (NULL in a call whose end names the start's
+ * shrinker) and the end's fields, end_ before the names the start also has
+ * (nid, total_scan, memcg_id); slab_complete.  What is NULL in every row of
+ * a recent kernel's call lives in shrink_call_more (call_id = id, run_id),
+ * a row only where one of them is not: the start's pgs_scanned and lru_pgs
+ * (4.4-4.15), extra and end_extra, and slab_begin_ns and
+ * slab_nr_objects_to_shrink of an end the model paired that is not in its
+ * start's row (a paired call has them as ts_ns and nr_objects_to_shrink).
+ * A column costs a byte of a row's header even when NULL: 1.1 million
+ * calls of make bench's trace carried 9 such columns.
+ */
+#include "store-priv.h"
+#include "vr.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a column of shrink_call holds. */
+enum slab_col_kind {
+	SC_ID, SC_RUN, SC_PID, SC_TS, SC_CPU, SC_SHRINKER, SC_FIELD, SC_EXTRA,	/* the start's */
+	SC_END_OFFSET, SC_END_CPU, SC_END_SHRINKER, SC_END_FIELD, SC_END_EXTRA,
+	SC_BEGIN_NS, SC_BEGIN_NOBJ, SC_COMPLETE,
+};
+
+struct slab_col {
+	char name[48];
+	enum slab_col_kind kind;
+	int field;		/* SC_FIELD, SC_END_FIELD: the spec's field */
+	bool more;		/* a column of shrink_call_more */
+};
+
+/* The start's fields kept in shrink_call_more (4.4-4.15 only, spec.c). */
+static const char *const rare_fields[] = { "pgs_scanned", "lru_pgs" };
+
+static bool rare_field(const char *column)
+{
+	for (size_t i = 0; i < VR_ARRAY_SIZE(rare_fields); i++)
+		if (!strcmp(rare_fields[i], column))
+			return true;
+	return false;
+}
+
+/* Room for every column: the fixed ones and both events' fields. */
+#define SLAB_MAX_COLS (16 + 2 * VR_SPEC_MAX_FIELDS)
+
+struct slab_layout {
+	int start, end;		/* the specs */
+	int s_shr, s_shrink, s_nobj;			/* start fields */
+	int e_shr, e_shrink, e_begin, e_nobj, e_complete;	/* end fields */
+	struct slab_col col[SLAB_MAX_COLS];
+	int ncols;
+};
+
+static int field_index(int spec, const char *name)
+{
+	for (int f = 0; f < spec_nfields(spec); f++)
+		if (!strcmp(vr_event_specs[spec].fields[f].name, name))
+			return f;
+	return -1;
+}
+
+static void add_col(struct slab_layout *l, enum slab_col_kind kind, int field, const char *name)
+{
+	struct slab_col *c = &l->col[l->ncols++];
+
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->kind = kind;
+	c->field = field;
+	c->more = kind == SC_EXTRA || kind == SC_END_EXTRA || kind == SC_BEGIN_NS ||
+		  kind == SC_BEGIN_NOBJ || (kind == SC_FIELD && rare_field(name));
+}
+
+/* Is @column a decoded field of the start? */
+static bool start_has(const struct slab_layout *l, const char *column)
+{
+	for (int f = 0; f < spec_nfields(l->start); f++)
+		if (spec_decoded(l->start, f) && !strcmp(spec_column(l->start, f), column))
+			return true;
+	return false;
+}
+
+/*
+ * The columns of shrink_call, from the two events' specs (spec.c), so that
+ * a field added there is a column here.  0, or -1 if the specs lack what
+ * the pairing needs.
+ */
+static int slab_layout(struct slab_layout *l)
+{
+	char name[48];
+
+	memset(l, 0, sizeof(*l));
+	l->start = spec_find("vmscan", "mm_shrink_slab_start");
+	l->end = spec_find("vmscan", "mm_shrink_slab_end");
+	if (l->start < 0 || l->end < 0)
+		return -1;
+	l->s_shr = field_index(l->start, "shr");
+	l->s_shrink = field_index(l->start, "shrink");
+	l->s_nobj = field_index(l->start, "nr_objects_to_shrink");
+	l->e_shr = field_index(l->end, "shr");
+	l->e_shrink = field_index(l->end, "shrink");
+	l->e_begin = field_index(l->end, "slab_begin_ns");
+	l->e_nobj = field_index(l->end, "slab_nr_objects_to_shrink");
+	l->e_complete = field_index(l->end, "slab_complete");
+	if (l->s_shr < 0 || l->s_shrink < 0 || l->s_nobj < 0 || l->e_shr < 0 || l->e_shrink < 0 ||
+	    l->e_begin < 0 || l->e_nobj < 0 || l->e_complete < 0)
+		return -1;
+	add_col(l, SC_ID, 0, "id");
+	add_col(l, SC_RUN, 0, "run_id");
+	add_col(l, SC_PID, 0, "pid");
+	add_col(l, SC_TS, 0, "ts_ns");
+	add_col(l, SC_CPU, 0, "cpu");
+	add_col(l, SC_SHRINKER, 0, "shrinker_id");
+	for (int f = 0; f < spec_nfields(l->start); f++)
+		if (spec_decoded(l->start, f) && f != l->s_shr && f != l->s_shrink)
+			add_col(l, SC_FIELD, f, spec_column(l->start, f));
+	add_col(l, SC_EXTRA, 0, "extra");
+	add_col(l, SC_END_OFFSET, 0, "end_offset_ns");
+	add_col(l, SC_END_CPU, 0, "end_cpu");
+	add_col(l, SC_END_SHRINKER, 0, "end_shrinker_id");
+	for (int f = 0; f < spec_nfields(l->end); f++) {
+		const char *c = spec_column(l->end, f);
+
+		if (!spec_decoded(l->end, f) || f == l->e_shr || f == l->e_shrink)
+			continue;
+		snprintf(name, sizeof(name), "%s%s", start_has(l, c) ? "end_" : "", c);
+		add_col(l, SC_END_FIELD, f, name);
+	}
+	add_col(l, SC_END_EXTRA, 0, "end_extra");
+	add_col(l, SC_BEGIN_NS, 0, "slab_begin_ns");
+	add_col(l, SC_BEGIN_NOBJ, 0, "slab_nr_objects_to_shrink");
+	add_col(l, SC_COMPLETE, 0, "slab_complete");
+	return 0;
+}
+
+bool store_slab_spec(int spec)
+{
+	static int start = -2, end = -2;
+
+	if (start == -2) {
+		start = spec_find("vmscan", "mm_shrink_slab_start");
+		end = spec_find("vmscan", "mm_shrink_slab_end");
+	}
+	return spec >= 0 && (spec == start || spec == end);
+}
+
+/* The column of @l named like field @f of spec @spec (a view's source). */
+static const char *col_of(const struct slab_layout *l, enum slab_col_kind kind, int f)
+{
+	for (int c = 0; c < l->ncols; c++)
+		if (l->col[c].kind == kind && l->col[c].field == f)
+			return l->col[c].name;
+	return NULL;
+}
+
+/*
+ * One view: the columns of event table @spec of schema version 2 (store.c
+ * spec_table_sql(): run_id, ts_ns, cpu, pid, the decoded fields with a
+ * _sym after a symbol's, extra, the model's fields) from shrink_call.
+ */
+static void view_sql(struct vr_buf *b, const struct slab_layout *l, bool end)
+{
+	int spec = end ? l->end : l->start;
+	int shr = end ? l->e_shr : l->s_shr, shrink = end ? l->e_shrink : l->s_shrink;
+
+	vr_buf_addf(b, "CREATE VIEW IF NOT EXISTS %s AS SELECT c.run_id AS run_id, ",
+		    vr_event_specs[spec].name);
+	vr_buf_addstr(b, end ? "CASE WHEN c.ts_ns IS NULL THEN c.end_offset_ns ELSE"
+			       " c.ts_ns + c.end_offset_ns END AS ts_ns, c.end_cpu AS cpu, c.pid AS pid"
+			     : "c.ts_ns AS ts_ns, c.cpu AS cpu, c.pid AS pid");
+	for (int f = 0; f < spec_nfields(spec); f++) {
+		const char *name = spec_column(spec, f);
+
+		if (!spec_decoded(spec, f))
+			continue;
+		if (f == shr)
+			vr_buf_addf(b, ", k.shr AS %s", name);
+		else if (f == shrink)
+			vr_buf_addf(b, ", k.shrink AS %s, k.shrink_sym AS %s_sym", name, name);
+		else
+			vr_buf_addf(b, ", %s.\"%s\" AS \"%s\"",
+				    rare_field(name) && !end ? "m" : "c",
+				    col_of(l, end ? SC_END_FIELD : SC_FIELD, f), name);
+	}
+	vr_buf_addstr(b, end ? ", m.end_extra AS extra" : ", m.extra AS extra");
+	if (end)
+		vr_buf_addstr(b, ", CASE WHEN c.ts_ns IS NULL THEN m.slab_begin_ns ELSE c.ts_ns END"
+				 " AS slab_begin_ns, CASE WHEN c.ts_ns IS NULL THEN"
+				 " m.slab_nr_objects_to_shrink ELSE c.nr_objects_to_shrink END AS"
+				 " slab_nr_objects_to_shrink, c.slab_complete AS slab_complete");
+	vr_buf_addf(b, " FROM shrink_call c LEFT JOIN shrinker k ON k.id = %s"
+		    " LEFT JOIN shrink_call_more m ON m.call_id = c.id WHERE %s;",
+		    end ? "coalesce(c.end_shrinker_id, c.shrinker_id)" : "c.shrinker_id",
+		    end ? "c.end_offset_ns IS NOT NULL" : "c.ts_ns IS NOT NULL");
+}
+
+char *store_slab_schema_sql(bool views)
+{
+	struct slab_layout l;
+	struct vr_buf b;
+
+	if (slab_layout(&l))
+		return vr_strdup("");
+	vr_buf_init(&b);
+	if (!views) {
+		vr_buf_addstr(&b, "CREATE TABLE IF NOT EXISTS shrinker (id INTEGER PRIMARY KEY,"
+			      " shr INTEGER, shrink INTEGER, shrink_sym TEXT);");
+		for (int more = 0; more < 2; more++) {
+			vr_buf_addstr(&b, more ? "CREATE TABLE IF NOT EXISTS shrink_call_more (call_id"
+					       " INTEGER PRIMARY KEY, run_id INTEGER NOT NULL"
+					       " REFERENCES run(id)"
+					     : "CREATE TABLE IF NOT EXISTS shrink_call (");
+			for (int c = 0, n = 0; c < l.ncols; c++) {
+				const struct slab_col *sc = &l.col[c];
+				bool text = sc->kind == SC_EXTRA || sc->kind == SC_END_EXTRA ||
+					    ((sc->kind == SC_FIELD || sc->kind == SC_END_FIELD) &&
+					     vr_event_specs[sc->kind == SC_FIELD ? l.start : l.end]
+						     .fields[sc->field].type == VR_FT_TEXT);
+
+				if (sc->more != more)
+					continue;
+				vr_buf_addf(&b, "%s\"%s\" %s", more || n++ ? ", " : "", sc->name,
+					    sc->kind == SC_ID ? "INTEGER PRIMARY KEY" :
+					    text ? "TEXT" : "INTEGER");
+				if (sc->kind == SC_RUN)
+					vr_buf_addstr(&b, " NOT NULL REFERENCES run(id)");
+				else if (sc->kind == SC_PID)
+					vr_buf_addstr(&b, " NOT NULL");
+			}
+			vr_buf_addstr(&b, ");");
+		}
+	} else {
+		view_sql(&b, &l, false);
+		view_sql(&b, &l, true);
+	}
+	return vr_buf_detach(&b);
+}
+
+/*
+ * Schema version 2 to 3: the rows of the tables mm_shrink_slab_start and
+ * mm_shrink_slab_end, renamed vr_v2_slab_start and vr_v2_slab_end by the
+ * caller, into shrinker and shrink_call.  An end is paired with the start
+ * of its task whose time is its slab_begin_ns and whose
+ * nr_objects_to_shrink its slab_nr_objects_to_shrink (the model's pairing,
+ * which these columns record); of several such starts (a text trace's
+ * microseconds), the k-th end with the k-th start.  Ends without the
+ * model's pairing (rows a version 1 database had) stay rows of their own.
+ */
+char *store_slab_upgrade_sql(void)
+{
+	struct slab_layout l;
+	struct vr_buf b, cols, sel;
+
+	if (slab_layout(&l))
+		return vr_strdup("");
+	vr_buf_init(&b);
+	vr_buf_init(&cols);
+	vr_buf_init(&sel);
+	vr_buf_addstr(&b,
+		"INSERT INTO shrinker (shr, shrink, shrink_sym) SELECT shr, shrink, shrink_sym FROM"
+		" vr_v2_slab_start UNION SELECT shr, shrink, shrink_sym FROM vr_v2_slab_end;"
+		"CREATE TEMP TABLE vr_v2_s AS SELECT rowid AS r, *, row_number() OVER (PARTITION BY"
+		" run_id, pid, ts_ns, nr_objects_to_shrink ORDER BY rowid) AS k FROM vr_v2_slab_start;"
+		"CREATE TEMP TABLE vr_v2_e AS SELECT rowid AS r, *, CASE WHEN slab_begin_ns IS NULL"
+		" THEN NULL ELSE row_number() OVER (PARTITION BY run_id, pid, slab_begin_ns,"
+		" slab_nr_objects_to_shrink ORDER BY rowid) END AS k FROM vr_v2_slab_end;"
+		"CREATE TEMP TABLE vr_v2_p AS SELECT s.r AS sr, e.r AS er FROM vr_v2_e e JOIN vr_v2_s s"
+		" ON s.run_id = e.run_id AND s.pid = e.pid AND s.ts_ns = e.slab_begin_ns AND"
+		" s.nr_objects_to_shrink IS e.slab_nr_objects_to_shrink AND s.k = e.k;"
+		"CREATE INDEX temp.vr_v2_ps ON vr_v2_p (sr); CREATE INDEX temp.vr_v2_pe ON vr_v2_p (er);");
+	for (int c = 0; c < l.ncols; c++) {
+		const struct slab_col *sc = &l.col[c];
+		const char *v;
+		char buf[128];
+
+		switch (sc->kind) {
+		case SC_RUN: v = "coalesce(s.run_id, e.run_id)"; break;
+		case SC_PID: v = "coalesce(s.pid, e.pid)"; break;
+		case SC_TS: v = "s.ts_ns"; break;
+		case SC_CPU: v = "s.cpu"; break;
+		case SC_SHRINKER:
+			v = "(SELECT id FROM shrinker k WHERE s.r IS NOT NULL AND k.shr IS s.shr AND"
+			    " k.shrink IS s.shrink AND k.shrink_sym IS s.shrink_sym)";
+			break;
+		case SC_FIELD:
+			snprintf(buf, sizeof(buf), "s.\"%s\"", spec_column(l.start, sc->field));
+			v = buf;
+			break;
+		case SC_EXTRA: v = "s.extra"; break;
+		case SC_ID: continue;	/* the rowid of vr_v2_all */
+		case SC_END_OFFSET:
+			v = "CASE WHEN s.r IS NOT NULL THEN e.ts_ns - s.ts_ns ELSE e.ts_ns END";
+			break;
+		case SC_END_CPU: v = "e.cpu"; break;
+		case SC_END_SHRINKER:
+			v = "(SELECT id FROM shrinker k WHERE e.r IS NOT NULL AND k.shr IS e.shr AND"
+			    " k.shrink IS e.shrink AND k.shrink_sym IS e.shrink_sym)";
+			break;
+		case SC_END_FIELD:
+			snprintf(buf, sizeof(buf), "e.\"%s\"", spec_column(l.end, sc->field));
+			v = buf;
+			break;
+		case SC_END_EXTRA: v = "e.extra"; break;
+		case SC_BEGIN_NS: v = "CASE WHEN s.r IS NULL THEN e.slab_begin_ns END"; break;
+		case SC_BEGIN_NOBJ: v = "CASE WHEN s.r IS NULL THEN e.slab_nr_objects_to_shrink END"; break;
+		default: v = "e.slab_complete"; break;
+		}
+		vr_buf_addf(&sel, "%s%s AS \"%s\"", sel.len ? ", " : "", v, sc->name);
+	}
+	/* every column of each call, one row a call: the paired calls and the
+	 * ends alone in end order, then the starts alone, each run's rows in
+	 * time order */
+	vr_buf_addf(&b, "CREATE TEMP TABLE vr_v2_all AS SELECT %s FROM (SELECT e.r AS er, p.sr AS sr,"
+		    " e.run_id AS run, e.ts_ns AS t FROM vr_v2_e e LEFT JOIN vr_v2_p p ON p.er = e.r"
+		    " UNION ALL SELECT NULL, s.r, s.run_id, s.ts_ns FROM vr_v2_s s WHERE s.r NOT IN"
+		    " (SELECT sr FROM vr_v2_p)) o LEFT JOIN vr_v2_e e ON e.r = o.er LEFT JOIN vr_v2_s s"
+		    " ON s.r = o.sr ORDER BY o.run, o.t, o.er IS NULL;", sel.buf);
+	for (int more = 0; more < 2; more++) {
+		struct vr_buf any;
+
+		vr_buf_reset(&cols);
+		vr_buf_reset(&sel);
+		vr_buf_init(&any);
+		for (int c = 0; c < l.ncols; c++) {
+			const struct slab_col *sc = &l.col[c];
+
+			if (sc->more != more && sc->kind != SC_ID && (sc->kind != SC_RUN || !more))
+				continue;
+			vr_buf_addf(&cols, "%s\"%s\"", cols.len ? ", " : "",
+				    sc->kind == SC_ID && more ? "call_id" : sc->name);
+			if (sc->kind == SC_ID)
+				vr_buf_addf(&sel, "%srowid", sel.len ? ", " : "");
+			else if (sc->kind == SC_END_SHRINKER)	/* NULL: the start's */
+				vr_buf_addf(&sel, "%sCASE WHEN end_shrinker_id IS shrinker_id THEN NULL"
+					    " ELSE end_shrinker_id END", sel.len ? ", " : "");
+			else
+				vr_buf_addf(&sel, "%s\"%s\"", sel.len ? ", " : "", sc->name);
+			if (sc->more)
+				vr_buf_addf(&any, "%s\"%s\" IS NOT NULL", any.len ? " OR " : "",
+					    sc->name);
+		}
+		vr_buf_addf(&b, "INSERT INTO %s (%s) SELECT %s FROM temp.vr_v2_all%s%s ORDER BY rowid;",
+			    more ? "shrink_call_more" : "shrink_call", cols.buf, sel.buf,
+			    more ? " WHERE " : "", more ? any.buf : "");
+		vr_buf_release(&any);
+	}
+	vr_buf_addstr(&b, "DROP TABLE temp.vr_v2_all; DROP TABLE temp.vr_v2_p; DROP TABLE temp.vr_v2_s;"
+		      " DROP TABLE temp.vr_v2_e; DROP TABLE vr_v2_slab_start;"
+		      " DROP TABLE vr_v2_slab_end;");
+	vr_buf_release(&cols);
+	vr_buf_release(&sel);
+	return vr_buf_detach(&b);
+}
+
+/* ---- writing the rows of a load ---------------------------------------- */
+
+/* A shrinker as the dictionary keys it (a NULL address: have_ false). */
+struct shrinker_key {
+	bool have_shr, have_shrink;
+	int64_t shr, shrink;
+	char *sym;		/* owned in the cache's keys; NULL: none */
+};
+
+/* One event's part of a row: the start's or the end's. */
+struct slab_half {
+	bool have;
+	int64_t ts;
+	int cpu, pid;
+	int64_t shrinker_id;
+	uint32_t present;
+	int64_t val[VR_SPEC_MAX_FIELDS];
+	char *extra;		/* a pending start's: owned; else borrowed */
+};
+
+struct store_slab {
+	sqlite3 *db;
+	char *path;
+	struct slab_layout l;
+	GHashTable *pending;	/* pid -> struct slab_half (a start, owned) */
+	GHashTable *shrinkers;	/* struct shrinker_key -> id (int64_t *) */
+	sqlite3_stmt *ins, *ins_more, *find, *add;
+};
+
+static guint key_hash(gconstpointer p)
+{
+	const struct shrinker_key *k = p;
+
+	return (guint)(k->shr * 31 + k->shrink) ^ (k->sym ? g_str_hash(k->sym) : 0u) ^
+	       (guint)(k->have_shr * 2 + k->have_shrink);
+}
+
+static gboolean key_equal(gconstpointer a, gconstpointer b)
+{
+	const struct shrinker_key *x = a, *y = b;
+
+	return x->have_shr == y->have_shr && x->have_shrink == y->have_shrink &&
+	       (!x->have_shr || x->shr == y->shr) && (!x->have_shrink || x->shrink == y->shrink) &&
+	       (x->sym == y->sym || (x->sym && y->sym && !strcmp(x->sym, y->sym)));
+}
+
+static void key_free(gpointer p)
+{
+	struct shrinker_key *k = p;
+
+	free(k->sym);
+	free(k);
+}
+
+static void half_free(gpointer p)
+{
+	struct slab_half *h = p;
+
+	free(h->extra);
+	free(h);
+}
+
+struct store_slab *store_slab_new(sqlite3 *db, const char *path)
+{
+	struct store_slab *s = vr_calloc(1, sizeof(*s));
+
+	s->db = db;
+	s->path = vr_strdup(path);
+	if (slab_layout(&s->l)) {
+		vr_error("%s: the shrinker events are not in the event table", path);
+		free(s->path);
+		free(s);
+		return NULL;
+	}
+	s->pending = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, half_free);
+	s->shrinkers = g_hash_table_new_full(key_hash, key_equal, key_free, free);
+	return s;
+}
+
+void store_slab_free(struct store_slab *s)
+{
+	if (!s)
+		return;
+	sqlite3_finalize(s->ins);
+	sqlite3_finalize(s->ins_more);
+	sqlite3_finalize(s->find);
+	sqlite3_finalize(s->add);
+	g_hash_table_destroy(s->pending);
+	g_hash_table_destroy(s->shrinkers);
+	free(s->path);
+	free(s);
+}
+
+void store_slab_reset(struct store_slab *s, bool rolled_back)
+{
+	g_hash_table_remove_all(s->pending);
+	if (rolled_back)	/* the ids added in the transaction are gone */
+		g_hash_table_remove_all(s->shrinkers);
+}
+
+static int prepare(struct store_slab *s, sqlite3_stmt **st, const char *sql)
+{
+	if (*st)
+		return 0;
+	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot prepare statement: %s", s->path, sqlite3_errmsg(s->db));
+	return 0;
+}
+
+static void bind_opt(sqlite3_stmt *st, int i, bool have, int64_t v)
+{
+	if (have)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* The id of @k in shrinker, added if new; 0 or -1 after a message. */
+static int shrinker_id(struct store_slab *s, const struct shrinker_key *k, int64_t *id)
+{
+	int64_t *cached = g_hash_table_lookup(s->shrinkers, k);
+	sqlite3_stmt *st;
+	int rc;
+
+	if (cached) {
+		*id = *cached;
+		return 0;
+	}
+	if (prepare(s, &s->find, "SELECT id FROM main.shrinker WHERE shr IS ?1 AND shrink IS ?2"
+				 " AND shrink_sym IS ?3 ORDER BY id LIMIT 1") ||
+	    prepare(s, &s->add, "INSERT INTO main.shrinker (shr, shrink, shrink_sym)"
+				" VALUES (?1, ?2, ?3)"))
+		return -1;
+	for (int pass = 0; pass < 2; pass++) {
+		st = pass ? s->add : s->find;
+		bind_opt(st, 1, k->have_shr, k->shr);
+		bind_opt(st, 2, k->have_shrink, k->shrink);
+		if (k->sym)
+			sqlite3_bind_text(st, 3, k->sym, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 3);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			*id = sqlite3_column_int64(st, 0);
+		else if (rc == SQLITE_DONE && pass)
+			*id = sqlite3_last_insert_rowid(s->db);
+		sqlite3_reset(st);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return vr_error("%s: cannot write shrinker: %s", s->path, sqlite3_errmsg(s->db));
+		if (rc == SQLITE_ROW || pass)
+			break;
+	}
+	struct shrinker_key *own = vr_malloc(sizeof(*own));
+	int64_t *v = vr_malloc(sizeof(*v));
+
+	*own = *k;
+	own->sym = k->sym ? vr_strdup(k->sym) : NULL;
+	*v = *id;
+	g_hash_table_insert(s->shrinkers, own, v);
+	return 0;
+}
+
+/* @ev's part of a row (@own_extra: copy its extra JSON). */
+static int half_of(struct store_slab *s, const struct ingest_event *ev, bool end, bool own_extra,
+		   struct slab_half *h)
+{
+	int shr = end ? s->l.e_shr : s->l.s_shr, shrink = end ? s->l.e_shrink : s->l.s_shrink;
+	struct shrinker_key k = {
+		.have_shr = ev->present & (1u << shr), .shr = ev->val[shr],
+		.have_shrink = ev->present & (1u << shrink), .shrink = ev->val[shrink],
+		.sym = (char *)ev->str[shrink],
+	};
+
+	if (!k.have_shr)
+		k.shr = 0;
+	if (!k.have_shrink)
+		k.shrink = 0;
+	h->have = true;
+	h->ts = (int64_t)ev->ts_ns;
+	h->cpu = ev->cpu;
+	h->pid = ev->pid;
+	h->present = ev->present;
+	memcpy(h->val, ev->val, sizeof(h->val));
+	h->extra = own_extra && ev->extra_json ? vr_strdup(ev->extra_json) : (char *)ev->extra_json;
+	return shrinker_id(s, &k, &h->shrinker_id);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *t)
+{
+	if (t)
+		sqlite3_bind_text(st, i, t, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/*
+ * Bind column @c (parameter @i) of the row of @pid from @st (start, may be
+ * absent) and @en (end, may be absent); a column of shrink_call_more with a
+ * value sets *@more.
+ */
+static void bind_col(const struct store_slab *s, sqlite3_stmt *q, int i, const struct slab_col *c,
+		     int64_t run_id, int pid, const struct slab_half *st, const struct slab_half *en,
+		     bool *more)
+{
+	bool paired = st->have && en->have, have = true;
+	int64_t v = 0;
+	const char *t = NULL;
+
+	switch (c->kind) {
+	case SC_ID: have = false; break;
+	case SC_RUN: v = run_id; break;
+	case SC_PID: v = pid; break;
+	case SC_TS: have = st->have; v = st->ts; break;
+	case SC_CPU: have = st->have; v = st->cpu; break;
+	case SC_SHRINKER: have = st->have; v = st->shrinker_id; break;
+	case SC_FIELD:
+		have = st->have && (st->present & (1u << c->field));
+		v = st->val[c->field];
+		break;
+	case SC_EXTRA: t = st->have ? st->extra : NULL; break;
+	case SC_END_OFFSET: have = en->have; v = paired ? en->ts - st->ts : en->ts; break;
+	case SC_END_CPU: have = en->have; v = en->cpu; break;
+	case SC_END_SHRINKER:	/* NULL: the start's */
+		have = en->have && !(paired && en->shrinker_id == st->shrinker_id);
+		v = en->shrinker_id;
+		break;
+	case SC_END_FIELD:
+		have = en->have && (en->present & (1u << c->field));
+		v = en->val[c->field];
+		break;
+	case SC_END_EXTRA: t = en->have ? en->extra : NULL; break;
+	case SC_BEGIN_NS:
+		have = en->have && !paired && (en->present & (1u << s->l.e_begin));
+		v = en->val[s->l.e_begin];
+		break;
+	case SC_BEGIN_NOBJ:
+		have = en->have && !paired && (en->present & (1u << s->l.e_nobj));
+		v = en->val[s->l.e_nobj];
+		break;
+	case SC_COMPLETE:
+		have = en->have && (en->present & (1u << s->l.e_complete));
+		v = en->val[s->l.e_complete];
+		break;
+	}
+	if (c->kind == SC_EXTRA || c->kind == SC_END_EXTRA) {
+		bind_text(q, i, t);
+		have = t != NULL;
+	} else {
+		bind_opt(q, i, have, v);
+	}
+	if (c->more && have)
+		*more = true;
+}
+
+/* Prepare the INSERT of shrink_call (@more false: its columns but id) or of
+ * shrink_call_more (call_id, run_id, its columns). */
+static int prepare_insert(struct store_slab *s, bool more)
+{
+	struct vr_buf cols, vals;
+	int rc;
+
+	vr_buf_init(&cols);
+	vr_buf_init(&vals);
+	if (more) {
+		vr_buf_addstr(&cols, "call_id, run_id");
+		vr_buf_addstr(&vals, "?, ?");
+	}
+	for (int c = 0; c < s->l.ncols; c++) {
+		const struct slab_col *sc = &s->l.col[c];
+
+		if (sc->kind == SC_ID || sc->more != more)
+			continue;
+		vr_buf_addf(&cols, "%s\"%s\"", cols.len ? ", " : "", sc->name);
+		vr_buf_addf(&vals, "%s?", vals.len ? ", " : "");
+	}
+	char *sql = sqlite3_mprintf("INSERT INTO main.%s (%s) VALUES (%s)",
+				    more ? "shrink_call_more" : "shrink_call", cols.buf, vals.buf);
+
+	vr_buf_release(&cols);
+	vr_buf_release(&vals);
+	rc = prepare(s, more ? &s->ins_more : &s->ins, sql);
+	sqlite3_free(sql);
+	return rc;
+}
+
+/* Insert the row of one call, @st and/or @en (and its shrink_call_more row
+ * when it has a value there). */
+static int write_row(struct store_slab *s, int64_t run_id, int pid, const struct slab_half *st,
+		     const struct slab_half *en)
+{
+	bool more = false, unused;
+	int rc, i = 1;
+
+	if ((!s->ins && prepare_insert(s, false)) || (!s->ins_more && prepare_insert(s, true)))
+		return -1;
+	for (int c = 0; c < s->l.ncols; c++)
+		if (s->l.col[c].kind != SC_ID && !s->l.col[c].more)
+			bind_col(s, s->ins, i++, &s->l.col[c], run_id, pid, st, en, &unused);
+	rc = sqlite3_step(s->ins);
+	sqlite3_reset(s->ins);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: cannot insert shrinker calls: %s", s->path, sqlite3_errmsg(s->db));
+	sqlite3_bind_int64(s->ins_more, 1, sqlite3_last_insert_rowid(s->db));
+	sqlite3_bind_int64(s->ins_more, 2, run_id);
+	i = 3;
+	for (int c = 0; c < s->l.ncols; c++)
+		if (s->l.col[c].more)
+			bind_col(s, s->ins_more, i++, &s->l.col[c], run_id, pid, st, en, &more);
+	if (!more)
+		return 0;
+	rc = sqlite3_step(s->ins_more);
+	sqlite3_reset(s->ins_more);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: cannot insert shrinker calls: %s", s->path, sqlite3_errmsg(s->db));
+	return 0;
+}
+
+/*
+ * Did the model pair end @en with start @st (model_slab_end(): the start's
+ * time and nr_objects_to_shrink in the end's slab_begin_ns and
+ * slab_nr_objects_to_shrink)?  Only then do they share a row, whose view
+ * gives those two columns from the start's.
+ */
+static bool model_paired(const struct store_slab *s, const struct slab_half *st,
+			 const struct slab_half *en)
+{
+	const struct slab_layout *l = &s->l;
+	bool st_nobj = st->present & (1u << l->s_nobj), en_nobj = en->present & (1u << l->e_nobj);
+
+	return (en->present & (1u << l->e_begin)) && en->val[l->e_begin] == st->ts &&
+	       st_nobj == en_nobj && (!st_nobj || st->val[l->s_nobj] == en->val[l->e_nobj]);
+}
+
+int store_slab_event(struct store_slab *s, int64_t run_id, const struct ingest_event *ev)
+{
+	struct slab_half *open = g_hash_table_lookup(s->pending, GINT_TO_POINTER(ev->pid));
+	struct slab_half none = { .have = false };
+	int rc = 0;
+
+	if (ev->spec == s->l.start) {
+		struct slab_half *h = vr_calloc(1, sizeof(*h));
+
+		/* an open start of the task: the model left it unended */
+		if (open)
+			rc = write_row(s, run_id, ev->pid, open, &none);
+		if (rc || half_of(s, ev, false, true, h)) {
+			half_free(h);
+			return -1;
+		}
+		g_hash_table_replace(s->pending, GINT_TO_POINTER(ev->pid), h);
+		return 0;
+	}
+	struct slab_half en;
+
+	if (half_of(s, ev, true, false, &en))
+		return -1;
+	if (open && model_paired(s, open, &en)) {
+		rc = write_row(s, run_id, ev->pid, open, &en);
+		g_hash_table_remove(s->pending, GINT_TO_POINTER(ev->pid));
+		return rc;
+	}
+	if (open) {	/* not the model's pairing: each alone, in time order */
+		rc = write_row(s, run_id, ev->pid, open, &none);
+		g_hash_table_remove(s->pending, GINT_TO_POINTER(ev->pid));
+	}
+	return rc ? rc : write_row(s, run_id, ev->pid, &none, &en);
+}
+
+static int by_ts(const void *a, const void *b)
+{
+	const struct slab_half *x = *(struct slab_half *const *)a;
+	const struct slab_half *y = *(struct slab_half *const *)b;
+
+	return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+int store_slab_flush(struct store_slab *s, int64_t run_id)
+{
+	guint n = g_hash_table_size(s->pending);
+	struct slab_half **open = vr_calloc(n + 1, sizeof(*open));
+	struct slab_half none = { .have = false };
+	GHashTableIter it;
+	gpointer k, v;
+	guint i = 0;
+	int rc = 0;
+
+	g_hash_table_iter_init(&it, s->pending);
+	while (g_hash_table_iter_next(&it, &k, &v))
+		open[i++] = v;
+	qsort(open, n, sizeof(*open), by_ts);
+	for (i = 0; !rc && i < n; i++)
+		rc = write_row(s, run_id, open[i]->pid, open[i], &none);
+	free(open);
+	g_hash_table_remove_all(s->pending);
+	return rc;
+}
