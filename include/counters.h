@@ -27,7 +27,9 @@ struct counter_def {
 	const char *sql;	/* one row for run ?1 (flag ?2 when per_flag);
 				 * counters of one query share the string */
 	int col;		/* this counter's column of that row (0..2) */
-	int per_flag;		/* one counter per pgdat flag of the runs */
+	int per_flag;		/* 1: one counter per pgdat flag of the runs;
+				 * 2: one per cgroup id (reclaim_stall.memcg_id)
+				 * of the runs, ?2 the id as text */
 	int optional;		/* compare leaves the row out when every kernel
 				 * has 0 (reclaim kinds a run may not have) */
 	const char *doc;	/* what it counts, as README.md says it */

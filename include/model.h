@@ -32,6 +32,11 @@ struct model_stall {
 	int64_t nid;		/* node_reclaim only, else MODEL_NULL */
 	int64_t begin_ns, end_ns, duration_ns;	/* MODEL_NULL when unseen */
 	int64_t order, gfp_flags, nr_reclaimed;	/* MODEL_NULL when unseen */
+	int64_t memcg_id;	/* the cgroup reclaimed (7.1+ memcg_id of the
+				 * begin, else of the end: 874a0a566ede "mm:
+				 * vmscan: add cgroup IDs to vmscan tracepoints";
+				 * the kernel gives 0 where no cgroup is meant),
+				 * MODEL_NULL before 7.1 */
 	const char *kswapd_state;	/* kswapd's state at begin on the
 					 * stall's first node (node reclaim: its
 					 * node; else the first of @nids; node 0

@@ -79,6 +79,15 @@
 	"SELECT count(*), coalesce(sum(usec_delayed), 0) / 1e3 FROM reclaim_throttle" \
 	" WHERE run_id = ?1 AND kind = 'throttled' AND reason = '" reason "'" \
 	" AND pid " who " " KSWAPD_PIDS
+/* Stalls of cgroup ?2 (a memcg_id as text) in run ?1: count, ms, pages;
+ * NULL when no stall of the run has a memcg_id (before 7.1). */
+#define MEMCG_SQL \
+	"SELECT CASE WHEN e THEN n END, CASE WHEN e THEN ms END, CASE WHEN e THEN pg END FROM" \
+	" (SELECT EXISTS (SELECT 1 FROM reclaim_stall WHERE run_id = ?1 AND memcg_id IS NOT" \
+	"  NULL) e, count(*) n, coalesce(sum(CASE WHEN complete THEN duration_ns END), 0) / 1e6" \
+	"  ms, coalesce(sum(nr_reclaimed), 0) pg FROM reclaim_stall WHERE run_id = ?1" \
+	"  AND memcg_id = CAST(?2 AS INTEGER))"
+
 #define THROTTLED(reason, why) \
 	{ "Kswapd throttled " reason, "count", THROTTLE_SQL(reason, "IN"), 0, 0, 1, \
 	  "mm_vmscan_throttled events of kswapd, reason " reason ": " why, RN_THROTTLED }, \
@@ -207,6 +216,20 @@ static const struct counter_def defs[] = {
 	  "time each inferred pgdat flag was set, summed over nodes (an open end counts to the"
 	  " trace's first or last event); PGDAT_DIRTY '-' on 6.19 and later, which have no such"
 	  " flag (run_quality pgdat_flag_dirty_absent)", RN_PGDAT_FLAGS },
+	/*
+	 * Reclaim per cgroup (per_flag 2: one row per memcg_id of the runs'
+	 * stalls): the reclaim begin/end events carry memcg_id from 7.1
+	 * (874a0a566ede "mm: vmscan: add cgroup IDs to vmscan tracepoints");
+	 * '-' for a run whose stalls have none (an older kernel).  A cgroup id
+	 * is the kernel's memcg id of one boot: rows of different machines or
+	 * boots with the same id need not be the same cgroup.
+	 */
+	{ "Reclaim stalls of cgroup %s", "count", MEMCG_SQL, 0, 2, 0,
+	  "reclaim_stall rows (every kind) whose memcg_id is this id, 7.1+", RN_DIRECT },
+	{ "Reclaim stall time of cgroup %s ms", "ms", MEMCG_SQL, 1, 2, 0,
+	  "their durations summed (complete stalls)", RN_DIRECT },
+	{ "Pages reclaimed for cgroup %s", "pages", MEMCG_SQL, 2, 2, 0,
+	  "their nr_reclaimed summed", RN_DIRECT },
 };
 
 const struct counter_def *counter_defs(size_t *n)

@@ -291,6 +291,37 @@ static int print_other(const struct sum_ctx *c, int64_t last_ts)
 }
 
 /*
+ * Reclaim per cgroup id: the reclaim_stall rows by memcg_id (7.1+, 874a0a566ede
+ * "mm: vmscan: add cgroup IDs to vmscan tracepoints") and kind; only for a
+ * run whose stalls have one (a database made before the column has none).
+ */
+static int memcg_row(struct store_stmt *q, void *arg)
+{
+	struct table_rows *t = arg;
+
+	if (!t->n++)
+		fprintf(t->out, "\n  %-10s %-16s %8s %14s %14s\n", "Cgroup id", "Reclaim kind",
+			"stalls", "stall time ms", "pages rclmed");
+	fprintf(t->out, "  %-10lld %-16s %8lld %14.3f %14lld\n", (long long)store_col_int64(q, 0),
+		store_col_text(q, 1), (long long)store_col_int64(q, 2),
+		store_col_int64(q, 3) / 1e6, (long long)store_col_int64(q, 4));
+	return 0;
+}
+
+static int print_memcgs(const struct sum_ctx *c)
+{
+	int have = store_has_column(c->s, "reclaim_stall", "memcg_id");
+
+	if (have <= 0)
+		return have;
+	return table(run_stmt(c, "SELECT memcg_id, kind, count(*),"
+			      " coalesce(sum(CASE WHEN complete THEN duration_ns END), 0),"
+			      " coalesce(sum(nr_reclaimed), 0) FROM reclaim_stall WHERE run_id = ?1"
+			      " AND memcg_id IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2",
+			      "reclaim per cgroup id"), memcg_row, c->out);
+}
+
+/*
  * kswapd's hopeless episodes (kswapd_hopeless, src/model/model-hopeless.c):
  * shown when the recording has mm_vmscan_kswapd_reclaim_fail or the reset
  * event (run_event_count, count 0 included: enabled, never fired) or rows.
@@ -808,7 +839,7 @@ int summary_print_run(struct store *s, int64_t run_id, FILE *out)
 	vr_buf_release(&path);
 	store_stmt_free(q);
 	return print_mglru(&c) || print_totals(&c) || print_other(&c, last) ||
-	       print_hopeless(&c, first) || print_processes(&c) ||
+	       print_memcgs(&c) || print_hopeless(&c, first) || print_processes(&c) ||
 	       print_nodes(&c, first, last) || print_node_orders(&c) || print_node_pages(&c) ||
 	       print_quality(&c) || print_coverage(&c) ? -1 : 0;
 }

@@ -7,6 +7,7 @@
  */
 #include "compare-internal.h"
 #include "counters.h"
+#include "store.h"
 #include "store-query.h"
 #include "vr.h"
 
@@ -124,6 +125,56 @@ static int list_flags(struct store *s, const struct compare_kernel *k, size_t nk
 	return rc;
 }
 
+/*
+ * Distinct cgroup ids (reclaim_stall.memcg_id, 7.1+) in the trace runs of all
+ * kernels, ascending, as text; none from a database whose reclaim_stall
+ * has no such column (made before it, opened read-only).
+ */
+static int list_memcgs(struct store *s, const struct compare_kernel *k, size_t nk,
+		       char ***ids, size_t *nids)
+{
+	int have = store_has_column(s, "reclaim_stall", "memcg_id");
+	struct store_stmt *q;
+	int rc = 0;
+
+	*ids = NULL;
+	*nids = 0;
+	if (have <= 0)
+		return have;
+	q = store_stmt_new(s, "SELECT DISTINCT memcg_id FROM reclaim_stall WHERE run_id = ?1"
+			   " AND memcg_id IS NOT NULL ORDER BY 1", "cgroup ids");
+	if (!q)
+		return -1;
+	for (size_t i = 0; i < nk && rc == 0; i++)
+		for (size_t r = 0; r < k[i].ntrace && rc == 0; r++) {
+			store_stmt_reset(q);
+			store_bind_int64(q, 1, k[i].trace_runs[r]);
+			while ((rc = store_step(q)) > 0) {
+				char id[32];
+				size_t j;
+
+				snprintf(id, sizeof(id), "%lld", (long long)store_col_int64(q, 0));
+				for (j = 0; j < *nids && strcmp((*ids)[j], id); j++)
+					;
+				if (j < *nids)
+					continue;
+				*ids = vr_realloc(*ids, (*nids + 1) * sizeof(**ids));
+				(*ids)[(*nids)++] = vr_strdup(id);
+			}
+		}
+	store_stmt_free(q);
+	/* numeric order across runs */
+	for (size_t a = 1; a < *nids; a++)
+		for (size_t b = a; b > 0 && strtoll((*ids)[b - 1], NULL, 10) >
+					    strtoll((*ids)[b], NULL, 10); b--) {
+			char *t = (*ids)[b];
+
+			(*ids)[b] = (*ids)[b - 1];
+			(*ids)[b - 1] = t;
+		}
+	return rc;
+}
+
 static int add_row(struct store *s, struct counter_cache *cache, struct render_table *t,
 		   const struct counter_def *c, const char *flag, const struct compare_kernel *k,
 		   size_t nk)
@@ -216,7 +267,8 @@ int compare_counters_table(struct store *s, const struct compare_kernel *k, size
 	size_t ntrace = 0, nflags, ndefs;
 	const struct counter_def *defs = counter_defs(&ndefs);
 	struct counter_cache cache = { NULL, 0 };
-	char **flags;
+	char **flags, **memcgs = NULL;
+	size_t nmemcgs = 0;
 	int ret = 0;
 
 	t->name = "counters";
@@ -229,17 +281,28 @@ int compare_counters_table(struct store *s, const struct compare_kernel *k, size
 		return 0;
 	if (list_flags(s, k, nk, &flags, &nflags))
 		return -1;
+	if (list_memcgs(s, k, nk, &memcgs, &nmemcgs)) {
+		ret = -1;
+		goto out;
+	}
 	for (size_t c = 0; !ret && c < ndefs; c++) {
+		char **each = defs[c].per_flag == 2 ? memcgs : flags;
+		size_t n = defs[c].per_flag == 2 ? nmemcgs : nflags;
+
 		if (!defs[c].per_flag) {
 			ret = add_row(s, &cache, t, &defs[c], NULL, k, nk);
 			continue;
 		}
-		for (size_t f = 0; !ret && f < nflags; f++)
-			ret = add_row(s, &cache, t, &defs[c], flags[f], k, nk);
+		for (size_t f = 0; !ret && f < n; f++)
+			ret = add_row(s, &cache, t, &defs[c], each[f], k, nk);
 	}
+out:
 	free(cache.r);
 	for (size_t f = 0; f < nflags; f++)
 		free(flags[f]);
 	free(flags);
+	for (size_t f = 0; f < nmemcgs; f++)
+		free(memcgs[f]);
+	free(memcgs);
 	return ret;
 }

@@ -225,6 +225,7 @@ int model_stall_begin(struct stall_machine *s, const struct ingest_event *ev, in
 		.order = model_val(cx, ev, mev, MF_ORDER),
 		.gfp_flags = model_val(cx, ev, mev, MF_GFP_FLAGS),
 		.nr_reclaimed = MODEL_NULL,
+		.memcg_id = model_val(cx, ev, mev, MF_MEMCG_ID),
 		.kswapd_state = "unknown",	/* set from ks at emission */
 		.complete = false,
 		.incomplete_reason = NULL,
@@ -330,6 +331,7 @@ int model_stall_end(struct stall_machine *s, const struct ingest_event *ev, int 
 			.begin_ns = MODEL_NULL, .end_ns = (int64_t)ev->ts_ns,
 			.duration_ns = MODEL_NULL, .order = MODEL_NULL, .gfp_flags = MODEL_NULL,
 			.nr_reclaimed = model_val(cx, ev, mev, MF_NR_RECLAIMED),
+			.memcg_id = model_val(cx, ev, mev, MF_MEMCG_ID),
 			.kswapd_state = NULL, .complete = false,
 			.incomplete_reason = "end_without_begin", .nids = NULL,
 		}, .first_nid = MODEL_NULL };
@@ -340,6 +342,8 @@ int model_stall_end(struct stall_machine *s, const struct ingest_event *ev, int 
 	so->row.end_ns = (int64_t)ev->ts_ns;
 	so->row.duration_ns = so->row.end_ns - so->row.begin_ns;
 	so->row.nr_reclaimed = model_val(cx, ev, mev, MF_NR_RECLAIMED);
+	if (so->row.memcg_id == MODEL_NULL)	/* the end's, if the begin had none */
+		so->row.memcg_id = model_val(cx, ev, mev, MF_MEMCG_ID);
 	so->row.complete = so->lost_gen == cx->lost_gen;
 	if (!so->row.complete) {
 		so->row.incomplete_reason = "lost_events";

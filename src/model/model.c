@@ -111,6 +111,7 @@ static const char *const mf_names[MF_COUNT] = {
 	[MF_NEXT_COMM] = "next_comm", [MF_FILE] = "file", [MF_SLAB_BEGIN_NS] = "slab_begin_ns",
 	[MF_SLAB_NR_OBJECTS] = "slab_nr_objects_to_shrink", [MF_SLAB_COMPLETE] = "slab_complete",
 	[MF_MGLRU_RETRY] = "mglru_retry", [MF_FAILURES] = "failures",
+	[MF_MEMCG_ID] = "memcg_id",
 };
 
 static int spec_field_index(int spec, const char *name)

@@ -35,6 +35,7 @@ static const struct store_column stall_cols[] = {
 	S(end_ns, NULLABLE), S(duration_ns, NULLABLE), S(order, NULLABLE),
 	S(gfp_flags, NULLABLE), S(nr_reclaimed, NULLABLE), S(kswapd_state, NULLABLE),
 	S(complete, NOT_NULL), S(incomplete_reason, NULLABLE), S(nids, NULLABLE),
+	S(memcg_id, NULLABLE),
 };
 #undef S
 

@@ -149,6 +149,7 @@ static const struct {
 	{ "pgdat_flag", "clear_earliest_ns", "INTEGER" },
 	{ "pgdat_flag", "clear_latest_ns", "INTEGER" },
 	{ "reclaim_stall", "nids", "TEXT" },
+	{ "reclaim_stall", "memcg_id", "INTEGER" },
 	{ "kswapd_cycle", "nap_margin_ns", "INTEGER" },
 	/* a VR_FF_MODEL field (spec.c) of an event table made before it */
 	{ "mm_vmscan_lru_shrink_inactive", "mglru_retry", "INTEGER" },
