@@ -122,6 +122,7 @@ test_expect_success 'lab: compare names the multi-gen LRU runs; windows block, w
 	"$VR" chart -d lab.db -T timeline --run 2 --dump-data -o t.png >tdump &&
 	test "$(grep -c "^rate_missing not traced: multi-gen LRU before 6.7" tdump)" = 2 &&
 	! grep -q "^rate [0-9]" tdump &&
+	test "$(grep -c "^flag .* note not inferable: 6.1-6.2 multi-gen LRU runs the flag code on zero sums (PGDAT_DIRTY set on every kswapd pass)$" tdump)" = 6 &&
 	"$VR" chart -d lab.db -T timeline --run 1 --dump-data -o t1.png >t1dump &&
 	grep -q "^rate [0-9]" t1dump
 '

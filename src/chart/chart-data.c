@@ -562,6 +562,23 @@ static const char *dirty_note(struct tl_ctx *c)
  * 'pgdat_flag_rule' when it did infer flags (src/model/model-flags.c).  Without
  * either (a database loaded before the model existed) nothing is known.
  */
+/*
+ * Why the model inferred no flag, from its pgdat_flag_not_inferred detail
+ * (src/model/model-flags.c): the multi-gen LRU's two cases and a recording
+ * without the LRU events get their own words, never "never set" nor 0 ms.
+ */
+static const char *not_inferable(const char *detail)
+{
+	if (strstr(detail, "on 6.1-6.2"))
+		return "not inferable: 6.1-6.2 multi-gen LRU runs the flag code on zero sums"
+		       " (PGDAT_DIRTY set on every kswapd pass)";
+	if (strstr(detail, "on 6.3+") || !strncmp(detail, "multi-gen LRU", 13))
+		return "not inferable: multi-gen LRU reclaim skips the flag code (6.3+)";
+	if (strstr(detail, "is not in the recording"))
+		return "not recorded: no LRU events in the recording";
+	return "not inferable for this kernel";
+}
+
 static const char *flag_note(struct tl_ctx *c, int any_rows, bool dirty)
 {
 	struct store_stmt *st;
@@ -577,14 +594,14 @@ static const char *flag_note(struct tl_ctx *c, int any_rows, bool dirty)
 		if (absent)
 			return CHART_NO_DIRTY_NOTE;
 	}
-	st = prep(c, "SELECT item FROM run_quality WHERE run_id = ?1"
+	st = prep(c, "SELECT item, coalesce(detail, '') FROM run_quality WHERE run_id = ?1"
 				     " AND item IN ('pgdat_flag_not_inferred', 'pgdat_flag_rule')"
 				     " AND count > 0 ORDER BY item DESC", "timeline chart flag notes", -1);
 	const char *note = any_rows ? "never set" : "not inferred (no model data for this run)";
 
 	if (store_step(st) > 0)
 		note = strcmp(store_col_text(st, 0), "pgdat_flag_rule")
-		       ? "not inferable for this kernel" : "never set";
+		       ? not_inferable(store_col_text(st, 1)) : "never set";
 	store_stmt_free(st);
 	if (dirty && !strcmp(note, "never set"))
 		note = dirty_note(c);
