@@ -36,10 +36,21 @@ static enum cmd_status rm_check(struct cmd_ctx *ctx)
 	if (ctx->argc < 1)
 		return vr_error("rm: name the run(s) to remove (their ids, as 'runs' lists them)"),
 		       CMD_USAGE_HELP;
-	for (int i = 0; i < ctx->argc; i++)
+	for (int i = 0; i < ctx->argc; i++) {
 		if (vr_parse_u64(ctx->argv[i], &id) || !id || id > INT64_MAX)
 			return vr_error("rm: '%s' is not a run id (a number >= 1, as 'runs' lists"
 					" them)", ctx->argv[i]), CMD_USAGE;
+		/* a run named twice: its second removal would find it gone and
+		 * say "no run N", a run that was there */
+		for (int j = 0; j < i; j++) {
+			uint64_t prev;
+
+			vr_parse_u64(ctx->argv[j], &prev);
+			if (prev == id)
+				return vr_error("rm: run %llu is named twice",
+						(unsigned long long)id), CMD_USAGE;
+		}
+	}
 	return CMD_OK;
 }
 
@@ -80,7 +91,8 @@ const struct cmd cmd_rm_desc = {
 		"Remove each RUN (an id as 'runs' lists it) from DB: its run row and every\n"
 		"row of it in every table (events, derived tables, sums, tasks, imported\n"
 		"latencies), all runs named in one transaction: a RUN that is not there is\n"
-		"an error (exit 1) and nothing is removed.",
+		"an error (exit 1) and nothing is removed; a RUN named twice is a usage\n"
+		"error.",
 	.options = rm_options,
 	.help_col = 22,
 	.db = CMD_DB_PATH,
