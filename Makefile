@@ -201,7 +201,7 @@ LAYERS := \
 	 load/load-worker load/load-input" \
 	"load/load-run record/record" \
 	"load/load" \
-	"report" \
+	"report compare/compare-files" \
 	"$(CMD_SRCS:src/%.c=%)"
 LAYER_OBJS = $(patsubst %,$(O)/%.o,$(subst ",,$(LAYERS)))
 

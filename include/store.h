@@ -64,6 +64,17 @@ struct store *store_open_many(const char *const *paths, int n);
 /** store_close - finish statements and close; NULL is allowed. */
 void store_close(struct store *s);
 
+/**
+ * store_rekey_runs - append " KERNEL" to run.content_sha256 of every run of
+ * @kernel in @s (opened STORE_RW), so that the same file can be loaded
+ * again as a run of another kernel: run.content_sha256 is UNIQUE, which is
+ * how `load` refuses a file already loaded.  For `compare NAME=FILE`'s
+ * temporary database, where one file may be given for two NAMEs (an A/A
+ * comparison); a database the user keeps is never rekeyed.
+ * Returns 0, or -1 after "DB: rekey the runs of a kernel: REASON".
+ */
+int store_rekey_runs(struct store *s, const char *kernel);
+
 /** store_runs_count - the runs in @s (rows of its run table), or -1 when
  * they cannot be counted (no message: e.g. no run table yet). */
 int64_t store_runs_count(struct store *s);

@@ -176,6 +176,13 @@ int vr_parse_nonneg_double(const char *s, double *out);
 int vr_parse_int(const char *s, int *out);
 
 /**
+ * vr_split_list - split @s at commas in place into a malloc'ed array of
+ * pointers into @s (the caller frees the array); empty items skipped.
+ * @n: OUT: the items.  (Option lists: --kernels, --metrics, NAME=FILE,....)
+ */
+char **vr_split_list(char *s, size_t *n);
+
+/**
  * vr_label_ok - whether @s can be a kernel label (--kernel, compare's
  * NAME=FILE): not empty, not only blanks, and no control character (bytes
  * below 0x20, and 0x7f), so that every table header prints it readably.

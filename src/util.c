@@ -361,3 +361,22 @@ bool vr_label_ok(const char *s)
 	}
 	return seen;
 }
+
+char **vr_split_list(char *s, size_t *n)
+{
+	char **v = NULL;
+
+	*n = 0;
+	while (s) {
+		char *comma = strchr(s, ',');
+
+		if (comma)
+			*comma = '\0';
+		if (*s) {
+			v = vr_realloc(v, (*n + 1) * sizeof(*v));
+			v[(*n)++] = s;
+		}
+		s = comma ? comma + 1 : NULL;
+	}
+	return v;
+}

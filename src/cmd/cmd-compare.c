@@ -6,20 +6,18 @@
  */
 #include "cmd.h"
 #include "compare.h"
+#include "compare-files.h"
 #include "compare-vmstat.h"
 #include "latency-import.h"
 #include "load.h"
 #include "render.h"
 #include "store.h"
-#include "store-query.h"
 #include "vr.h"
 
 #include <stdbool.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct compare_cli {
 	struct cmd_trim trim;	/* --kernels, --metrics, --stats */
@@ -29,100 +27,9 @@ struct compare_cli {
 	bool quiet;		/* -q: no progress line while loading NAME=FILE */
 	bool verbose;		/* -v: say what each NAME=FILE file gave */
 	int width;		/* --width: text fits it (0: no limit) */
-	char *higher_arg, *zeros_arg;	/* copies cut by cmd_split_list() */
+	char *higher_arg, *zeros_arg;	/* copies cut by vr_split_list() */
 	struct latency_import_decl decl;	/* for the NAME=FILE.txt imports */
 };
-
-char **cmd_split_list(char *s, size_t *n)
-{
-	char **v = NULL;
-
-	*n = 0;
-	while (s) {
-		char *comma = strchr(s, ',');
-
-		if (comma)
-			*comma = '\0';
-		if (*s) {
-			v = vr_realloc(v, (*n + 1) * sizeof(*v));
-			v[(*n)++] = s;
-		}
-		s = comma ? comma + 1 : NULL;
-	}
-	return v;
-}
-
-static int parse_stats(struct cmd_trim *t, struct compare_opts *o, const char *cmd,
-		       const char *arg)
-{
-	char *copy = vr_strdup(arg);
-	size_t n;
-	char **names = cmd_split_list(copy, &n);
-	int ret = 0;
-
-	t->stats = vr_calloc(n + 1, sizeof(*t->stats));
-	for (size_t i = 0; i < n && !ret; i++)
-		if (compare_stat_parse(names[i], &t->stats[i]))
-			ret = vr_error("%s: unknown statistic '%s' (valid: Min, Amean, Hmean,"
-				       " Stddev, CoeffVar, Max, BAmean-NN, Pctile-NN)", cmd, names[i]);
-	o->stats = t->stats;
-	o->nstats = n;
-	if (!ret && !n)
-		ret = vr_error("%s: --stats needs at least one statistic (Min, Amean,"
-			       " Hmean, Stddev, CoeffVar, Max, BAmean-NN, Pctile-NN)", cmd);
-	free(names);
-	free(copy);
-	return ret;
-}
-
-bool cmd_trim_key(int key)
-{
-	return key == 'k' || key == 'm' || key == 's';
-}
-
-enum cmd_status cmd_trim_option(struct cmd_trim *t, struct compare_opts *o, const char *cmd,
-				int key, const char *arg)
-{
-	switch (key) {
-	case 'k':
-		free(t->kernels_arg);
-		t->kernels_arg = vr_strdup(arg);
-		free(o->kernels);
-		o->kernels = cmd_split_list(t->kernels_arg, &o->nkernels);
-		break;
-	case 'm':
-		free(t->metrics_arg);
-		t->metrics_arg = vr_strdup(arg);
-		free(o->metrics);
-		o->metrics = cmd_split_list(t->metrics_arg, &o->nmetrics);
-		break;
-	case 's':
-		free(t->stats);
-		if (parse_stats(t, o, cmd, arg))
-			return CMD_USAGE;
-		break;
-	}
-	return CMD_OK;
-}
-
-enum cmd_status cmd_trim_check(const struct compare_opts *o, const char *cmd)
-{
-	for (size_t i = 0; i < o->nkernels; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(o->kernels[i], o->kernels[j]))
-				return vr_error("%s: kernel '%s' is named twice in --kernels", cmd,
-						o->kernels[i]), CMD_USAGE;
-	return CMD_OK;
-}
-
-void cmd_trim_release(struct cmd_trim *t, struct compare_opts *o)
-{
-	free(o->kernels);
-	free(o->metrics);
-	free(t->kernels_arg);
-	free(t->metrics_arg);
-	free(t->stats);
-}
 
 /* Do NAME=... arguments @a and @b name the same kernel? */
 static bool same_name(const char *a, const char *b)
@@ -230,13 +137,13 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 		free(c->higher_arg);
 		free(c->decl.higher);
 		c->higher_arg = vr_strdup(arg);
-		c->decl.higher = cmd_split_list(c->higher_arg, &c->decl.nhigher);
+		c->decl.higher = vr_split_list(c->higher_arg, &c->decl.nhigher);
 		break;
 	case OPT_ZEROS:
 		free(c->zeros_arg);
 		free(c->decl.zeros_real);
 		c->zeros_arg = vr_strdup(arg);
-		c->decl.zeros_real = cmd_split_list(c->zeros_arg, &c->decl.nzeros_real);
+		c->decl.zeros_real = vr_split_list(c->zeros_arg, &c->decl.nzeros_real);
 		break;
 	case OPT_LAYOUT:
 		if (render_layout_parse(arg, &c->o.layout))
@@ -298,46 +205,6 @@ static enum cmd_status compare_check(struct cmd_ctx *ctx)
 	return cmd_trim_check(&c->o, "compare");
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && !strcmp(s + ls - lx, suffix);
-}
-
-/*
- * A file may be named for two kernels of the temporary database (an A/A
- * comparison of one recording with itself).  `load` refuses a file whose
- * contents are already in the database (run.content_sha256 is UNIQUE), so
- * once a kernel's files are in, their keys get " NAME" appended: the check
- * then only applies within one NAME=FILE,... argument.  Temporary
- * database only; a database given with -d is never written.
- */
-static int rekey_runs(struct store *st, const char *kernel)
-{
-	struct store_stmt *q = store_stmt_new(st, "UPDATE run SET content_sha256 ="
-					      " content_sha256 || ' ' || ?1 WHERE kernel = ?1",
-					      "rekey the runs of a kernel");
-	int rc;
-
-	store_bind_text(q, 1, kernel);
-	rc = store_step(q);
-	store_stmt_free(q);
-	return rc < 0 ? -1 : 0;
-}
-
-/* A file named twice in one NAME=FILE,... is a usage error: the second load
- * would only say "already loaded". */
-static int check_files(char **files, size_t n, const char *kernel)
-{
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(files[i], files[j]))
-				return vr_error("compare: %s is given twice for kernel '%s'",
-						files[i], kernel);
-	return 0;
-}
-
 /* -v: what a NAME=FILE trace gave (stderr: stdout is the table's). */
 static void say_loaded(void *arg, const struct load_done *d)
 {
@@ -347,82 +214,11 @@ static void say_loaded(void *arg, const struct load_done *d)
 		d->how_read ? d->how_read : "");
 }
 
-/* Load the trace @path into @st as a run of @kernel, as `load` does (in a
- * worker process, a crash costing only the file).  0 or -1.  A signal that
- * interrupted the load is raised again once load_files() has put compare's
- * handler back, which removes the temporary database and ends compare. */
-static int load_trace(struct store *st, const char *path, const char *kernel,
-		      const struct compare_cli *c)
+/* -v: what a NAME=FILE.txt latency report gave. */
+static void say_imported(void *arg, const char *kernel, const char *path, size_t nsamples)
 {
-	struct load_opts o = { .db = store_path(st), .kernel = kernel,
-			       .premature_ms = LOAD_PREMATURE_MS_DEFAULT, .progress = !c->quiet,
-			       .loaded = c->verbose ? say_loaded : NULL };
-	char *files[] = { (char *)path };
-	struct load_result r;
-	int ret = load_files(&o, files, 1, &r);
-
-	if (r.interrupted)
-		raise(r.interrupted);
-	return ret;
-}
-
-/* Import the latency report @path into @st as a run of @kernel, as
- * `import-latency` does; with -v say so on stderr.  0 or -1. */
-static int import_latency(struct store *st, const char *path, const char *kernel,
-			  const struct compare_cli *c)
-{
-	struct latency_import_result r;
-
-	if (latency_import_file(st, path, kernel, 0, false, &c->decl, &r))
-		return -1;
-	latency_import_warn(path, &r);
-	if (c->verbose)
-		fprintf(stderr, "compare: %s: %s: %zu latency samples\n", kernel, path,
-			r.nsamples);
-	return 0;
-}
-
-/* Load NAME=FILE,... arguments into @st; kernels in argument order.
- * Returns 0, VR_ERR (load failed) or VR_ERR_USAGE (a file named twice). */
-static int load_args(struct store *st, int argc, char **argv, struct compare_cli *c)
-{
-	char **names = vr_calloc((size_t)argc + 1, sizeof(*names));
-	size_t nnames = 0;
-
-	for (int i = 0; i < argc; i++) {
-		char *arg = vr_strdup(argv[i]), *eq = strchr(arg, '='), **files;
-		size_t nfiles;
-		int failed = 0;
-
-		*eq = '\0';
-		files = cmd_split_list(eq + 1, &nfiles);
-		failed = check_files(files, nfiles, arg) ? VR_ERR_USAGE : 0;
-		for (size_t f = 0; f < nfiles && !failed; f++)
-			failed = ends_with(files[f], ".txt")
-				 ? import_latency(st, files[f], arg, c)
-				 : load_trace(st, files[f], arg, c);
-		free(files);
-		names[nnames++] = arg;
-		if (!failed)
-			failed = rekey_runs(st, arg);
-		if (failed) {
-			for (size_t j = 0; j < nnames; j++)
-				free(names[j]);
-			free(names);
-			return failed == VR_ERR_USAGE ? VR_ERR_USAGE : VR_ERR;
-		}
-	}
-	if (!c->o.kernels) {
-		c->o.kernels = names;
-		c->o.nkernels = nnames;
-		c->own_kernels = true;
-		names = NULL;
-	} else {
-		for (size_t j = 0; j < nnames; j++)
-			free(names[j]);
-	}
-	free(names);
-	return 0;
+	(void)arg;
+	fprintf(stderr, "compare: %s: %s: %zu latency samples\n", kernel, path, nsamples);
 }
 
 static int run_compare(struct store *st, struct compare_cli *c)
@@ -452,51 +248,26 @@ static int run_compare(struct store *st, struct compare_cli *c)
 	return VR_EXIT_OK;
 }
 
-/*
- * The temporary database of a compare given trace files, and its journal:
- * removed by a SIGINT, SIGTERM or SIGHUP that ends the command (unlink()
- * is async-signal-safe), then the signal is raised again.
- */
-static char tmp_db[4096], tmp_journal[4096 + 8];
-
-static void remove_tmp_db(int sig)
-{
-	unlink(tmp_journal);
-	unlink(tmp_db);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void remove_tmp_db_on_signals(const char *path, struct vr_interrupts *saved)
-{
-	snprintf(tmp_db, sizeof(tmp_db), "%s", path);
-	snprintf(tmp_journal, sizeof(tmp_journal), "%s-journal", path);
-	vr_catch_interrupts(remove_tmp_db, saved);
-}
-
-/* compare NAME=FILE,...: the files loaded into a temporary database,
- * removed at the end and by the signals that end the command. */
+/* compare NAME=FILE,...: the files loaded into a temporary database
+ * (compare-files.h), compared, and the database removed. */
 static int compare_files(struct cmd_ctx *ctx, struct compare_cli *c)
 {
-	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char tmpdb[4096];
-	struct vr_interrupts saved;
-	struct store *st;
-	int fd, ret;
+	struct compare_files_opts fo = {
+		.progress = !c->quiet, .decl = &c->decl,
+		.trace_loaded = c->verbose ? say_loaded : NULL,
+		.latency_loaded = c->verbose ? say_imported : NULL,
+	};
+	struct compare_files f;
+	int ret = compare_files_open(&f, ctx->argc, ctx->argv, &fo);
 
-	snprintf(tmpdb, sizeof(tmpdb), "%s/vmscan-report-compare.XXXXXX", dir);
-	fd = mkstemp(tmpdb);
-	if (fd < 0)
-		return vr_error("cannot create a temporary database in %s", dir), VR_EXIT_FAIL;
-	close(fd);
-	remove_tmp_db_on_signals(tmpdb, &saved);
-	st = store_open(tmpdb, STORE_RW);
-	ret = st ? vr_exit_of(load_args(st, ctx->argc, ctx->argv, c)) : VR_EXIT_FAIL;
-	if (ret == VR_EXIT_OK)
-		ret = run_compare(st, c);
-	store_close(st);
-	unlink(tmpdb);
-	vr_restore_interrupts(&saved);
+	if (ret)
+		return vr_exit_of(ret);
+	if (!c->o.kernels) {	/* the NAMEs, in argument order */
+		c->o.kernels = compare_files_take_names(&f, &c->o.nkernels);
+		c->own_kernels = true;
+	}
+	ret = run_compare(f.st, c);
+	compare_files_close(&f);
 	return ret;
 }
 

@@ -31,7 +31,7 @@ struct import_args {
 	const char *kernel;
 	int iteration, quiet;
 	bool replace;
-	char *higher_arg, *zeros_arg;	/* copies cut by cmd_split_list() */
+	char *higher_arg, *zeros_arg;	/* copies cut by vr_split_list() */
 	struct latency_import_decl decl;
 };
 
@@ -76,13 +76,13 @@ static enum cmd_status import_option(struct cmd_ctx *ctx, int key, const char *a
 		free(a->higher_arg);
 		free(a->decl.higher);
 		a->higher_arg = vr_strdup(arg);
-		a->decl.higher = cmd_split_list(a->higher_arg, &a->decl.nhigher);
+		a->decl.higher = vr_split_list(a->higher_arg, &a->decl.nhigher);
 		break;
 	case OPT_ZEROS:
 		free(a->zeros_arg);
 		free(a->decl.zeros_real);
 		a->zeros_arg = vr_strdup(arg);
-		a->decl.zeros_real = cmd_split_list(a->zeros_arg, &a->decl.nzeros_real);
+		a->decl.zeros_real = vr_split_list(a->zeros_arg, &a->decl.nzeros_real);
 		break;
 	}
 	return CMD_OK;

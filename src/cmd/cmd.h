@@ -241,13 +241,6 @@ struct cmd_trim {
 		"Pctile-NN (default: Min,Amean,Stddev,CoeffVar,Max,\n" \
 		"BAmean-95)" }
 
-/**
- * cmd_split_list - split @s at commas in place into a malloc'ed array of
- * pointers into @s (the caller frees the array); empty items skipped.
- * @n: OUT: the items.
- */
-char **cmd_split_list(char *s, size_t *n);
-
 /** cmd_trim_key - is @key one of CMD_TRIM_OPTION_ROWS? */
 bool cmd_trim_key(int key);
 

@@ -921,6 +921,23 @@ int64_t store_runs_count(struct store *s)
 	return n;
 }
 
+int store_rekey_runs(struct store *s, const char *kernel)
+{
+	static const char what[] = "rekey the runs of a kernel";
+	sqlite3_stmt *q = NULL;
+	int rc = sqlite3_prepare_v2(s->db, "UPDATE run SET content_sha256 = content_sha256"
+				    " || ' ' || ?1 WHERE kernel = ?1", -1, &q, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(q, 1, kernel, -1, SQLITE_TRANSIENT);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(q);
+	if (rc != SQLITE_DONE)
+		vr_error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 sqlite3 *store_db(struct store *s)
 {
 	return s->db;
