@@ -7,14 +7,55 @@
 #ifndef VR_CHART_DRAW_H
 #define VR_CHART_DRAW_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 struct compare_result;
 struct outfile;
 struct store;
 
+/* The kinds of chart, in the order `chart -h` lists them. */
+enum chart_kind {
+	CHART_TIMELINE,
+	CHART_LATENCY,
+	CHART_CDF,
+	CHART_COUNTERS,
+	CHART_WINDOWS,
+	CHART_NKINDS
+};
+
+/* What a kind needs from the command line: flags of chart_kind_desc.needs. */
+enum {
+	CHART_NEEDS_RUN = 1,		/* --run ID */
+	CHART_NEEDS_METRIC = 2,		/* --metric M, a latency metric */
+	CHART_NEEDS_WINDOWS_METRIC = 4,	/* --metric M of chart_windows_metrics */
+	CHART_TAKES_MARKER = 8,		/* --align-marker */
+};
+
+/* The one table of chart kinds (src/chart/chart-draw.c), indexed by enum
+ * chart_kind: its name (`chart --kind`, completion, report's file names)
+ * and what it needs. */
+struct chart_kind_desc {
+	const char *name;
+	unsigned needs;
+};
+extern const struct chart_kind_desc chart_kinds[CHART_NKINDS];
+
+/**
+ * chart_kind_parse - the kind named @name (case-sensitive) in *@kind.
+ * Returns 0, or -1 (no message) when no kind has that name.
+ */
+int chart_kind_parse(const char *name, enum chart_kind *kind);
+
+/**
+ * chart_kind_names - the names of every kind joined by @sep, in table order
+ * ("timeline, latency, cdf, counters, windows" for ", "), into @buf of
+ * @size bytes (cut to fit).  Returns @buf.
+ */
+const char *chart_kind_names(const char *sep, char *buf, size_t size);
+
 struct chart_draw_req {
-	const char *kind;	/* "timeline", "latency", "cdf", "counters" */
+	enum chart_kind kind;
 	const char *out;	/* file to draw (.png/.svg/.pdf), or NULL: no drawing */
 	const char *also_out;	/* NULL, or a second file drawn from the same data
 				 * (the queries run once) */

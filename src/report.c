@@ -520,7 +520,7 @@ static int count_charts(struct report *r, char **metrics, size_t n)
 /* "Where and when": one windows chart per metric, when a run has windows. */
 static void report_windows(struct report *r)
 {
-	struct chart_draw_req req = { .width = r->width, .height = r->height, .kind = "windows",
+	struct chart_draw_req req = { .width = r->width, .height = r->height, .kind = CHART_WINDOWS,
 				      .align_marker = r->copts->align_marker };
 
 	vr_buf_addstr(&r->index, "## Where and when\n\n");
@@ -536,7 +536,8 @@ static void report_windows(struct report *r)
 		char name[64], caption[96];
 
 		req.metric = chart_windows_metrics[i];
-		snprintf(name, sizeof(name), "windows-%s", chart_windows_metrics[i]);
+		snprintf(name, sizeof(name), "%s-%s", chart_kinds[req.kind].name,
+			 chart_windows_metrics[i]);
 		snprintf(caption, sizeof(caption), "%s per window, every kernel",
 			 chart_windows_metrics[i]);
 		report_chart(r, &req, name, caption);
@@ -566,7 +567,7 @@ static int report_timelines(struct report *r)
 			    " pages/s), so that runs compare by eye.\n\n", bin_s,
 			    rate_max);
 	for (size_t i = 0; i < n && rc >= 0; i++) {
-		struct chart_draw_req req = { .kind = "timeline", .width = r->width,
+		struct chart_draw_req req = { .kind = CHART_TIMELINE, .width = r->width,
 					      .height = r->height, .nid = -1, .to_s = -1,
 					      .bin_s = bin_s, .rate_max = rate_max };
 		char name[64], caption[256];
@@ -577,7 +578,7 @@ static int report_timelines(struct report *r)
 		if ((rc = store_step(q)) <= 0)
 			break;
 		req.run_id = ids[i];
-		snprintf(name, sizeof(name), "timeline-run-%lld", req.run_id);
+		snprintf(name, sizeof(name), "%s-run-%lld", chart_kinds[req.kind].name, req.run_id);
 		vr_buf_init(&kernel);
 		snprintf(caption, sizeof(caption), "Run %lld: %s, iteration %d", req.run_id,
 			 vr_escaped(&kernel, store_col_text(q, 0)), store_col_int(q, 1));
@@ -615,14 +616,14 @@ static int report_charts(struct report *r)
 		 * (metric_op_name_bad(), checked at import), never cut */
 		char name[METRIC_NAME_MAX + 16], caption[METRIC_NAME_MAX + 64];
 
-		req.kind = "latency";
+		req.kind = CHART_LATENCY;
 		req.metric = metrics[i];
-		snprintf(name, sizeof(name), "latency-%s", metrics[i]);
+		snprintf(name, sizeof(name), "%s-%s", chart_kinds[req.kind].name, metrics[i]);
 		snprintf(caption, sizeof(caption), "%s: per-run percentiles", metrics[i]);
 		report_chart(r, &req, name, caption);
 		if (chart_metric_is_trace(metrics[i])) {
-			req.kind = "cdf";
-			snprintf(name, sizeof(name), "cdf-%s", metrics[i]);
+			req.kind = CHART_CDF;
+			snprintf(name, sizeof(name), "%s-%s", chart_kinds[req.kind].name, metrics[i]);
 			snprintf(caption, sizeof(caption), "%s: distribution of all samples",
 				 metrics[i]);
 			report_chart(r, &req, name, caption);
@@ -631,10 +632,10 @@ static int report_charts(struct report *r)
 	}
 	free(metrics);
 	vr_buf_addstr(&r->index, "## Counters\n\n");
-	req.kind = "counters";
+	req.kind = CHART_COUNTERS;
 	req.metric = NULL;
 	req.counters_from = r->have_cmp ? &r->cmp : NULL;
-	report_chart(r, &req, "counters", "Counters per kernel");
+	report_chart(r, &req, chart_kinds[req.kind].name, "Counters per kernel");
 	report_windows(r);
 	return report_timelines(r);
 }

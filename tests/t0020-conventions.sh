@@ -67,7 +67,7 @@ test_expect_success 'completion: registered; commands, options and their values'
 	test "$(comp lo)" = load &&
 	test "$(comp help re)" = "$(printf "record\nreport")" &&
 	test "$(comp chart --ki)" = --kind &&
-	test "$(comp chart --kind "")" = "$(printf "cdf\ncounters\nlatency\ntimeline")" &&
+	test "$(comp chart --kind "")" = "$(printf "cdf\ncounters\nlatency\ntimeline\nwindows")" &&
 	test "$(comp compare -f c)" = csv &&
 	test "$(comp compare --stats Min,A)" = Min,Amean &&
 	comp chart --metric Dir | grep -qx DirectReclaim

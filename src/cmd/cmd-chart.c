@@ -12,12 +12,14 @@
 #include <unistd.h>
 #include <libgen.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct chart_args {
 	const char *kind, *out, *metric, *align;
+	enum chart_kind k;	/* kind, parsed by chart_check() */
 	long long run_id;
 	int nid, width, height, dump;
 	double from_s, to_s, bin_s;
@@ -97,9 +99,21 @@ static int check_output(const char *path)
 	return ret;
 }
 
+/* Is @metric one of the windows chart's (chart_windows_metrics)? */
+static bool windows_metric_ok(const char *metric)
+{
+	for (size_t i = 0; metric && chart_windows_metrics[i]; i++)
+		if (!strcmp(chart_windows_metrics[i], metric))
+			return true;
+	return false;
+}
+
 static enum cmd_status chart_check(struct cmd_ctx *ctx)
 {
 	struct chart_args *a = ctx->opts;
+	char names[128];
+	unsigned needs;
+	bool known;
 
 	if (ctx->argc)
 		return vr_error("chart: unexpected argument '%s'", ctx->argv[0]), CMD_USAGE_HELP;
@@ -113,28 +127,20 @@ static enum cmd_status chart_check(struct cmd_ctx *ctx)
 		return vr_error("chart: size %dx%d out of range (%d..%d per side)", a->width,
 				a->height, RENDER_CHART_MIN_SIDE, RENDER_CHART_MAX_SIDE),
 		       CMD_USAGE_HELP;
-	if (a->align && strcmp(a->kind, "windows"))
+	known = !chart_kind_parse(a->kind, &a->k);
+	if (a->align && (!known || !(chart_kinds[a->k].needs & CHART_TAKES_MARKER)))
 		return vr_error("chart: --align-marker is for --kind windows"), CMD_USAGE_HELP;
-	if (!strcmp(a->kind, "timeline")) {
-		if (a->run_id < 0)
-			return vr_error("chart: --kind timeline needs --run ID"), CMD_USAGE_HELP;
-	} else if (!strcmp(a->kind, "latency") || !strcmp(a->kind, "cdf")) {
-		if (!a->metric)
-			return vr_error("chart: --kind %s needs --metric M", a->kind),
-			       CMD_USAGE_HELP;
-	} else if (!strcmp(a->kind, "windows")) {
-		size_t i;
-
-		for (i = 0; a->metric && chart_windows_metrics[i] &&
-			    strcmp(chart_windows_metrics[i], a->metric); i++)
-			;
-		if (!a->metric || !chart_windows_metrics[i])
-			return vr_error("chart: --kind windows needs --metric scanned, reclaimed,"
-					" stall or kswapd"), CMD_USAGE_HELP;
-	} else if (strcmp(a->kind, "counters")) {
-		return vr_error("chart: unknown kind '%s' (timeline, latency, cdf, counters,"
-				" windows)", a->kind), CMD_USAGE_HELP;
-	}
+	if (!known)
+		return vr_error("chart: unknown kind '%s' (%s)", a->kind,
+				chart_kind_names(", ", names, sizeof(names))), CMD_USAGE_HELP;
+	needs = chart_kinds[a->k].needs;
+	if ((needs & CHART_NEEDS_RUN) && a->run_id < 0)
+		return vr_error("chart: --kind %s needs --run ID", a->kind), CMD_USAGE_HELP;
+	if ((needs & CHART_NEEDS_METRIC) && !a->metric)
+		return vr_error("chart: --kind %s needs --metric M", a->kind), CMD_USAGE_HELP;
+	if ((needs & CHART_NEEDS_WINDOWS_METRIC) && !windows_metric_ok(a->metric))
+		return vr_error("chart: --kind windows needs --metric scanned, reclaimed,"
+				" stall or kswapd"), CMD_USAGE_HELP;
 	return a->out && check_output(a->out) ? CMD_FAIL : CMD_OK;
 }
 
@@ -144,15 +150,15 @@ static int chart_run(struct cmd_ctx *ctx)
 	char *metric = NULL;
 	int r;
 
-	if (a->metric && !strcmp(a->kind, "windows")) {
+	if (a->metric && (chart_kinds[a->k].needs & CHART_NEEDS_WINDOWS_METRIC)) {
 		metric = vr_strdup(a->metric);
 	} else if (a->metric) {
-		r = chart_metric_resolve(ctx->st, a->metric, !strcmp(a->kind, "cdf"), &metric);
+		r = chart_metric_resolve(ctx->st, a->metric, a->k == CHART_CDF, &metric);
 		if (r)
 			return vr_exit_of(r);
 	}
 	r = chart_draw(ctx->st, &(struct chart_draw_req){
-		.kind = a->kind, .out = a->out, .width = a->width, .height = a->height,
+		.kind = a->k, .out = a->out, .width = a->width, .height = a->height,
 		.run_id = a->run_id, .nid = a->nid, .from_s = a->from_s, .to_s = a->to_s,
 		.bin_s = a->bin_s, .metric = metric, .align_marker = a->align, .dump = a->dump ? stdout : NULL });
 	free(metric);

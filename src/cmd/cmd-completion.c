@@ -3,6 +3,7 @@
  * cmd-completion.c - the bash completion script, made from the command
  * tables (src/cmd/cmd.h) at build time: build/vmscan-report.bash.
  */
+#include "chart-draw.h"
 #include "cmd.h"
 #include "metrics.h"
 #include "vr.h"
@@ -87,7 +88,8 @@ static void put_metric_names(FILE *out)
  * The values completion offers for an option's argument, by long name (a
  * long name means one thing in every command): blank-separated; a ','
  * first: a comma-separated list of them; "@kernel", "@run", "@metric":
- * read from the database on the command line.  Not listed: a file name.
+ * read from the database on the command line.  Not listed: a file name,
+ * and --kind, whose values are chart_kinds' names (value_spec()).
  */
 static const struct {
 	const char *name, *values;
@@ -97,7 +99,6 @@ static const struct {
 	{ "run", "@run" },
 	{ "metric", "@metric" },
 	{ "metrics", ",@metric" },
-	{ "kind", "timeline latency cdf counters" },
 	{ "format", "text markdown csv json" },
 	{ "stats", ",Min Amean Hmean Stddev CoeffVar Max BAmean-95 Pctile-95" },
 	{ "significance", "welch ci" },
@@ -116,8 +117,12 @@ static const struct {
  * @o takes none, "" for a file name; a number offers nothing (" "). */
 static const char *value_spec(const struct cmd_option *o)
 {
+	static char kinds[128];
+
 	if (!o->arg)
 		return "-";
+	if (!strcmp(o->name, "kind"))	/* chart's kinds, from their one table */
+		return chart_kind_names(" ", kinds, sizeof(kinds));
 	for (size_t i = 0; i < VR_ARRAY_SIZE(option_values); i++)
 		if (!strcmp(option_values[i].name, o->name))
 			return *option_values[i].values ? option_values[i].values : " ";
