@@ -159,8 +159,21 @@ static enum cmd_status load_option(struct cmd_ctx *ctx, int key, const char *arg
 
 static enum cmd_status load_check(struct cmd_ctx *ctx)
 {
+	const struct load_opts *o = &((struct load_args *)ctx->opts)->o;
+
 	if (!ctx->argc)
 		return vr_error("load: no trace file given"), CMD_USAGE_HELP;
+	/* with --kernel every run of the load has that label: a rule for
+	 * another label (a typo) would give no run its rule, without a word */
+	for (int i = 0; o->kernel && i < o->nflag_clear; i++) {
+		const struct load_flag_clear *fc = &o->flag_clear[i];
+
+		if (fc->label && (strlen(o->kernel) != fc->label_len ||
+				  memcmp(fc->label, o->kernel, fc->label_len)))
+			return vr_error("--flag-clear %s: no run of this load is labelled %.*s"
+					" (--kernel %s labels them all)", fc->label,
+					(int)fc->label_len, fc->label, o->kernel), CMD_USAGE;
+	}
 	return CMD_OK;
 }
 
