@@ -303,6 +303,29 @@ int model_finish(struct model *m);
  */
 const char *model_flag_contradictions(const struct model *m);
 
+/*
+ * The lru_shrink_stall sum of one stall kind (store-schema.c, README
+ * "Derived tables"): the mm_vmscan_lru_shrink_inactive calls made inside a
+ * reclaim stall of that kind of the same task, each counted once per kind
+ * (a stall covers the calls of its task from its begin, NULL: the trace's
+ * start, to its end, NULL: the trace's end, both included); a multi-gen
+ * LRU retry pass's nr_scanned counts 0 (lru_note() in model.c).
+ */
+struct model_stall_pages {
+	const char *kind;		/* direct, memcg, memcg_softlimit, node (static) */
+	int64_t nr_scanned, nr_reclaimed;	/* pages; MODEL_NULL: no call had the field */
+	int64_t events;			/* calls counted, > 0 */
+};
+
+/**
+ * model_stall_pages - after model_finish(): the kinds that have calls
+ * inside a stall, in the order of their names, into @out (room for @max,
+ * 4 kinds at most).  Returns their number, or -1 when the events came out
+ * of time order (a text trace whose lines are not sorted): the sums are
+ * then to be made from the rows (the SQL of lru_shrink_stall).
+ */
+int model_stall_pages(const struct model *m, struct model_stall_pages *out, int max);
+
 /** model_flag_rule - the rule set chosen (borrowed), or NULL if none. */
 const char *model_flag_rule(const struct model *m);
 

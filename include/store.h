@@ -169,6 +169,17 @@ int store_has_column(struct store *s, const char *table, const char *column);
  */
 int store_run_commit(struct store *s);
 
+struct model_stall_pages;
+
+/**
+ * store_run_stall_pages - the open run's lru_shrink_stall rows as the model
+ * counted them while the events streamed (model_stall_pages(), @n rows of
+ * @rows, copied), written by store_run_commit() instead of its SQL pass
+ * over the raw rows; @n -1 (the model could not: events out of order), or
+ * no call: the SQL pass.  Valid for the open run only.
+ */
+void store_run_stall_pages(struct store *s, const struct model_stall_pages *rows, int n);
+
 /** store_run_abort - roll the open run back, leaving the database as it was. */
 void store_run_abort(struct store *s);
 

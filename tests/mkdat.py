@@ -195,6 +195,12 @@ EXTRA = {'6.18': {
         '"order=%d gfp_flags=%s", REC->order, (REC->gfp_flags) ? ' + GFP_PRINT + ' : "none"'),
     'mm_vmscan_memcg_reclaim_end': ('vmscan', [('unsigned long', 'nr_reclaimed', 'long', 0)],
                                     '"nr_reclaimed=%lu", REC->nr_reclaimed'),
+    'mm_vmscan_memcg_softlimit_reclaim_begin': (
+        'vmscan', [('int', 'order', 4, 1), ('unsigned long', 'gfp_flags', 'long', 0)],
+        '"order=%d gfp_flags=%s", REC->order, (REC->gfp_flags) ? ' + GFP_PRINT + ' : "none"'),
+    'mm_vmscan_memcg_softlimit_reclaim_end': (
+        'vmscan', [('unsigned long', 'nr_reclaimed', 'long', 0)],
+        '"nr_reclaimed=%lu", REC->nr_reclaimed'),
     # a45088376d8a "mm/vmscan: add tracepoint and reason for kswapd_failures
     # reset" (7.0), fields (nid, failures) and (nid, reason) as in v4 of the
     # series; reason is enum kswapd_clear_hopeless_reason

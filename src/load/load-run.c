@@ -309,9 +309,16 @@ static int read_run(struct load_input *in, struct sink_ctx *ctx, bool empty_run)
 
 	/* the reader thread is joined when ingest_read() returns: the model
 	 * may be finished here */
-	return ingest_read(in->src, &sink) || model_finish(ctx->model) ||
-	       load_quality(in->src, ctx->sd) || store_derived_flush(ctx->sd) ||
-	       no_vmscan(ctx, empty_run, vmscan_recorded(in)) ? -1 : 0;
+	struct model_stall_pages stall[4];
+
+	if (ingest_read(in->src, &sink) || model_finish(ctx->model) ||
+	    load_quality(in->src, ctx->sd) || store_derived_flush(ctx->sd) ||
+	    no_vmscan(ctx, empty_run, vmscan_recorded(in)))
+		return -1;
+	/* lru_shrink_stall as the model counted it, not an SQL pass at the commit */
+	store_run_stall_pages(ctx->store, stall,
+			      model_stall_pages(ctx->model, stall, (int)VR_ARRAY_SIZE(stall)));
+	return 0;
 }
 
 /* Tell the caller's callback about the committed run @run_id of @in. */

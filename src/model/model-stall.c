@@ -51,6 +51,19 @@ struct stall_open {
 	int nnids, anids;
 };
 
+/*
+ * A task's shrink_inactive calls that no stall of a kind has covered so
+ * far (model_stall_call()), per kind: @out, and apart the last of them at
+ * one time (@tail at @tail_ts: a stall begun at that very time covers
+ * them, as the SQL orders a stall before a call of the same time); the
+ * latest end of a stall of the kind, and @forever when one never ended.
+ */
+struct stall_calls {
+	struct stall_sum out[SK_COUNT], tail[SK_COUNT];
+	int64_t tail_ts[SK_COUNT], end_ns[SK_COUNT];
+	bool have_tail[SK_COUNT], have_end[SK_COUNT], forever[SK_COUNT];
+};
+
 /* One episode waiting for kswapd's state on a node: its key and begin. */
 struct stall_watch_item {
 	int64_t key, begin_ns;
@@ -76,7 +89,120 @@ void model_stall_init(struct stall_machine *s, const struct model_ctx *cx)
 	memset(s, 0, sizeof(*s));
 	s->cx = cx;
 	model_pidmap_init(&s->open, sizeof(struct stall_open));
+	model_pidmap_init(&s->calls, sizeof(struct stall_calls));
 	s->watch = vr_calloc(STALL_KS_NODES, sizeof(*s->watch));
+	s->last_ts = INT64_MIN;
+}
+
+/* ---- the lru_shrink_stall sums ------------------------------------------ */
+
+static void sum_call(struct stall_sum *d, int64_t scanned, int64_t reclaimed)
+{
+	d->events++;
+	if (scanned != MODEL_NULL) {
+		d->nr_scanned += scanned;
+		d->have_scanned = true;
+	}
+	if (reclaimed != MODEL_NULL) {
+		d->nr_reclaimed += reclaimed;
+		d->have_reclaimed = true;
+	}
+}
+
+/* Add @src to @d and empty @src. */
+static void sum_move(struct stall_sum *d, struct stall_sum *src)
+{
+	d->events += src->events;
+	d->nr_scanned += src->nr_scanned;
+	d->nr_reclaimed += src->nr_reclaimed;
+	d->have_scanned |= src->have_scanned;
+	d->have_reclaimed |= src->have_reclaimed;
+	memset(src, 0, sizeof(*src));
+}
+
+void model_stall_time(struct stall_machine *s, int64_t ts_ns)
+{
+	if (ts_ns < s->last_ts)
+		s->disorder = true;
+	else
+		s->last_ts = ts_ns;
+}
+
+static struct stall_calls *calls_of(struct stall_machine *s, int pid)
+{
+	bool fresh;
+
+	return model_pidmap_get(&s->calls, pid, &fresh);
+}
+
+void model_stall_call(struct stall_machine *s, int pid, int64_t ts_ns, int64_t scanned,
+		      int64_t reclaimed)
+{
+	struct stall_calls *c = calls_of(s, pid);
+
+	for (int k = 0; k < SK_COUNT; k++) {
+		if (model_stall_open(s, pid, k) || c->forever[k] ||
+		    (c->have_end[k] && ts_ns <= c->end_ns[k])) {
+			sum_call(&s->inside[k], scanned, reclaimed);
+			continue;
+		}
+		if (c->have_tail[k] && c->tail_ts[k] != ts_ns)
+			sum_move(&c->out[k], &c->tail[k]);
+		c->have_tail[k] = true;
+		c->tail_ts[k] = ts_ns;
+		sum_call(&c->tail[k], scanned, reclaimed);
+	}
+}
+
+/* A stall of @kind begun on @pid at @ts_ns (@second: while one was open,
+ * which then never ends: it covers every later call). */
+static void calls_begin(struct stall_machine *s, int pid, enum stall_kind kind, int64_t ts_ns,
+			bool second)
+{
+	struct stall_calls *c = calls_of(s, pid);
+
+	if (second)
+		c->forever[kind] = true;
+	if (c->have_tail[kind] && c->tail_ts[kind] == ts_ns)
+		sum_move(&s->inside[kind], &c->tail[kind]);
+}
+
+/* A stall of @kind ended on @pid at @ts_ns; without a begin it covers
+ * every call of the task so far. */
+static void calls_end(struct stall_machine *s, int pid, enum stall_kind kind, int64_t ts_ns,
+		      bool no_begin)
+{
+	struct stall_calls *c = calls_of(s, pid);
+
+	if (no_begin) {
+		sum_move(&s->inside[kind], &c->out[kind]);
+		sum_move(&s->inside[kind], &c->tail[kind]);
+		c->have_tail[kind] = false;
+	}
+	if (!c->have_end[kind] || ts_ns > c->end_ns[kind])
+		c->end_ns[kind] = ts_ns;
+	c->have_end[kind] = true;
+}
+
+int model_stall_pages_of(const struct stall_machine *s, struct model_stall_pages *out, int max)
+{
+	int n = 0;
+
+	if (s->disorder)
+		return -1;
+	for (int k = 0; k < SK_COUNT && n < max; k++) {
+		const struct stall_sum *v = &s->inside[k];
+
+		if (!v->events)
+			continue;
+		out[n++] = (struct model_stall_pages){
+			.kind = kind_name[k],
+			.nr_scanned = v->have_scanned ? v->nr_scanned : MODEL_NULL,
+			.nr_reclaimed = v->have_reclaimed ? v->nr_reclaimed : MODEL_NULL,
+			.events = v->events,
+		};
+	}
+	return n;
 }
 
 void model_stall_release(struct stall_machine *s)
@@ -88,6 +214,7 @@ void model_stall_release(struct stall_machine *s)
 	while ((so = model_pidmap_next(&s->open, &slot, &key)))
 		free(so->nids);
 	model_pidmap_release(&s->open);
+	model_pidmap_release(&s->calls);
 	for (size_t i = 0; i < s->nheld; i++)
 		free(s->held[i].nids);
 	free(s->held);
@@ -205,6 +332,7 @@ int model_stall_begin(struct stall_machine *s, const struct ingest_event *ev, in
 		s->second_begin++;
 		ret = emit(s, so);
 	}
+	calls_begin(s, ev->pid, kind, (int64_t)ev->ts_ns, !fresh);
 	so->ks = *ks;
 	if (so->ks.n > STALL_KS_NODES)
 		so->ks.n = STALL_KS_NODES;
@@ -337,8 +465,10 @@ int model_stall_end(struct stall_machine *s, const struct ingest_event *ev, int 
 		}, .first_nid = MODEL_NULL };
 
 		s->no_begin++;
+		calls_end(s, ev->pid, kind, (int64_t)ev->ts_ns, true);
 		return emit_now(s, &o);
 	}
+	calls_end(s, ev->pid, kind, (int64_t)ev->ts_ns, false);
 	so->row.end_ns = (int64_t)ev->ts_ns;
 	so->row.duration_ns = so->row.end_ns - so->row.begin_ns;
 	so->row.nr_reclaimed = model_val(cx, ev, mev, MF_NR_RECLAIMED);
@@ -362,6 +492,8 @@ int model_stall_gap(struct stall_machine *s)
 	int ret = 0;
 
 	while (!ret && (so = model_pidmap_next(&s->open, &slot, &key))) {
+		/* it never ends: it covers every later call of its task */
+		calls_of(s, (int)(key / SK_COUNT))->forever[key % SK_COUNT] = true;
 		so->row.incomplete_reason = "excerpt_gap";
 		s->gapped++;
 		so->ks.unsettled = 0;	/* no kswapd event across the gap counts */

@@ -35,6 +35,12 @@ struct stall_ks {
 struct stall_node_watch;
 struct stall_open;
 
+/* Sums of shrink_inactive calls (one per stall kind, model_stall_pages()). */
+struct stall_sum {
+	int64_t nr_scanned, nr_reclaimed, events;
+	bool have_scanned, have_reclaimed;	/* some call had the field */
+};
+
 struct stall_machine {
 	const struct model_ctx *cx;	/* borrowed from the dispatcher */
 	struct model_pidmap open;	/* pid * SK_COUNT + kind -> open episode */
@@ -49,6 +55,17 @@ struct stall_machine {
 	char *nids_long;		/* ... else (owned, freed after the row) */
 	/* counts for run_quality */
 	uint64_t rows[SK_COUNT], no_end, no_begin, lost, gapped, second_begin;
+	/*
+	 * The shrink_inactive calls inside a stall of their task, per kind
+	 * (model_stall_call()): @inside the counted ones; per pid (struct
+	 * stall_calls) those not inside one so far, which a later end
+	 * without a begin covers; @disorder: an event came before an earlier
+	 * one (a text trace out of order), the sums are not these.
+	 */
+	struct stall_sum inside[SK_COUNT];
+	struct model_pidmap calls;	/* pid -> struct stall_calls */
+	int64_t last_ts;
+	bool disorder;
 };
 
 void model_stall_init(struct stall_machine *s, const struct model_ctx *cx);
@@ -81,6 +98,20 @@ int model_stall_kswapd(struct stall_machine *s, int nid, int64_t ts_ns,
 /* model_stall_end - the end event of @kind: emits the episode. */
 int model_stall_end(struct stall_machine *s, const struct ingest_event *ev, int mev,
 		    enum stall_kind kind);
+/*
+ * model_stall_call - an mm_vmscan_lru_shrink_inactive of the task (after
+ * lru_note() marked a retry pass): for each kind, counted in inside[] when
+ * a stall of the kind covers it as the lru_shrink_stall sum's SQL decides
+ * (store-schema.c: begun at or before it, begin NULL as 0, and ended at or
+ * after it, end NULL as never), else kept per pid for a later end without
+ * a begin.  @scanned/@reclaimed MODEL_NULL: not in the event.
+ */
+void model_stall_call(struct stall_machine *s, int pid, int64_t ts_ns, int64_t scanned,
+		      int64_t reclaimed);
+/* model_stall_pages_of - model_stall_pages() (model.h) of @s. */
+int model_stall_pages_of(const struct stall_machine *s, struct model_stall_pages *out, int max);
+/* model_stall_time - every event's time, for the order check. */
+void model_stall_time(struct stall_machine *s, int64_t ts_ns);
 /* model_stall_open - is an episode of @kind open on @pid? */
 bool model_stall_open(const struct stall_machine *s, int pid, enum stall_kind kind);
 /* model_stall_gap - a gap of an excerpt: emit the episodes open (and the

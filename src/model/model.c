@@ -359,8 +359,14 @@ static int dispatch(struct model *m, struct ingest_event *ev, int mev, int ks)
 		return flags_event(m, ev, mev, ks) ?: model_throttle(&m->misc, ev, mev);
 	case MEV_SHRINK_INACTIVE: case MEV_SHRINK_ACTIVE:
 		model_stall_node(&m->stall, ev->pid, model_val(&m->cx, ev, mev, MF_NID));
-		if (mev == MEV_SHRINK_INACTIVE)
+		if (mev == MEV_SHRINK_INACTIVE) {
 			lru_note(m, ev, mev);
+			/* a retry pass's nr_scanned is counted nowhere (lru_note()) */
+			model_stall_call(&m->stall, ev->pid, (int64_t)ev->ts_ns,
+					 model_val(&m->cx, ev, mev, MF_MGLRU_RETRY) == 1 ? 0 :
+					 model_val(&m->cx, ev, mev, MF_NR_SCANNED),
+					 model_val(&m->cx, ev, mev, MF_NR_RECLAIMED));
+		}
 		return flags_event(m, ev, mev, ks);
 	case MEV_LRU_ISOLATE:
 		lru_note(m, ev, mev);
@@ -385,6 +391,7 @@ int model_event(struct model *m, struct ingest_event *ev)
 	mev = m->mev_of_spec[ev->spec];
 	if (mev == MEV_NONE)
 		return 0;
+	model_stall_time(&m->stall, (int64_t)ev->ts_ns);
 	ks = model_kswapd_nid(&m->kswapd, ev->pid);
 	if (ks < 0 && ev->comm)
 		ks = model_kswapd_learn(&m->kswapd, ev->pid, ev->comm);
@@ -395,6 +402,11 @@ int model_event(struct model *m, struct ingest_event *ev)
 	if (!ret && ks >= 0 && is_activity(mev))
 		ret = model_kswapd_activity(&m->kswapd, ks, ev, mev);
 	return ret;
+}
+
+int model_stall_pages(const struct model *m, struct model_stall_pages *out, int max)
+{
+	return model_stall_pages_of(&m->stall, out, max);
 }
 
 int model_lost(struct model *m, int cpu, uint64_t ts_ns, int64_t count)

@@ -127,7 +127,9 @@ char *store_sum_run_sql(const struct store_sum *v, sqlite3 *db, bool many_comms)
  *   after a message.
  * store_sums_commit - write run @run_id's sums into @db (@path for messages;
  *   from @a and from its rows; @first_ns: its first event), before its
- *   commit; 0 or -1 after a message.
+ *   commit; lru_shrink_stall from the @nstall rows @stall the model counted
+ *   (model_stall_pages()), or when @nstall is -1 by SQL over the run's rows;
+ *   0 or -1 after a message.
  * Both work on the bare connection, so store-sums.c is below store.c and
  * never calls back into it (make check-layers).
  */
@@ -139,8 +141,9 @@ int store_sums_acc_event(struct store_sums_acc *a, const struct ingest_event *ev
 int store_sums_acc_write(struct store_sums_acc *a, sqlite3 *db, int64_t run_id);
 void store_sums_acc_reset(struct store_sums_acc *a);
 int store_sums_create(sqlite3 *db, const char *path);
+struct model_stall_pages;
 int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, int64_t run_id,
-		      int64_t first_ns);
+		      int64_t first_ns, const struct model_stall_pages *stall, int nstall);
 
 /*
  * store-slab.c: the shrinker calls, one row of shrink_call per call (its

@@ -8,6 +8,7 @@
  * mm_shrink_slab_end with its start by then, model.h); the other sums are
  * one INSERT ... SELECT of the run's rows at its commit.
  */
+#include "model.h"
 #include "store.h"
 #include "store-priv.h"
 #include "spec.h"
@@ -656,8 +657,39 @@ static int write_pages(sqlite3 *db, const char *path, struct store_sums_acc *a, 
 	return 0;
 }
 
+/* lru_shrink_stall's rows of run @run_id as the model counted them. */
+static int write_stall(sqlite3 *db, const char *path, int64_t run_id,
+		       const struct model_stall_pages *rows, int n)
+{
+	sqlite3_stmt *st;
+	int rc = SQLITE_DONE;
+
+	if (sqlite3_prepare_v2(db, "INSERT INTO main.lru_shrink_stall VALUES (?1, ?2, ?3, ?4, ?5)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot write the sums: %s", path, sqlite3_errmsg(db));
+	for (int i = 0; rc == SQLITE_DONE && i < n; i++) {
+		sqlite3_bind_int64(st, 1, run_id);
+		sqlite3_bind_text(st, 2, rows[i].kind, -1, SQLITE_STATIC);
+		if (rows[i].nr_scanned != MODEL_NULL)
+			sqlite3_bind_int64(st, 3, rows[i].nr_scanned);
+		else
+			sqlite3_bind_null(st, 3);
+		if (rows[i].nr_reclaimed != MODEL_NULL)
+			sqlite3_bind_int64(st, 4, rows[i].nr_reclaimed);
+		else
+			sqlite3_bind_null(st, 4);
+		sqlite3_bind_int64(st, 5, rows[i].events);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: cannot write the sums: %s", path, sqlite3_errmsg(db));
+	return 0;
+}
+
 int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, int64_t run_id,
-		      int64_t first_ns)
+		      int64_t first_ns, const struct model_stall_pages *stall, int nstall)
 {
 	GHashTable *multi = NULL;
 	int ret = -1;
@@ -678,7 +710,8 @@ int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, i
 			       ms_merged ? ms_merge : NULL,
 		     run_id, "cannot write lru_reclaim_ms") ||
 	    !(multi = multi_span_pids(db, path, run_id)) || write_pages(db, path, a, run_id, multi, false) ||
-	    write_pages(db, path, a, run_id, multi, true))
+	    write_pages(db, path, a, run_id, multi, true) ||
+	    (nstall >= 0 && write_stall(db, path, run_id, stall, nstall)))
 		goto out;
 	for (size_t i = 0; i < store_sums_count; i++) {
 		const struct store_sum *v = &store_sums[i];
@@ -688,6 +721,7 @@ int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, i
 		int rc;
 
 		if (v->evidence_only || (paged && !g_hash_table_size(multi)) ||
+		    (nstall >= 0 && !strcmp(v->name, "lru_shrink_stall")) ||
 		    (v->counted && !(ms_sql && !strcmp(v->name, "lru_reclaim_ms"))))
 			continue;
 		body = store_sum_run_sql(v, db, paged);

@@ -5,6 +5,7 @@
  * are quoted with %w.
  */
 #define _GNU_SOURCE	/* sync_file_range */
+#include "model.h"
 #include "store-tables.h"
 #include "store.h"
 #include "store-priv.h"
@@ -45,6 +46,8 @@ struct store {
 	int wb_fd;			/* the database file, for writeback hints; -1 */
 	bool upgrade;			/* a version 1 or 2 database, opened to write */
 	struct store_slab *slab;	/* the shrinker calls (a writer's) */
+	struct model_stall_pages stall_pages[4];	/* the model's lru_shrink_stall rows */
+	int nstall_pages;		/* their number, -1: the SQL's */
 	unsigned wb_every;		/* batches between hints */
 	GHashTable *other_count;	/* "system:name" -> count (owned keys) */
 	struct store_sums_acc *sums;	/* counts of the open run (a writer's) */
@@ -1105,6 +1108,7 @@ static void reset_run_state(struct store *s)
 		store_sums_acc_reset(s->sums);
 	if (s->slab)
 		store_slab_reset(s->slab, false);
+	s->nstall_pages = -1;
 	if (s->other_count)
 		g_hash_table_remove_all(s->other_count);
 	else
@@ -1656,7 +1660,8 @@ int store_run_commit(struct store *s)
 		return vr_error("%s: no run is being loaded", s->path);
 	if (store_slab_flush(s->slab, s->run_id) || write_counts(s) || update_run_row(s) ||
 	    apply_renames(s) ||
-	    store_sums_commit(s->db, s->path, s->sums, s->run_id, (int64_t)s->first_ts) ||
+	    store_sums_commit(s->db, s->path, s->sums, s->run_id, (int64_t)s->first_ts,
+			      s->stall_pages, s->nstall_pages) ||
 	    (s->before_commit && s->before_commit(s->before_commit_arg, s, s->run_id)) ||
 	    store_exec(s, "COMMIT", "cannot commit")) {
 		store_run_abort(s);
@@ -1664,6 +1669,15 @@ int store_run_commit(struct store *s)
 	}
 	s->in_run = false;
 	return 0;
+}
+
+void store_run_stall_pages(struct store *s, const struct model_stall_pages *rows, int n)
+{
+	if (n > (int)VR_ARRAY_SIZE(s->stall_pages))
+		n = -1;
+	for (int i = 0; i < n; i++)
+		s->stall_pages[i] = rows[i];
+	s->nstall_pages = n;
 }
 
 void store_run_abort(struct store *s)
