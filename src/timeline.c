@@ -81,6 +81,7 @@ static const char timeline_sql[] =
 	"  FROM reclaim_throttle t WHERE run_id = ?1 AND kind = 'throttled'"
 	"  AND reason = 'WRITEBACK' AND begin_ns IS NOT NULL AND pid IN (SELECT pid FROM"
 	"  kswapd_cycle WHERE run_id = ?1 AND nid = t.nid AND pid IS NOT NULL)"
+	" @HOPELESS"
 	" ) WHERE ts BETWEEN ?2 AND ?3 AND (?4 IS NULL OR nid IS NULL OR nid = ?4)"
 	" ORDER BY ts, k";
 
@@ -185,6 +186,18 @@ static const char clear_bounds_sql[] =
 	" WHEN clear_earliest_ns < clear_latest_ns THEN printf(' [cleared between %.6f and"
 	" %.6f s]', (clear_earliest_ns - ?6) / 1e9, (clear_latest_ns - ?6) / 1e9) ELSE '' END";
 
+/* kswapd's hopeless episodes (kswapd_hopeless, 7.0+): a line at the start
+ * and one at the reset; "" in a database made before the table. */
+static const char hopeless_sql[] =
+	" UNION ALL SELECT start_ns, nid, printf('kswapd%d hopeless: %d runs of balance_pgdat()"
+	" reclaimed nothing (MAX_RECLAIM_RETRIES); the node is left to direct reclaim', nid, 16),"
+	" 3, 0 FROM kswapd_hopeless WHERE run_id = ?1 AND start_ns IS NOT NULL"
+	" UNION ALL SELECT end_ns, nid, printf('kswapd%d no longer hopeless after %d failures:"
+	" reset by %s%s', nid, failures, coalesce(reset_reason_name, 'reason '"
+	" || reset_reason, '?'), CASE WHEN reset_pid IS NULL THEN '' ELSE printf(' (%s-%d)',"
+	" coalesce(reset_comm, '<...>'), reset_pid) END), 3, 0"
+	" FROM kswapd_hopeless WHERE run_id = ?1 AND end_ns IS NOT NULL";
+
 static char *stall_sql(struct store *s)
 {
 	int have = store_has_column(s, "reclaim_stall", "comm");
@@ -192,17 +205,20 @@ static char *stall_sql(struct store *s)
 	int bounds = store_has_column(s, "pgdat_flag", "set_earliest_ns");
 	int nids = store_has_column(s, "reclaim_stall", "nids");
 	int margin = store_has_column(s, "kswapd_cycle", "nap_margin_ns");
-	const char *names[] = { "@COMM", "@PROOF", "@SETB", "@CLRB", "@NIDS", "@MARGIN" };
+	int hopeless = store_has_table(s, "kswapd_hopeless");
+	const char *names[] = { "@COMM", "@PROOF", "@SETB", "@CLRB", "@NIDS", "@MARGIN",
+				"@HOPELESS" };
 	const char *values[] = {
 		have ? "s.comm" : "(SELECT min(comm) FROM task t WHERE t.run_id = ?1"
 				  " AND t.pid = s.pid)",
 		proof ? "proof" : "NULL", bounds ? set_bounds_sql : "''",
 		bounds ? clear_bounds_sql : "''", nids ? "s.nids" : "NULL",
 		margin ? "nap_margin_ns" : "NULL",
+		hopeless > 0 ? hopeless_sql : "",
 	};
 	char *sql;
 
-	if (have < 0 || proof < 0 || bounds < 0 || nids < 0 || margin < 0)
+	if (have < 0 || proof < 0 || bounds < 0 || nids < 0 || margin < 0 || hopeless < 0)
 		return NULL;
 	sql = vr_strdup(timeline_sql);
 	for (size_t i = 0; i < VR_ARRAY_SIZE(names); i++) {

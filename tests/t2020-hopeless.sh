@@ -76,6 +76,17 @@ test_expect_success 'timeline chart: a kswapd hopeless lane per node, in the leg
 	"$VR" chart -d h.db --kind timeline --run 1 -o h.png && test -s h.png
 '
 
+test_expect_success 'timeline: a line at each episode'\''s start and reset' '
+	text_trace &&
+	"$VR" timeline -d h.db -r 1 >out &&
+	grep "hopeless" out | sed "s/  */ /g" >got &&
+	cat >expect <<-EOF &&
+	 0.217169 0 kswapd0 hopeless: 16 runs of balance_pgdat() reclaimed nothing (MAX_RECLAIM_RETRIES); the node is left to direct reclaim
+	 0.500000 0 kswapd0 no longer hopeless after 17 failures: reset by DIRECT (dd-300)
+	EOF
+	test_cmp expect got
+'
+
 # By hand, hopeless-7.0.spec (run start 2.000): node 0 from 2.016 to the PCP
 # reset (reason 3) by worker 400 at 2.300, failures 17; node 1 from 2.100,
 # failures 18, still hopeless; the loss at 2.250 makes both incomplete; the
