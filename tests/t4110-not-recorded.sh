@@ -31,7 +31,7 @@ load_lab() {
 }
 
 test_expect_success 'lab: mglru-1 has reclaim events and no LRU event (trace-cmd report)' '
-	if ! have_lab; then echo "skip: no lab samples or trace-cmd"; exit 0; fi
+	if ! have_lab; then test_skip_because "no lab samples or trace-cmd"; fi
 	test "$(count "$lab/mglru-1.dat" mm_vmscan_kswapd_wake)" = 185 &&
 	test "$(count "$lab/mglru-1.dat" mm_vmscan_direct_reclaim_begin)" = 33 &&
 	test "$(trace-cmd report "$lab/mglru-1.dat" 2>/dev/null | grep -c "mm_vmscan_lru_")" = 0 &&
@@ -40,7 +40,7 @@ test_expect_success 'lab: mglru-1 has reclaim events and no LRU event (trace-cmd
 '
 
 test_expect_success 'lab: kswapd_cycle pages NULL for the multi-gen LRU run, not 0' '
-	if ! have_lab; then echo "skip"; exit 0; fi
+	if ! have_lab; then test_skip_because "no lab samples or trace-cmd"; fi
 	load_lab &&
 	sqlite3 lab.db "SELECT r.kernel, count(*), count(c.nr_scanned), count(c.nr_reclaimed)
 		FROM kswapd_cycle c JOIN run r ON r.id = c.run_id GROUP BY 1 ORDER BY 1" >got &&
@@ -59,7 +59,7 @@ test_expect_success 'lab: kswapd_cycle pages NULL for the multi-gen LRU run, not
 '
 
 test_expect_success 'lab: summary names the LRU and prints - with the reason' '
-	if ! have_lab; then echo "skip"; exit 0; fi
+	if ! have_lab; then test_skip_because "no lab samples or trace-cmd"; fi
 	load_lab &&
 	"$VR" summary -d lab.db -r 2 >sum2 &&
 	"$VR" summary -d lab.db -r 1 >sum1 &&
@@ -75,7 +75,7 @@ test_expect_success 'lab: summary names the LRU and prints - with the reason' '
 '
 
 test_expect_success 'lab: compare text, JSON and the chart: - and the reason, never 0' '
-	if ! have_lab; then echo "skip"; exit 0; fi
+	if ! have_lab; then test_skip_because "no lab samples or trace-cmd"; fi
 	load_lab &&
 	ks=$(trace-cmd report "$lab/classic-1.dat" 2>/dev/null | awk "/kswapd[0-9]+-[0-9]+ .*mm_vmscan_lru_shrink_inactive:/ { for (i = 1; i <= NF; i++) if (\$i ~ /^nr_scanned=/) { split(\$i, a, \"=\"); s += a[2] } } END { print s }") &&
 	test "$ks" = 174965 &&
@@ -97,7 +97,7 @@ assert r[\"note\"].startswith(\"mglru: not traced\"), r
 '
 
 test_expect_success 'lab: pages written (nr_vmscan_write) beside the folios written' '
-	if ! have_lab; then echo "skip"; exit 0; fi
+	if ! have_lab; then test_skip_because "no lab samples or trace-cmd"; fi
 	load_lab &&
 	s=$(sed -n "s/^nr_vmscan_write //p" "$lab/classic-1.dat.snap/start-vmstat") &&
 	e=$(sed -n "s/^nr_vmscan_write //p" "$lab/classic-1.dat.snap/end-vmstat") &&
@@ -110,7 +110,7 @@ test_expect_success 'lab: pages written (nr_vmscan_write) beside the folios writ
 '
 
 test_expect_success 'lab: compare names the multi-gen LRU runs; windows block, windows and timeline charts: not traced, not 0' '
-	if ! have_lab; then echo "skip"; exit 0; fi
+	if ! have_lab; then test_skip_because "no lab samples or trace-cmd"; fi
 	load_lab &&
 	"$VR" compare -d lab.db --width 0 >cmp &&
 	grep -q "^Multi-gen LRU on: mglru in 1 of 1 runs (lru_gen/enabled 0x0007, the recorder.s snapshot). Under multi-gen LRU pages scanned and reclaimed" cmp &&
