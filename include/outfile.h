@@ -159,7 +159,10 @@ struct outfile *outdir_create(struct outdir *d, const char *name);
  */
 int outdir_commit(struct outdir *d);
 
-/** outdir_abort - remove every temporary of @d and free it; @dir is as it was. */
+/**
+ * outdir_abort - remove every temporary of @d and free it; @dir is as it
+ * was (a @dir outdir_open() made is removed again when it is empty).
+ */
 void outdir_abort(struct outdir *d);
 
 #endif /* VR_OUTFILE_H */

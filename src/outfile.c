@@ -353,6 +353,7 @@ struct outdir {
 	struct outfile **files;		/* being written, in order */
 	size_t nfiles;
 	bool failed;
+	bool created;			/* outdir_open() made @dir */
 };
 
 static char *dir_path(const struct outdir *d, const char *name)
@@ -749,7 +750,9 @@ struct outdir *outdir_open(const char *dir, const char *const *legacy)
 	struct outdir *d;
 	int fd;
 
-	if (mkdir(dir, 0777) && errno != EEXIST) {
+	bool created = !mkdir(dir, 0777);
+
+	if (!created && errno != EEXIST) {
 		vr_error("%s: cannot write the bundle there: %s", dir, strerror(errno));
 		return NULL;
 	}
@@ -762,6 +765,7 @@ struct outdir *outdir_open(const char *dir, const char *const *legacy)
 	d = vr_calloc(1, sizeof(*d));
 	d->dir = vr_strdup(dir);
 	d->dirfd = fd;
+	d->created = created;
 	if (read_manifest(d, legacy)) {
 		outdir_free(d);
 		return NULL;
@@ -1008,5 +1012,10 @@ void outdir_abort(struct outdir *d)
 			outfile_fail(of, 0);
 		of_free(of);
 	}
+	/* a directory this writer made and left empty (nothing committed)
+	 * goes again: rmdir takes only an empty one, so a bundle committed or
+	 * a file someone else put there keeps it */
+	if (d->created)
+		rmdir(d->dir);
 	outdir_free(d);
 }

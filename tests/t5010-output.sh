@@ -190,13 +190,17 @@ test_expect_success 'chart on a full disk keeps the chart that was there' '
 	grep -q "No space left on device" err &&
 	echo "the old chart" >expect && test_cmp expect mnt/c.pdf && test $(ls -A mnt | wc -l) = 1
 '
-test_expect_success 'report on a full disk: exit 1, no file written, no MANIFEST' '
+test_expect_success 'report on a full disk: exit 1, no file written, no MANIFEST; a directory it made is gone again' '
 	"$FIXTURE" --fixture f.db &&
 	small_disk mnt 100 &&
 	test_expect_code 1 "$VR" report -d f.db -o mnt/out 2>err &&
 	grep -q "^vmscan-report: mnt/out/[a-zA-Z-]*\.[a-z]*: cannot write: No space left on device$" err &&
 	grep -q "^vmscan-report: mnt/out: nothing replaced, the directory is as it was$" err &&
-	test $(ls -A mnt/out | wc -l) = 0
+	test ! -e mnt/out && test $(ls -A mnt | wc -l) = 0 &&
+	: a directory that was there, empty, stays &&
+	mkdir mnt/out2 &&
+	test_expect_code 1 "$VR" report -d f.db -o mnt/out2 2>err &&
+	test -d mnt/out2 && test $(ls -A mnt/out2 | wc -l) = 0
 '
 # The second report needs room for the old bundle and the new one.
 test_expect_success 'report that does not fit a second time: the first bundle stays whole' '
