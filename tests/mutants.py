@@ -132,9 +132,12 @@ def content(db):
 
 
 def run_rows(db, run_id, names):
-    """Rows per event name stored for @run_id, counted in the tables."""
+    """Rows per event name stored for @run_id, counted in the tables (or the
+    views that stand for a per-event table, as mm_shrink_slab_start/_end
+    since one row holds both halves of a shrinker call)."""
     con = sqlite3.connect(f'file:{db}?mode=ro', uri=True)
-    tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    tables = {r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
     got = collections.Counter()
     for name in names:
         if name in tables:
