@@ -52,10 +52,14 @@ int windows_compute(struct store *st, int64_t run_id, int64_t width_ns);
  * the run's first event, ns; *@first_window: the first window that starts
  * at or after it (ceil(marker_ns / width)), so an aligned run is read from
  * at most one window width after its marker.  *@first_window is -1 when
- * the run has no such marker (or no windows).  Returns 0, or -1 after a
+ * the run has no such marker (or no windows), WINDOWS_AFTER_LAST when its
+ * marker comes after its last window's start (no window left to read:
+ * such a run is left out, not read as one of no windows; *@marker_ns set).
+ * Returns 0, or -1 after a
  * message (SQL error; a database without the raw print events, an
  * evidence database).
  */
+#define WINDOWS_AFTER_LAST (-2)
 int windows_align(struct store *st, int64_t run_id, const char *marker, int64_t *first_window,
 		  int64_t *marker_ns);
 

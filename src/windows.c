@@ -131,7 +131,7 @@ int windows_align(struct store *st, int64_t run_id, const char *marker, int64_t 
 		  int64_t *marker_ns)
 {
 	struct store_stmt *q;
-	int64_t v[3] = { 0, 0, 0 };
+	int64_t v[4] = { 0, 0, 0, 0 };
 	int r;
 
 	*first_window = -1;
@@ -142,14 +142,15 @@ int windows_align(struct store *st, int64_t run_id, const char *marker, int64_t 
 	/* a trace.dat's print event has buf; a text trace's line is in text,
 	 * after "tracing_mark_write: " (as snapshot.c reads its markers) */
 	q = store_stmt_new(st, "SELECT count(*), min(e.ts_ns) - r.first_ts_ns, (SELECT"
-			   " max(width_ns) FROM reclaim_window WHERE run_id = ?1) FROM other_event"
+			   " max(width_ns) FROM reclaim_window WHERE run_id = ?1), (SELECT"
+			   " max(window) FROM reclaim_window WHERE run_id = ?1) FROM other_event"
 			   " e JOIN run r ON r.id = e.run_id WHERE e.run_id = ?1 AND e.system ="
 			   " 'ftrace' AND e.name = 'print' AND instr(coalesce(json_extract(e.fields,"
 			   " '$.buf'), substr(json_extract(e.fields, '$.text'), instr(json_extract("
 			   "e.fields, '$.text'), ': ') + 2)), ?2) > 0", "windows: align marker");
 	store_bind_int64(q, 1, run_id);
 	store_bind_text(q, 2, marker);
-	r = store_stmt_row_int64(q, v, 3);
+	r = store_stmt_row_int64(q, v, 4);
 	store_stmt_free(q);
 	if (r < 0)
 		return -1;
@@ -157,5 +158,7 @@ int windows_align(struct store *st, int64_t run_id, const char *marker, int64_t 
 		return 0;
 	*marker_ns = v[1] < 0 ? 0 : v[1];
 	*first_window = (*marker_ns + v[2] - 1) / v[2];
+	if (*first_window > v[3])
+		*first_window = WINDOWS_AFTER_LAST;
 	return 0;
 }

@@ -94,4 +94,21 @@ test_expect_success 'report --align-marker; an evidence database has no markers:
 	grep -q "align-marker is for --kind windows" err
 '
 
+# c-1: scans 500 at 1.5 s, kswapd sleeps at 21.0 s, marker "phase 2" at
+# 21.5 s, its last event: 20.5 s long, windows of 1 s (20.5 / 20 >= 1), 21
+# of them (0-20), the last starting at 21.0 s; the marker 20.5 s after the
+# start asks for window ceil(20.5) = 21, which is not there.
+test_expect_success 'a marker after the last window start: the run left out and said, not a mean over no window' '
+	make_db &&
+	run c-1.txt "21.500000 phase 2" 1.500000:500 &&
+	"$VR" load -q -d db --kernel c c-1.txt &&
+	"$VR" compare --width 0 -d db --kernels a,c --align-marker "phase 2" >out &&
+	test "$(row "Marker after the start s")" = "Marker after the start s 5.500 -" &&
+	test "$(row "Window width ms")" = "Window width ms 1000.00 -" &&
+	grep -q "^c: the marker .phase 2. after the last window.s start in iteration 1: left out" out &&
+	"$VR" chart -d db --kind windows --metric scanned --align-marker "phase 2" --dump-data >dump &&
+	grep -q "^aligned at .phase 2.; no marker: b iteration 2, c iteration 1 (marker after its last window.s start)$" dump &&
+	grep -q "^kernel c runs=0$" dump
+'
+
 test_done

@@ -124,8 +124,9 @@ static int colour_of(struct store *s, const char *kernel)
 	return (int)n;
 }
 
-/* Where each run of @runs (@n) starts when aligned at @marker (-1: no
- * marker, left out, named in @c->unaligned "kernel iteration N"). */
+/* Where each run of @runs (@n) starts when aligned at @marker (< 0: no
+ * marker, or none before its last window's start (windows_align()), left
+ * out, named in @c->unaligned "kernel iteration N"). */
 static int align_runs(struct store *s, const char *kernel, const char *marker,
 		      const int64_t *runs, size_t n, int64_t *first, struct chart_windows *c)
 {
@@ -150,8 +151,9 @@ static int align_runs(struct store *s, const char *kernel, const char *marker,
 			store_bind_int64(q, 1, runs[r]);
 			store_stmt_row_int64(q, &it, 1);
 			store_stmt_free(q);
-			vr_buf_addf(&b, "%s%s iteration %lld", b.len ? ", " : "", kernel,
-				    (long long)it);
+			vr_buf_addf(&b, "%s%s iteration %lld%s", b.len ? ", " : "", kernel,
+				    (long long)it, first[r] == WINDOWS_AFTER_LAST ?
+				    " (marker after its last window's start)" : "");
 		}
 	}
 	free(c->unaligned);

@@ -65,11 +65,12 @@ int render_chart_windows(const struct chart_windows *c, const struct render_char
 	vr_buf_init(&sub);
 	vr_buf_init(&ylab);
 	vr_buf_addf(&title, "Where and when: %s per window", c->metric);
-	vr_buf_addf(&sub, "%s\nmedian over each kernel's runs (line), their range shaded; windows"
-		    " of %.3g s", c->what, c->step_s);
+	vr_buf_addf(&sub, "%s\nmedian over each kernel's runs (line), their range shaded", c->what);
+	if (c->step_s > 0)	/* none read: no width to name */
+		vr_buf_addf(&sub, "; windows of %.3g s", c->step_s);
 	if (c->align_marker)
 		vr_buf_addf(&sub, "; aligned at the marker '%s'%s%s", c->align_marker,
-			    c->unaligned ? ", left out (no marker): " : "",
+			    c->unaligned ? ", left out (no marker unless said): " : "",
 			    c->unaligned ? c->unaligned : "");
 	y = rk_title(&k, title.buf, o->subtitle ? o->subtitle : sub.buf);
 	for (size_t i = 0; i < c->nseries; i++) {
@@ -87,7 +88,8 @@ int render_chart_windows(const struct chart_windows *c, const struct render_char
 	y += rk_legend(&k, MARGIN + 50, y, k.w - 2 * MARGIN - 50, it, (int)c->nseries) + 8;
 	if (!c->nseries || !c->nsteps) {
 		rk_message(&k, MARGIN, y, k.w - 2 * MARGIN, k.h - y - MARGIN,
-			   "no run has windows (load makes them)");
+			   c->align_marker && c->nseries ? "no run has a window at or after the"
+			   " marker" : "no run has windows (load makes them)");
 		goto out;
 	}
 	L = MARGIN + 62;

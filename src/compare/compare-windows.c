@@ -92,13 +92,14 @@ static int run_values(struct store *s, int64_t run_id, int64_t first, double out
  * Per kernel the mean over its trace runs of each row (NAN values left
  * out); with @marker, each run from its first window at or after the
  * marker (windows_align()), a run without one left out and named in
- * @missing ("iteration 2, 3").  A run whose pages are not in the trace
+ * @missing ("iteration 2, 3"), one whose marker comes after its last
+ * window's start (none left to read) in @late.  A run whose pages are not in the trace
  * (recorded.h RN_LRU_PAGES) has no pages rows: "KERNEL: not traced in N of
  * M runs" goes to @untraced.
  */
 static int kernel_values(struct store *s, const char *kernel, const char *marker,
 			 double mean[W_ROWS], bool *any, struct vr_buf *missing,
-			 struct vr_buf *untraced)
+			 struct vr_buf *late, struct vr_buf *untraced)
 {
 	char why[RECORDED_WHY_MAX], first_why[RECORDED_WHY_MAX] = "";
 	int nruns = 0, nmiss = 0;
@@ -119,9 +120,10 @@ static int kernel_values(struct store *s, const char *kernel, const char *marker
 			r = -1;
 			break;
 		}
-		if (first < 0) {
-			vr_buf_addf(missing, "%siteration %d", missing->len ? ", " : "",
-				    store_col_int(q, 1));
+		if (first < 0) {	/* no marker, or no window after it */
+			struct vr_buf *b = first == WINDOWS_AFTER_LAST ? late : missing;
+
+			vr_buf_addf(b, "%siteration %d", b->len ? ", " : "", store_col_int(q, 1));
 			continue;
 		}
 		if (run_values(s, store_col_int64(q, 0), first, v)) {
@@ -162,7 +164,7 @@ int compare_windows_build(struct store *s, const struct compare_result *res,
 	const char *marker = res->align_marker;
 	int nrows = marker ? W_ROWS : W_MARKER;	/* the marker row when aligned */
 	struct render_row *rows;
-	struct vr_buf missing, untraced;
+	struct vr_buf missing, late, untraced;
 	bool any = false;
 	int ret = 0;
 
@@ -182,7 +184,7 @@ int compare_windows_build(struct store *s, const struct compare_result *res,
 			       i == W_MARKER ? "s" : NULL;
 		rows[i].cells = vr_calloc(res->nkernels, sizeof(*rows[i].cells));
 	}
-	v->wnotes = vr_calloc(2 + res->nkernels, sizeof(*v->wnotes));
+	v->wnotes = vr_calloc(2 + 2 * res->nkernels, sizeof(*v->wnotes));
 	v->wnotes[v->nwnotes++] = vr_strdup("windows: each run cut into windows of equal width (at"
 					    " least 20, or load --window); means over a kernel's"
 					    " runs. Half %: the fewest windows holding half the"
@@ -198,12 +200,15 @@ int compare_windows_build(struct store *s, const struct compare_result *res,
 		v->wnotes[v->nwnotes++] = vr_buf_detach(&b);
 	}
 	vr_buf_init(&missing);
+	vr_buf_init(&late);
 	vr_buf_init(&untraced);
 	for (size_t c = 0; !ret && c < res->nkernels; c++) {
 		double mean[W_ROWS];
 
 		vr_buf_reset(&missing);
-		ret = kernel_values(s, res->kernels[c], marker, mean, &any, &missing, &untraced);
+		vr_buf_reset(&late);
+		ret = kernel_values(s, res->kernels[c], marker, mean, &any, &missing, &late,
+				    &untraced);
 		for (int i = 0; !ret && i < nrows; i++) {
 			rows[i].cells[c].value = mean[i];
 			rows[i].cells[c].gain_pct = rows[i].cells[c].p = NAN;
@@ -218,8 +223,19 @@ int compare_windows_build(struct store *s, const struct compare_result *res,
 			v->wnotes[v->nwnotes++] = vr_buf_detach(&b);
 			vr_buf_release(&k);
 		}
+		if (!ret && late.len) {
+			struct vr_buf b, k;
+
+			vr_buf_init(&b);
+			vr_buf_init(&k);
+			vr_buf_addf(&b, "%s: the marker '%s' after the last window's start in %s:"
+				    " left out", vr_escaped(&k, res->kernels[c]), marker, late.buf);
+			v->wnotes[v->nwnotes++] = vr_buf_detach(&b);
+			vr_buf_release(&k);
+		}
 	}
 	vr_buf_release(&missing);
+	vr_buf_release(&late);
 	if (untraced.len) {	/* the pages rows' footnote (README "Not recorded") */
 		vr_buf_addstr(&untraced, " (pages not in the trace, as the counters' footnote says)");
 		rows[W_SCAN_HALF].note = vr_strdup(untraced.buf);
