@@ -6,7 +6,9 @@
  *
  * The convention (record writes it, load reads it, a recording made by
  * other means can follow it): beside X.dat a directory X.dat.snap/ with
- * files start-NAME and end-NAME, NAME one of snapshot_files[].name; at each
+ * files start-NAME and end-NAME, NAME one of snapshot_files[].name or
+ * nodeN-vmstat (/sys/devices/system/node/nodeN/vmstat: node N's zone and
+ * node counters, no events; mm/vmstat.c node_read_vmstat()); at each
  * snapshot moment "vmscan-report: snapshot start" (or "... end") is written
  * to the tracing instance's trace_marker just before the files are read,
  * so the moment is on the trace's own clock (an ftrace print event).
@@ -21,6 +23,9 @@ struct store;
 
 /* The text written to trace_marker, followed by "start" or "end". */
 #define SNAPSHOT_MARKER "vmscan-report: snapshot "
+/* The largest node number of a nodeN-vmstat file (the kernel's
+ * MAX_NUMNODES with CONFIG_NODES_SHIFT at its maximum, 10, less one). */
+#define SNAPSHOT_MAX_NID 1023
 /* The directory beside the trace: TRACE SNAPSHOT_DIR_SUFFIX. */
 #define SNAPSHOT_DIR_SUFFIX ".snap"
 
@@ -43,8 +48,9 @@ extern const int snapshot_files_count;
  *
  * Tables written: run_snapshot (one row per file and moment: its text and
  * the moment's time on the trace clock, the ts_ns of the trace's marker,
- * NULL when the trace has none), snapshot_counter (each counter of vmstat
- * and memory.stat: start and end value) and counter_coverage
+ * NULL when the trace has none), snapshot_counter (each counter of vmstat,
+ * memory.stat and nodeN-vmstat, file "nodeN-vmstat": start and end value;
+ * coverage reads "vmstat" only) and counter_coverage
  * (coverage_compute(), coverage.h).  A directory without start-vmstat and
  * end-vmstat, a file that cannot be read whole, a counters line that is
  * not "name unsigned-number" or a name given twice: an error naming the

@@ -140,11 +140,44 @@ static int parse_counters(struct store *st, int64_t run_id, const char *file, bo
 	return ret;
 }
 
-/* Is @name (a directory entry) a file of the convention?  *@moment_end. */
-static const struct snapshot_file *known_file(const char *name, bool *moment_end)
+/*
+ * The node number of a per-node vmstat file's NAME, "nodeN-vmstat" (N in
+ * decimal, 0 to SNAPSHOT_MAX_NID, no leading zero: the kernel's directory
+ * /sys/devices/system/node/nodeN), or -1 when @rest is not one.
+ */
+static int node_vmstat_nid(const char *rest)
+{
+	const char *p = rest + 4;
+	int nid = 0;
+
+	if (strncmp(rest, "node", 4) || !(*p >= '0' && *p <= '9') || (*p == '0' && p[1] != '-'))
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		nid = nid * 10 + (*p - '0');
+		if (nid > SNAPSHOT_MAX_NID)
+			return -1;
+	}
+	return strcmp(p, "-vmstat") ? -1 : nid;
+}
+
+/* The per-node vmstat file of node @nid: a snapshot_file whose name is in
+ * @name (static storage of the caller). */
+static struct snapshot_file node_vmstat_file(int nid, char name[32])
+{
+	snprintf(name, 32, "node%d-vmstat", nid);
+	return (struct snapshot_file){ name, NULL, true };
+}
+
+/*
+ * Is @name (a directory entry) a file of the convention?  *@moment_end;
+ * *@nid the node of a per-node vmstat file (then NULL is returned), else
+ * -1.
+ */
+static const struct snapshot_file *known_file(const char *name, bool *moment_end, int *nid)
 {
 	const char *rest = NULL;
 
+	*nid = -1;
 	if (!strncmp(name, "start-", 6))
 		rest = name + 6, *moment_end = false;
 	else if (!strncmp(name, "end-", 4))
@@ -152,15 +185,21 @@ static const struct snapshot_file *known_file(const char *name, bool *moment_end
 	for (int i = 0; rest && i < snapshot_files_count; i++)
 		if (!strcmp(rest, snapshot_files[i].name))
 			return &snapshot_files[i];
+	if (rest)
+		*nid = node_vmstat_nid(rest);
 	return NULL;
 }
 
-/* Every entry of @dir is a file of the convention. */
-static int check_entries(const char *dir)
+/*
+ * Every entry of @dir is a file of the convention; @nodes[N] set for each
+ * node N with a per-node vmstat file (start- or end-), @nodes holding
+ * SNAPSHOT_MAX_NID + 1.
+ */
+static int check_entries(const char *dir, bool *nodes)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
-	int ret = 0;
+	int ret = 0, nid;
 	bool end;
 
 	if (!d)
@@ -168,10 +207,13 @@ static int check_entries(const char *dir)
 	while (!ret && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (!known_file(de->d_name, &end))
+		if (!known_file(de->d_name, &end, &nid) && nid < 0)
 			ret = vr_error("%s: unknown file '%s': a snapshot directory holds start-NAME"
 				       " and end-NAME, NAME one of vmstat, zoneinfo, pressure-memory,"
-				       " lru_gen-enabled, memory.stat", dir, de->d_name);
+				       " lru_gen-enabled, memory.stat, nodeN-vmstat (N from 0 to %d)",
+				       dir, de->d_name, SNAPSHOT_MAX_NID);
+		else if (nid >= 0)
+			nodes[nid] = true;
 	}
 	closedir(d);
 	return ret;
@@ -230,6 +272,7 @@ int snapshot_load(struct store *st, int64_t run_id, const char *trace_path)
 	struct stat sb;
 	int64_t ts[2] = { 0, 0 };
 	bool have[2] = { false, false };
+	bool nodes[SNAPSHOT_MAX_NID + 1] = { false };
 	int ret = 0;
 
 	vr_buf_init(&dir);
@@ -241,7 +284,7 @@ int snapshot_load(struct store *st, int64_t run_id, const char *trace_path)
 			       dir.buf);
 		goto out;
 	}
-	ret = check_entries(dir.buf) ||
+	ret = check_entries(dir.buf, nodes) ||
 	      store_exec(st, SNAPSHOT_SCHEMA, "cannot create the snapshot tables") ||
 	      marker_time(st, run_id, "start", &ts[0], &have[0], dir.buf) ||
 	      marker_time(st, run_id, "end", &ts[1], &have[1], dir.buf) ? -1 : 0;
@@ -254,6 +297,13 @@ int snapshot_load(struct store *st, int64_t run_id, const char *trace_path)
 			have[0] ? "end" : "start", have[0] ? "end" : "start");
 	for (int i = 0; !ret && i < snapshot_files_count; i++)
 		ret = load_file(st, run_id, dir.buf, &snapshot_files[i], ts, have);
+	for (int nid = 0; !ret && nid <= SNAPSHOT_MAX_NID; nid++) {
+		char name[32];
+		struct snapshot_file nf = node_vmstat_file(nid, name);
+
+		if (nodes[nid])
+			ret = load_file(st, run_id, dir.buf, &nf, ts, have);
+	}
 	if (!ret)
 		ret = coverage_compute(st, run_id);
 out:
