@@ -22,12 +22,23 @@ count, per node, with nothing but the text:
   5. direct reclaim stalls per node: a begin/end pair per pid, on each node
      whose nid an mm_vmscan_lru_shrink_inactive/_active of the pid shows
      between them, against reclaim_stall.nids;
+  6. where the run follows the rule kswapd-sleep (a 4.12+ release loaded
+     without --flag-clear), the points where the trace contradicts it (a
+     kswapd call with nr_immediate > 0, then one of the same node with
+     nr_congested > 0 and nr_immediate = 0, no kswapd wake or sleep of the
+     node between) against run_quality pgdat_flag_contradictions;
+and, when X.dat.snap/start-nodeN-vmstat and end-nodeN-vmstat sit there
+too (/sys/devices/system/node/nodeN/vmstat), each node's nr_vmscan_write
+delta against the mm_vmscan_write_folio events between the markers whose
+pfn lies in that node's zones (start-zoneinfo's start_pfn, spanned);
 and, when X.dat.snap/start-vmstat and end-vmstat sit beside X.dat (the
 lab's snapshots, each taken just after a trace_marker line "vmscan-report:
 snapshot start|end"), the events between the two markers against the
 /proc/vmstat deltas (6.1 classic LRU: mm/vmscan.c counts PGSCAN_KSWAPD and
 PGSCAN_DIRECT with the nr_scanned and PGSTEAL_* with the nr_reclaimed that
-shrink_inactive_list() traces, PAGEOUTRUN once per balance_pgdat() after
+shrink_inactive_list() traces, and with the nr_scanned of an inactive
+list's mm_vmscan_lru_isolate that took nothing, after which it returns
+before its own tracepoint, PAGEOUTRUN once per balance_pgdat() after
 its kswapd_wake, ALLOCSTALL once per direct reclaim begin in
 __perform_reclaim()... do_try_to_free_pages(); only when the run has
 mm_vmscan_lru_shrink_inactive lines: multi-gen LRU on 6.1 traces none).
@@ -44,6 +55,9 @@ import tempfile
 LINE = re.compile(r'^\s*(.+)-(\d+)\s+\[(\d+)\]\s+(?:\S+\s+)?(\d+)\.(\d+):\s+(\S+):\s*(.*)$')
 FIELD = re.compile(r'(\w+)=(\S*)')
 NAP_NS = 100 * 1000 * 1000
+# mm_vmscan_lru_isolate's lru of the inactive lists (enum lru_list, raw or
+# by name)
+INACTIVE_LRU = ('0', '2', 'inactive_anon', 'inactive_file')
 
 
 def events(path):
@@ -71,7 +85,9 @@ def count(path):
     cyc = {}                        # nid -> dict(out=, back=, slept=)
     dec = collections.defaultdict(int)
     marks = []
+    proven = {}                     # nid -> a kswapd call proved PGDAT_WRITEBACK set
     win = collections.defaultdict(int)
+    win['writes'] = []              # pfns of mm_vmscan_write_folio between the marks
 
     def inwin(ts):
         return len(marks) == 1
@@ -98,6 +114,8 @@ def count(path):
             marks.append(ts)
             continue
         w = inwin(ts)
+        if name in ('mm_vmscan_kswapd_wake', 'mm_vmscan_kswapd_sleep'):
+            proven.pop(int(f['nid']), None)     # a sleep check of the node between
         if name == 'mm_vmscan_kswapd_wake':
             nid = int(f['nid'])
             close(nid, ts)
@@ -121,12 +139,27 @@ def count(path):
                     stalls[n] += 1
                 if not nids:
                     stalls[None] += 1
+        elif name == 'mm_vmscan_lru_isolate' and f.get('nr_taken') == '0' and \
+                f.get('lru') in INACTIVE_LRU:
+            # shrink_inactive_list() (6.1) counts PGSCAN_* with the
+            # isolation's nr_scanned, then returns before its tracepoint
+            # when it took nothing: only this event has those pages
+            if w:
+                win[('kswapd' if pid in kpid else 'other') + '_scanned'] += int(f['nr_scanned'])
+        elif name == 'mm_vmscan_write_folio':
+            if w:
+                win['writes'].append(int(f['pfn'], 0))
         elif name in ('mm_vmscan_lru_shrink_inactive', 'mm_vmscan_lru_shrink_active'):
             nid = int(f['nid'])
             if pid in open_:
                 open_[pid].add(nid)
             if name == 'mm_vmscan_lru_shrink_inactive':
                 who = 'kswapd' if pid in kpid else 'other'
+                if who == 'kswapd' and int(f.get('nr_immediate', 0)) > 0:
+                    proven[nid] = True          # PGDAT_WRITEBACK set through the call
+                elif who == 'kswapd' and int(f.get('nr_congested', 0)) > 0:
+                    if proven.pop(nid, None):   # ... and now clear, no sleep check between
+                        c['contradictions'] += 1
                 c[(who + '_scanned', nid)] += int(f['nr_scanned'])
                 c[(who + '_reclaimed', nid)] += int(f['nr_reclaimed'])
                 c['lru_lines'] += 1
@@ -170,13 +203,60 @@ def vmstat(path):
     return {k: d['end'][k] - d['start'].get(k, 0) for k in d['end']}
 
 
+def node_vmstat(path):
+    """{nid: {counter: end - start}} of X.dat.snap/start|end-nodeN-vmstat."""
+    d = collections.defaultdict(dict)
+    snap = path + '.snap'
+    if not os.path.isdir(snap):
+        return {}
+    for name in os.listdir(snap):
+        m = re.match(r'^start-node(\d+)-vmstat$', name)
+        if not m or not os.path.exists(os.path.join(snap, 'end-' + name[6:])):
+            continue
+        v = {}
+        for when in ('start', 'end'):
+            with open(os.path.join(snap, when + '-' + name[6:])) as fh:
+                v[when] = dict((k, int(x)) for k, x in (l.split() for l in fh if l.strip()))
+        d[int(m.group(1))] = {k: v['end'][k] - v['start'].get(k, 0) for k in v['end']}
+    return d
+
+
+def node_of_pfn(path):
+    """A function pfn -> nid from X.dat.snap/start-zoneinfo (each zone's
+    start_pfn and spanned), or None without it."""
+    p = os.path.join(path + '.snap', 'start-zoneinfo')
+    if not os.path.exists(p):
+        return None
+    spans, nid, spanned = [], None, 0
+    with open(p) as fh:
+        for line in fh:
+            m = re.match(r'^Node (\d+), zone', line)
+            if m:
+                nid, spanned = int(m.group(1)), 0
+            m = re.match(r'^\s+spanned\s+(\d+)', line)
+            if m:
+                spanned = int(m.group(1))
+            m = re.match(r'^\s+start_pfn:\s+(\d+)', line)
+            if m and spanned:
+                spans.append((int(m.group(1)), int(m.group(1)) + spanned, nid))
+
+    def node(pfn):
+        for lo, hi, n in spans:
+            if lo <= pfn < hi:
+                return n
+        return None
+    return node
+
+
 def sql_or_none(q, sql, args):
     """The one value of @sql, or None when the database cannot answer it
-    (a model without per-node stalls has no reclaim_stall.nids)."""
+    (a model without per-node stalls has no reclaim_stall.nids) or has no
+    row."""
     try:
-        return q.execute(sql, args).fetchone()[0]
+        row = q.execute(sql, args).fetchone()
     except sqlite3.OperationalError:
         return None
+    return row[0] if row else None
 
 
 def check(vr, path):
@@ -224,6 +304,19 @@ def check(vr, path):
                 for k in ('kswapd_scanned', 'kswapd_reclaimed', 'other_scanned',
                           'other_reclaimed')]
         eq('summary pages per node %d' % n, want, rows.get(n))
+    # the rule kswapd-sleep (4.12+) against the trace's own proofs: a kswapd
+    # call with nr_immediate > 0 (shrink_folio_list() counts it only while
+    # PGDAT_WRITEBACK is set), then one of the same node with nr_congested
+    # > 0 and nr_immediate = 0 (the flag clear: 5.18+ counts such a folio
+    # as immediate when it is set), with no kswapd_wake or kswapd_sleep of
+    # the node between: a clear that rule forbids. Counted where the run
+    # follows kswapd-sleep (the release's rule, no --flag-clear)
+    rule = sql_or_none(q, "SELECT detail FROM run_quality WHERE item = 'pgdat_flag_clear_rule'",
+                       ())
+    if rule and rule.startswith('kswapd-sleep') and traced:
+        eq('contradictions of rule kswapd-sleep', c['contradictions'],
+           sql_or_none(q, "SELECT count FROM run_quality"
+                       " WHERE item = 'pgdat_flag_contradictions'", ()))
     vm = vmstat(path)
     if vm is not None and bracketed:
         eq('kswapd wakes vs pageoutrun', vm['pageoutrun'], win['pageoutrun'])
@@ -236,6 +329,18 @@ def check(vr, path):
             eq('direct nr_scanned vs pgscan_direct', vm['pgscan_direct'], win['other_scanned'])
             eq('direct nr_reclaimed vs pgsteal_direct', vm['pgsteal_direct'],
                win['other_reclaimed'])
+    # each node's own counters: nr_vmscan_write (mm/vmscan.c pageout(),
+    # node_stat_add_folio(NR_VMSCAN_WRITE): the folio's pages) against the
+    # mm_vmscan_write_folio events between the marks on that node (the
+    # node of the event's pfn, by start-zoneinfo's zone spans; one event
+    # per folio: equal while every folio written is one page)
+    nvm, node = node_vmstat(path), node_of_pfn(path)
+    if nvm and node is not None and bracketed:
+        per = collections.Counter(node(p) for p in win['writes'])
+        for n in sorted(nvm):
+            eq('node %d nr_vmscan_write vs mm_vmscan_write_folio on its pfns' % n,
+               nvm[n].get('nr_vmscan_write'), per[n])
+        eq('mm_vmscan_write_folio on no node\'s pfns', 0, per[None])
     for b in bad:
         print(b)
     print('%s: %d nodes, %s' % (path, len(nodes), 'ok' if not bad else '%d mismatches' % len(bad)))

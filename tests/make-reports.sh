@@ -31,7 +31,8 @@ export LC_ALL=C
 shopt -s nullglob
 
 # bundle DIR DAT...: load DAT... (in the order given: the first setting is
-# compare's baseline) into a fresh DIR/vmscan.db and write the bundle to DIR
+# compare's baseline) into a fresh DIR/vmscan.db and write the bundle to DIR;
+# load_args (an array, may be unset) are given to every load
 bundle() {
 	local dir=$1 dat base name iter lat
 	shift
@@ -45,7 +46,8 @@ bundle() {
 		''|*[!0-9]*) name=$base iter= ;;
 		esac
 		echo "make-reports: loading $base as kernel '$name'${iter:+ iteration $iter} into $db" >&2
-		"$VR" load -q -d "$db" --kernel "$name" ${iter:+--iteration "$iter"} "$dat"
+		"$VR" load -q -d "$db" --kernel "$name" ${iter:+--iteration "$iter"} \
+			${load_args[@]+"${load_args[@]}"} "$dat"
 		lat=${dat%.dat}.latency.txt
 		if [ -s "$lat" ] && "$VR" help | grep -q '^  import-latency '; then
 			"$VR" import-latency -q -d "$db" --kernel "$name" ${iter:+--iteration "$iter"} "$lat"
@@ -66,17 +68,20 @@ by_name() {
 		sort -k1,1 -k2,2n | cut -d" " -f3-
 }
 
-# every sample but the pressure set's
+# every sample but the pressure set's (LAB_ONLY=1: only the lab's bundles,
+# after a make lab)
 main=()
-for dat in "$samples"/*.dat; do
-	case $(basename "$dat") in zram-*) ;; *) main+=("$dat") ;; esac
-done
-if [ ${#main[@]} -eq 0 ]; then
-	echo "make-reports: no $samples/*.dat to load" >&2
-	exit 1
+if [ "${LAB_ONLY:-0}" != 1 ]; then
+	for dat in "$samples"/*.dat; do
+		case $(basename "$dat") in zram-*) ;; *) main+=("$dat") ;; esac
+	done
+	if [ ${#main[@]} -eq 0 ]; then
+		echo "make-reports: no $samples/*.dat to load" >&2
+		exit 1
+	fi
+	mapfile -t main < <(by_name "${main[@]}")
+	bundle "$out" "${main[@]}"
 fi
-mapfile -t main < <(by_name "${main[@]}")
-bundle "$out" "${main[@]}"
 
 # the pressure set: the large dirty limit first (the baseline), then the
 # small vm.dirty_bytes, then the memcg run(s)
@@ -85,13 +90,15 @@ for g in 'zram-dirtyratio*' 'zram-dirtybytes*' 'zram-memcg*'; do
 	set -- "$samples"/$g.dat
 	[ $# -gt 0 ] && mapfile -t -O ${#pressure[@]} pressure < <(by_name "$@")
 done
-if [ ${#pressure[@]} -gt 0 ]; then
+if [ ${#pressure[@]} -gt 0 ] && [ "${LAB_ONLY:-0}" != 1 ]; then
 	bundle "$out/pressure" "${pressure[@]}"
 fi
 
 # the lab's recordings (samples/lab/, made by make lab): the unpatched
 # kernel first (the baseline), then the patched one; the classic LRU first,
-# then the multi-gen LRU
+# then the multi-gen LRU. The lab's patch clears PGDAT_WRITEBACK between two
+# kswapd passes (samples/lab/0001-lab-only-*.patch): its runs follow the
+# rule balanced-check, not their release's kswapd-sleep
 lab_set() {
 	local dir=$1 g list=()
 	shift
@@ -105,6 +112,8 @@ lab_set() {
 }
 # (LAB_BUNDLES=0: not these; t4030 needs only the first bundle)
 if [ "${LAB_BUNDLES:-1}" != 0 ]; then
+	load_args=(--flag-clear patched=balanced-check)
 	lab_set "$out/lab" vanilla patched
+	load_args=()
 	lab_set "$out/lab-mglru" classic mglru
 fi
