@@ -9,6 +9,10 @@ SNAP=$2
 snapshot() {
 	echo "vmscan-report: snapshot $1" > /sys/kernel/tracing/trace_marker
 	cat /proc/vmstat > "$SNAP/$1-vmstat"
+	# each node's counters (zone and node items, no events): nodeN-vmstat
+	for n in /sys/devices/system/node/node[0-9]*; do
+		cat "$n/vmstat" > "$SNAP/$1-${n##*/}-vmstat"
+	done
 	cat /proc/zoneinfo > "$SNAP/$1-zoneinfo"
 	cat /proc/pressure/memory > "$SNAP/$1-pressure-memory"
 	if [ -e /sys/kernel/mm/lru_gen/enabled ]; then

@@ -1,7 +1,7 @@
 #!/bin/sh
 # guest-run.sh - one lab recording inside the guest (see lab.sh): settings
 # from /lab/settings and the kernel command line (lab.name=, lab.lru_gen=).
-# zram swap, the ext4 data disk, two mlocked hogs (one per node, pinned to
+# zram swap, the ext4 data disk (its writes throttled by io.max), two mlocked hogs (one per node, pinned to
 # that node's CPU), simoop-lite (readers, writers, allocators), and
 # trace-cmd recording vmscan, compaction and kswapd's sched events while
 # guest-phase.sh stamps the snapshots and runs the measured part.
@@ -22,6 +22,17 @@ if [ -e /sys/kernel/mm/lru_gen/enabled ]; then
 	echo "$LRU_GEN" > /sys/kernel/mm/lru_gen/enabled
 	echo "lab: lru_gen/enabled = $(cat /sys/kernel/mm/lru_gen/enabled)"
 fi
+# The disk's writes are throttled in the guest, on its own clock (QEMU's
+# -icount): cgroup v2's io.max wbps for a group holding this script and
+# every process it starts; with the memory controller on, writeback is
+# charged to the group that dirtied the pages (CONFIG_CGROUP_WRITEBACK), so
+# the flusher's writes of the workload's files are throttled too and
+# pages wait under writeback meanwhile. No memory limit: reclaim is global.
+mkdir -p /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup || exit 1
+echo "+io +memory" > /sys/fs/cgroup/cgroup.subtree_control || exit 1
+mkdir /sys/fs/cgroup/lab && echo $$ > /sys/fs/cgroup/lab/cgroup.procs || exit 1
+echo "$(cat /sys/block/vda/dev) wbps=$((DISK_WRITE_KBPS * 1024))" > /sys/fs/cgroup/lab/io.max || exit 1
+echo "lab: cgroup lab: io.max $(cat /sys/fs/cgroup/lab/io.max)"
 echo "$ZRAM_SIZE" > /sys/block/zram0/disksize || exit 1
 mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 || exit 1
 mount -t ext4 -o noatime /dev/vda /data || exit 1

@@ -17,18 +17,22 @@
 #      libraries ldd names, simoop-lite built static from samples/workload,
 #      guest-init.sh, guest-run.sh, guest-phase.sh and the settings below;
 #      the workload's files made on the host into a cached ext4 image;
-#   3. for each run a guest: QEMU (TCG, 2 vCPUs) with two NUMA nodes of
-#      GUEST_MB/2 each, one CPU each; zram swap; a copy-on-write overlay
+#   3. for each run a guest: QEMU (TCG, one vCPU, -icount: the guest's
+#      clocks count its instructions, so its timing does not follow the
+#      host's load) with two NUMA nodes of GUEST_MB/2 each (node 0 with
+#      the CPU, node 1 memory only); zram swap; a copy-on-write overlay
 #      (qcow2) of the ext4 image as a virtio disk for the page cache (its
-#      writes throttled to DISK_WRITE_MBPS by QEMU); a raw virtio disk on
+#      writes throttled to DISK_WRITE_KBPS in the guest by cgroup io.max,
+#      in guest time); a raw virtio disk on
 #      which the guest writes a tar archive of its results;
 #   4. the results into OUT_DIR (default samples/lab/): NAME.dat (trace-cmd,
-#      mono clock, zstd), NAME.dat.snap/ (start-/end- vmstat, zoneinfo,
-#      pressure-memory, lru_gen-enabled), NAME.latency.txt (simoop-lite's
+#      mono clock, zstd), NAME.dat.snap/ (start-/end- vmstat, nodeN-vmstat,
+#      zoneinfo, pressure-memory, lru_gen-enabled), NAME.latency.txt (simoop-lite's
 #      report, for import-latency), NAME.log (the guest's serial console:
 #      kernel messages and guest-run.sh's log) and lab.log.
 #
-# Sets (LAB_SETS, default "patch mglru"), ITERATIONS (default 3) each,
+# Sets (LAB_SETS, default "patch mglru"), ITERATIONS (default 6) each
+# (FIRST_ITERATION=4 ITERATIONS=6: only runs 4 to 6, added to a set),
 # the runs of a set interleaved:
 #   patch   vanilla-N and patched-N: the lab's 6.1 unpatched and patched,
 #           classic LRU
@@ -47,16 +51,18 @@ TOP=${TOP:-$(cd "$SCRIPT_DIR/../.." && pwd)}
 LAB_CACHE=${LAB_CACHE:-/var/tmp/vmscan-report-lab}
 OUT_DIR=${OUT_DIR:-$SCRIPT_DIR}
 LAB_SETS=${LAB_SETS:-"patch mglru"}
-ITERATIONS=${ITERATIONS:-3}
+ITERATIONS=${ITERATIONS:-6}
+FIRST_ITERATION=${FIRST_ITERATION:-1} # the runs are NAME-FIRST_ITERATION .. NAME-ITERATIONS
 JOBS=${JOBS:-2}                     # make -j of the kernel build
-NICE=${NICE:-10}                    # the kernel build and QEMU run under nice -n NICE
+NICE=${NICE:-19}                    # the kernel build and QEMU run under nice -n NICE
 RUN_TIMEOUT=${RUN_TIMEOUT:-1200}    # s: a guest still running then is killed
-PATCH=${PATCH:-$SCRIPT_DIR/0001-lab-only-clear-pgdat-flags-when-balance_pgdat-finds-node-balanced.patch}
+PATCH=${PATCH:-$SCRIPT_DIR/0001-lab-only-kswapd-forgets-PGDAT_WRITEBACK-after-throttling-on-it.patch}
 CONFIG_FRAGMENT=$SCRIPT_DIR/guest.config
 # The guest
-GUEST_MB=${GUEST_MB:-384}           # two nodes of GUEST_MB/2, one CPU each
+GUEST_MB=${GUEST_MB:-384}           # two nodes of GUEST_MB/2 (the CPU on node 0)
 DISK_MB=${DISK_MB:-4096}            # the ext4 data disk (sparse file)
-DISK_WRITE_MBPS=${DISK_WRITE_MBPS:-1} # its write limit (QEMU's throttling.bps-write)
+DISK_WRITE_KBPS=${DISK_WRITE_KBPS:-1024} # its write limit in KiB/s of guest time (io.max wbps)
+ICOUNT_SHIFT=${ICOUNT_SHIFT:-3}     # QEMU -icount shift: 2^N ns of guest time per instruction
 # The workload (guest-run.sh; simoop-lite's options)
 ZRAM_SIZE=${ZRAM_SIZE:-256M}
 SWAPPINESS=${SWAPPINESS:-10}
@@ -251,6 +257,7 @@ make_initramfs() {
 	ALLOC_MB=$ALLOC_MB
 	ALLOC_CHUNK_KB=$ALLOC_CHUNK_KB
 	ALLOC_PAUSE_MS=$ALLOC_PAUSE_MS
+	DISK_WRITE_KBPS=$DISK_WRITE_KBPS
 	READ_RATE=$READ_RATE
 	WRITE_RATE=$WRITE_RATE
 	BUFFER_KB=$BUFFER_KB
@@ -316,14 +323,21 @@ run_guest_once() {
 	qemu-img create -q -f qcow2 -F raw -b "$(data_image)" "$data" || return 1
 	truncate -s 256M "$outimg" || return 1
 	log "$name: booting $(basename "$kernel"), lru_gen=$lru_gen"
+	# -icount: the guest's clocks count its instructions (2^ICOUNT_SHIFT ns
+	# each; sleep=off: an idle guest's time jumps to its next timer), so
+	# what the guest does in a second of its time does not depend on how
+	# busy the host is. One vCPU: with -icount (one TCG thread) QEMU 7.2's
+	# second vCPU never came up (the guest hung at "x86: Booting SMP
+	# configuration"); node 1 has memory and its own kswapd, no CPU
 	timeout -k 10 "$RUN_TIMEOUT" nice -n "$NICE" qemu-system-x86_64 \
-		-accel tcg,thread=multi -cpu max -smp 2 -m "$GUEST_MB" \
+		-accel tcg,thread=single -icount shift="$ICOUNT_SHIFT",sleep=off -rtc clock=vm \
+		-cpu max -smp 1 -m "$GUEST_MB" \
 		-object memory-backend-ram,id=m0,size=${half}M \
 		-object memory-backend-ram,id=m1,size=${half}M \
-		-numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1 \
+		-numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,memdev=m1 \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 loglevel=4 no_timer_check lab.name=$name lab.lru_gen=$lru_gen" \
-		-drive "file=$data,format=qcow2,if=virtio,cache=unsafe,throttling.bps-write=$((DISK_WRITE_MBPS << 20))" \
+		-drive "file=$data,format=qcow2,if=virtio,cache=unsafe" \
 		-drive "file=$outimg,format=raw,if=virtio" \
 		-display none -serial "file:$WORK/console.log" -monitor none -no-reboot &
 	QEMU_PID=$!
@@ -352,8 +366,8 @@ main() {
 	: > "$LOG"
 	local start i vanilla patched initrd debdir debinitrd
 	start=$(date +%s)
-	log "$(date -u '+%F %T') UTC: LAB_SETS='$LAB_SETS' ITERATIONS=$ITERATIONS GUEST_MB=$GUEST_MB cache $LAB_CACHE"
-	log "workload: guest $GUEST_MB MB in two nodes, hog ${HOG_MB} MB x 2 (mlocked), prefill $PREFILL, dirty prefill $DIRTY_PREFILL_MB MB per writer, simoop-lite -r $RUNTIME -w $WARMUP -R $READERS -W $WRITERS -A $ALLOCATORS -f $FILE_MB -a $ALLOC_MB -c $ALLOC_CHUNK_KB -p $ALLOC_PAUSE_MS -t $READ_RATE -T $WRITE_RATE; zram $ZRAM_SIZE, swappiness $SWAPPINESS, dirty_bytes $DIRTY_BYTES, dirty_background_bytes $DIRTY_BG_BYTES, disk writes $DISK_WRITE_MBPS MiB/s"
+	log "$(date -u '+%F %T') UTC: LAB_SETS='$LAB_SETS' iterations $FIRST_ITERATION-$ITERATIONS GUEST_MB=$GUEST_MB cache $LAB_CACHE"
+	log "workload: guest $GUEST_MB MB in two nodes, hog ${HOG_MB} MB x 2 (mlocked), prefill $PREFILL, dirty prefill $DIRTY_PREFILL_MB MB per writer, simoop-lite -r $RUNTIME -w $WARMUP -R $READERS -W $WRITERS -A $ALLOCATORS -f $FILE_MB -a $ALLOC_MB -c $ALLOC_CHUNK_KB -p $ALLOC_PAUSE_MS -t $READ_RATE -T $WRITE_RATE; zram $ZRAM_SIZE, swappiness $SWAPPINESS, dirty_bytes $DIRTY_BYTES, dirty_background_bytes $DIRTY_BG_BYTES, disk writes $DISK_WRITE_KBPS KiB/s (io.max), icount shift $ICOUNT_SHIFT"
 	ensure_packages
 	WORK=$(mktemp -d /var/tmp/vmscan-report-lab-run.XXXXXX)
 	case " $LAB_SETS " in *" patch "*)
@@ -367,7 +381,7 @@ main() {
 		debinitrd=$WORK/initramfs-debian.cpio.gz
 		make_initramfs "$debinitrd" "$debdir" ;;
 	esac
-	for i in $(seq "$ITERATIONS"); do
+	for i in $(seq "$FIRST_ITERATION" "$ITERATIONS"); do
 		case " $LAB_SETS " in *" patch "*)
 			run_guest "vanilla-$i" "$vanilla" "$initrd" n
 			run_guest "patched-$i" "$patched" "$initrd" n ;;
