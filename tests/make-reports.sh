@@ -32,9 +32,10 @@ shopt -s nullglob
 
 # bundle DIR DAT...: load DAT... (in the order given: the first setting is
 # compare's baseline) into a fresh DIR/vmscan.db and write the bundle to DIR;
-# load_args (an array, may be unset) are given to every load
+# flag_clear (an array of LABEL=RULE, may be unset): the runs labelled LABEL
+# are loaded with --flag-clear LABEL=RULE
 bundle() {
-	local dir=$1 dat base name iter lat
+	local dir=$1 dat base name iter lat fc rule
 	shift
 	local db=$dir/vmscan.db
 	mkdir -p "$dir"
@@ -46,8 +47,12 @@ bundle() {
 		''|*[!0-9]*) name=$base iter= ;;
 		esac
 		echo "make-reports: loading $base as kernel '$name'${iter:+ iteration $iter} into $db" >&2
+		rule=()
+		for fc in ${flag_clear[@]+"${flag_clear[@]}"}; do
+			[ "${fc%%=*}" = "$name" ] && rule=(--flag-clear "$fc")
+		done
 		"$VR" load -q -d "$db" --kernel "$name" ${iter:+--iteration "$iter"} \
-			${load_args[@]+"${load_args[@]}"} "$dat"
+			${rule[@]+"${rule[@]}"} "$dat"
 		lat=${dat%.dat}.latency.txt
 		if [ -s "$lat" ] && "$VR" help | grep -q '^  import-latency '; then
 			"$VR" import-latency -q -d "$db" --kernel "$name" ${iter:+--iteration "$iter"} "$lat"
@@ -112,8 +117,8 @@ lab_set() {
 }
 # (LAB_BUNDLES=0: not these; t4030 needs only the first bundle)
 if [ "${LAB_BUNDLES:-1}" != 0 ]; then
-	load_args=(--flag-clear patched=balanced-check)
+	flag_clear=(patched=balanced-check)
 	lab_set "$out/lab" vanilla patched
-	load_args=()
+	flag_clear=()
 	lab_set "$out/lab-mglru" classic mglru
 fi
