@@ -43,4 +43,11 @@ test_expect_success 'compare and chart take the same metric names (final-Read, R
 		grep -q "^latency metric final-Read" out || exit 1
 	done
 '
+test_expect_success 'import-latency of a directory: exit 1 saying it is one, database unchanged' '
+	"$VR" import-latency -q -d n.db -k k "$S/wsf10-1.latency.txt" &&
+	sqlite3 n.db .dump >before && mkdir d &&
+	test_expect_code 1 "$VR" import-latency -d n.db -k k d 2>err &&
+	grep -q "^vmscan-report: d: cannot read: Is a directory$" err &&
+	sqlite3 n.db .dump >after && test_cmp before after
+'
 test_done

@@ -238,9 +238,11 @@ int ingest_latency_read(const char *path, ingest_latency_name_bad_fn name_bad,
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		vr_buf_add(&b, chunk, n);
 	if (ferror(f)) {
+		int e = errno;	/* EISDIR: a directory opens but does not read */
+
 		fclose(f);
 		vr_buf_release(&b);
-		return vr_error("%s: read error", path);
+		return vr_error("%s: cannot read: %s", path, strerror(e));
 	}
 	fclose(f);
 	ret = ingest_latency_parse(path, b.buf, b.len, name_bad, out);
