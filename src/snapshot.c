@@ -51,8 +51,10 @@ static int read_whole(const char *path, struct vr_buf *b)
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		vr_buf_add(b, chunk, n);
 	if (ferror(f)) {
+		int e = errno;	/* EISDIR: a directory opens but does not read */
+
 		fclose(f);
-		return vr_error("%s: read error", path);
+		return vr_error("%s: cannot read: %s", path, strerror(e));
 	}
 	fclose(f);
 	if (memchr(b->buf, '\0', b->len))

@@ -135,6 +135,10 @@ test_expect_success 'bad snapshot directories: an error naming the file, databas
 	cp hand.txt.snap/end-vmstat other.txt.snap/end-vmstat && touch other.txt.snap/vmstat-before &&
 	test_expect_code 1 "$VR" load -q -d db other.txt 2>err &&
 	grep -q "other.txt.snap: unknown file .vmstat-before." err &&
+	rm other.txt.snap/vmstat-before && mkdir other.txt.snap/end-zoneinfo &&
+	test_expect_code 1 "$VR" load -q -d db other.txt 2>err &&
+	grep -q "other.txt.snap/end-zoneinfo: cannot read: Is a directory" err &&
+	rmdir other.txt.snap/end-zoneinfo &&
 	rm -r other.txt.snap && touch other.txt.snap &&
 	test_expect_code 1 "$VR" load -q -d db other.txt 2>err &&
 	grep -q "other.txt.snap: not a directory" err &&
