@@ -16,6 +16,7 @@
 
 #include <glib.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -440,10 +441,90 @@ int load_decode_window(const struct load_opts *o)
  * of them is being stored: SQLite takes one writer, so storing stays in
  * file order.  Returns the number of files that failed.
  */
+/*
+ * A file opened ahead on a thread of its own (load_input_open(): the
+ * source's checks and tracecmd_open(), its model, its reader started)
+ * while the store thread stores the file before it: on six recordings of
+ * a few MB the opens were 43 % of the store thread's time, which is the
+ * load's critical path (issue 28).  The thread lives until the file is
+ * closed: a trace-cmd convert it started dies with the thread that forked
+ * it (PR_SET_PDEATHSIG in ingest-dat-spill.c), not with the process.
+ */
+struct opener {
+	pthread_t th;
+	bool running;		/* started, not joined yet */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool opened, release;	/* under lock */
+	struct load_input *in;
+	struct store *st;
+	const char *path;
+	const struct load_ctx *c;
+	char **sha;
+	int rc;			/* load_input_open()'s */
+};
+
+static void *opener_main(void *arg)
+{
+	struct opener *o = arg;
+	int rc = load_input_open(o->in, o->st, o->path, o->c, o->sha);
+
+	pthread_mutex_lock(&o->lock);
+	o->rc = rc;
+	o->opened = true;
+	pthread_cond_broadcast(&o->cond);
+	while (!o->release)
+		pthread_cond_wait(&o->cond, &o->lock);
+	pthread_mutex_unlock(&o->lock);
+	return NULL;
+}
+
+/* Open @path into @in on a thread of its own (here if none can start). */
+static void open_ahead(struct opener *o, struct load_input *in, struct store *st,
+		       const char *path, const struct load_ctx *c, char **sha)
+{
+	*o = (struct opener){ .in = in, .st = st, .path = path, .c = c, .sha = sha };
+	pthread_mutex_init(&o->lock, NULL);
+	pthread_cond_init(&o->cond, NULL);
+	o->running = pthread_create(&o->th, NULL, opener_main, o) == 0;
+	if (!o->running)
+		o->rc = load_input_open(in, st, path, c, sha);
+}
+
+/* Wait for @o's open: 0, or -1 (it failed, said). */
+static int open_wait(struct opener *o)
+{
+	if (o->running) {
+		pthread_mutex_lock(&o->lock);
+		while (!o->opened)
+			pthread_cond_wait(&o->cond, &o->lock);
+		pthread_mutex_unlock(&o->lock);
+	}
+	return o->rc ? -1 : 0;
+}
+
+/* Close @in, opened by @o, and end @o's thread. */
+static void open_close(struct opener *o, struct load_input *in)
+{
+	open_wait(o);
+	load_input_close(in);
+	if (o->running) {
+		pthread_mutex_lock(&o->lock);
+		o->release = true;
+		pthread_cond_broadcast(&o->cond);
+		pthread_mutex_unlock(&o->lock);
+		pthread_join(o->th, NULL);
+		o->running = false;
+		pthread_cond_destroy(&o->cond);
+		pthread_mutex_destroy(&o->lock);
+	}
+}
+
 static int load_run_files(struct load_ctx *c, struct store *st, char *const *files, int n)
 {
 	int window = load_decode_window(&c->o);
 	struct load_input *in = vr_calloc((size_t)n, sizeof(*in));
+	struct opener *op = vr_calloc((size_t)n, sizeof(*op));
 	bool *bad = vr_calloc((size_t)n, sizeof(*bad));
 	char **sha = vr_calloc((size_t)n, sizeof(*sha));	/* of trace.dat files */
 	int failed = 0, opened = 0;
@@ -454,11 +535,16 @@ static int load_run_files(struct load_ctx *c, struct store *st, char *const *fil
 	for (int i = 0; i < n && !*c->interrupted; i++) {
 		for (; opened < n && opened < i + window && !*c->interrupted; opened++) {
 			if (!bad[opened])
-				bad[opened] = load_input_open(&in[opened], st, files[opened], c,
-							      c->supervised ? NULL : &sha[opened]) != 0;
+				open_ahead(&op[opened], &in[opened], st, files[opened], c,
+					   c->supervised ? NULL : &sha[opened]);
+			else
+				op[opened].rc = -1;
 		}
 		int iteration = c->o.iteration ? c->o.iteration + i : 0;
 		bool f;
+
+		if (i < opened)
+			bad[i] = open_wait(&op[i]) != 0;
 
 		if (*c->interrupted) {	/* while file i was being opened */
 			vr_error("%s: interrupted; the database is unchanged", files[i]);
@@ -471,13 +557,14 @@ static int load_run_files(struct load_ctx *c, struct store *st, char *const *fil
 		c->files_loaded += !f;
 		if (c->supervised && i == n - 1 && in[i].src)	/* the worker exits next */
 			ingest_leave_to_exit(in[i].src);
-		load_input_close(&in[i]);
+		open_close(&op[i], &in[i]);
 	}
 	for (int i = 0; i < n; i++) {	/* opened ahead of an interruption */
-		load_input_close(&in[i]);
+		open_close(&op[i], &in[i]);
 		free(sha[i]);
 	}
 	free(sha);
+	free(op);
 	free(in);
 	free(bad);
 	return failed;
