@@ -1,23 +1,29 @@
 #!/usr/bin/env python3
-"""Measure `vmscan-report load` against trace-cmd on the same trace.dat.
+"""bench.py VR BARE BIG BIG_V6 BIG_X3 BIG_X10 SMALL...: make bench's one
+table (issue 28).
 
-For each command: wall time, CPU time (user+sys, with its child processes)
-and peak RSS of the process tree's largest process (wait4 rusage): each
-command runs VR_BENCH_ROUNDS times (default 3), interleaved, and the medians
-are reported; then once more with the peak anonymous RSS of the whole tree
-sampled every 20 ms (apart: the sampling takes CPU from the command).
-Prints a table and the targets:
-load wall time <= 1/4 of `trace-cmd report > /dev/null`, and load's peak
-anonymous memory not growing with the trace: measured on a sample (tens of
-thousands of events), on the first million events of the big trace (cut
-with `trace-cmd split`) and on the whole of it.  File-backed pages (the
-uncompressed copy libtracecmd maps) are page cache the kernel can take back,
-and are shown apart.
-Then the commands that read a loaded database (summary, compare, timeline of
-the run, report writing its bundle, compare on the bundle's evidence.db),
-the same way, with their wall time as a fraction of load's (targets: report
-<= 0.5, summary and compare <= 0.2), and the sizes of the database and of
-report's evidence.db.
+Every round runs each command once, in the same order (interleaved: this
+machine is shared, so a ratio is taken within a round, between commands
+that ran minutes apart at most); VR_BENCH_ROUNDS rounds (default 3).  Each
+row gives the median over the rounds and their range [min-max]:
+  - load of BIG (a fresh database) / `trace-cmd report -i BIG >/dev/null`;
+  - load of BIG / the bare reader (tests/bench/bare-read.c fields: the
+    CPUs merged in time order, each record's event found by id, three
+    fields read) on BIG_V6, the uncompressed copy load reads from;
+  - several small files: one load of SMALL... / the trace-cmd reports of
+    each, summed;
+  - load of BIG_X3 and BIG_X10 (BIG's events 3 and 10 times,
+    make-scaled-trace.py) / load of BIG, and the peak RSS of each load (the
+    largest process of its tree, file pages mapped included: what a user
+    sees);
+  - the database's size / BIG's;
+  - the commands run after the load on BIG's database, / that load.
+Goals (issue 28) are printed beside: "met" or "NOT met", on the median.
+VR_BENCH_BEFORE=BINARY adds a column of the same measures for another
+vmscan-report (e.g. an earlier commit's), run in the same rounds, each
+round the other binary first.
+Times are wall seconds; CPU seconds (user + sys, children included) are
+given for the absolute rows.
 """
 import os
 import statistics
@@ -27,171 +33,126 @@ import tempfile
 import time
 
 
-def anon_kb(pid):
-    """RssAnon in kB of @pid and all its descendants (load works in a child
-    process): memory that is really the command's, as opposed to file pages
-    mapped from the trace."""
-    total = 0
-    try:
-        with open(f'/proc/{pid}/status') as f:
-            for line in f:
-                if line.startswith('RssAnon:'):
-                    total += int(line.split()[1])
-        for task in os.listdir(f'/proc/{pid}/task'):
-            with open(f'/proc/{pid}/task/{task}/children') as f:
-                total += sum(anon_kb(int(c)) for c in f.read().split())
-    except OSError:
-        pass
-    return total
-
-
-def measure(argv, poll=True):
-    """(wall s, cpu s, peak RSS MB, peak anonymous RSS MB sampled every 20 ms).
-    Unpolled (@poll False), the last is None: the sampling (a walk of /proc
-    every 20 ms) takes CPU from a command that uses both CPUs of a 2-CPU
-    machine, so timed runs are not sampled."""
+def measure(argv, stdout=subprocess.DEVNULL):
+    """(wall s, cpu s, peak RSS MB of the largest process of the tree)."""
     start = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peak_anon = 0
-    while True:
-        pid, status, ru = os.wait4(proc.pid, os.WNOHANG if poll else 0)
-        if pid:
-            break
-        peak_anon = max(peak_anon, anon_kb(proc.pid))
-        time.sleep(0.02)
+    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(proc.pid, 0)
     wall = time.monotonic() - start
     err = proc.stderr.read().decode(errors='replace')
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f'bench: {" ".join(argv)} failed: {err}')
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, \
-        peak_anon / 1024.0 if poll else None
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
 
 
-def count_events(bare, path):
-    out = subprocess.run([bare, 'percpu', path], capture_output=True, text=True, check=True)
-    return int(out.stdout.strip())
+def fresh(path):
+    if os.path.isdir(path):
+        subprocess.run(['rm', '-rf', path], check=True)
+    elif os.path.exists(path):
+        os.unlink(path)
+    return path
 
 
-def median_row(samples):
-    """Per column, the median of @samples (tuples of equal length)."""
-    return tuple(statistics.median(col) for col in zip(*samples))
+AFTER = ['summary', 'compare', 'timeline --run 1', 'report -o DIR', 'compare -d evidence.db']
+
+
+def one_round(vr, bare, big, v6, x3, x10, small, tmp):
+    """One round: a dict of name -> value."""
+    r = {}
+    db = fresh(os.path.join(tmp, 'big.db'))
+    r['load'] = measure([vr, 'load', '-q', '-d', db, big])
+    r['db_bytes'] = os.path.getsize(db)
+    r['report'] = measure(['trace-cmd', 'report', '-i', big])
+    r['bare'] = measure([bare, 'fields', v6])
+    sdb = fresh(os.path.join(tmp, 'small.db'))
+    r['small_load'] = measure([vr, 'load', '-q', '-d', sdb] + small)
+    walls = [measure(['trace-cmd', 'report', '-i', f])[0] for f in small]
+    r['small_report'] = (sum(walls), 0.0, 0.0)
+    for name, path in (('x3', x3), ('x10', x10)):
+        xdb = fresh(os.path.join(tmp, name + '.db'))
+        r[name] = measure([vr, 'load', '-q', '-d', xdb, path])
+        os.unlink(xdb)
+    out = os.path.join(tmp, 'bundle')
+    argv = {'summary': [vr, 'summary', '-d', db], 'compare': [vr, 'compare', '-d', db],
+            'timeline --run 1': [vr, 'timeline', '-d', db, '--run', '1'],
+            'report -o DIR': [vr, 'report', '-d', db, '-o', out],
+            'compare -d evidence.db': [vr, 'compare', '-d', os.path.join(out, 'evidence.db')]}
+    fresh(out)
+    for name in AFTER:
+        r[name] = measure(argv[name])
+    r['evidence_bytes'] = os.path.getsize(os.path.join(out, 'evidence.db'))
+    return r
+
+
+def stat(values):
+    return statistics.median(values), min(values), max(values)
 
 
 def main():
-    vr, bare, big = sys.argv[1:4]
-    small = sys.argv[4] if len(sys.argv) > 4 else None
-    # this machine shares its host: every command runs ROUNDS times,
-    # interleaved with the others, and its median is reported
+    vr, bare, big, v6, x3, x10 = sys.argv[1:7]
+    small = sys.argv[7:]
     rounds = int(os.environ.get('VR_BENCH_ROUNDS', '3'))
-    nev = count_events(bare, big)
-    names = ['vmscan-report load', 'vmscan-report load --low-memory',
-             'trace-cmd report >/dev/null', 'bare read_data, CPU by CPU',
-             'bare read_data, CPUs merged', 'bare tracecmd_iterate_events']
-    samples = {name: [] for name in names}
-    ratios = []
+    before = os.environ.get('VR_BENCH_BEFORE')
+    res, res_before = [], []
     with tempfile.TemporaryDirectory(dir='/var/tmp') as tmp:
-        db = os.path.join(tmp, 'bench.db')
-        cmds = [[vr, 'load', '-q', '-d', db, big],
-                [vr, 'load', '-q', '-d', db, '--low-memory', big],
-                ['trace-cmd', 'report', '-i', big],
-                [bare, 'percpu', big], [bare, 'merge', big], [bare, 'iterate', big]]
-        for _ in range(rounds):
-            for name, argv in zip(names, cmds):
-                if os.path.exists(db):
-                    os.unlink(db)
-                samples[name].append(measure(argv, poll=False))
-            ratios.append(samples[names[0]][-1][0] / samples[names[2]][-1][0])
-        anon = {}	# one sampled run each, for its peak anonymous memory
-        for name, argv in zip(names, cmds):
-            if os.path.exists(db):
-                os.unlink(db)
-            anon[name] = measure(argv)[3]
-        sizes = []	# (events, load's measure, load --low-memory's measure)
-        part = os.path.join(tmp, 'part')
-        subprocess.run(['trace-cmd', 'split', '-i', big, '-o', part, '-e', '1000000'],
-                       check=True, capture_output=True)
-        for path in ([small] if small else []) + [part + '.1']:
-            db2 = os.path.join(tmp, 'size.db')
-            plain = measure([vr, 'load', '-q', '-d', db2, path])
-            os.unlink(db2)
-            low = measure([vr, 'load', '-q', '-d', db2, '--low-memory', path])
-            os.unlink(db2)
-            sizes.append((count_events(bare, path), plain, low))
-        after = measure_after_load(vr, big, tmp, rounds)
-    rows = [(name, *median_row([m[:3] for m in samples[name]]), anon[name]) for name in names]
-    print(f'trace: {big} ({os.path.getsize(big) / 1e6:.1f} MB, {nev} events);'
-          f' medians of {rounds} interleaved rounds (peak anon: one more run each, sampled)')
-    print(f'{"command":32s} {"wall s":>8s} {"cpu s":>8s} {"peak RSS MB":>12s} {"peak anon MB":>13s}')
-    for name, wall, cpu, rss, anon in rows:
-        print(f'{name:32s} {wall:8.2f} {cpu:8.2f} {rss:12.1f} {anon:13.1f}')
-    load_wall, report_wall = rows[0][1], rows[2][1]
-    print(f'load: {nev / load_wall:,.0f} events/s; load/report wall ratio {load_wall / report_wall:.3f}'
-          f' (target <= 0.25: {"met" if load_wall <= report_wall / 4 else "NOT met"});'
-          f' per round: {", ".join(f"{r:.3f}" for r in ratios)}')
-    sizes.append((nev, rows[0][1:], rows[1][1:]))
-    print('peak anonymous RSS MB by trace size (peak RSS of the largest process, with'
-          ' file-backed pages, in brackets):')
-    for events, plain, low in sizes:
-        print(f'  {events:>9} events: load {plain[3]:6.1f} ({plain[2]:6.1f}),'
-              f' load --low-memory {low[3]:6.1f} ({low[2]:6.1f})')
-    if len(sizes) >= 2:
-        grow = sizes[-1][1][3] / sizes[-2][1][3]
-        print(f'load peak anonymous RSS on {sizes[-1][0]} events / on {sizes[-2][0]} events: {grow:.2f}'
-              f' (flat: {"yes" if grow <= 1.15 else "NO"})')
+        for i in range(rounds):
+            if before:
+                res_before.append(one_round(before, bare, big, v6, x3, x10, small, tmp))
+            res.append(one_round(vr, bare, big, v6, x3, x10, small, tmp))
+            print(f'bench: round {i + 1} of {rounds} done', file=sys.stderr)
+    trace_bytes = os.path.getsize(big)
+    nev = subprocess.run([bare, 'merge', v6], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    print(f'make bench: {big} ({trace_bytes / 1e6:.1f} MB, {nev} events), x3 and x10 made of it'
+          f' (make-scaled-trace.py), {len(small)} small files; {rounds} interleaved rounds:'
+          f' median [min-max]')
+    if before:
+        print(f'before: {before} (median [min-max] in its column), after: {vr}')
+        print(f'{"measure":44s} {"before":>9s} {"range":>19s} {"after":>9s} {"range":>19s}  goal')
+    else:
+        print(f'{"measure":44s} {"median":>9s} {"range":>19s}  goal')
+    rows = []
 
-    print_after_load(after, rows[0][1])
+    def row(name, values, fmt, goal=None, ok=None):
+        # @values: the rounds' results -> one value per round
+        def cell(vals):
+            med, lo, hi = stat(vals)
+            rng = '[' + fmt.format(lo) + '-' + fmt.format(hi) + ']'
+            return med, f'{fmt.format(med):>9s} {rng:>19s}'
+        med, text = cell(values(res))
+        if before:
+            text = cell(values(res_before))[1] + ' ' + text
+        verdict = ''
+        if goal:
+            verdict = f'{goal}: {"met" if ok(med) else "NOT met"}'
+        rows.append(f'{name:44s} {text}  {verdict}')
 
-
-AFTER_NAMES = ['summary', 'compare', 'timeline --run 1', 'report -o DIR',
-               'compare -d evidence.db']
-
-
-def measure_after_load(vr, big, tmp, rounds):
-    """Load @big once into a database of its own under @tmp, then time the
-    commands that read it (@rounds interleaved rounds, medians; one more
-    sampled run each for peak anonymous memory).  Returns (rows, db bytes,
-    evidence.db bytes): rows are (name, wall s, cpu s, peak RSS MB, peak
-    anon MB)."""
-    db = os.path.join(tmp, 'after.db')
-    subprocess.run([vr, 'load', '-q', '-d', db, '--kernel', 'big', big], check=True)
-    out = os.path.join(tmp, 'bundle')
-    evidence = os.path.join(out, 'evidence.db')
-
-    def argv_of(name):
-        return {'summary': [vr, 'summary', '-d', db],
-                'compare': [vr, 'compare', '-d', db],
-                'timeline --run 1': [vr, 'timeline', '-d', db, '--run', '1'],
-                'report -o DIR': [vr, 'report', '-d', db, '-o', out],
-                'compare -d evidence.db': [vr, 'compare', '-d', evidence]}[name]
-
-    samples = {name: [] for name in AFTER_NAMES}
-    anon = {}
-    for r in range(rounds + 1):
-        for name in AFTER_NAMES:
-            if name.startswith('report') and os.path.exists(out):
-                subprocess.run(['rm', '-rf', out], check=True)
-            m = measure(argv_of(name), poll=(r == rounds))
-            if r == rounds:
-                anon[name] = m[3]
-            else:
-                samples[name].append(m[:3])
-    rows = [(name, *median_row(samples[name]), anon[name]) for name in AFTER_NAMES]
-    return rows, os.path.getsize(db), os.path.getsize(evidence)
-
-
-def print_after_load(after, load_wall):
-    """Print measure_after_load()'s table and the ratios to @load_wall (s)."""
-    rows, db_bytes, evidence_bytes = after
-    targets = {'summary': 0.2, 'compare': 0.2, 'report -o DIR': 0.5}
-    print('after the load, on its database (medians as above):')
-    print(f'{"command":32s} {"wall s":>8s} {"cpu s":>8s} {"peak RSS MB":>12s}'
-          f' {"peak anon MB":>13s} {"wall/load":>10s}')
-    for name, wall, cpu, rss, anon in rows:
-        ratio = wall / load_wall
-        goal = targets.get(name)
-        verdict = f' (target <= {goal}: {"met" if ratio <= goal else "NOT met"})' if goal else ''
-        print(f'{name:32s} {wall:8.2f} {cpu:8.2f} {rss:12.1f} {anon:13.1f} {ratio:10.3f}{verdict}')
-    print(f'database {db_bytes / 1e6:.1f} MB, evidence.db {evidence_bytes / 1e6:.1f} MB')
+    row('load, wall s', lambda rs: [r['load'][0] for r in rs], '{:.2f}')
+    row('load, cpu s', lambda rs: [r['load'][1] for r in rs], '{:.2f}')
+    row('trace-cmd report >/dev/null, wall s', lambda rs: [r['report'][0] for r in rs], '{:.2f}')
+    row('bare reader (fields, uncompressed), wall s', lambda rs: [r['bare'][0] for r in rs], '{:.2f}')
+    row('load / trace-cmd report', lambda rs: [r['load'][0] / r['report'][0] for r in rs], '{:.3f}',
+        '<= 0.20', lambda v: v <= 0.20)
+    row('load / bare reader', lambda rs: [r['load'][0] / r['bare'][0] for r in rs], '{:.2f}',
+        '<= 1.3', lambda v: v <= 1.3)
+    row(f'{len(small)} small files: load / trace-cmd report',
+        lambda rs: [r['small_load'][0] / r['small_report'][0] for r in rs], '{:.3f}',
+        '<= 0.30', lambda v: v <= 0.30)
+    row('load x3 / load x1, wall', lambda rs: [r['x3'][0] / r['load'][0] for r in rs], '{:.2f}')
+    row('load x10 / load x1, wall', lambda rs: [r['x10'][0] / r['load'][0] for r in rs], '{:.2f}',
+        '<= 10.5', lambda v: v <= 10.5)
+    row('load x1 peak RSS MB', lambda rs: [r['load'][2] for r in rs], '{:.0f}')
+    row('load x3 peak RSS MB', lambda rs: [r['x3'][2] for r in rs], '{:.0f}')
+    row('load x10 peak RSS MB', lambda rs: [r['x10'][2] for r in rs], '{:.0f}', '< 300', lambda v: v < 300)
+    row('database / trace size', lambda rs: [r['db_bytes'] / trace_bytes for r in rs], '{:.2f}',
+        '<= 4', lambda v: v <= 4)
+    row('evidence.db MB', lambda rs: [r['evidence_bytes'] / 1e6 for r in rs], '{:.1f}')
+    for name in AFTER:
+        row(f'{name} / load', lambda rs, name=name: [r[name][0] / r['load'][0] for r in rs],
+            '{:.3f}',
+            '<= 0.5', lambda v: v <= 0.5)
+    for line in rows:
+        print(line)
 
 
 if __name__ == '__main__':
