@@ -20,8 +20,9 @@ row gives the median over the rounds and their range [min-max]:
   - the commands run after the load on BIG's database, / that load.
 Goals (issue 28) are printed beside: "met" or "NOT met", on the median.
 VR_BENCH_BEFORE=BINARY adds a column of the same measures for another
-vmscan-report (e.g. an earlier commit's), run in the same rounds, each
-round the other binary first.
+vmscan-report (e.g. an earlier commit's), run in the same rounds after
+this one, its ratios taken to the same round's trace-cmd report and bare
+reader.
 Times are wall seconds; CPU seconds (user + sys, children included) are
 given for the absolute rows.
 """
@@ -56,18 +57,25 @@ def fresh(path):
 AFTER = ['summary', 'compare', 'timeline --run 1', 'report -o DIR', 'compare -d evidence.db']
 
 
-def one_round(vr, bare, big, v6, x3, x10, small, tmp):
-    """One round: a dict of name -> value."""
+def one_round(vr, bare, big, v6, x3, x10, small, tmp, shared=None):
+    """One round: a dict of name -> value.  @shared: a round's result whose
+    measures that do not depend on @vr (trace-cmd report, the bare reader)
+    this one takes instead of measuring them again."""
     r = {}
     db = fresh(os.path.join(tmp, 'big.db'))
     r['load'] = measure([vr, 'load', '-q', '-d', db, big])
     r['db_bytes'] = os.path.getsize(db)
-    r['report'] = measure(['trace-cmd', 'report', '-i', big])
-    r['bare'] = measure([bare, 'fields', v6])
+    if shared:
+        for k in ('report', 'bare', 'small_report'):
+            r[k] = shared[k]
+    else:
+        r['report'] = measure(['trace-cmd', 'report', '-i', big])
+        r['bare'] = measure([bare, 'fields', v6])
     sdb = fresh(os.path.join(tmp, 'small.db'))
     r['small_load'] = measure([vr, 'load', '-q', '-d', sdb] + small)
-    walls = [measure(['trace-cmd', 'report', '-i', f])[0] for f in small]
-    r['small_report'] = (sum(walls), 0.0, 0.0)
+    if not shared:
+        walls = [measure(['trace-cmd', 'report', '-i', f])[0] for f in small]
+        r['small_report'] = (sum(walls), 0.0, 0.0)
     for name, path in (('x3', x3), ('x10', x10)):
         xdb = fresh(os.path.join(tmp, name + '.db'))
         r[name] = measure([vr, 'load', '-q', '-d', xdb, path])
@@ -96,9 +104,10 @@ def main():
     res, res_before = [], []
     with tempfile.TemporaryDirectory(dir='/var/tmp') as tmp:
         for i in range(rounds):
-            if before:
-                res_before.append(one_round(before, bare, big, v6, x3, x10, small, tmp))
             res.append(one_round(vr, bare, big, v6, x3, x10, small, tmp))
+            if before:
+                res_before.append(one_round(before, bare, big, v6, x3, x10, small, tmp,
+                                            shared=res[-1]))
             print(f'bench: round {i + 1} of {rounds} done', file=sys.stderr)
     trace_bytes = os.path.getsize(big)
     nev = subprocess.run([bare, 'merge', v6], capture_output=True, text=True,
