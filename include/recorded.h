@@ -42,6 +42,11 @@ struct store;
 enum recorded_need {
 	RN_VMSCAN = 0,		/* any vmscan tracepoint */
 	RN_KSWAPD,		/* mm_vmscan_kswapd_wake, _sleep */
+	RN_KSWAPD_TIME,		/* RN_KSWAPD, and kswapd's state known over
+				 * the whole trace: not an excerpt cut by
+				 * marker lines (run_quality
+				 * text_excerpt_gaps), across which an awake
+				 * or asleep kswapd cannot be followed */
 	RN_DIRECT,		/* mm_vmscan_direct_reclaim_begin, _end */
 	RN_LRU_PAGES,		/* mm_vmscan_lru_shrink_inactive (nr_scanned,
 				 * nr_reclaimed), emitted on this kernel */

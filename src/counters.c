@@ -137,10 +137,11 @@ static const struct counter_def defs[] = {
 	  " AND c.wake_ns IS NOT NULL AND r.last_ts_ns > r.first_ts_ns", 0, 0, 0,
 	  "time from each wake to the full sleep, or to the last activity before a nap (naps not"
 	  " counted), over the time kswapd's state is known: the trace length times the kswapd"
-	  " nodes, less each node's time before its first kswapd_wake", RN_KSWAPD },
+	  " nodes, less each node's time before its first kswapd_wake", RN_KSWAPD_TIME },
 	{ "Kswapd awake to full sleep %", "%", AWAKE_TO_FULL_SLEEP, 0, 0, 0,
 	  "time from the first wake after a full sleep to the next full sleep (naps counted as"
-	  " awake; summary's per-node Awake to full sleep column), over the same known time", RN_KSWAPD },
+	  " awake; summary's per-node Awake to full sleep column), over the same known time",
+	  RN_KSWAPD_TIME },
 	{ "Pages scanned by kswapd", "pages", PAGES KSWAPD_SHRINK, 0, 0, 0,
 	  "nr_scanned of mm_vmscan_lru_shrink_inactive by a kswapd* task", RN_LRU_PAGES },
 	{ "Pages reclaimed by kswapd", "pages", PAGES KSWAPD_SHRINK, 1, 0, 0,

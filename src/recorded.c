@@ -253,6 +253,21 @@ static int flags_need(struct store *s, int64_t run_id, char *why, size_t len)
 	return rc < 0 ? -1 : rc == 0;
 }
 
+/* RN_KSWAPD_TIME after RN_KSWAPD: no elision gap in the text. */
+static int gaps_need(struct store *s, int64_t run_id, char *why, size_t len)
+{
+	int64_t n = 0;
+
+	if (one_int(s, "SELECT coalesce(sum(count), 0) FROM run_quality WHERE run_id = ?1 AND"
+		    " item = 'text_excerpt_gaps'", run_id, NULL, &n))
+		return -1;
+	if (n)
+		snprintf(why, len, "not known: the trace is an excerpt with %lld gap%s (elision"
+			 " marker lines); kswapd's state across a gap is unknown", (long long)n,
+			 n == 1 ? "" : "s");
+	return n == 0;
+}
+
 static int vmstat_need(struct store *s, int64_t run_id, char *why, size_t len)
 {
 	int64_t n = 0;
@@ -317,6 +332,9 @@ int recorded_check(struct store *s, int64_t run_id, enum recorded_need need, cha
 		return 1;
 	case RN_KSWAPD:
 		return event_need(s, run_id, &f, kswapd, why, len);
+	case RN_KSWAPD_TIME:
+		rc = event_need(s, run_id, &f, kswapd, why, len);
+		return rc == 1 ? gaps_need(s, run_id, why, len) : rc;
 	case RN_DIRECT:
 		return event_need(s, run_id, &f, direct, why, len);
 	case RN_WRITE:

@@ -539,18 +539,25 @@ struct node_sum {
 	int64_t unknown_ns;		/* before the first wake: not known */
 };
 
+/* @known: kswapd's state is known over the whole trace (RN_KSWAPD_TIME);
+ * when not, the Awake columns print "-" (the caller says why). */
 static void node_print(FILE *out, struct node_sum *n, int64_t first_ts, int64_t last_ts,
-		       struct vr_buf *notes)
+		       struct vr_buf *notes, bool known)
 {
 	int64_t span = last_ts - first_ts - n->unknown_ns;
 
 	if (n->awake_from != UNSET)
 		n->awake_ns += last_ts - n->awake_from;
-	fprintf(out, "  %-4d %8lld %7lld %8lld %7lld %6lld %7lld %7lld %6lld %7lld %12.3f %11.2f%%\n",
+	fprintf(out, "  %-4d %8lld %7lld %8lld %7lld %6lld %7lld %7lld %6lld %7lld",
 		n->nid, (long long)n->pid, (long long)n->wakes, (long long)n->rewakes,
 		(long long)n->sleeps, (long long)n->premature, (long long)n->early,
-		(long long)n->timedout, (long long)n->nonap, (long long)n->unknown,
-		n->awake_ns / 1e9, span > 0 ? 100.0 * (double)n->awake_ns / (double)span : 0.0);
+		(long long)n->timedout, (long long)n->nonap, (long long)n->unknown);
+	if (!known) {
+		fprintf(out, " %12s %12s\n", "-", "-");
+		return;
+	}
+	fprintf(out, " %12.3f %11.2f%%\n", n->awake_ns / 1e9,
+		span > 0 ? 100.0 * (double)n->awake_ns / (double)span : 0.0);
 	if (n->unknown_ns > 0)
 		vr_buf_addf(notes, "  node %d: kswapd's state before its first kswapd_wake (the first"
 			    " %.3f s of the trace) is unknown: not counted in Awake s or %%\n",
@@ -601,11 +608,16 @@ static int print_nodes(const struct sum_ctx *c, int64_t first_ts, int64_t last_t
 					" ORDER BY nid, coalesce(wake_ns, -1)", "per-node kswapd table");
 	struct node_sum n = { .nid = -1 };
 	struct vr_buf notes;
-	int rc;
+	char why[RECORDED_WHY_MAX];
+	int rc, known = recorded_check(c->s, c->run, RN_KSWAPD_TIME, why, sizeof(why));
 
-	if (!q)
+	if (!q || known < 0) {
+		store_stmt_free(q);
 		return -1;
+	}
 	vr_buf_init(&notes);
+	if (!known)
+		vr_buf_addf(&notes, "  -: %s\n", why);
 	fprintf(c->out, "\n  %-4s %8s %7s %8s %7s %6s %7s %7s %6s %7s %12s %12s\n", "Node",
 		"kswapd", "Wakes", "Re-wakes", "Full", "Prema-", "Nap", "Nap", "No", "Unknown",
 		"Awake to", "Awake to");
@@ -616,13 +628,13 @@ static int print_nodes(const struct sum_ctx *c, int64_t first_ts, int64_t last_t
 
 		if (nid != n.nid) {
 			if (n.nid >= 0)
-				node_print(c->out, &n, first_ts, last_ts, &notes);
+				node_print(c->out, &n, first_ts, last_ts, &notes, known);
 			n = (struct node_sum){ .nid = nid, .pid = -1, .awake_from = UNSET };
 		}
 		node_add(&n, q, first_ts, last_ts);
 	}
 	if (n.nid >= 0)
-		node_print(c->out, &n, first_ts, last_ts, &notes);
+		node_print(c->out, &n, first_ts, last_ts, &notes, known);
 	store_stmt_free(q);
 	if (notes.len)
 		fputs(notes.buf, c->out);
