@@ -54,8 +54,9 @@ enum recorded_need {
 	RN_WRITE,		/* mm_vmscan_write_folio (5.19+) or _writepage */
 	RN_THROTTLED,		/* mm_vmscan_throttled (5.16+) */
 	RN_PGDAT_FLAGS,		/* pgdat flags the model inferred: the LRU
-				 * events, and no run_quality
-				 * pgdat_flag_not_inferred */
+				 * events, no run_quality
+				 * pgdat_flag_not_inferred, and no excerpt
+				 * gap (a flag's time across one is unknown) */
 	RN_VMSTAT,		/* /proc/vmstat at the start and the end
 				 * (snapshot_counter, file vmstat) */
 	RN_COUNT

@@ -348,8 +348,10 @@ int recorded_check(struct store *s, int64_t run_id, enum recorded_need need, cha
 	case RN_PGDAT_FLAGS:
 		/* the model's own reason first: it says what the kernel did */
 		rc = flags_need(s, run_id, why, len);
-		return rc == 1 ? lru_need(s, run_id, &f, "mm_vmscan_lru_shrink_inactive", why,
-					  len) : rc;
+		if (rc == 1)
+			rc = lru_need(s, run_id, &f, "mm_vmscan_lru_shrink_inactive", why, len);
+		/* a flag set before a gap may have been cleared and set again in it */
+		return rc == 1 ? gaps_need(s, run_id, why, len) : rc;
 	case RN_VMSTAT:
 		return vmstat_need(s, run_id, why, len);
 	case RN_COUNT:

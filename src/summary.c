@@ -239,6 +239,21 @@ static int flag_row(struct store_stmt *q, void *arg)
 	return 0;
 }
 
+/* flag_row() of a run whose flag time is not known (an excerpt's gap):
+ * the intervals, their time "-". */
+static int flag_row_unknown(struct store_stmt *q, void *arg)
+{
+	struct table_rows *t = arg;
+
+	if (!t->n++)
+		fprintf(t->out, "\n  %-4s %-24s %9s %12s  %s\n", "Node", "Flag (inferred)",
+			"intervals", "time set s", "rule");
+	fprintf(t->out, "  %-4d %-24s %9lld %12s  %s\n", store_col_int(q, 0),
+		store_col_text(q, 1), (long long)store_col_int64(q, 2), "-",
+		store_col_text(q, 4));
+	return 0;
+}
+
 /*
  * What the model says of PGDAT_DIRTY (run_quality pgdat_flag_dirty,
  * src/model/model-flags.c dirty_note()): an estimate, or cannot be inferred.
@@ -266,6 +281,8 @@ static int table(struct store_stmt *q, int (*row)(struct store_stmt *, void *), 
 static int print_other(const struct sum_ctx *c, int64_t last_ts)
 {
 	struct store_stmt *q;
+	char why[RECORDED_WHY_MAX];
+	int known;
 
 	q = run_stmt(c, "SELECT kind, count(*), coalesce(sum(duration_ns), 0),"
 		     " coalesce(max(duration_ns), 0) FROM reclaim_stall WHERE run_id = ?1"
@@ -283,8 +300,12 @@ static int print_other(const struct sum_ctx *c, int64_t last_ts)
 		     " min(rule) FROM pgdat_flag WHERE run_id = ?1 GROUP BY 1, 2 ORDER BY 1, 2",
 		     "pgdat flag time");
 	store_bind_int64(q, 2, last_ts);
-	if (table(q, flag_row, c->out))
+	/* a flag set before an excerpt's gap may have been cleared in it */
+	known = recorded_check(c->s, c->run, RN_PGDAT_FLAGS, why, sizeof(why));
+	if (known < 0 || table(q, known ? flag_row : flag_row_unknown, c->out))
 		return -1;
+	if (!known && strstr(why, "excerpt"))
+		fprintf(c->out, "  -: %s\n", why);
 	return table(run_stmt(c, "SELECT detail FROM run_quality WHERE run_id = ?1"
 			      " AND item = 'pgdat_flag_dirty' AND detail IS NOT NULL",
 			      "PGDAT_DIRTY note"), dirty_note_row, c->out);

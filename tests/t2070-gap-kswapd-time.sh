@@ -48,4 +48,23 @@ test_expect_success 'a gap: the kswapd time shares are "-" with the reason, in s
 	grep -q "not known in 1 of 1 runs: the trace is an excerpt" cmp
 '
 
+# A lab recording's text cut once ('...' for its lines 201-29999): the
+# PGDAT_WRITEBACK interval set before the gap was cleared after it, 10.4 s
+# later, though kswapd may have slept (and the flag been cleared and set
+# again) in the gap: its time is "-", the intervals still counted; the
+# whole text gives a time.
+test_expect_success 'a gap: pgdat flag time is "-" in summary and compare, the whole trace has one' '
+	command -v trace-cmd >/dev/null || test_skip_because "no trace-cmd"
+	trace-cmd report "$TOP/samples/lab/vanilla-1.dat" >v1.txt 2>/dev/null &&
+	{ sed -n 1,200p v1.txt; echo "..."; sed -n "30000,\$p" v1.txt; } >v1cut.txt &&
+	"$VR" load -q -d lc.db -k cut v1cut.txt 2>/dev/null &&
+	"$VR" summary -d lc.db --run 1 >out &&
+	grep -E "^  [01] +PGDAT_WRITEBACK +[0-9]+ +- " out &&
+	"$VR" compare -d lc.db --metrics counters >cmp &&
+	grep -E "^pgdat PGDAT_WRITEBACK set ms\[[0-9]+\] +-$" cmp &&
+	"$VR" load -q -d lw.db -k whole v1.txt 2>/dev/null &&
+	"$VR" compare -d lw.db --metrics counters >cmpw &&
+	grep -E "^pgdat PGDAT_WRITEBACK set ms +[0-9]+\.[0-9]+$" cmpw
+'
+
 test_done
