@@ -484,7 +484,12 @@ int model_stall_end(struct stall_machine *s, const struct ingest_event *ev, int 
 	return ret;
 }
 
-int model_stall_gap(struct stall_machine *s)
+/*
+ * Emit every open stall as incomplete with @reason (counted in *@count)
+ * and every held one, none waiting for a later kswapd event.  @gap: the
+ * stall covers every later call of its task (it never ends).
+ */
+static int emit_open(struct stall_machine *s, const char *reason, uint64_t *count, bool gap)
 {
 	struct stall_open *so;
 	size_t slot = 0;
@@ -492,17 +497,25 @@ int model_stall_gap(struct stall_machine *s)
 	int ret = 0;
 
 	while (!ret && (so = model_pidmap_next(&s->open, &slot, &key))) {
-		/* it never ends: it covers every later call of its task */
-		calls_of(s, (int)(key / SK_COUNT))->forever[key % SK_COUNT] = true;
-		so->row.incomplete_reason = "excerpt_gap";
-		s->gapped++;
-		so->ks.unsettled = 0;	/* no kswapd event across the gap counts */
+		if (gap)
+			calls_of(s, (int)(key / SK_COUNT))->forever[key % SK_COUNT] = true;
+		so->row.incomplete_reason = reason;
+		(*count)++;
+		so->ks.unsettled = 0;
 		ret = emit_now(s, so);
 	}
 	for (size_t i = 0; !ret && i < s->nheld; i++) {
 		s->held[i].ks.unsettled = 0;
 		ret = emit_now(s, &s->held[i]);
 	}
+	return ret;
+}
+
+int model_stall_gap(struct stall_machine *s)
+{
+	/* no kswapd event across the gap counts */
+	int ret = emit_open(s, "excerpt_gap", &s->gapped, true);
+
 	model_pidmap_release(&s->open);	/* emit_now() freed their nodes */
 	model_pidmap_init(&s->open, sizeof(struct stall_open));
 	s->nheld = 0;
@@ -513,21 +526,9 @@ int model_stall_gap(struct stall_machine *s)
 
 int model_stall_finish(struct stall_machine *s)
 {
-	struct stall_open *so;
-	size_t slot = 0;
-	int64_t key;
-	int ret = 0;
+	/* no later kswapd event: as it was */
+	int ret = emit_open(s, "no_end_at_trace_end", &s->no_end, false);
 
-	while (!ret && (so = model_pidmap_next(&s->open, &slot, &key))) {
-		so->row.incomplete_reason = "no_end_at_trace_end";
-		s->no_end++;
-		so->ks.unsettled = 0;	/* no later kswapd event: as it was */
-		ret = emit_now(s, so);
-	}
-	for (size_t i = 0; !ret && i < s->nheld; i++) {
-		s->held[i].ks.unsettled = 0;
-		ret = emit_now(s, &s->held[i]);
-	}
 	model_stall_release(s);
 	return ret;
 }
