@@ -233,24 +233,13 @@ static int flag_row(struct store_stmt *q, void *arg)
 	if (!t->n++)
 		fprintf(t->out, "\n  %-4s %-24s %9s %12s  %s\n", "Node", "Flag (inferred)",
 			"intervals", "time set s", "rule");
-	fprintf(t->out, "  %-4d %-24s %9lld %12.3f  %s\n", store_col_int(q, 0),
-		store_col_text(q, 1), (long long)store_col_int64(q, 2),
-		store_col_int64(q, 3) / 1e9, store_col_text(q, 4));
-	return 0;
-}
-
-/* flag_row() of a run whose flag time is not known (an excerpt's gap):
- * the intervals, their time "-". */
-static int flag_row_unknown(struct store_stmt *q, void *arg)
-{
-	struct table_rows *t = arg;
-
-	if (!t->n++)
-		fprintf(t->out, "\n  %-4s %-24s %9s %12s  %s\n", "Node", "Flag (inferred)",
-			"intervals", "time set s", "rule");
-	fprintf(t->out, "  %-4d %-24s %9lld %12s  %s\n", store_col_int(q, 0),
-		store_col_text(q, 1), (long long)store_col_int64(q, 2), "-",
-		store_col_text(q, 4));
+	fprintf(t->out, "  %-4d %-24s %9lld ", store_col_int(q, 0), store_col_text(q, 1),
+		(long long)store_col_int64(q, 2));
+	if (store_col_is_null(q, 3))	/* the time is not known (an excerpt's gap) */
+		fprintf(t->out, "%12s", "-");
+	else
+		fprintf(t->out, "%12.3f", store_col_int64(q, 3) / 1e9);
+	fprintf(t->out, "  %s\n", store_col_text(q, 4));
 	return 0;
 }
 
@@ -296,13 +285,16 @@ static int print_other(const struct sum_ctx *c, int64_t last_ts)
 		     "other stalls and waits");
 	if (table(q, other_row, c->out))
 		return -1;
-	q = run_stmt(c, "SELECT nid, flag, count(*), sum(coalesce(clear_ns, ?2) - set_ns),"
-		     " min(rule) FROM pgdat_flag WHERE run_id = ?1 GROUP BY 1, 2 ORDER BY 1, 2",
-		     "pgdat flag time");
-	store_bind_int64(q, 2, last_ts);
 	/* a flag set before an excerpt's gap may have been cleared in it */
 	known = recorded_check(c->s, c->run, RN_PGDAT_FLAGS, why, sizeof(why));
-	if (known < 0 || table(q, known ? flag_row : flag_row_unknown, c->out))
+	if (known < 0)
+		return -1;
+	q = run_stmt(c, "SELECT nid, flag, count(*), CASE WHEN ?3 THEN"
+		     " sum(coalesce(clear_ns, ?2) - set_ns) END, min(rule) FROM pgdat_flag"
+		     " WHERE run_id = ?1 GROUP BY 1, 2 ORDER BY 1, 2", "pgdat flag time");
+	store_bind_int64(q, 2, last_ts);
+	store_bind_int64(q, 3, known);
+	if (table(q, flag_row, c->out))
 		return -1;
 	if (!known && strstr(why, "excerpt"))
 		fprintf(c->out, "  -: %s\n", why);
