@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 D="$TOP/tests/data/compare"
 
-cat >welch.py <<-\PY
+cat >"$test_root/welch.py" <<-\PY
 import math, mpmath, statistics, sys
 
 def tcdf(t, df):  # P(T <= t): 1 - I_{df/(df+t^2)}(df/2, 1/2) / 2 for t > 0
@@ -34,7 +34,7 @@ def welch(a, b, alpha):
 def values(path):
     return [float(l.split()[1]) for l in open(path) if l.strip()]
 PY
-export WELCH_DIR=$PWD
+export WELCH_DIR=$test_root
 
 # base 10 12 11 13, worse 20 22 21 25, similar 12 14 11 15.5 (one report
 # each): at alpha 0.10 the 90% interval; worse's excludes 0 (marked),

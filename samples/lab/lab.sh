@@ -31,9 +31,13 @@
 #      report, for import-latency), NAME.log (the guest's serial console:
 #      kernel messages and guest-run.sh's log) and lab.log.
 #
-# Sets (LAB_SETS, default "patch mglru"), ITERATIONS (default 6) each
+# Sets (LAB_SETS, default "patch mglru"): the patch set ITERATIONS (default
+# 6) runs of each kernel, the mglru set MGLRU_ITERATIONS (default 3)
 # (FIRST_ITERATION=4 ITERATIONS=6: only runs 4 to 6, added to a set),
-# the runs of a set interleaved:
+# the runs of a set interleaved; with both sets the mglru set's guests run
+# beside the patch set's kernel build and guests (Debian's kernel needs no
+# build; each guest's clock counts its own instructions, so a busy host
+# changes how long a run takes, not what it records):
 #   patch   vanilla-N and patched-N: the lab's 6.1 unpatched and patched,
 #           classic LRU
 #   mglru   classic-N and mglru-N: Debian's cloud 6.1 with
@@ -52,6 +56,7 @@ LAB_CACHE=${LAB_CACHE:-/var/tmp/vmscan-report-lab}
 OUT_DIR=${OUT_DIR:-$SCRIPT_DIR}
 LAB_SETS=${LAB_SETS:-"patch mglru"}
 ITERATIONS=${ITERATIONS:-6}
+MGLRU_ITERATIONS=${MGLRU_ITERATIONS:-3}
 FIRST_ITERATION=${FIRST_ITERATION:-1} # the runs are NAME-FIRST_ITERATION .. NAME-ITERATIONS
 JOBS=${JOBS:-2}                     # make -j of the kernel build
 NICE=${NICE:-19}                    # the kernel build and QEMU run under nice -n NICE
@@ -92,18 +97,30 @@ BUILD_DIR=$LAB_CACHE/build-6.1
 KERNELS=$LAB_CACHE/kernels
 LOG=${LOG:-$OUT_DIR/lab.log}
 QEMU_PID=
+SET_PID=                            # the mglru set's subshell, beside the patch set
 WORK=
 
 log() { echo "lab: $*" | tee -a "$LOG" >&2; }
 die() { log "error: $*"; exit 1; }
 
-cleanup() {
-	local rc=$?
-	trap - EXIT INT TERM
+# stop_guest: the running guest of this shell (timeout passes SIGTERM on
+# to QEMU), waited for
+stop_guest() {
 	if [ -n "$QEMU_PID" ] && kill -0 "$QEMU_PID" 2>/dev/null; then
 		log "stopping the guest (pid $QEMU_PID)"
 		kill "$QEMU_PID" 2>/dev/null || true
 		wait "$QEMU_PID" 2>/dev/null || true
+	fi
+	QEMU_PID=
+}
+
+cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	stop_guest
+	if [ -n "$SET_PID" ] && kill -0 "$SET_PID" 2>/dev/null; then
+		kill "$SET_PID" 2>/dev/null || true
+		wait "$SET_PID" 2>/dev/null || true
 	fi
 	if [ -n "$WORK" ]; then rm -rf "$WORK"; fi
 	exit $rc
@@ -224,7 +241,7 @@ simoop_static() {
 # make_initramfs OUT [DEBIAN_DIR]: the guest's userland
 make_initramfs() {
 	local out=$1 debdir=${2:-} root lib
-	root=$WORK/initramfs
+	root=$WORK/root-$(basename "$out")
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,lab,proc,sys,dev,tmp,out,data,lib64,lib/x86_64-linux-gnu}
 	cp /bin/busybox "$root/bin/busybox"
@@ -314,9 +331,10 @@ run_guest() {
 
 run_guest_once() {
 	local name=$1 kernel=$2 initrd=$3 lru_gen=$4
-	local data=$WORK/data.qcow2 outimg=$WORK/out.img half=$((GUEST_MB / 2))
+	local w=$WORK/guest-$name
+	local data=$w/data.qcow2 outimg=$w/out.img half=$((GUEST_MB / 2))
 	local t0 rc
-	rm -f "$data" "$outimg"
+	rm -rf "$w" && mkdir -p "$w/res" || return 1
 	t0=$(date +%s)
 	# a copy-on-write overlay of the data disk: every run starts from the
 	# same files, and the cached image is never written
@@ -339,58 +357,81 @@ run_guest_once() {
 		-append "console=ttyS0 panic=-1 loglevel=4 no_timer_check lab.name=$name lab.lru_gen=$lru_gen" \
 		-drive "file=$data,format=qcow2,if=virtio,cache=unsafe" \
 		-drive "file=$outimg,format=raw,if=virtio" \
-		-display none -serial "file:$WORK/console.log" -monitor none -no-reboot &
+		-display none -serial "file:$w/console.log" -monitor none -no-reboot &
 	QEMU_PID=$!
 	rc=0
 	wait "$QEMU_PID" || rc=$?
 	QEMU_PID=
-	mkdir -p "$WORK/res" && rm -rf "$WORK/res"/*
-	if ! tar -xf "$outimg" -C "$WORK/res" 2>/dev/null || [ ! -s "$WORK/res/$name.dat" ]; then
-		cp "$WORK/console.log" "$OUT_DIR/$name.failed.log" 2>/dev/null || true
-		tail -40 "$WORK/console.log" >&2 || true
+	if ! tar -xf "$outimg" -C "$w/res" 2>/dev/null || [ ! -s "$w/res/$name.dat" ]; then
+		cp "$w/console.log" "$OUT_DIR/$name.failed.log" 2>/dev/null || true
+		tail -40 "$w/console.log" >&2 || true
 		log "$name: no trace from the guest after $(( $(date +%s) - t0 )) s (qemu exit $rc; console in $OUT_DIR/$name.failed.log)"
 		return 1
 	fi
 	rm -rf "$OUT_DIR/$name.dat" "$OUT_DIR/$name.dat.snap" "$OUT_DIR/$name.failed.log"
-	cp "$WORK/res/$name.dat" "$OUT_DIR/" &&
-	cp -r "$WORK/res/$name.dat.snap" "$OUT_DIR/" &&
-	cp "$WORK/res/$name.latency.txt" "$OUT_DIR/" &&
+	cp "$w/res/$name.dat" "$OUT_DIR/" &&
+	cp -r "$w/res/$name.dat.snap" "$OUT_DIR/" &&
+	cp "$w/res/$name.latency.txt" "$OUT_DIR/" &&
 	# the serial console: the kernel's messages and guest-run.sh's log
-	cp "$WORK/console.log" "$OUT_DIR/$name.log" || die "$name: cannot copy the results into $OUT_DIR"
+	cp "$w/console.log" "$OUT_DIR/$name.log" || die "$name: cannot copy the results into $OUT_DIR"
 	log "$name: $(stat -c %s "$OUT_DIR/$name.dat") bytes in $(( $(date +%s) - t0 )) s (qemu exit $rc)"
+	rm -rf "$w"
+}
+
+# run_patch_set: the lab's 6.1 built unpatched and patched (built here
+# when not cached), vanilla-N and patched-N interleaved
+run_patch_set() {
+	local vanilla patched initrd i
+	vanilla=$(build_kernel vanilla)
+	patched=$(build_kernel patched)
+	initrd=$WORK/initramfs.cpio.gz
+	make_initramfs "$initrd"
+	for i in $(seq "$FIRST_ITERATION" "$ITERATIONS"); do
+		run_guest "vanilla-$i" "$vanilla" "$initrd" n
+		run_guest "patched-$i" "$patched" "$initrd" n
+	done
+}
+
+# run_mglru_set: Debian's cloud 6.1, classic-N and mglru-N interleaved
+run_mglru_set() {
+	local debdir initrd i
+	debdir=$(debian_kernel)
+	initrd=$WORK/initramfs-debian.cpio.gz
+	make_initramfs "$initrd" "$debdir"
+	for i in $(seq "$FIRST_ITERATION" "$MGLRU_ITERATIONS"); do
+		run_guest "classic-$i" "$(echo "$debdir"/boot/vmlinuz-*)" "$initrd" n
+		run_guest "mglru-$i" "$(echo "$debdir"/boot/vmlinuz-*)" "$initrd" y
+	done
 }
 
 main() {
 	[ "$(id -u)" = 0 ] || die "run as root (make lab)"
 	mkdir -p "$OUT_DIR" "$LAB_CACHE"
 	: > "$LOG"
-	local start i vanilla patched initrd debdir debinitrd
+	local start patch=0 mglru=0 rc=0
 	start=$(date +%s)
-	log "$(date -u '+%F %T') UTC: LAB_SETS='$LAB_SETS' iterations $FIRST_ITERATION-$ITERATIONS GUEST_MB=$GUEST_MB cache $LAB_CACHE"
+	case " $LAB_SETS " in *" patch "*) patch=1 ;; esac
+	case " $LAB_SETS " in *" mglru "*) mglru=1 ;; esac
+	log "$(date -u '+%F %T') UTC: LAB_SETS='$LAB_SETS' iterations $FIRST_ITERATION-$ITERATIONS (mglru $FIRST_ITERATION-$MGLRU_ITERATIONS) GUEST_MB=$GUEST_MB cache $LAB_CACHE"
 	log "workload: guest $GUEST_MB MB in two nodes, hog ${HOG_MB} MB x 2 (mlocked), prefill $PREFILL, dirty prefill $DIRTY_PREFILL_MB MB per writer, simoop-lite -r $RUNTIME -w $WARMUP -R $READERS -W $WRITERS -A $ALLOCATORS -f $FILE_MB -a $ALLOC_MB -c $ALLOC_CHUNK_KB -p $ALLOC_PAUSE_MS -t $READ_RATE -T $WRITE_RATE; zram $ZRAM_SIZE, swappiness $SWAPPINESS, dirty_bytes $DIRTY_BYTES, dirty_background_bytes $DIRTY_BG_BYTES, disk writes $DISK_WRITE_KBPS KiB/s (io.max), icount shift $ICOUNT_SHIFT"
 	ensure_packages
 	WORK=$(mktemp -d /var/tmp/vmscan-report-lab-run.XXXXXX)
-	case " $LAB_SETS " in *" patch "*)
-		vanilla=$(build_kernel vanilla)
-		patched=$(build_kernel patched) ;;
-	esac
-	initrd=$WORK/initramfs.cpio.gz
-	make_initramfs "$initrd"
-	case " $LAB_SETS " in *" mglru "*)
-		debdir=$(debian_kernel)
-		debinitrd=$WORK/initramfs-debian.cpio.gz
-		make_initramfs "$debinitrd" "$debdir" ;;
-	esac
-	for i in $(seq "$FIRST_ITERATION" "$ITERATIONS"); do
-		case " $LAB_SETS " in *" patch "*)
-			run_guest "vanilla-$i" "$vanilla" "$initrd" n
-			run_guest "patched-$i" "$patched" "$initrd" n ;;
-		esac
-		case " $LAB_SETS " in *" mglru "*)
-			run_guest "classic-$i" "$(echo "$debdir"/boot/vmlinuz-*)" "$debinitrd" n
-			run_guest "mglru-$i" "$(echo "$debdir"/boot/vmlinuz-*)" "$debinitrd" y ;;
-		esac
-	done
+	data_image > /dev/null	# made once, before two sets could race to make it
+	if [ $patch = 1 ] && [ $mglru = 1 ]; then
+		# the mglru set beside the patch set: its own shell, which stops
+		# its guest when it is stopped
+		( trap 'stop_guest' EXIT; trap 'exit 143' TERM; trap 'exit 130' INT
+		  run_mglru_set ) &
+		SET_PID=$!
+		run_patch_set
+		wait "$SET_PID" || rc=$?
+		SET_PID=
+		[ $rc = 0 ] || die "the mglru set failed (exit $rc)"
+	elif [ $patch = 1 ]; then
+		run_patch_set
+	elif [ $mglru = 1 ]; then
+		run_mglru_set
+	fi
 	log "done in $(( $(date +%s) - start )) s"
 }
 
