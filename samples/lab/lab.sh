@@ -306,7 +306,9 @@ data_image() {
 		dir=$WORK/datafiles
 		mkdir -p "$dir"
 		for n in $(seq 0 $((READERS + WRITERS - 1))); do
-			yes "simoop-lite data file $n" | head -c "$((FILE_MB << 20))" > "$dir/simoop-lite.data.$n"
+			# (yes ends on SIGPIPE when head has its bytes: not an error)
+			(set +o pipefail; yes "simoop-lite data file $n" | head -c "$((FILE_MB << 20))") \
+				> "$dir/simoop-lite.data.$n"
 		done
 		rm -f "$img.tmp"
 		truncate -s "${DISK_MB}M" "$img.tmp"
