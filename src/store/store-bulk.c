@@ -52,6 +52,9 @@ struct store_bulk {
 	const struct ingest_event *evs;
 	const uint32_t *idx;
 	int n;
+	/* or, for store_bulk_insert_rows(), the caller's rows */
+	store_bulk_column_fn *column;
+	const void *column_arg;
 };
 
 struct bulk_cursor {
@@ -148,7 +151,7 @@ static void prefetch_event(const struct ingest_event *ev)
 /* Point @c at row @c->i of the group, fetching a later row's event ahead. */
 static void cursor_row(struct bulk_cursor *c, const struct store_bulk *b)
 {
-	if (c->i >= b->n)
+	if (c->i >= b->n || b->column)
 		return;
 	c->ev = &b->evs[b->idx[c->i]];
 	if (c->i + PREFETCH_ROWS < b->n)
@@ -183,9 +186,15 @@ static int vt_eof(sqlite3_vtab_cursor *cur)
 /* Column @col of the cursor's event, as the group's shape maps it. */
 static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
+	const struct store_bulk *b = cursor_bulk(cur);
 	const struct ingest_event *ev = ((struct bulk_cursor *)cur)->ev;
-	const struct col_map *m = &cursor_bulk(cur)->shape->map[col];
+	const struct col_map *m;
 
+	if (b->column) {
+		b->column(b->column_arg, ((struct bulk_cursor *)cur)->i, col, ctx);
+		return SQLITE_OK;
+	}
+	m = &b->shape->map[col];
 	switch (m->kind) {
 	case COL_TS: sqlite3_result_int64(ctx, (int64_t)ev->ts_ns); break;
 	case COL_CPU: sqlite3_result_int(ctx, ev->cpu); break;
@@ -296,6 +305,46 @@ static int prepare_shape(struct store_bulk *b, int i, struct shape *sh)
 		return vr_error("cannot prepare insert into %s: %s", sp->name,
 				sqlite3_errmsg(b->db));
 	return 0;
+}
+
+sqlite3_stmt *store_bulk_prepare(struct store_bulk *b, const char *table, const char *columns,
+				 int ncols)
+{
+	struct vr_buf sel;
+	sqlite3_stmt *st = NULL;
+
+	if (ncols > BULK_MAX_COLS) {
+		vr_error("cannot prepare insert into %s: %d columns, vr_rows has %d", table, ncols,
+			 BULK_MAX_COLS);
+		return NULL;
+	}
+	vr_buf_init(&sel);
+	for (int c = 0; c < ncols; c++)
+		vr_buf_addf(&sel, "%sc%d", c ? ", " : "", c);
+	char *sql = sqlite3_mprintf("INSERT INTO main.\"%w\" (%s) SELECT %s FROM vr_rows", table,
+				    columns, sel.buf);
+
+	vr_buf_release(&sel);
+	if (sqlite3_prepare_v3(b->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK)
+		vr_error("cannot prepare insert into %s: %s", table, sqlite3_errmsg(b->db));
+	sqlite3_free(sql);
+	return st;
+}
+
+int store_bulk_insert_rows(struct store_bulk *b, sqlite3_stmt *st, int n,
+			   store_bulk_column_fn *column, const void *arg)
+{
+	int rc;
+
+	b->column = column;
+	b->column_arg = arg;
+	b->n = n;
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	b->n = 0;
+	b->column = NULL;
+	b->column_arg = NULL;
+	return rc;
 }
 
 /* The prepared shape of spec @i for events like @ev; NULL after an error. */

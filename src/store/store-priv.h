@@ -40,6 +40,31 @@ void store_bulk_free(struct store_bulk *b);
 int store_bulk_insert(struct store_bulk *b, int spec, int64_t run_id,
 		      const struct ingest_event *evs, const uint32_t *idx, int n);
 
+/*
+ * store_bulk_column_fn - the value of column @col (0, 1, ...) of row @row
+ * (0 to n - 1) of the caller's rows, given to @ctx with
+ * sqlite3_result_int64(), _text() (SQLITE_STATIC: valid until the insert
+ * returns) or _null().
+ */
+typedef void store_bulk_column_fn(const void *arg, int row, int col, sqlite3_context *ctx);
+
+/*
+ * store_bulk_prepare - the INSERT of rows of @ncols columns into table
+ * @table of main: @columns are its column names, comma-separated and
+ * quoted as needed, in the order of the rows' columns (the table's own
+ * order lets SQLite build the record where the SELECT writes it).
+ * Returns the statement (owned: sqlite3_finalize()), or NULL after a
+ * message (also when @ncols is more than vr_rows has).
+ * store_bulk_insert_rows - run @st (made by store_bulk_prepare() on @b)
+ * once over @n rows whose values @column gives (called during the insert
+ * only, with @arg); returns SQLite's result code of the step (SQLITE_DONE
+ * on success), no message.
+ */
+sqlite3_stmt *store_bulk_prepare(struct store_bulk *b, const char *table, const char *columns,
+				 int ncols);
+int store_bulk_insert_rows(struct store_bulk *b, sqlite3_stmt *st, int n,
+			   store_bulk_column_fn *column, const void *arg);
+
 /* The derived tables, indexes into store_derived_tables[]. */
 enum { SD_STALL, SD_CYCLE, SD_WAKEUP, SD_FLAG, SD_THROTTLE, SD_SLAB, SD_WRITE, SD_HOPELESS, SD_QUALITY,
        SD_COUNT };
@@ -170,7 +195,7 @@ bool store_slab_spec(int spec);
 char *store_slab_schema_sql(bool views);
 char *store_slab_upgrade_sql(void);
 struct store_slab;
-struct store_slab *store_slab_new(sqlite3 *db, const char *path);
+struct store_slab *store_slab_new(sqlite3 *db, const char *path, struct store_bulk *bulk);
 void store_slab_free(struct store_slab *s);
 int store_slab_event(struct store_slab *s, int64_t run_id, const struct ingest_event *ev);
 int store_slab_flush(struct store_slab *s, int64_t run_id);

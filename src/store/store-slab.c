@@ -73,7 +73,12 @@ struct slab_layout {
 	int e_shr, e_shrink, e_begin, e_nobj, e_complete;	/* end fields */
 	struct slab_col col[SLAB_MAX_COLS];
 	int ncols;
+	/* the column of each kind but the fields' (-1: none), and of each
+	 * field of the start and of the end (-1: none, as shr and shrink) */
+	int kcol[SC_COMPLETE + 1];
+	int s_col[VR_SPEC_MAX_FIELDS], e_col[VR_SPEC_MAX_FIELDS];
 };
+_Static_assert(SLAB_MAX_COLS <= 64, "a row's NULL mask is a uint64_t");
 
 static int field_index(int spec, const char *name)
 {
@@ -85,8 +90,15 @@ static int field_index(int spec, const char *name)
 
 static void add_col(struct slab_layout *l, enum slab_col_kind kind, int field, const char *name)
 {
-	struct slab_col *c = &l->col[l->ncols++];
+	struct slab_col *c = &l->col[l->ncols];
 
+	if (kind == SC_FIELD)
+		l->s_col[field] = l->ncols;
+	else if (kind == SC_END_FIELD)
+		l->e_col[field] = l->ncols;
+	else
+		l->kcol[kind] = l->ncols;
+	l->ncols++;
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->kind = kind;
 	c->field = field;
@@ -113,6 +125,10 @@ static int slab_layout(struct slab_layout *l)
 	char name[48];
 
 	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < VR_ARRAY_SIZE(l->kcol); i++)
+		l->kcol[i] = -1;
+	for (int f = 0; f < VR_SPEC_MAX_FIELDS; f++)
+		l->s_col[f] = l->e_col[f] = -1;
 	l->start = spec_find("vmscan", "mm_shrink_slab_start");
 	l->end = spec_find("vmscan", "mm_shrink_slab_end");
 	if (l->start < 0 || l->end < 0)
@@ -294,7 +310,7 @@ char *store_slab_upgrade_sql(void)
 	for (int c = 0; c < l.ncols; c++) {
 		const struct slab_col *sc = &l.col[c];
 		const char *v;
-		char buf[128];
+		char buf[256], a;
 
 		switch (sc->kind) {
 		case SC_RUN: v = "coalesce(s.run_id, e.run_id)"; break;
@@ -302,11 +318,18 @@ char *store_slab_upgrade_sql(void)
 		case SC_TS: v = "s.ts_ns"; break;
 		case SC_CPU: v = "s.cpu"; break;
 		case SC_SHRINKER:
-			v = "(SELECT id FROM shrinker k WHERE s.r IS NOT NULL AND k.shr IS s.shr AND"
-			    " k.shrink IS s.shrink AND k.shrink_sym IS s.shrink_sym)";
+		case SC_END_SHRINKER:
+			a = sc->kind == SC_SHRINKER ? 's' : 'e';
+			snprintf(buf, sizeof(buf), "(SELECT id FROM shrinker k WHERE %c.r IS NOT NULL AND"
+				 " k.shr IS %c.shr AND k.shrink IS %c.shrink AND k.shrink_sym IS"
+				 " %c.shrink_sym)", a, a, a, a);
+			v = buf;
 			break;
 		case SC_FIELD:
-			snprintf(buf, sizeof(buf), "s.\"%s\"", spec_column(l.start, sc->field));
+		case SC_END_FIELD:
+			a = sc->kind == SC_FIELD ? 's' : 'e';
+			snprintf(buf, sizeof(buf), "%c.\"%s\"", a,
+				 spec_column(a == 's' ? l.start : l.end, sc->field));
 			v = buf;
 			break;
 		case SC_EXTRA: v = "s.extra"; break;
@@ -315,14 +338,6 @@ char *store_slab_upgrade_sql(void)
 			v = "CASE WHEN s.r IS NOT NULL THEN e.ts_ns - s.ts_ns ELSE e.ts_ns END";
 			break;
 		case SC_END_CPU: v = "e.cpu"; break;
-		case SC_END_SHRINKER:
-			v = "(SELECT id FROM shrinker k WHERE e.r IS NOT NULL AND k.shr IS e.shr AND"
-			    " k.shrink IS e.shrink AND k.shrink_sym IS e.shrink_sym)";
-			break;
-		case SC_END_FIELD:
-			snprintf(buf, sizeof(buf), "e.\"%s\"", spec_column(l.end, sc->field));
-			v = buf;
-			break;
 		case SC_END_EXTRA: v = "e.extra"; break;
 		case SC_BEGIN_NS: v = "CASE WHEN s.r IS NULL THEN e.slab_begin_ns END"; break;
 		case SC_BEGIN_NOBJ: v = "CASE WHEN s.r IS NULL THEN e.slab_nr_objects_to_shrink END"; break;
@@ -377,6 +392,18 @@ char *store_slab_upgrade_sql(void)
 
 /* ---- writing the rows of a load ---------------------------------------- */
 
+/*
+ * Rows are kept until SLAB_BATCH_ROWS of them are waiting (or the run
+ * ends), then written by one INSERT ... SELECT over them
+ * (store_bulk_insert_rows()), as store-bulk.c writes the other events: a
+ * bind, step and reset per row had made schema 3's load slower than
+ * version 2's (issue 28).
+ */
+#define SLAB_BATCH_ROWS 4096
+
+/* Slots of the cache of shrinker ids (a power of two). */
+#define SHR_CACHE_SLOTS 64
+
 /* A shrinker as the dictionary keys it (a NULL address: have_ false). */
 struct shrinker_key {
 	bool have_shr, have_shrink;
@@ -384,24 +411,47 @@ struct shrinker_key {
 	char *sym;		/* owned in the cache's keys; NULL: none */
 };
 
-/* One event's part of a row: the start's or the end's. */
-struct slab_half {
-	bool have;
-	int64_t ts;
-	int cpu, pid;
-	int64_t shrinker_id;
-	uint32_t present;
-	int64_t val[VR_SPEC_MAX_FIELDS];
-	char *extra;		/* a pending start's: owned; else borrowed */
+/*
+ * One row of shrink_call and its shrink_call_more: column c of the layout
+ * is v[c] when bit c of have is set, else NULL; the extras (text) are
+ * owned.  A start waiting for its end is a row with the start's columns.
+ */
+struct call_row {
+	uint64_t have;
+	int64_t v[SLAB_MAX_COLS];
+	char *extra[2];		/* the start's, the end's; NULL: none */
+	bool more;		/* a value in a column of shrink_call_more */
+};
+
+/* The columns of one of the two INSERTs, and its rows. */
+struct slab_insert {
+	const struct store_slab *s;
+	int cols[SLAB_MAX_COLS];	/* its column k: the layout's column */
+	int ncols;
+	const int *rows;		/* its row r: s->rows[rows[r]]; NULL: r */
+	sqlite3_stmt *st;
 };
 
 struct store_slab {
 	sqlite3 *db;
 	char *path;
+	struct store_bulk *bulk;
 	struct slab_layout l;
-	GHashTable *pending;	/* pid -> struct slab_half (a start, owned) */
+	GHashTable *pending;	/* pid -> struct call_row (a start, owned) */
+	struct call_row **spare;	/* rows pending had, to be used again */
+	int nspare, spare_cap;
 	GHashTable *shrinkers;	/* struct shrinker_key -> id (int64_t *) */
-	sqlite3_stmt *ins, *ins_more, *find, *add;
+	struct {		/* the last id of each (shr, shrink) hashed here */
+		struct shrinker_key key;
+		int64_t id;
+		bool used;
+	} cache[SHR_CACHE_SLOTS];
+	sqlite3_stmt *find, *add;
+	struct slab_insert ins, ins_more;
+	struct call_row *rows;	/* waiting to be inserted: SLAB_BATCH_ROWS */
+	int nrows;
+	int *more_rows;		/* indexes of the rows with a shrink_call_more row */
+	int64_t next_id;	/* of the next row; 0: to read from the table */
 };
 
 static guint key_hash(gconstpointer p)
@@ -429,19 +479,34 @@ static void key_free(gpointer p)
 	free(k);
 }
 
-static void half_free(gpointer p)
+static void row_clear(struct call_row *r)
 {
-	struct slab_half *h = p;
-
-	free(h->extra);
-	free(h);
+	free(r->extra[0]);
+	free(r->extra[1]);
+	r->extra[0] = r->extra[1] = NULL;
 }
 
-struct store_slab *store_slab_new(sqlite3 *db, const char *path)
+/* The insert of shrink_call (@more false: its columns, id first) or of
+ * shrink_call_more (id and run_id as call_id and run_id, then its own). */
+static void plan_insert(struct store_slab *s, struct slab_insert *ins, bool more)
+{
+	ins->s = s;
+	ins->ncols = 0;
+	if (more) {
+		ins->cols[ins->ncols++] = s->l.kcol[SC_ID];
+		ins->cols[ins->ncols++] = s->l.kcol[SC_RUN];
+	}
+	for (int c = 0; c < s->l.ncols; c++)
+		if (s->l.col[c].more == more)
+			ins->cols[ins->ncols++] = c;
+}
+
+struct store_slab *store_slab_new(sqlite3 *db, const char *path, struct store_bulk *bulk)
 {
 	struct store_slab *s = vr_calloc(1, sizeof(*s));
 
 	s->db = db;
+	s->bulk = bulk;
 	s->path = vr_strdup(path);
 	if (slab_layout(&s->l)) {
 		vr_error("%s: the shrinker events are not in the event table", path);
@@ -449,30 +514,74 @@ struct store_slab *store_slab_new(sqlite3 *db, const char *path)
 		free(s);
 		return NULL;
 	}
-	s->pending = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, half_free);
+	s->pending = g_hash_table_new(g_direct_hash, g_direct_equal);
 	s->shrinkers = g_hash_table_new_full(key_hash, key_equal, key_free, free);
+	s->rows = vr_calloc(SLAB_BATCH_ROWS, sizeof(*s->rows));
+	s->more_rows = vr_calloc(SLAB_BATCH_ROWS, sizeof(*s->more_rows));
+	plan_insert(s, &s->ins, false);
+	plan_insert(s, &s->ins_more, true);
 	return s;
+}
+
+/* Drop the waiting starts and rows, unwritten. */
+static void drop_rows(struct store_slab *s)
+{
+	GHashTableIter it;
+	gpointer k, v;
+
+	g_hash_table_iter_init(&it, s->pending);
+	while (g_hash_table_iter_next(&it, &k, &v)) {
+		row_clear(v);
+		if (s->nspare == s->spare_cap) {
+			s->spare_cap = s->spare_cap ? 2 * s->spare_cap : 64;
+			s->spare = vr_realloc(s->spare, (size_t)s->spare_cap * sizeof(*s->spare));
+		}
+		s->spare[s->nspare++] = v;
+	}
+	g_hash_table_remove_all(s->pending);
+	for (int i = 0; i < s->nrows; i++)
+		row_clear(&s->rows[i]);
+	s->nrows = 0;
+	s->next_id = 0;
+}
+
+static void cache_clear(struct store_slab *s)
+{
+	for (int i = 0; i < SHR_CACHE_SLOTS; i++) {
+		free(s->cache[i].key.sym);
+		s->cache[i].key.sym = NULL;
+		s->cache[i].used = false;
+	}
 }
 
 void store_slab_free(struct store_slab *s)
 {
 	if (!s)
 		return;
-	sqlite3_finalize(s->ins);
-	sqlite3_finalize(s->ins_more);
+	drop_rows(s);
+	cache_clear(s);
+	sqlite3_finalize(s->ins.st);
+	sqlite3_finalize(s->ins_more.st);
 	sqlite3_finalize(s->find);
 	sqlite3_finalize(s->add);
 	g_hash_table_destroy(s->pending);
 	g_hash_table_destroy(s->shrinkers);
+	for (int i = 0; i < s->nspare; i++)
+		free(s->spare[i]);
+	free(s->spare);
+	free(s->rows);
+	free(s->more_rows);
 	free(s->path);
 	free(s);
 }
 
 void store_slab_reset(struct store_slab *s, bool rolled_back)
 {
-	g_hash_table_remove_all(s->pending);
-	if (rolled_back)	/* the ids added in the transaction are gone */
+	drop_rows(s);
+	if (rolled_back) {	/* the ids added in the transaction are gone */
 		g_hash_table_remove_all(s->shrinkers);
+		cache_clear(s);
+	}
 }
 
 static int prepare(struct store_slab *s, sqlite3_stmt **st, const char *sql)
@@ -493,7 +602,7 @@ static void bind_opt(sqlite3_stmt *st, int i, bool have, int64_t v)
 }
 
 /* The id of @k in shrinker, added if new; 0 or -1 after a message. */
-static int shrinker_id(struct store_slab *s, const struct shrinker_key *k, int64_t *id)
+static int shrinker_id_stored(struct store_slab *s, const struct shrinker_key *k, int64_t *id)
 {
 	int64_t *cached = g_hash_table_lookup(s->shrinkers, k);
 	sqlite3_stmt *st;
@@ -537,237 +646,327 @@ static int shrinker_id(struct store_slab *s, const struct shrinker_key *k, int64
 	return 0;
 }
 
-/* @ev's part of a row (@own_extra: copy its extra JSON). */
-static int half_of(struct store_slab *s, const struct ingest_event *ev, bool end, bool own_extra,
-		   struct slab_half *h)
+/*
+ * The id of the shrinker of @ev (field @shr and @shrink, its symbol):
+ * from the cache slot of its (shr, shrink) pair when the slot holds it
+ * (a busy trace calls a few dozen shrinkers a million times), else from
+ * shrinker_id_stored(), kept in the slot.  0 or -1 after a message.
+ */
+static int shrinker_id(struct store_slab *s, const struct ingest_event *ev, int shr, int shrink,
+		       int64_t *id)
 {
-	int shr = end ? s->l.e_shr : s->l.s_shr, shrink = end ? s->l.e_shrink : s->l.s_shrink;
 	struct shrinker_key k = {
-		.have_shr = ev->present & (1u << shr), .shr = ev->val[shr],
-		.have_shrink = ev->present & (1u << shrink), .shrink = ev->val[shrink],
+		.have_shr = ev->present & (1u << shr),
+		.have_shrink = ev->present & (1u << shrink),
 		.sym = (char *)ev->str[shrink],
 	};
+	unsigned slot;
 
-	if (!k.have_shr)
-		k.shr = 0;
-	if (!k.have_shrink)
-		k.shrink = 0;
-	h->have = true;
-	h->ts = (int64_t)ev->ts_ns;
-	h->cpu = ev->cpu;
-	h->pid = ev->pid;
-	h->present = ev->present;
-	memcpy(h->val, ev->val, sizeof(h->val));
-	h->extra = own_extra && ev->extra_json ? vr_strdup(ev->extra_json) : (char *)ev->extra_json;
-	return shrinker_id(s, &k, &h->shrinker_id);
-}
-
-static void bind_text(sqlite3_stmt *st, int i, const char *t)
-{
-	if (t)
-		sqlite3_bind_text(st, i, t, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-/*
- * Bind column @c (parameter @i) of the row of @pid from @st (start, may be
- * absent) and @en (end, may be absent); a column of shrink_call_more with a
- * value sets *@more.
- */
-static void bind_col(const struct store_slab *s, sqlite3_stmt *q, int i, const struct slab_col *c,
-		     int64_t run_id, int pid, const struct slab_half *st, const struct slab_half *en,
-		     bool *more)
-{
-	bool paired = st->have && en->have, have = true;
-	int64_t v = 0;
-	const char *t = NULL;
-
-	switch (c->kind) {
-	case SC_ID: have = false; break;
-	case SC_RUN: v = run_id; break;
-	case SC_PID: v = pid; break;
-	case SC_TS: have = st->have; v = st->ts; break;
-	case SC_CPU: have = st->have; v = st->cpu; break;
-	case SC_SHRINKER: have = st->have; v = st->shrinker_id; break;
-	case SC_FIELD:
-		have = st->have && (st->present & (1u << c->field));
-		v = st->val[c->field];
-		break;
-	case SC_EXTRA: t = st->have ? st->extra : NULL; break;
-	case SC_END_OFFSET: have = en->have; v = paired ? en->ts - st->ts : en->ts; break;
-	case SC_END_CPU: have = en->have; v = en->cpu; break;
-	case SC_END_SHRINKER:	/* NULL: the start's */
-		have = en->have && !(paired && en->shrinker_id == st->shrinker_id);
-		v = en->shrinker_id;
-		break;
-	case SC_END_FIELD:
-		have = en->have && (en->present & (1u << c->field));
-		v = en->val[c->field];
-		break;
-	case SC_END_EXTRA: t = en->have ? en->extra : NULL; break;
-	case SC_BEGIN_NS:
-		have = en->have && !paired && (en->present & (1u << s->l.e_begin));
-		v = en->val[s->l.e_begin];
-		break;
-	case SC_BEGIN_NOBJ:
-		have = en->have && !paired && (en->present & (1u << s->l.e_nobj));
-		v = en->val[s->l.e_nobj];
-		break;
-	case SC_COMPLETE:
-		have = en->have && (en->present & (1u << s->l.e_complete));
-		v = en->val[s->l.e_complete];
-		break;
-	}
-	if (c->kind == SC_EXTRA || c->kind == SC_END_EXTRA) {
-		bind_text(q, i, t);
-		have = t != NULL;
-	} else {
-		bind_opt(q, i, have, v);
-	}
-	if (c->more && have)
-		*more = true;
-}
-
-/* Prepare the INSERT of shrink_call (@more false: its columns but id) or of
- * shrink_call_more (call_id, run_id, its columns). */
-static int prepare_insert(struct store_slab *s, bool more)
-{
-	struct vr_buf cols, vals;
-	int rc;
-
-	vr_buf_init(&cols);
-	vr_buf_init(&vals);
-	if (more) {
-		vr_buf_addstr(&cols, "call_id, run_id");
-		vr_buf_addstr(&vals, "?, ?");
-	}
-	for (int c = 0; c < s->l.ncols; c++) {
-		const struct slab_col *sc = &s->l.col[c];
-
-		if (sc->kind == SC_ID || sc->more != more)
-			continue;
-		vr_buf_addf(&cols, "%s\"%s\"", cols.len ? ", " : "", sc->name);
-		vr_buf_addf(&vals, "%s?", vals.len ? ", " : "");
-	}
-	char *sql = sqlite3_mprintf("INSERT INTO main.%s (%s) VALUES (%s)",
-				    more ? "shrink_call_more" : "shrink_call", cols.buf, vals.buf);
-
-	vr_buf_release(&cols);
-	vr_buf_release(&vals);
-	rc = prepare(s, more ? &s->ins_more : &s->ins, sql);
-	sqlite3_free(sql);
-	return rc;
-}
-
-/* Insert the row of one call, @st and/or @en (and its shrink_call_more row
- * when it has a value there). */
-static int write_row(struct store_slab *s, int64_t run_id, int pid, const struct slab_half *st,
-		     const struct slab_half *en)
-{
-	bool more = false, unused;
-	int rc, i = 1;
-
-	if ((!s->ins && prepare_insert(s, false)) || (!s->ins_more && prepare_insert(s, true)))
-		return -1;
-	for (int c = 0; c < s->l.ncols; c++)
-		if (s->l.col[c].kind != SC_ID && !s->l.col[c].more)
-			bind_col(s, s->ins, i++, &s->l.col[c], run_id, pid, st, en, &unused);
-	rc = sqlite3_step(s->ins);
-	sqlite3_reset(s->ins);
-	if (rc != SQLITE_DONE)
-		return vr_error("%s: cannot insert shrinker calls: %s", s->path, sqlite3_errmsg(s->db));
-	sqlite3_bind_int64(s->ins_more, 1, sqlite3_last_insert_rowid(s->db));
-	sqlite3_bind_int64(s->ins_more, 2, run_id);
-	i = 3;
-	for (int c = 0; c < s->l.ncols; c++)
-		if (s->l.col[c].more)
-			bind_col(s, s->ins_more, i++, &s->l.col[c], run_id, pid, st, en, &more);
-	if (!more)
+	k.shr = k.have_shr ? ev->val[shr] : 0;
+	k.shrink = k.have_shrink ? ev->val[shrink] : 0;
+	slot = (unsigned)(((uint64_t)k.shr ^ ((uint64_t)k.shrink >> 4) ^ (uint64_t)k.shrink) >> 4) %
+	       SHR_CACHE_SLOTS;
+	if (s->cache[slot].used && key_equal(&s->cache[slot].key, &k)) {
+		*id = s->cache[slot].id;
 		return 0;
-	rc = sqlite3_step(s->ins_more);
-	sqlite3_reset(s->ins_more);
-	if (rc != SQLITE_DONE)
-		return vr_error("%s: cannot insert shrinker calls: %s", s->path, sqlite3_errmsg(s->db));
+	}
+	if (shrinker_id_stored(s, &k, id))
+		return -1;
+	free(s->cache[slot].key.sym);
+	s->cache[slot].key = k;
+	s->cache[slot].key.sym = k.sym ? vr_strdup(k.sym) : NULL;
+	s->cache[slot].id = *id;
+	s->cache[slot].used = true;
+	return 0;
+}
+
+static void row_set(const struct store_slab *s, struct call_row *r, int col, int64_t v)
+{
+	r->v[col] = v;
+	r->have |= 1ull << col;
+	if (s->l.col[col].more)
+		r->more = true;
+}
+
+/* A start's columns of @r from @ev; 0 or -1 after a message. */
+static int start_row(struct store_slab *s, int64_t run_id, const struct ingest_event *ev,
+		     struct call_row *r)
+{
+	const struct slab_layout *l = &s->l;
+	int64_t id;
+
+	if (shrinker_id(s, ev, l->s_shr, l->s_shrink, &id))
+		return -1;
+	r->have = 0;
+	r->more = false;
+	r->extra[0] = ev->extra_json ? vr_strdup(ev->extra_json) : NULL;
+	r->extra[1] = NULL;
+	row_set(s, r, l->kcol[SC_RUN], run_id);
+	row_set(s, r, l->kcol[SC_PID], ev->pid);
+	row_set(s, r, l->kcol[SC_TS], (int64_t)ev->ts_ns);
+	row_set(s, r, l->kcol[SC_CPU], ev->cpu);
+	row_set(s, r, l->kcol[SC_SHRINKER], id);
+	for (uint32_t p = ev->present; p; p &= p - 1) {
+		int f = __builtin_ctz(p);
+
+		if (f < VR_SPEC_MAX_FIELDS && l->s_col[f] >= 0)
+			row_set(s, r, l->s_col[f], ev->val[f]);
+	}
+	if (r->extra[0])
+		r->more = true;
 	return 0;
 }
 
 /*
- * Did the model pair end @en with start @st (model_slab_end(): the start's
- * time and nr_objects_to_shrink in the end's slab_begin_ns and
+ * The end's columns of @r from @ev: @paired, into the row of the start
+ * the model paired it with (the start's columns set), else a row of its
+ * own (@r empty).  0 or -1 after a message.
+ */
+static int end_row(struct store_slab *s, int64_t run_id, const struct ingest_event *ev,
+		   bool paired, struct call_row *r)
+{
+	const struct slab_layout *l = &s->l;
+	int64_t id;
+
+	if (shrinker_id(s, ev, l->e_shr, l->e_shrink, &id))
+		return -1;
+	if (!paired) {
+		r->have = 0;
+		r->more = false;
+		r->extra[0] = NULL;
+		row_set(s, r, l->kcol[SC_RUN], run_id);
+		row_set(s, r, l->kcol[SC_PID], ev->pid);
+	}
+	r->extra[1] = ev->extra_json ? vr_strdup(ev->extra_json) : NULL;
+	if (r->extra[1])
+		r->more = true;
+	row_set(s, r, l->kcol[SC_END_OFFSET],
+		paired ? (int64_t)ev->ts_ns - r->v[l->kcol[SC_TS]] : (int64_t)ev->ts_ns);
+	row_set(s, r, l->kcol[SC_END_CPU], ev->cpu);
+	if (!paired || id != r->v[l->kcol[SC_SHRINKER]])	/* NULL: the start's */
+		row_set(s, r, l->kcol[SC_END_SHRINKER], id);
+	for (uint32_t p = ev->present; p; p &= p - 1) {
+		int f = __builtin_ctz(p);
+
+		if (f < VR_SPEC_MAX_FIELDS && l->e_col[f] >= 0)
+			row_set(s, r, l->e_col[f], ev->val[f]);
+	}
+	if (!paired && (ev->present & (1u << l->e_begin)))
+		row_set(s, r, l->kcol[SC_BEGIN_NS], ev->val[l->e_begin]);
+	if (!paired && (ev->present & (1u << l->e_nobj)))
+		row_set(s, r, l->kcol[SC_BEGIN_NOBJ], ev->val[l->e_nobj]);
+	if (ev->present & (1u << l->e_complete))
+		row_set(s, r, l->kcol[SC_COMPLETE], ev->val[l->e_complete]);
+	return 0;
+}
+
+/* Column @col of row @row of an insert (store_bulk_column_fn). */
+static void call_column(const void *arg, int row, int col, sqlite3_context *ctx)
+{
+	const struct slab_insert *ins = arg;
+	const struct store_slab *s = ins->s;
+	const struct call_row *r = &s->rows[ins->rows ? ins->rows[row] : row];
+	int c = ins->cols[col];
+
+	if (c == s->l.kcol[SC_EXTRA] || c == s->l.kcol[SC_END_EXTRA]) {
+		const char *t = r->extra[c == s->l.kcol[SC_END_EXTRA]];
+
+		if (t)
+			sqlite3_result_text(ctx, t, -1, SQLITE_STATIC);
+		else
+			sqlite3_result_null(ctx);
+	} else if (r->have & (1ull << c)) {
+		sqlite3_result_int64(ctx, r->v[c]);
+	} else {
+		sqlite3_result_null(ctx);
+	}
+}
+
+/* Run @ins over @n rows; 0 or -1 after a message. */
+static int run_insert(struct store_slab *s, struct slab_insert *ins, const char *table, int n)
+{
+	if (!ins->st) {
+		struct vr_buf cols;
+
+		vr_buf_init(&cols);
+		for (int k = 0; k < ins->ncols; k++) {
+			const char *name = s->l.col[ins->cols[k]].name;
+
+			if (ins == &s->ins_more && k == 0)
+				name = "call_id";
+			vr_buf_addf(&cols, "%s\"%s\"", k ? ", " : "", name);
+		}
+		ins->st = store_bulk_prepare(s->bulk, table, cols.buf, ins->ncols);
+		vr_buf_release(&cols);
+		if (!ins->st)
+			return -1;
+	}
+	if (store_bulk_insert_rows(s->bulk, ins->st, n, call_column, ins) != SQLITE_DONE)
+		return vr_error("%s: cannot insert shrinker calls: %s", s->path, sqlite3_errmsg(s->db));
+	return 0;
+}
+
+/* Insert the rows waiting, and their shrink_call_more rows; 0 or -1. */
+static int write_rows(struct store_slab *s)
+{
+	int nmore = 0, rc;
+
+	if (!s->nrows)
+		return 0;
+	for (int i = 0; i < s->nrows; i++)
+		if (s->rows[i].more)
+			s->more_rows[nmore++] = i;
+	s->ins.rows = NULL;
+	s->ins_more.rows = s->more_rows;
+	rc = run_insert(s, &s->ins, "shrink_call", s->nrows);
+	if (!rc && nmore)
+		rc = run_insert(s, &s->ins_more, "shrink_call_more", nmore);
+	for (int i = 0; i < s->nrows; i++)
+		row_clear(&s->rows[i]);
+	s->nrows = 0;
+	return rc;
+}
+
+/*
+ * Queue @r (its extras move with it) as the next row of shrink_call, with
+ * the next id: the table's largest plus one, as SQLite would give it.
+ * Writes the queue when full; 0 or -1 after a message.
+ */
+static int queue_row(struct store_slab *s, struct call_row *r)
+{
+	struct call_row *q;
+
+	if (!s->next_id) {
+		sqlite3_stmt *st;
+		int rc = sqlite3_prepare_v2(s->db, "SELECT coalesce(max(id), 0) + 1 FROM"
+					    " main.shrink_call", -1, &st, NULL);
+
+		if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+			s->next_id = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_ROW) {
+			row_clear(r);
+			return vr_error("%s: cannot read shrink_call: %s", s->path,
+					sqlite3_errmsg(s->db));
+		}
+	}
+	q = &s->rows[s->nrows++];
+	*q = *r;
+	r->extra[0] = r->extra[1] = NULL;
+	row_set(s, q, s->l.kcol[SC_ID], s->next_id++);
+	return s->nrows == SLAB_BATCH_ROWS ? write_rows(s) : 0;
+}
+
+/* The pending start of @pid, taken out of the table (owned; unpend()). */
+static struct call_row *take_pending(struct store_slab *s, int pid)
+{
+	struct call_row *r = g_hash_table_lookup(s->pending, GINT_TO_POINTER(pid));
+
+	if (r)
+		g_hash_table_steal(s->pending, GINT_TO_POINTER(pid));
+	return r;
+}
+
+/* Give @r back to the spares (its extras already moved or freed). */
+static void unpend(struct store_slab *s, struct call_row *r)
+{
+	row_clear(r);
+	if (s->nspare == s->spare_cap) {
+		s->spare_cap = s->spare_cap ? 2 * s->spare_cap : 64;
+		s->spare = vr_realloc(s->spare, (size_t)s->spare_cap * sizeof(*s->spare));
+	}
+	s->spare[s->nspare++] = r;
+}
+
+/*
+ * Did the model pair the end @ev with start @st (model_slab_end(): the
+ * start's time and nr_objects_to_shrink in the end's slab_begin_ns and
  * slab_nr_objects_to_shrink)?  Only then do they share a row, whose view
  * gives those two columns from the start's.
  */
-static bool model_paired(const struct store_slab *s, const struct slab_half *st,
-			 const struct slab_half *en)
+static bool model_paired(const struct store_slab *s, const struct call_row *st,
+			 const struct ingest_event *ev)
 {
 	const struct slab_layout *l = &s->l;
-	bool st_nobj = st->present & (1u << l->s_nobj), en_nobj = en->present & (1u << l->e_nobj);
+	int nobj = l->s_col[l->s_nobj];
+	bool st_nobj = st->have & (1ull << nobj), en_nobj = ev->present & (1u << l->e_nobj);
 
-	return (en->present & (1u << l->e_begin)) && en->val[l->e_begin] == st->ts &&
-	       st_nobj == en_nobj && (!st_nobj || st->val[l->s_nobj] == en->val[l->e_nobj]);
+	return (ev->present & (1u << l->e_begin)) && ev->val[l->e_begin] == st->v[l->kcol[SC_TS]] &&
+	       st_nobj == en_nobj && (!st_nobj || st->v[nobj] == ev->val[l->e_nobj]);
 }
 
 int store_slab_event(struct store_slab *s, int64_t run_id, const struct ingest_event *ev)
 {
-	struct slab_half *open = g_hash_table_lookup(s->pending, GINT_TO_POINTER(ev->pid));
-	struct slab_half none = { .have = false };
+	struct call_row *open = take_pending(s, ev->pid), *r, alone;
 	int rc = 0;
 
 	if (ev->spec == s->l.start) {
-		struct slab_half *h = vr_calloc(1, sizeof(*h));
-
 		/* an open start of the task: the model left it unended */
-		if (open)
-			rc = write_row(s, run_id, ev->pid, open, &none);
-		if (rc || half_of(s, ev, false, true, h)) {
-			half_free(h);
+		if (open) {
+			rc = queue_row(s, open);
+			unpend(s, open);
+		}
+		r = s->nspare ? s->spare[--s->nspare] : vr_calloc(1, sizeof(*r));
+		if (rc || start_row(s, run_id, ev, r)) {
+			unpend(s, r);
 			return -1;
 		}
-		g_hash_table_replace(s->pending, GINT_TO_POINTER(ev->pid), h);
+		g_hash_table_insert(s->pending, GINT_TO_POINTER(ev->pid), r);
 		return 0;
 	}
-	struct slab_half en;
-
-	if (half_of(s, ev, true, false, &en))
-		return -1;
-	if (open && model_paired(s, open, &en)) {
-		rc = write_row(s, run_id, ev->pid, open, &en);
-		g_hash_table_remove(s->pending, GINT_TO_POINTER(ev->pid));
+	if (open && model_paired(s, open, ev)) {
+		rc = end_row(s, run_id, ev, true, open) ?: queue_row(s, open);
+		unpend(s, open);
 		return rc;
 	}
 	if (open) {	/* not the model's pairing: each alone, in time order */
-		rc = write_row(s, run_id, ev->pid, open, &none);
-		g_hash_table_remove(s->pending, GINT_TO_POINTER(ev->pid));
+		rc = queue_row(s, open);
+		unpend(s, open);
 	}
-	return rc ? rc : write_row(s, run_id, ev->pid, &none, &en);
+	return rc ?: end_row(s, run_id, ev, false, &alone) ?: queue_row(s, &alone);
 }
 
+/* A start still waiting at the run's end. */
+struct open_start {
+	int64_t ts;
+	int pid;
+	struct call_row *r;
+};
+
+/* By time, then pid (the order of the rows of starts never ended). */
 static int by_ts(const void *a, const void *b)
 {
-	const struct slab_half *x = *(struct slab_half *const *)a;
-	const struct slab_half *y = *(struct slab_half *const *)b;
+	const struct open_start *x = a, *y = b;
 
-	return (x->ts > y->ts) - (x->ts < y->ts);
+	if (x->ts != y->ts)
+		return (x->ts > y->ts) - (x->ts < y->ts);
+	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
 int store_slab_flush(struct store_slab *s, int64_t run_id)
 {
 	guint n = g_hash_table_size(s->pending);
-	struct slab_half **open = vr_calloc(n + 1, sizeof(*open));
-	struct slab_half none = { .have = false };
+	struct open_start *open = vr_calloc(n + 1, sizeof(*open));
 	GHashTableIter it;
 	gpointer k, v;
 	guint i = 0;
 	int rc = 0;
 
+	(void)run_id;	/* the rows have it */
 	g_hash_table_iter_init(&it, s->pending);
 	while (g_hash_table_iter_next(&it, &k, &v))
-		open[i++] = v;
+		open[i++] = (struct open_start){ ((struct call_row *)v)->v[s->l.kcol[SC_TS]],
+						 GPOINTER_TO_INT(k), v };
+	g_hash_table_steal_all(s->pending);
 	qsort(open, n, sizeof(*open), by_ts);
-	for (i = 0; !rc && i < n; i++)
-		rc = write_row(s, run_id, open[i]->pid, open[i], &none);
+	for (i = 0; i < n; i++) {
+		if (!rc)
+			rc = queue_row(s, open[i].r);
+		unpend(s, open[i].r);
+	}
 	free(open);
-	g_hash_table_remove_all(s->pending);
+	if (!rc)
+		rc = write_rows(s);
+	s->next_id = 0;
 	return rc;
 }

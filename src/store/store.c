@@ -850,7 +850,7 @@ struct store *store_open(const char *path, int flags)
 		goto fail;
 	if (flags == STORE_RW) {
 		s->sums = store_sums_acc_new();
-		if (!(s->slab = store_slab_new(s->db, path)))
+		if (!(s->slab = store_slab_new(s->db, path, s->bulk)))
 			goto fail;
 	}
 	return s;
