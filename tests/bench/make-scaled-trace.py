@@ -17,6 +17,7 @@ time stamp event (RINGBUF_TYPE_TIME_STAMP, not written by default) would
 not be shifted whole: such a trace is refused.
 """
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -30,10 +31,12 @@ def span_ns(path):
                          capture_output=True, text=True, check=True).stdout
     first, last = [], []
     for line in out.splitlines():
-        if 'First event:' in line:
-            parts = line.split()
-            first.append(float(parts[parts.index('event:') + 1]))
-            last.append(float(parts[-1]))
+        # "  0\tFirst event:14262.996207\tLast event:14273.885966": no space
+        # after the colon once the seconds fill the field (trace-cmd 3.1.6)
+        m = re.search(r'First event:\s*([0-9.]+)\s+Last event:\s*([0-9.]+)', line)
+        if m:
+            first.append(float(m.group(1)))
+            last.append(float(m.group(2)))
     if not first:
         sys.exit(f'make-scaled-trace: {path}: no first/last event times')
     return int((max(last) - min(first)) * 1e9) + 1_000_000_000
