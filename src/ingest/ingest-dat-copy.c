@@ -33,6 +33,7 @@ struct copy_switch {
 	struct tracecmd_input **inst;
 	int ninst, ncur;
 	struct dat_cursor *cur;
+	struct dat_drop_file drop;	/* the copy, noted while it has its name */
 };
 
 void dat_copy_end(struct ingest_dat *d)
@@ -157,6 +158,7 @@ static void *open_copy(void *arg)
 	pthread_mutex_lock(&dat_open_lock);
 	cs->h = tracecmd_open(ingest_dat_spill_path(cs->spill), TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	pthread_mutex_unlock(&dat_open_lock);
+	dat_drop_init(&cs->drop, ingest_dat_spill_path(cs->spill));
 	if (cs->h) {
 		cs->inst = vr_calloc((size_t)tracecmd_buffer_instances(cs->h) + 1, sizeof(*cs->inst));
 		cs->cur = dat_open_cursors(cs->h, cs->inst, &cs->ninst, &cs->ncur, &clock_from);
@@ -186,6 +188,7 @@ static int take_copy(struct ingest_dat *d, struct copy_switch *cs)
 	d->ncur = cs->ncur;
 	d->instances = cs->inst;
 	d->ninstances = cs->ninst;
+	d->drop = cs->drop;
 	cs->h = NULL;		/* now @d's */
 	for (int i = 0; i < d->nevents; i++) {	/* plans point into the old formats */
 		free(d->events[i].extra);

@@ -14,10 +14,19 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <trace-cmd/trace-cmd.h>
 
 struct copy_switch;	/* ingest-dat-copy.c */
+
+/* An uncompressed trace.dat read through libtracecmd's mappings of it
+ * (dat_drop_init()); on false: nothing is dropped. */
+struct dat_drop_file {
+	bool on;
+	dev_t dev;
+	ino_t ino;
+};
 
 /*
  * Exported by libtracecmd 3.1.6 but declared only in its private header
@@ -61,6 +70,8 @@ struct dat_cursor {
 	unsigned long long size;	/* bytes of data the file records for the CPU
 					 * (tracecmd_get_cpu_file_size(); 0: none) */
 	unsigned long long counted;	/* of them, added to ingest_dat.read_bytes */
+	uintptr_t drop_ptr;		/* dat_drop_behind(): the first page not dropped */
+	unsigned long long drop_off;	/* and its offset in the file (0, 0: none yet) */
 };
 
 struct ingest_dat {
@@ -101,6 +112,7 @@ struct ingest_dat {
 						 * reader thread, read by any (atomic) */
 	struct tep_handle *old_tep;		/* of the compressed file, once switched:
 						 * events in flight point into it */
+	struct dat_drop_file drop;		/* the file read through mappings */
 };
 
 /*
@@ -151,6 +163,22 @@ void dat_close_handles(struct dat_cursor *cur, int ncur, struct tracecmd_input *
  * ends?  0, or -1 after "PATH: cpu N: ..." naming where reading stopped.
  */
 int dat_check_cpu_end(struct ingest_dat *d, struct dat_cursor *c);
+
+/*
+ * Pages read behind the cursors (ingest-dat-drop.c): libtracecmd 3.1.6
+ * keeps an uncompressed file's pages mapped, in the RSS, until reading
+ * leaves a window as large as the largest CPU's data.
+ * dat_drop_init - the uncompressed file @path is read through mappings:
+ * note its device and inode in @f (off if it cannot be stat()ed).
+ * dat_drop_behind - cursor @c has come to the page mapped at @page, at
+ * offset @at of the file: every 4 MiB, drop the pages behind it from the
+ * mapping (madvise(MADV_DONTNEED)), but only where /proc/self/maps shows
+ * a read-only private mapping of @d->drop's file.  Changes nothing that is
+ * read.
+ */
+void dat_drop_init(struct dat_drop_file *f, const char *path);
+void dat_drop_behind(struct ingest_dat *d, struct dat_cursor *c, const void *page,
+		     unsigned long long at);
 
 /* Free libtracecmd's side of @d: records, instance handles, the file. */
 void dat_release_tracecmd(struct ingest_dat *d);

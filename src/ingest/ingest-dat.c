@@ -105,9 +105,9 @@ struct dat_cursor *dat_open_cursors(struct tracecmd_input *top, struct tracecmd_
 
 			int64_t size = tracecmd_get_cpu_file_size(h, c);
 
-			cur[*n] = (struct dat_cursor){ h, c, rec, rec ? rec->offset : 0, 0, 0, false,
-							 0, 0, size > 0 ? (unsigned long long)size : 0,
-							 0 };
+			cur[*n] = (struct dat_cursor){ .handle = h, .cpu = c, .rec = rec,
+						       .base = rec ? rec->offset : 0,
+						       .size = size > 0 ? (unsigned long long)size : 0 };
 			if (rec && !*clock_from)
 				*clock_from = h;
 			(*n)++;
@@ -362,6 +362,8 @@ struct ingest_dat *ingest_open_dat_probed(const char *path, struct ingest_meta *
 	for (int c = 0; c < d->ncur; c++)
 		d->data_bytes += d->cur[c].size;
 	fill_meta(d, meta, clock_from);
+	if (!meta->compression)		/* read through mappings of it */
+		dat_drop_init(&d->drop, path);
 	return d;
 }
 
@@ -1024,6 +1026,8 @@ static int check_page(struct ingest_dat *d, struct dat_cursor *c, struct tep_rec
 	if (c->page == at + 1)
 		return 0;
 	page = tracecmd_record_page(c->handle, rec);
+	if (page)
+		dat_drop_behind(d, c, page, at);
 	lsize = tep_get_header_page_size(d->tep);
 	if (!page || (lsize != 4 && lsize != 8))
 		return 0;
