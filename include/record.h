@@ -207,7 +207,9 @@ int record_snapshot_dir(const char *output, char **dir);
  * /proc/vmstat must be there; zoneinfo, pressure/memory and lru_gen/enabled
  * are skipped when the kernel lacks them (CONFIG_PSI, CONFIG_LRU_GEN);
  * @cgroup's memory.stat when @cgroup is not NULL, and then it must be
- * there.  Returns 0, or -1 after an error message naming the file.
+ * there; then each NUMA node's /sys/devices/system/node/nodeN/vmstat into
+ * DIR/MOMENT-nodeN-vmstat (none without that directory).  Returns 0, or -1
+ * after an error message naming the file.
  */
 int record_snapshot(int marker_fd, const char *dir, const char *moment, const char *cgroup);
 

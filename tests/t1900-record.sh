@@ -283,6 +283,16 @@ test_expect_success 'counter snapshots beside the trace, their markers in it; lo
 	there() { test -e "$1" && echo yes; } &&
 	test "$(there /proc/pressure/memory)" = "$(there s.dat.snap/start-pressure-memory)" &&
 	test "$(there /sys/kernel/mm/lru_gen/enabled)" = "$(there s.dat.snap/end-lru_gen-enabled)" &&
+	ls /sys/devices/system/node | grep -E "^node[0-9]+$" | sed "s/\$/-vmstat/" | sort >nodes &&
+	test -s nodes &&
+	for m in start end; do
+		(cd s.dat.snap && ls | sed -n "s/^$m-\(node[0-9]*-vmstat\)\$/\1/p" | sort) >got &&
+		test_cmp nodes got &&
+		while read -r n; do
+			cut -d" " -f1 /sys/devices/system/node/${n%-vmstat}/vmstat >names &&
+			cut -d" " -f1 s.dat.snap/$m-$n | test_cmp names - || exit 1
+		done <nodes || exit 1
+	done &&
 	! test -e s.dat.snap/start-memory.stat &&
 	trace-cmd report -i s.dat 2>/dev/null | grep -E "snapshot (start|end)|filename=$PWD/snap-true " |
 		sed -e "s/.*snapshot /snapshot /" -e "s/.*sched_process_exec.*/exec/" >actual &&

@@ -8,6 +8,7 @@
 #include "snapshot.h"
 #include "vr.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -54,6 +55,88 @@ static const char *snap_path(struct vr_buf *b, const char *dir, const char *mome
 	return b->buf;
 }
 
+/* The node of a sysfs entry "nodeN" (N decimal, at most SNAPSHOT_MAX_NID),
+ * or -1. */
+static int sysfs_node(const char *name)
+{
+	int nid = 0;
+
+	if (strncmp(name, "node", 4) || !name[4])
+		return -1;
+	for (const char *p = name + 4; *p; p++) {
+		if (*p < '0' || *p > '9' || (p == name + 4 && *p == '0' && p[1]))
+			return -1;
+		nid = nid * 10 + (*p - '0');
+		if (nid > SNAPSHOT_MAX_NID)
+			return -1;
+	}
+	return nid;
+}
+
+/* Remove @dir's per-node vmstat files (start-nodeN-vmstat, end-...) of an
+ * earlier recording. */
+static void unlink_node_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct vr_buf f;
+
+	if (!d)
+		return;
+	vr_buf_init(&f);
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		size_t len = strlen(n);
+
+		if ((!strncmp(n, "start-node", 10) || !strncmp(n, "end-node", 8)) && len > 7 &&
+		    !strcmp(n + len - 7, "-vmstat")) {
+			vr_buf_reset(&f);
+			vr_buf_addf(&f, "%s/%s", dir, n);
+			unlink(f.buf);
+		}
+	}
+	vr_buf_release(&f);
+	closedir(d);
+}
+
+/*
+ * Each NUMA node's counters, /sys/devices/system/node/nodeN/vmstat (the
+ * node's zone and node items; drivers/base/node.c node_read_vmstat(), 6.1
+ * and 6.18), into @dir/@moment-nodeN-vmstat, where load reads them (the
+ * per-node pages: README "Counter snapshots").  A kernel without that
+ * directory (no CONFIG_NUMA) gives none, which is not an error.
+ */
+static int copy_node_vmstat(const char *dir, const char *moment)
+{
+	DIR *d = opendir("/sys/devices/system/node");
+	struct dirent *de;
+	struct vr_buf src, dst, name;
+	int ret = 0;
+
+	if (!d)
+		return 0;
+	vr_buf_init(&src);
+	vr_buf_init(&dst);
+	vr_buf_init(&name);
+	while (!ret && (de = readdir(d))) {
+		int nid = sysfs_node(de->d_name);
+
+		if (nid < 0)
+			continue;
+		vr_buf_reset(&src);
+		vr_buf_addf(&src, "/sys/devices/system/node/%s/vmstat", de->d_name);
+		vr_buf_reset(&name);
+		vr_buf_addf(&name, "node%d-vmstat", nid);
+		if (copy_file(src.buf, snap_path(&dst, dir, moment, name.buf), true) < 0)
+			ret = -1;
+	}
+	vr_buf_release(&src);
+	vr_buf_release(&dst);
+	vr_buf_release(&name);
+	closedir(d);
+	return ret;
+}
+
 int record_snapshot_dir(const char *output, char **dir)
 {
 	struct vr_buf b, f;
@@ -72,6 +155,7 @@ int record_snapshot_dir(const char *output, char **dir)
 		unlink(snap_path(&f, *dir, "end", snapshot_files[i].name));
 	}
 	vr_buf_release(&f);
+	unlink_node_files(*dir);
 	return 0;
 }
 
@@ -87,6 +171,7 @@ void record_snapshot_remove(const char *dir)
 		unlink(snap_path(&f, dir, "end", snapshot_files[i].name));
 	}
 	vr_buf_release(&f);
+	unlink_node_files(dir);
 	rmdir(dir);
 }
 
@@ -120,5 +205,7 @@ int record_snapshot(int marker_fd, const char *dir, const char *moment, const ch
 	}
 	vr_buf_release(&src);
 	vr_buf_release(&dst);
+	if (!ret && copy_node_vmstat(dir, moment))
+		ret = -1;
 	return ret;
 }
