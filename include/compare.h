@@ -39,11 +39,24 @@ enum compare_significance {
 	COMPARE_SIG_CI,		/* mmtests: intervals mean +/- 1.96 stddev apart */
 };
 
+/* How the p-values of one kernel's mean rows are adjusted for their number
+ * before they are held against alpha (Welch only). */
+enum compare_p_adjust {
+	COMPARE_P_BH = 0,	/* Benjamini-Hochberg (stats_bh_adjust()), default */
+	COMPARE_P_NONE,		/* each row at alpha on its own */
+};
+
 /**
  * compare_significance_parse - "welch" or "ci" into *@out (OUT).
  * Returns 0, or -1 (no message) for another name.
  */
 int compare_significance_parse(const char *name, enum compare_significance *out);
+
+/**
+ * compare_p_adjust_parse - "bh" or "none" into @out.  Returns 0, or -1
+ * (no message) for another name.
+ */
+int compare_p_adjust_parse(const char *name, enum compare_p_adjust *out);
 
 /**
  * compare_stat_parse - parse one statistic name: Min, Amean, Hmean, Stddev,
@@ -63,6 +76,7 @@ struct compare_opts {
 	size_t nstats;
 	double alpha;		/* significance level of the t-test, e.g. 0.10 */
 	enum compare_significance significance;
+	enum compare_p_adjust p_adjust;	/* --p-adjust */
 	enum render_layout layout;	/* labels and text layout */
 	bool print_ratio;	/* --print-ratio: compare-mmtests.pl's ratio view of
 				 * the latency table (compare.c add_ratio_rows()) */

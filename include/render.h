@@ -29,6 +29,9 @@ struct render_cell {
 	double value;		/* NAN: no value, printed "-" (never 0) */
 	double gain_pct;	/* positive is better; NAN: none printed */
 	double p;		/* t-test p-value against the baseline, or NAN */
+	double p_adj;		/* p adjusted for the rows tested (compare's
+				 * --p-adjust), what significant holds against
+				 * alpha; read only where p is not NAN */
 	bool significant;	/* text prints *gain%* instead of (gain%) */
 	const char *data;	/* what the value stands on, for CSV/JSON: "values",
 				 * "zero", "not recorded" (metric_data_name()); NULL:

@@ -115,6 +115,17 @@ int stats_welch_ttest(const double *a, size_t na, const double *b, size_t nb,
 int stats_welch_ci(const double *a, size_t na, const double *b, size_t nb, double level,
 		   double *lo, double *hi);
 
+/**
+ * stats_bh_adjust - Benjamini-Hochberg adjusted p-values (the false
+ * discovery rate step-up rule, Benjamini & Hochberg 1995; R's
+ * p.adjust(method = "BH")): with the m finite values of @p ranked
+ * ascending, p_(i) becomes min over j >= i of min(1, m p_(j) / j).  A NAN
+ * in @p (no test) is not counted in m and stays NAN in @out.
+ * @p: IN, @n values; @out: OUT, @n values (may be @p itself).
+ * Returns m, the number of tests counted.
+ */
+size_t stats_bh_adjust(const double *p, size_t n, double *out);
+
 /* The resamples of stats_bootstrap_ci() and the seed of its generator. */
 #define STATS_BOOTSTRAP_N 10000
 #define STATS_BOOTSTRAP_SEED 1

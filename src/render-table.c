@@ -675,6 +675,8 @@ static void render_csv(const struct render_table *t, bool ci, struct vr_buf *out
 				vr_buf_addstr(out, ",");
 				add_number(out, t->ci_label ? cell->ci_hi : NAN, "");
 			}
+			vr_buf_addstr(out, ",");
+			add_number(out, isnan(cell->p) ? NAN : cell->p_adj, "");
 			vr_buf_addstr(out, "\n");
 		}
 	}
@@ -720,6 +722,8 @@ static void render_json(const struct render_table *t, struct vr_buf *out)
 				add_number(out, cell->gain_pct, "null");
 				vr_buf_addstr(out, ",\"p\":");
 				add_number(out, cell->p, "null");
+				vr_buf_addstr(out, ",\"p_adj\":");
+				add_number(out, isnan(cell->p) ? NAN : cell->p_adj, "null");
 				vr_buf_addstr(out, cell->significant ? ",\"significant\":true"
 								     : ",\"significant\":false");
 				if (t->ci_label) {
@@ -756,7 +760,7 @@ int render_tables(const struct render_table *t, size_t n, enum render_format fmt
 		ci |= t[i].ci_label != NULL;
 	if (fmt == RENDER_CSV)
 		vr_buf_addf(out, "table,stat,operation,kernel,value,gain_pct,p,significant,unit,data,"
-			    "nvalues,nruns,note%s\n", ci ? ",ci_lo,ci_hi" : "");
+			    "nvalues,nruns,note%s,p_adj\n", ci ? ",ci_lo,ci_hi" : "");
 	if (fmt == RENDER_JSON)
 		vr_buf_addstr(out, "{\"tables\":[");
 	for (size_t i = 0; i < n; i++) {

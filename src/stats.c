@@ -4,11 +4,13 @@
  * Pure functions; see include/stats.h for the rules and their sources.
  */
 #include "stats.h"
+#include "vr.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -274,4 +276,41 @@ int stats_bootstrap_ci(const double *a, size_t na, const double *b, size_t nb, d
 	*hi = d[(khi > STATS_BOOTSTRAP_N ? STATS_BOOTSTRAP_N : khi) - 1];
 	free(d);
 	return 0;
+}
+
+/* qsort order of indexes into bh_p: ascending p, ties by index */
+static const double *bh_p;
+
+static int bh_cmp(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	if (bh_p[i] != bh_p[j])
+		return bh_p[i] < bh_p[j] ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+size_t stats_bh_adjust(const double *p, size_t n, double *out)
+{
+	size_t *idx = vr_calloc(n + 1, sizeof(*idx)), m = 0;
+	double *copy = vr_calloc(n + 1, sizeof(*copy)), run = 1;
+
+	memcpy(copy, p, n * sizeof(*copy));
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(copy[i]))
+			idx[m++] = i;
+	bh_p = copy;
+	qsort(idx, m, sizeof(*idx), bh_cmp);
+	for (size_t i = 0; i < n; i++)
+		out[i] = NAN;
+	for (size_t r = m; r > 0; r--) {	/* from the largest: running minimum */
+		double q = copy[idx[r - 1]] * (double)m / (double)r;
+
+		run = q < run ? q : run;
+		out[idx[r - 1]] = run;
+	}
+	bh_p = NULL;
+	free(idx);
+	free(copy);
+	return m;
 }

@@ -7,8 +7,9 @@
  * counters block, printed as they print it; summary.txt's coverage lines;
  * runs.txt's lost events); nothing is computed here that a table does not
  * show, but for the test that decides which counters differ (Welch's t-test
- * on their per-run values at the comparison's alpha, as compare.c tests the
- * latency means).
+ * on their per-run values, the p-values of a kernel's counters adjusted
+ * together as compare.c adjusts its latency rows, held against the
+ * comparison's alpha).
  */
 #include "whatchanged.h"
 #include "compare.h"
@@ -279,17 +280,19 @@ static int run_values(struct store *s, const struct counter_def *c, const int64_
 	return 0;
 }
 
-/* Do the per-run values @a and @b differ, by Welch's t-test at @alpha, or
- * (both sides constant, two runs or more each) in every run? */
-static bool differ(const double *a, size_t na, const double *b, size_t nb, double alpha)
+/* The p-value of the per-run values @a and @b differing: Welch's t-test;
+ * 0 where both sides are constant (two runs or more each) and differ in
+ * every run; NAN where there is no test (fewer than two runs a side, or
+ * the same constant on both). */
+static double counter_p(const double *a, size_t na, const double *b, size_t nb)
 {
 	struct stats_ttest t;
 
 	if (na < 2 || nb < 2)
-		return false;
+		return NAN;
 	if (!stats_welch_ttest(a, na, b, nb, &t))
-		return t.p < alpha;
-	return stats_mean(a, na) != stats_mean(b, nb);	/* both variances 0 */
+		return t.p;
+	return stats_mean(a, na) != stats_mean(b, nb) ? 0 : NAN;	/* both variances 0 */
 }
 
 /* The counters block row named @name, or NULL. */
@@ -328,6 +331,84 @@ static bool page_counter(const char *name)
 	       strstr(name, "efficiency") != NULL;
 }
 
+/* A counter of kernel @k tested against the baseline: its p-value (NAN:
+ * not tested) and, after adjust_counters(), the adjusted one. */
+struct counter_test {
+	double p, p_adj;
+	size_t m;		/* counters of the kernel tested (BH's m) */
+};
+
+/*
+ * The p-values of every counter of kernel @k (its trace runs @ids[k],
+ * @nids[k]) against the baseline's into @t[0..ndefs-1], adjusted together
+ * as compare adjusts a kernel's latency rows (--p-adjust bh, the default:
+ * stats_bh_adjust(); none: each its own).  @a, @b: scratch of @most values.
+ */
+static int counter_tests(struct store *s, const struct compare_opts *o,
+			 const struct compare_result *res, size_t k, int64_t **ids, size_t *nids,
+			 const bool *blind, double *a, double *b, struct counter_test *t)
+{
+	size_t ndefs;
+	const struct counter_def *defs = counter_defs(&ndefs);
+	double *p = vr_calloc(ndefs + 1, sizeof(*p));
+	size_t m = 0;
+
+	for (size_t d = 0; d < ndefs; d++) {
+		const struct render_row *row = counter_row(res, defs[d].name);
+		size_t na, nb;
+
+		p[d] = NAN;
+		if (defs[d].per_flag || !row || ((blind[0] || blind[k]) && page_counter(row->op)))
+			continue;
+		if (run_values(s, &defs[d], ids[0], nids[0], a, &na) ||
+		    run_values(s, &defs[d], ids[k], nids[k], b, &nb)) {
+			free(p);
+			return -1;
+		}
+		p[d] = counter_p(a, na, b, nb);
+	}
+	for (size_t d = 0; d < ndefs; d++)
+		t[d].p = p[d];
+	if (o->p_adjust == COMPARE_P_BH)
+		m = stats_bh_adjust(p, ndefs, p);
+	for (size_t d = 0; d < ndefs; d++) {
+		t[d].p_adj = p[d];
+		t[d].m = m;
+	}
+	free(p);
+	return 0;
+}
+
+/* The sentence of counter @def (its row @row) of kernel @k, which differs
+ * from the baseline's (test @t), into @ch. */
+static int counter_sentence(struct store *s, const struct compare_opts *o,
+			    const struct compare_result *res, size_t k, const struct counter_def *def,
+			    const struct render_row *row, const double *a, size_t na, const double *b,
+			    size_t nb, const struct counter_test *t, struct changes *ch)
+{
+	double base = row->cells[0].value, v = row->cells[k].value;
+	struct vr_buf w;
+
+	vr_buf_init(&w);
+	vr_buf_addf(&w, "%s: %s %.2f -> %s %.2f (means of %zu and %zu runs, the counters block;"
+		    " their per-run values differ by Welch's t-test: p = %.2g", row->op,
+		    esc(res->kernels[0]), base, esc(res->kernels[k]), v, na, nb, t->p);
+	if (o->p_adjust == COMPARE_P_BH)
+		vr_buf_addf(&w, ", %.2g adjusted over the %zu counters tested by Benjamini-Hochberg",
+			    t->p_adj, t->m);
+	vr_buf_addf(&w, ", below %g)", o->alpha);
+	vr_buf_addf(&w, ". Per run (summary.txt): %s ", esc(res->kernels[0]));
+	per_run(&w, def->unit, a, na);
+	vr_buf_addf(&w, "; %s ", esc(res->kernels[k]));
+	per_run(&w, def->unit, b, nb);
+	if (where_when(s, row->op, res->kernels[0], res->kernels[k], &w)) {
+		vr_buf_release(&w);
+		return -1;
+	}
+	change_add(ch, base == 0 ? INFINITY : 100 * fabs(v - base) / fabs(base), &w);
+	return 0;
+}
+
 /* The counters whose per-run values differ from the baseline's. */
 static int counter_changes(struct store *s, const struct compare_opts *o,
 			   const struct compare_result *res, struct changes *ch,
@@ -339,6 +420,7 @@ static int counter_changes(struct store *s, const struct compare_opts *o,
 	size_t *nids = vr_calloc(nk, sizeof(*nids)), most = 1;
 	bool *blind = vr_calloc(nk, sizeof(*blind));
 	char (*why)[RECORDED_WHY_MAX] = vr_calloc(nk, sizeof(*why));
+	struct counter_test *t = vr_calloc(ndefs + 1, sizeof(*t));
 	double *a = NULL, *b = NULL;
 	int ret = 0;
 
@@ -349,37 +431,17 @@ static int counter_changes(struct store *s, const struct compare_opts *o,
 	}
 	a = vr_calloc(most, sizeof(*a));
 	b = vr_calloc(most, sizeof(*b));
-	for (size_t d = 0; !ret && d < ndefs && res->tables[1].nrows; d++) {
-		const struct render_row *row = counter_row(res, defs[d].name);
-		size_t na, nb;
+	for (size_t k = 1; !ret && k < nk && res->tables[1].nrows; k++) {
+		ret = counter_tests(s, o, res, k, ids, nids, blind, a, b, t);
+		for (size_t d = 0; !ret && d < ndefs; d++) {
+			size_t na, nb;
 
-		if (defs[d].per_flag || !row)
-			continue;
-		ret = run_values(s, &defs[d], ids[0], nids[0], a, &na);
-		for (size_t k = 1; !ret && k < nk; k++) {
-			double base = row->cells[0].value, v = row->cells[k].value;
-			struct vr_buf t;
-
-			if ((blind[0] || blind[k]) && page_counter(row->op))
+			if (!(t[d].p_adj < o->alpha))	/* NAN: not tested */
 				continue;
-			ret = run_values(s, &defs[d], ids[k], nids[k], b, &nb);
-			if (ret || !differ(a, na, b, nb, o->alpha))
-				continue;
-			vr_buf_init(&t);
-			vr_buf_addf(&t, "%s: %s %.2f -> %s %.2f (means of %zu and %zu runs, the"
-				    " counters block; their per-run values differ by Welch's t-test"
-				    " at p < %g)", row->op, esc(res->kernels[0]), base, esc(res->kernels[k]), v,
-				    na, nb, o->alpha);
-			vr_buf_addf(&t, ". Per run (summary.txt): %s ", esc(res->kernels[0]));
-			per_run(&t, defs[d].unit, a, na);
-			vr_buf_addf(&t, "; %s ", esc(res->kernels[k]));
-			per_run(&t, defs[d].unit, b, nb);
-			if (where_when(s, row->op, res->kernels[0], res->kernels[k], &t)) {
-				vr_buf_release(&t);
-				ret = -1;
-				break;
-			}
-			change_add(ch, base == 0 ? INFINITY : 100 * fabs(v - base) / fabs(base), &t);
+			ret = run_values(s, &defs[d], ids[0], nids[0], a, &na) ||
+			      run_values(s, &defs[d], ids[k], nids[k], b, &nb) ||
+			      counter_sentence(s, o, res, k, &defs[d], counter_row(res, defs[d].name),
+					       a, na, b, nb, &t[d], ch);
 		}
 	}
 	for (size_t k = 0; k < nk; k++) {
@@ -396,6 +458,7 @@ static int counter_changes(struct store *s, const struct compare_opts *o,
 	free(nids);
 	free(blind);
 	free(why);
+	free(t);
 	free(a);
 	free(b);
 	return ret;

@@ -51,7 +51,7 @@ test_expect_success '--alpha 0.25 marks p = 0.23, --alpha 0.0001 marks nothing' 
 	"$VR" compare --width 0 -d s.db --stats Amean --alpha 0.25 >out &&
 	grep -q "22.00 \*-91.30%\*       13.12 \*-14.13%\*$" out &&
 	"$VR" compare --width 0 -d s.db --stats Amean --alpha 0.0001 >out &&
-	! grep -q "^Amean .*\*" out && grep -q "where p < 0.0001;" out
+	! grep -q "^Amean .*\*" out && grep -q "where p < 0.0001 after Benjamini-Hochberg" out
 '
 test_expect_success 'csv and json carry values, gains and p-values' '
 	for k in base worse similar; do
@@ -59,9 +59,9 @@ test_expect_success 'csv and json carry values, gains and p-values' '
 	done &&
 	"$VR" compare --width 0 -d s.db --stats Amean --format csv >out.csv &&
 	head -1 out.csv >h &&
-	echo "table,stat,operation,kernel,value,gain_pct,p,significant,unit,data,nvalues,nruns,note" >w &&
+	echo "table,stat,operation,kernel,value,gain_pct,p,significant,unit,data,nvalues,nruns,note,p_adj" >w &&
 	test_cmp w h &&
-	grep -q "^latency,Amean,p95-Write,4.11.0-rc1-similar,13.125,-14.130434782608[0-9]*,0.231438759[0-9]*,0,,values,4,1,$" out.csv &&
+	grep -q "^latency,Amean,p95-Write,4.11.0-rc1-similar,13.125,-14.130434782608[0-9]*,0.231438759[0-9]*,0,,values,4,1,,0.231438759[0-9]*$" out.csv &&
 	"$VR" compare --width 0 -d s.db --stats Amean --format json >out.json &&
 	python3 -c "
 import json, sys
@@ -296,8 +296,10 @@ test_expect_success '--layout mmtests: labels, widths as mmtests; a missing valu
 	    row(st, "p95-Write", base, 0, w, wg, mark)
 	    print("%-9s %-11s%18s%11s%18.2f" % (st, "p95-Read[1]", "-", "", 5))
 	print("Unit: as reported by the workload (its report names none), every row")
-	print("Significance: Welch\x27s t-test (two-sided), marked on mean rows where p < 0.1;"
-	      " none with fewer than two values per kernel")
+	print("Significance: Welch\x27s t-test (two-sided), marked on mean rows where p < 0.1"
+	      " after Benjamini-Hochberg over a kernel\x27s mean rows; on one value per run (the"
+	      " mean of its samples) where both kernels have two runs or more, else on the"
+	      " samples; none with fewer than two values per kernel")
 	print("[1] Read: 4.11.0-rc1-vanilla no value in 1 of 1 runs (shown as -)")
 	EOF
 	test_cmp want out
@@ -310,7 +312,7 @@ test_expect_success '--significance ci: mmtests'\''s rule, named under the table
 	printf "p95-Write 12\np95-Write 13\np95-Write 14\np95-Write 15\n" >shift.txt &&
 	"$VR" compare --width 0 --stats Amean a="$D/base.latency.txt" b=shift.txt c="$D/worse.latency.txt" >out &&
 	grep -q "^Amean    p95-Write  .* \*-17.39%\* .* \*-91.30%\*$" out &&
-	grep -q "^Significance: Welch.s t-test (two-sided), marked on mean rows where p < 0.1;" out &&
+	grep -q "^Significance: Welch.s t-test (two-sided), marked on mean rows where p < 0.1 after" out &&
 	"$VR" compare --width 0 --significance ci --stats Amean a="$D/base.latency.txt" b=shift.txt \
 		c="$D/worse.latency.txt" >out &&
 	grep -q "^Amean    p95-Write  .* (-17.39%) .* \*-91.30%\*$" out &&
@@ -351,7 +353,7 @@ test_expect_success 'a gain against a baseline of 0 is -inf%, said under the tab
 	"$VR" compare --width 0 --real-zeros Write --stats Amean --layout mmtests zero=zero.txt worse="$D/worse.latency.txt" >out &&
 	grep -q "^Amean p95-Write  *0.00 (   0.00%)  *22.00 \*   -inf%\*$" out &&
 	"$VR" compare --width 0 --real-zeros Write --stats Amean --format csv zero=zero.txt worse="$D/worse.latency.txt" >out.csv &&
-	grep -q "^latency,Amean,p95-Write,worse,22,-inf,0.0002587[0-9]*,1,,values,4,1,$" out.csv &&
+	grep -q "^latency,Amean,p95-Write,worse,22,-inf,0.0002587[0-9]*,1,,values,4,1,,0.0002587[0-9]*$" out.csv &&
 	"$VR" compare --width 0 --real-zeros Write --stats Amean --format json zero=zero.txt worse="$D/worse.latency.txt" >out.json &&
 	python3 -c "
 import json
@@ -383,9 +385,9 @@ test_expect_success 'a kernel without direct reclaim stalls shows 0, one not rec
 	note="DirectReclaim: fixed 0 samples in 1 run (shown as 0); 4.11.0-text not recorded (its events are not in the recording) (shown as -)" &&
 	grep -qxF "[1] $note" out &&
 	"$VR" compare --width 0 -d z.db --metrics p50-DirectReclaim --stats Amean --format csv >out.csv &&
-	grep -qxF "latency,Amean,p50-DirectReclaim,fixed,0,100,,0,us,zero,0,1,$note" out.csv &&
-	grep -qxF "latency,Amean,p50-DirectReclaim,4.11.0-text,,,,0,us,not recorded,0,1,$note" out.csv &&
-	grep -qxF "latency,Amean,p50-DirectReclaim,base,3000,0,,0,us,values,1,1,$note" out.csv &&
+	grep -qxF "latency,Amean,p50-DirectReclaim,fixed,0,100,,0,us,zero,0,1,$note," out.csv &&
+	grep -qxF "latency,Amean,p50-DirectReclaim,4.11.0-text,,,,0,us,not recorded,0,1,$note," out.csv &&
+	grep -qxF "latency,Amean,p50-DirectReclaim,base,3000,0,,0,us,values,1,1,$note," out.csv &&
 	"$VR" compare --width 0 -d z.db --metrics p50-DirectReclaim --stats Amean --format json >out.json &&
 	python3 -c "
 import json
@@ -400,4 +402,65 @@ assert r[\"note\"].startswith(\"DirectReclaim: fixed 0 samples in 1 run\"), r
 	grep -q "^no candle fixed: 0 samples in 1 run$" dump &&
 	grep -q "^no candle 4.11.0-text: not recorded (its events are not in the recording)$" dump
 '
+# Two runs a kernel, one sample per operation and run, so each run's mean is
+# its sample: Welch with 2 and 2 values of equal spread has df = 2, where
+# the two-sided p is 1 - t / sqrt(t^2 + 2) (the t distribution with 2
+# degrees of freedom has a closed form).  a: 10, 12 for every operation;
+# b: Write 20, 22 (t = 7.07, p = 0.0194), Allocation 14.5, 16.5 (t = 3.18,
+# p = 0.0862), Read 13, 15 (t = 2.12, p = 0.1680).  Benjamini-Hochberg over
+# the three: 0.0194 * 3 / 1 = 0.0583, 0.0862 * 3 / 2 = 0.1293, 0.1680:
+# only Write stays below 0.10; each on its own (--p-adjust none) Write and
+# Allocation are marked.
+test_expect_success '--p-adjust: Benjamini-Hochberg over a kernel'\''s mean rows (by hand)' '
+	printf "p95-Write %s\np95-Allocation %s\np95-Read %s\n" 10 10 10 >a1.txt &&
+	printf "p95-Write %s\np95-Allocation %s\np95-Read %s\n" 12 12 12 >a2.txt &&
+	printf "p95-Write %s\np95-Allocation %s\np95-Read %s\n" 20 14.5 13 >b1.txt &&
+	printf "p95-Write %s\np95-Allocation %s\np95-Read %s\n" 22 16.5 15 >b2.txt &&
+	import h.db a a1.txt && import h.db a a2.txt && import h.db b b1.txt && import h.db b b2.txt &&
+	"$VR" compare --width 0 -d h.db --stats Amean --format csv >out.csv &&
+	python3 - out.csv <<-\PY &&
+	import csv, math, sys
+	rows = {r["operation"]: r for r in csv.DictReader(open(sys.argv[1])) if r["kernel"] == "b"}
+	def p2(d, s2a, s2b):	# Welch, 2 and 2 values: df = 2 when the variances are equal
+	    t = d / math.sqrt(s2a / 2 + s2b / 2)
+	    return 1 - t / math.sqrt(t * t + 2)
+	p = {"p95-Write": p2(10, 2, 2), "p95-Allocation": p2(4.5, 2, 2), "p95-Read": p2(3, 2, 2)}
+	order = sorted(p, key=p.get)
+	adj, run = {}, 1.0
+	for rank in range(len(order), 0, -1):
+	    run = min(run, p[order[rank - 1]] * len(order) / rank)
+	    adj[order[rank - 1]] = run
+	for op in p:
+	    assert abs(float(rows[op]["p"]) - p[op]) < 1e-9, (op, rows[op]["p"], p[op])
+	    assert abs(float(rows[op]["p_adj"]) - adj[op]) < 1e-9, (op, rows[op]["p_adj"], adj[op])
+	    assert rows[op]["significant"] == ("1" if adj[op] < 0.10 else "0"), op
+	assert [op for op in p if adj[op] < 0.10] == ["p95-Write"]
+	PY
+	"$VR" compare --width 0 -d h.db --stats Amean >out &&
+	grep -q "^Amean    p95-Write .*\*-90.91%\*$" out &&
+	grep -q "^Amean    p95-Allocation .*(-40.91%)$" out &&
+	"$VR" compare --width 0 -d h.db --stats Amean --p-adjust none >out &&
+	grep -q "^Amean    p95-Allocation .*\*-40.91%\*$" out &&
+	grep -q "^Amean    p95-Read .*(-27.27%)$" out &&
+	grep -q "where p < 0.1, each row on its own;" out &&
+	test_expect_code 2 "$VR" compare -d h.db --p-adjust holm
+'
+# The test's unit is the run: a: runs of 10 x 4 and 12 x 4, b: 13 x 4 and
+# 15 x 4.  On the 8 samples a side (one run each, mmtests' way) the
+# difference 3 would be t = 3 / sqrt(2 * 1.143 / 8) = 5.6, p < 0.001; on the
+# two run means a side t = 3 / sqrt(2 / 2 + 2 / 2) = 2.12, df 2, p = 0.1680:
+# not marked.  With one run a kernel the samples are all there is.
+test_expect_success 'samples of one run are not independent: the test takes one value per run' '
+	printf "p95-Write 10\n%.0s" 1 2 3 4 >a1.txt && printf "p95-Write 12\n%.0s" 1 2 3 4 >a2.txt &&
+	printf "p95-Write 13\n%.0s" 1 2 3 4 >b1.txt && printf "p95-Write 15\n%.0s" 1 2 3 4 >b2.txt &&
+	import r.db a a1.txt && import r.db a a2.txt && import r.db b b1.txt && import r.db b b2.txt &&
+	"$VR" compare --width 0 -d r.db --stats Amean --format csv >out.csv &&
+	p=$(awk -F, "\$4 == \"b\" { print \$7 }" out.csv) &&
+	python3 -c "import math, sys; t = 3 / math.sqrt(2); assert abs(float(sys.argv[1]) - (1 - t / math.sqrt(t * t + 2))) < 1e-9, sys.argv[1]" "$p" &&
+	grep -q ",0,,values,8,2,," out.csv &&
+	cat a1.txt a2.txt >a.txt && cat b1.txt b2.txt >b.txt &&
+	"$VR" compare --width 0 --stats Amean --format csv a=a.txt b=b.txt >one.csv &&
+	grep -q "^latency,Amean,p95-Write,b,14,-27.27[0-9]*,6.4030[0-9]*e-05,1,,values,8,1," one.csv
+'
+
 test_done

@@ -53,7 +53,7 @@ test_expect_success 'README lists every counter of the definitions table, as it 
 # counters; no picture before it
 test_expect_success 'report: index.md starts with the headline table, before any picture' '
 	load_samples &&
-	"$VR" report -d s.db -o b &&
+	"$VR" report -d s.db -o b --p-adjust none &&
 	grep -E "^Amean .*\*[ -]*[0-9.]+%\*" b/compare.txt | tr -s " " >marked &&
 	test -s marked &&
 	sed -n "/^## Headline/,/^Unit:/p" b/index.md | grep -E "^Amean " | tr -s " " >headline &&
@@ -68,7 +68,7 @@ test_expect_success 'report: index.md starts with the headline table, before any
 # says so), not the notes on samples missing per kernel
 test_expect_success 'report: the headline keeps the unit and test notes only' '
 	load_samples &&
-	"$VR" report -q -d s.db -o b &&
+	"$VR" report -q -d s.db -o b --p-adjust none &&
 	grep -q "samples in [0-9]* runs" b/compare.txt &&
 	sed -n "/^## Headline/,/^## /p" b/index.md >head.md &&
 	grep -q "with the notes needed to read them (unit, test)" head.md &&
@@ -90,4 +90,29 @@ test_expect_success 'compare, compare.txt and the headline fit 80 columns' '
 		exit 1
 	done
 '
+# The default adjusts: each kernel's p-values (CSV p, not adjusted) taken
+# through Benjamini-Hochberg here, in Python, give the rows compare marks;
+# on these three runs a kernel none is left, and the headline says so
+test_expect_success 'the marks are the rows whose Benjamini-Hochberg p < 0.10 (recomputed)' '
+	load_samples &&
+	"$VR" compare -d s.db --format csv >out.csv &&
+	python3 - out.csv <<-\PY &&
+	import csv, sys
+	rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["table"] == "latency" and r["p"]]
+	for k in {r["kernel"] for r in rows}:
+	    mine = sorted((float(r["p"]), i) for i, r in enumerate(rows) if r["kernel"] == k)
+	    m, adj, run = len(mine), {}, 1.0
+	    for rank in range(m, 0, -1):
+	        p, i = mine[rank - 1]
+	        run = min(run, p * m / rank)
+	        adj[i] = run
+	    for i, q in adj.items():
+	        assert abs(float(rows[i]["p_adj"]) - q) < 1e-9, (rows[i], q)
+	        assert rows[i]["significant"] == ("1" if q < 0.10 else "0"), rows[i]
+	    assert sum(float(r["p"]) < 0.10 for r in rows if r["kernel"] == k) > 0
+	PY
+	"$VR" report -q -d s.db -o b &&
+	grep -q "^No latency mean differs significantly" b/index.md
+'
+
 test_done

@@ -37,7 +37,7 @@ test_expect_success 'CoeffVar of an all-zero column is -, the row marked with it
 	grep -q "^CoeffVar p50-DirectReclaim\[1\]  *0.00 (  0.00%)  *-$" out &&
 	grep -qxF "[1] DirectReclaim: fixed 0 samples in 1 run (shown as 0)" out &&
 	"$VR" compare --width 0 -d z.db --metrics p50-DirectReclaim --stats CoeffVar --format csv >out.csv &&
-	grep -qxF "latency,CoeffVar,p50-DirectReclaim,fixed,,,,0,us,zero,0,1,DirectReclaim: fixed 0 samples in 1 run (shown as 0)" out.csv &&
+	grep -qxF "latency,CoeffVar,p50-DirectReclaim,fixed,,,,0,us,zero,0,1,DirectReclaim: fixed 0 samples in 1 run (shown as 0)," out.csv &&
 	"$VR" compare --width 0 -d z.db --metrics p50-DirectReclaim --stats CoeffVar --format markdown >out.md &&
 	grep -qxF "| CoeffVar | p50-DirectReclaim[1] | 0.00 (0.00%) | - |" out.md &&
 	grep -qxF "[1] DirectReclaim: fixed 0 samples in 1 run (shown as 0)" out.md &&

@@ -55,7 +55,7 @@ make_db() {
 W="When (reclaim_window): base in"
 test_expect_success 'where, when and per run, worked out by hand' '
 	make_db &&
-	sed "s/ (means of .*p < 0.1)\./:/" sentences >got &&
+	sed "s/ (means of .*below 0.1)\./:/" sentences >got &&
 	cat >want <<-EOF &&
 	Direct reclaim stall time ms: base 70.00 -> patched 0.00: Per run (summary.txt): base 70.00, 60.00, 80.00; patched 0.00, 0.00, 0.00. Where (complete direct reclaim stalls by the nodes they reclaimed from, one on two nodes counted on each, reclaim_stall): base node 0: 3, node 1: 3; patched none. $W 7 of 63 windows (0.20-0.55 s after a run'"'"'s first event); patched in 0 of 63 windows.
 	Direct reclaim stalls complete: base 2.00 -> patched 0.00: Per run (summary.txt): base 2, 2, 2; patched 0, 0, 0. Where (complete direct reclaim stalls by the nodes they reclaimed from, one on two nodes counted on each, reclaim_stall): base node 0: 3, node 1: 3; patched none. $W 7 of 63 windows (0.20-0.55 s after a run'"'"'s first event); patched in 0 of 63 windows.

@@ -40,7 +40,7 @@ static bool same_name(const char *a, const char *b)
 }
 
 enum { OPT_SIGNIFICANCE = CMD_OPT_LONG, OPT_LAYOUT, OPT_METRIC, OPT_HIGHER, OPT_ZEROS, OPT_CI, OPT_RATIO, OPT_WIDTH,
-       OPT_ALIGN, OPT_CI_METHOD };
+       OPT_ALIGN, OPT_CI_METHOD, OPT_P_ADJUST };
 
 static const struct cmd_option compare_options[] = {
 	{ 'd', "database", "DB", "database written by `load` / `import-latency`" },
@@ -68,6 +68,9 @@ static const struct cmd_option compare_options[] = {
 	{ OPT_SIGNIFICANCE, "significance", "R", "welch (default): Welch's t-test at level A;\n"
 		"ci: mmtests' rule (--print-significance), the\n"
 		"intervals mean +/- 1.96 stddev do not overlap" },
+	{ OPT_P_ADJUST, "p-adjust", "M", "bh (default): a kernel's mean rows marked where\n"
+		"their p-values, adjusted together (Benjamini-Hochberg),\n"
+		"are below A; none: each row's own p below A" },
 	{ OPT_LAYOUT, "layout", "L", "2017 (default): the 2017 seed mails' table\n"
 		"(%-8s %-20s %12.2f (%6.2f%%), BAmean-95, '-' when\n"
 		"missing); mmtests: today's compare-mmtests.pl\n"
@@ -112,6 +115,11 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 		break;
 	case OPT_CI:
 		c->o.ci = true;
+		break;
+	case OPT_P_ADJUST:
+		if (compare_p_adjust_parse(arg, &c->o.p_adjust))
+			return vr_error("compare: --p-adjust wants bh or none, not '%s'", arg),
+			       CMD_USAGE;
 		break;
 	case OPT_CI_METHOD:
 		if (strcmp(arg, "welch") && strcmp(arg, "bootstrap"))
@@ -295,7 +303,7 @@ static void compare_release(void *opts)
 static const char *const compare_synopsis[] = {
 	"[-d DB] [--kernels K1,K2,...] [--metrics M,...]\n"
 	"[--stats S,...] [--format text|markdown|csv|json]\n"
-	"[--alpha A] [--significance welch|ci] [--ci] [--ci-method welch|bootstrap]\n[--print-ratio] [--align-marker TEXT] [--layout 2017|mmtests] [--width COLS]",
+	"[--alpha A] [--significance welch|ci] [--p-adjust bh|none] [--ci] [--ci-method welch|bootstrap]\n[--print-ratio] [--align-marker TEXT] [--layout 2017|mmtests] [--width COLS]",
 	"[OPTIONS] NAME=FILE,FILE... NAME=FILE,...",
 	NULL
 };

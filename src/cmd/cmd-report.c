@@ -22,7 +22,7 @@ struct report_args {
 	struct compare_opts o;
 };
 
-enum { OPT_CI = CMD_OPT_LONG, OPT_ALIGN, OPT_CI_METHOD };
+enum { OPT_CI = CMD_OPT_LONG, OPT_ALIGN, OPT_CI_METHOD, OPT_P_ADJUST };
 
 static const struct cmd_option report_options[] = {
 	{ 'd', "database", "DB", "SQLite database written by 'load'" },
@@ -37,6 +37,7 @@ static const struct cmd_option report_options[] = {
 		"headline" },
 	{ OPT_CI_METHOD, "ci-method", "M", "compare's --ci-method: welch (default) or\n"
 		"bootstrap" },
+	{ OPT_P_ADJUST, "p-adjust", "M", "compare's --p-adjust: bh (default) or none" },
 	{ OPT_ALIGN, "align-marker", "TEXT", "compare's --align-marker: the windows block and\n"
 		"charts from each run's first trace_marker event\n"
 		"containing TEXT" },
@@ -60,6 +61,11 @@ static enum cmd_status report_option(struct cmd_ctx *ctx, int key, const char *a
 					arg), CMD_USAGE_HELP;
 		a->o.ci = true;
 		a->o.ci_bootstrap = !strcmp(arg, "bootstrap");
+		break;
+	case OPT_P_ADJUST:
+		if (compare_p_adjust_parse(arg, &a->o.p_adjust))
+			return vr_error("report: --p-adjust wants bh or none, not '%s'", arg),
+			       CMD_USAGE_HELP;
 		break;
 	case OPT_ALIGN:
 		if (!*arg)
@@ -110,7 +116,7 @@ static int report_run(struct cmd_ctx *ctx)
 }
 
 static const char *const report_synopsis[] = {
-	"[-d DB] [-W PX] [-H PX] [-q] [-v] -o DIR [--kernels K1,K2,...]\n[--metrics M,...] [--stats S,...] [--ci]\n[--ci-method welch|bootstrap] [--align-marker TEXT]", NULL
+	"[-d DB] [-W PX] [-H PX] [-q] [-v] -o DIR [--kernels K1,K2,...]\n[--metrics M,...] [--stats S,...] [--ci]\n[--ci-method welch|bootstrap] [--p-adjust bh|none] [--align-marker TEXT]", NULL
 };
 
 const struct cmd cmd_report_desc = {

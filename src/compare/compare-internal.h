@@ -24,6 +24,11 @@ struct compare_kernel {
 struct compare_values {
 	double *v;	/* owned */
 	size_t n;
+	double *run_v;	/* owned: of an imported operation, one value per run
+			 * with values (the mean of the run's samples), what
+			 * Welch's test compares; NULL for a trace metric,
+			 * whose v already holds one value per run */
+	size_t nrun_v;
 	size_t nruns;	/* runs of the kernel the values come from */
 	enum metric_data data;	/* of a trace metric: its presence (below);
 				 * imported: VALUES or NOT_RECORDED */

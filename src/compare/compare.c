@@ -59,6 +59,17 @@ int compare_significance_parse(const char *name, enum compare_significance *out)
 	return 0;
 }
 
+int compare_p_adjust_parse(const char *name, enum compare_p_adjust *out)
+{
+	if (!strcmp(name, "bh"))
+		*out = COMPARE_P_BH;
+	else if (!strcmp(name, "none"))
+		*out = COMPARE_P_NONE;
+	else
+		return -1;
+	return 0;
+}
+
 int compare_stat_parse(const char *name, struct compare_stat *out)
 {
 	static const struct { const char *name; enum compare_stat_kind kind; } plain[] = {
@@ -168,8 +179,10 @@ static bool stat_higher_better(const struct compare_stat *st, bool op_higher_bet
 
 static void values_release(struct compare_values *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(v[i].v);
+		free(v[i].run_v);
+	}
 }
 
 static void values_add(struct compare_values *dst, const double *v, size_t n)
@@ -266,6 +279,8 @@ static void app_run_add(const struct metric_op *op, struct compare_values *dst, 
 		dst->presence.zero++;
 	} else {
 		values_add(dst, v, n);
+		dst->run_v = vr_realloc(dst->run_v, (dst->nrun_v + 1) * sizeof(*dst->run_v));
+		dst->run_v[dst->nrun_v++] = stats_mean(v, n);
 		dst->presence.with_samples++;
 	}
 }
@@ -357,11 +372,35 @@ static double mean_stddev(const struct compare_values *v, bool higher_better)
 	return higher_better ? stats_hstddev(v->v, v->n) : stats_stddev(v->v, v->n);
 }
 
-/* Mark @cell (column @c, a mean row) by the rule of @o->significance. */
+/*
+ * The values Welch's test, its interval and the outlier notes compare, of
+ * the baseline @v0 into @a, @na and of kernel @v into @b, @nb: one value per
+ * run (an imported operation's run_v, its samples averaged per run) where
+ * both have two runs or more with values, since the samples of one run (a
+ * workload's interval reports, cumulative in simoop's) are not independent
+ * of each other; else every value, as mmtests tests them (one run each).
+ * A trace metric's values are one per run already.
+ */
+static void test_values(const struct compare_values *v0, const struct compare_values *v,
+			const double **a, size_t *na, const double **b, size_t *nb)
+{
+	bool per_run = v0->nrun_v >= 2 && v->nrun_v >= 2;
+
+	*a = per_run ? v0->run_v : v0->v;
+	*na = per_run ? v0->nrun_v : v0->n;
+	*b = per_run ? v->run_v : v->v;
+	*nb = per_run ? v->nrun_v : v->n;
+}
+
+/* Mark @cell (column @c, a mean row) by the rule of @o->significance;
+ * under Welch the mark is provisional (p < alpha) until adjust_p() holds
+ * the table's adjusted p-values against alpha. */
 static void mark_significance(const struct compare_opts *o, const struct compare_values *vals,
 			      size_t c, bool hb, struct render_cell *cell)
 {
 	struct stats_ttest t;
+	const double *a, *b;
+	size_t na, nb;
 	double cidiff;
 
 	if (o->significance == COMPARE_SIG_CI) {
@@ -371,8 +410,9 @@ static void mark_significance(const struct compare_opts *o, const struct compare
 						    mean_stddev(&vals[c], hb), &cidiff) == 1;
 		return;
 	}
-	if (stats_welch_ttest(vals[0].v, vals[0].n, vals[c].v, vals[c].n, &t) == 0) {
-		cell->p = t.p;
+	test_values(&vals[0], &vals[c], &a, &na, &b, &nb);
+	if (stats_welch_ttest(a, na, b, nb, &t) == 0) {
+		cell->p = cell->p_adj = t.p;
 		cell->significant = t.p < o->alpha;
 	}
 }
@@ -388,14 +428,17 @@ static void mark_significance(const struct compare_opts *o, const struct compare
 static void gain_ci(const struct compare_opts *o, const struct compare_values *vals, size_t c,
 		    bool hb, bool harmonic, struct render_cell *cell)
 {
-	double m0 = stats_mean(vals[0].v, vals[0].n), lo, hi;
+	const double *a, *b;
+	size_t na, nb;
+	double m0, lo, hi;
 
+	test_values(&vals[0], &vals[c], &a, &na, &b, &nb);
+	m0 = stats_mean(a, na);
 	cell->ci_lo = cell->ci_hi = NAN;
 	if (harmonic || !(m0 > 0))
 		return;
-	if (o->ci_bootstrap ?
-	    stats_bootstrap_ci(vals[0].v, vals[0].n, vals[c].v, vals[c].n, 1 - o->alpha, &lo, &hi) :
-	    stats_welch_ci(vals[0].v, vals[0].n, vals[c].v, vals[c].n, 1 - o->alpha, &lo, &hi))
+	if (o->ci_bootstrap ? stats_bootstrap_ci(a, na, b, nb, 1 - o->alpha, &lo, &hi) :
+			      stats_welch_ci(a, na, b, nb, 1 - o->alpha, &lo, &hi))
 		return;
 	cell->ci_lo = hb ? 100 * lo / m0 : -100 * hi / m0;
 	cell->ci_hi = hb ? 100 * hi / m0 : -100 * lo / m0;
@@ -416,7 +459,7 @@ static void fill_cell(const struct compare_stat *st, const struct metric_op *op,
 		cell->gain_pct = NAN;	/* no baseline to measure against */
 	else
 		cell->gain_pct = stats_gain_pct(cell->value, base, stat_higher_better(st, hb));
-	cell->p = NAN;
+	cell->p = cell->p_adj = NAN;
 	cell->significant = false;
 	cell->ci_lo = cell->ci_hi = NAN;
 	cell->data = metric_data_name(vals[c].data);
@@ -488,35 +531,37 @@ static void outlier_notes(const struct compare_opts *o, const struct compare_val
 			  const struct compare_kernel *k, size_t nk, struct vr_buf *b)
 {
 	for (size_t c = 1; c < nk; c++) {
-		const struct compare_values *v[2] = { &vals[0], &vals[c] };
+		const double *v[2];
+		size_t n[2];
 		double *sorted[2], *kept[2];
 		size_t nkept[2];
 		struct stats_ttest t, t2;
 
-		if (stats_welch_ttest(v[0]->v, v[0]->n, v[1]->v, v[1]->n, &t) || t.p < o->alpha)
+		test_values(&vals[0], &vals[c], &v[0], &n[0], &v[1], &n[1]);
+		if (stats_welch_ttest(v[0], n[0], v[1], n[1], &t) || t.p < o->alpha)
 			continue;
 		for (int i = 0; i < 2; i++) {
-			sorted[i] = vr_calloc(v[i]->n + 1, sizeof(double));
-			kept[i] = vr_calloc(v[i]->n + 1, sizeof(double));
-			memcpy(sorted[i], v[i]->v, v[i]->n * sizeof(double));
-			stats_sort(sorted[i], v[i]->n);
-			nkept[i] = stats_tukey_keep(sorted[i], v[i]->n, kept[i]);
+			sorted[i] = vr_calloc(n[i] + 1, sizeof(double));
+			kept[i] = vr_calloc(n[i] + 1, sizeof(double));
+			memcpy(sorted[i], v[i], n[i] * sizeof(double));
+			stats_sort(sorted[i], n[i]);
+			nkept[i] = stats_tukey_keep(sorted[i], n[i], kept[i]);
 		}
-		if ((nkept[0] < v[0]->n || nkept[1] < v[1]->n) &&
+		if ((nkept[0] < n[0] || nkept[1] < n[1]) &&
 		    !stats_welch_ttest(kept[0], nkept[0], kept[1], nkept[1], &t2) &&
 		    t2.p < o->alpha) {
 			vr_buf_addf(b, "%s%s: not significant (p = %.2g) because of outliers: without",
 				    b->len ? "; " : "", k[c].name, t.p);
 			for (int i = 0; i < 2; i++) {
-				size_t out = v[i]->n - nkept[i];
+				size_t out = n[i] - nkept[i];
 
 				if (!out)
 					continue;
-				if (i && nkept[0] < v[0]->n)
+				if (i && nkept[0] < n[0])
 					vr_buf_addstr(b, " and");
 				vr_buf_addf(b, " %s's %zu value%s (", k[i ? c : 0].name, out,
 					    out == 1 ? "" : "s");
-				outliers_text(sorted[i], v[i]->n, kept[i], nkept[i], b);
+				outliers_text(sorted[i], n[i], kept[i], nkept[i], b);
 				vr_buf_addstr(b, ")");
 			}
 			vr_buf_addf(b, " outside Tukey's fences, p = %.2g", t2.p);
@@ -583,6 +628,36 @@ static void add_op_rows(struct render_table *t, const struct compare_stat *stats
 		for (size_t c = 0; c < nk; c++)
 			fill_cell(&stats[s], op, vals, c, base, harmonic, o, &row->cells[c]);
 	}
+}
+
+/*
+ * --p-adjust bh (the default, under Welch): per kernel column of @t, the
+ * p-values of its tested mean rows adjusted together (stats_bh_adjust():
+ * Benjamini-Hochberg, the false discovery rate at alpha), and each row
+ * marked where its adjusted p < alpha.  A table of 40 rows tested at 0.10
+ * one by one marks 4 of them on noise alone; adjusted, the expected share
+ * of marks that are noise is at most alpha.  --p-adjust none keeps each
+ * row's own p.
+ */
+static void adjust_p(struct render_table *t, const struct compare_opts *o)
+{
+	double *p = vr_calloc(t->nrows + 1, sizeof(*p));
+
+	for (size_t c = 1; o->significance == COMPARE_SIG_WELCH && c < t->ncols; c++) {
+		for (size_t i = 0; i < t->nrows; i++)
+			p[i] = t->rows[i].cells[c].p;
+		if (o->p_adjust == COMPARE_P_BH)
+			stats_bh_adjust(p, t->nrows, p);
+		for (size_t i = 0; i < t->nrows; i++) {
+			struct render_cell *cell = (struct render_cell *)&t->rows[i].cells[c];
+
+			if (isnan(cell->p))
+				continue;
+			cell->p_adj = p[i];
+			cell->significant = p[i] < o->alpha;
+		}
+	}
+	free(p);
 }
 
 /* The mean mmtests' ratio view takes ("_mean": the harmonic one for
@@ -839,6 +914,7 @@ int compare_latency_table(struct store *s, const struct compare_opts *o,
 	if (o->print_ratio && nops)
 		add_gmean_row(t, nops, nk, higher, kernel_names, ratios);
 	drop_empty_rows(t);
+	adjust_p(t, o);
 	ret = 0;
 out:
 	for (size_t i = 0; i < nk; i++)
@@ -1020,7 +1096,10 @@ static void significance_note(struct compare_result *r, const struct compare_opt
 			      " intervals mean +/- 1.96 stddev of the two kernels do not overlap");
 	else
 		vr_buf_addf(&b, "Significance: Welch's t-test (two-sided), marked on mean rows"
-			    " where p < %g", o->alpha);
+			    " where p < %g%s; on one value per run (the mean of its samples)"
+			    " where both kernels have two runs or more, else on the samples",
+			    o->alpha, o->p_adjust == COMPARE_P_NONE ? ", each row on its own" :
+			    " after Benjamini-Hochberg over a kernel's mean rows");
 	vr_buf_addstr(&b, "; none with fewer than two values per kernel");
 	note_add(r, 0, vr_buf_detach(&b));
 }
@@ -1047,7 +1126,10 @@ static void ci_note(struct compare_result *r, const struct compare_opts *o)
 			    " under Amean rows, none for Hmean or below two values per kernel",
 			    r->ci_label);
 	if (!o->ci_bootstrap && o->significance == COMPARE_SIG_WELCH)
-		vr_buf_addstr(&b, "; it excludes 0 where the row is marked");
+		vr_buf_addstr(&b, o->p_adjust == COMPARE_P_NONE ?
+			      "; it excludes 0 where the row is marked" :
+			      "; it excludes 0 where the row's own p (not adjusted) is below"
+			      " the level");
 	note_add(r, 0, vr_buf_detach(&b));
 }
 

@@ -220,8 +220,8 @@ static void test_csv_quoting(void **state)
 	render_tables(&t, 1, RENDER_CSV, &out);
 	assert_string_equal(out.buf,
 		"table,stat,operation,kernel,value,gain_pct,p,significant,unit,data,nvalues,nruns,"
-		"note\n"
-		"counters,,\"say \"\"hi\"\"\",\"a,b\",1.5,,,0,,,,,\"a, \"\"b\"\"\"\n");
+		"note,p_adj\n"
+		"counters,,\"say \"\"hi\"\"\",\"a,b\",1.5,,,0,,,,,\"a, \"\"b\"\"\",\n");
 	vr_buf_release(&out);
 }
 

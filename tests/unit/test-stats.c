@@ -186,6 +186,33 @@ static void test_bootstrap(void **state)
 	assert_true(lo == -10 && hi == 0);
 }
 
+/*
+ * Benjamini-Hochberg by hand: p = 0.01, 0.04, 0.03, 0.20, NAN (m = 4).
+ * Ranked: 0.01 (1), 0.03 (2), 0.04 (3), 0.20 (4); m p / rank: 0.04, 0.06,
+ * 0.0533, 0.20; the running minimum from the largest rank: 0.20, 0.0533,
+ * min(0.06, 0.0533) = 0.0533, 0.04.  So 0.01 -> 0.04, 0.04 -> 0.0533,
+ * 0.03 -> 0.0533, 0.20 -> 0.20, NAN stays.  A value above 1 after scaling
+ * is 1: p = 0.9, 0.95 (m = 2): 1.8 -> ... the minimum with 0.95 -> 0.95.
+ */
+static void test_bh_adjust(void **state)
+{
+	double p[] = { 0.01, 0.04, 0.03, 0.20, NAN }, q[5];
+	double p2[] = { 0.9, 0.95 }, q2[2];
+
+	(void)state;
+	assert_int_equal(stats_bh_adjust(p, 5, q), 4);
+	assert_float_equal(q[0], 0.04, 1e-12);
+	assert_float_equal(q[1], 0.16 / 3, 1e-12);
+	assert_float_equal(q[2], 0.16 / 3, 1e-12);
+	assert_float_equal(q[3], 0.20, 1e-12);
+	assert_true(isnan(q[4]));
+	assert_int_equal(stats_bh_adjust(p2, 2, q2), 2);
+	assert_float_equal(q2[0], 0.95, 1e-12);
+	assert_float_equal(q2[1], 0.95, 1e-12);
+	assert_int_equal(stats_bh_adjust(p, 5, p), 4);	/* in place */
+	assert_float_equal(p[0], 0.04, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_hstddev),
 		cmocka_unit_test(test_ci_differ),
 		cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_bh_adjust),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
