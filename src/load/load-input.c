@@ -64,8 +64,8 @@ static int model_early_lost(void *arg, int cpu, uint64_t ts_ns, int64_t count)
 	return model_lost(arg, cpu, ts_ns, count);
 }
 
-int load_input_open(struct load_input *in, struct store *st, const char *path,
-		    const struct load_ctx *c, char **sha256)
+int load_input_open_source(struct load_input *in, const char *path, const struct load_ctx *c,
+			   char **sha256)
 {
 	struct ingest_opts opts = { .release = c->o.kernel, .low_memory = c->o.low_memory,
 				    .supervised = c->supervised, .interrupted = c->interrupted };
@@ -73,8 +73,11 @@ int load_input_open(struct load_input *in, struct store *st, const char *path,
 	memset(in, 0, sizeof(*in));
 	in->path = path;
 	in->src = ingest_open(path, &opts, sha256);
-	if (!in->src)
-		return -1;
+	return in->src ? 0 : -1;
+}
+
+int load_input_start(struct load_input *in, struct store *st, const struct load_ctx *c)
+{
 	if (!ingest_decodes_ahead(in->src))
 		return 0;
 	in->sd = store_derived_open(st, 0);
@@ -84,6 +87,12 @@ int load_input_open(struct load_input *in, struct store *st, const char *path,
 	struct ingest_early early = { model_early_event, model_early_lost, in->model, NULL };
 
 	return ingest_start(in->src, &early);
+}
+
+int load_input_open(struct load_input *in, struct store *st, const char *path,
+		    const struct load_ctx *c, char **sha256)
+{
+	return load_input_open_source(in, path, c, sha256) || load_input_start(in, st, c) ? -1 : 0;
 }
 
 void load_input_close(struct load_input *in)

@@ -123,6 +123,18 @@ struct load_input {
  */
 int load_input_open(struct load_input *in, struct store *st, const char *path,
 		    const struct load_ctx *c, char **sha256);
+
+/*
+ * load-input.c: load_input_open() in two steps, the first without the
+ * store (so that it may run while the store is being opened):
+ * load_input_open_source - the source of @path into @in (its checks and
+ * tracecmd_open()); 0 or -1 (message printed).
+ * load_input_start - for a source that decodes ahead, its model (rows to
+ * a deferred store_derived of @st) and its reader started; 0 or -1.
+ */
+int load_input_open_source(struct load_input *in, const char *path, const struct load_ctx *c,
+			   char **sha256);
+int load_input_start(struct load_input *in, struct store *st, const struct load_ctx *c);
 void load_input_close(struct load_input *in);
 
 /* load-input.c: the model of one run of @src, rows going to @sd;
