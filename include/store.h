@@ -180,6 +180,23 @@ struct model_stall_pages;
  */
 void store_run_stall_pages(struct store *s, const struct model_stall_pages *rows, int n);
 
+/**
+ * store_run_shrink_buckets - for a before_commit of the open run @run_id:
+ * its mm_vmscan_lru_shrink_inactive rows summed per pid, nid and time
+ * bucket, counted as the events were stored, as TEMP table
+ * vr_shrink_buckets (made or emptied; drop it when done) with the raw
+ * table's columns run_id, pid, nid, ts_ns (the bucket's start: run.first_ts_ns
+ * + k * *@bucket_ns), nr_scanned and nr_reclaimed (SQL's sum() of the rows:
+ * NULL when none has a value).  *@bucket_ns: OUT, a power of ten, at most a
+ * hundredth of the run's length; a sum of the raw rows over time spans
+ * that begin at run.first_ts_ns plus multiples of it is the same sum over
+ * these rows.  *@bucket_ns is 0, and there is no table, when the counts
+ * could not be kept (an event earlier than the first came later: a text
+ * trace out of order) or @run_id is not the open run: read the raw rows.
+ * Returns 0, or -1 after a message.
+ */
+int store_run_shrink_buckets(struct store *s, int64_t run_id, int64_t *bucket_ns);
+
 /** store_run_abort - roll the open run back, leaving the database as it was. */
 void store_run_abort(struct store *s);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * windows.c - the reclaim_window table (windows.h): each run cut into
- * windows of equal width, filled by SQL over the run's rows at its load.
+ * windows of equal width, filled by SQL at its load (the pages from sums per
+ * time bucket kept as the events were stored, store_run_shrink_buckets()).
  */
 #include "store/store-tables.h"
 #include "windows.h"
@@ -27,17 +28,21 @@ int64_t windows_width_ns(int64_t length_ns)
 
 /*
  * ?1 run, ?2 first_ts_ns, ?3 width, ?4 number of windows.  The windows of
- * each node (w), the kswapd pids (k), then one INSERT per row kind.
+ * each node (w), the kswapd pids (k), then one INSERT per row kind.  The
+ * pages (p) are summed from table SHRINK: mm_vmscan_lru_shrink_inactive,
+ * or its rows summed per time bucket as the events were stored
+ * (store_run_shrink_buckets(): the same sums, without a pass over the raw
+ * rows at the commit, which is the load's critical path).
  */
-#define WINDOWS_CTE \
+#define WINDOWS_CTE(SHRINK) \
 	"WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n + 1 < ?4)," \
 	" nodes(nid) AS (SELECT nid FROM kswapd_cycle WHERE run_id = ?1 UNION" \
-	"  SELECT nid FROM mm_vmscan_lru_shrink_inactive WHERE run_id = ?1 AND nid IS NOT NULL)," \
+	"  SELECT nid FROM " SHRINK " WHERE run_id = ?1 AND nid IS NOT NULL)," \
 	" w AS (SELECT nodes.nid, i.n, ?2 + i.n * ?3 AS b, ?2 + (i.n + 1) * ?3 AS e FROM nodes, i" \
 	"  UNION ALL SELECT NULL, i.n, ?2 + i.n * ?3, ?2 + (i.n + 1) * ?3 FROM i)," \
 	" k AS (SELECT DISTINCT pid FROM task WHERE run_id = ?1 AND comm LIKE 'kswapd%')," \
 	" p AS MATERIALIZED (SELECT nid, (ts_ns - ?2) / ?3 AS n, pid IN k AS ks, sum(nr_scanned) AS sc," \
-	"  sum(nr_reclaimed) AS rc FROM mm_vmscan_lru_shrink_inactive WHERE run_id = ?1" \
+	"  sum(nr_reclaimed) AS rc FROM " SHRINK " WHERE run_id = ?1" \
 	"  GROUP BY 1, 2, 3)," \
 	" run_iv AS MATERIALIZED (SELECT nid, wake_ns AS b, CASE WHEN decision = 'full_sleep' AND sleep_ns" \
 	"  IS NOT NULL THEN sleep_ns ELSE coalesce(last_activity_ns, wake_ns) END AS e" \
@@ -57,13 +62,16 @@ int64_t windows_width_ns(int64_t length_ns)
 	"(SELECT count(*) FROM th WHERE th.n = w.n AND th.reason = '" reason "'" \
 	" AND (w.nid IS NULL OR th.nid = w.nid))"
 
-static const char windows_sql[] = WINDOWS_CTE
-	" INSERT INTO reclaim_window SELECT ?1, w.nid, w.n, w.b, ?3, "
-	PAGES("sc", "1") ", " PAGES("rc", "1") ", " PAGES("sc", "0") ", " PAGES("rc", "0") ", "
-	OVERLAP("run_iv", " AND (w.nid IS NULL OR run_iv.nid = w.nid)") ", "
-	"CASE WHEN w.nid IS NULL THEN " OVERLAP("st", "") " END, "
-	THROTTLES("WRITEBACK") ", " THROTTLES("ISOLATED") ", " THROTTLES("NOPROGRESS") ", "
-	THROTTLES("CONGESTED") " FROM w ORDER BY w.nid IS NOT NULL, w.nid, w.n";
+#define WINDOWS_SQL(SHRINK) WINDOWS_CTE(SHRINK) \
+	" INSERT INTO reclaim_window SELECT ?1, w.nid, w.n, w.b, ?3, " \
+	PAGES("sc", "1") ", " PAGES("rc", "1") ", " PAGES("sc", "0") ", " PAGES("rc", "0") ", " \
+	OVERLAP("run_iv", " AND (w.nid IS NULL OR run_iv.nid = w.nid)") ", " \
+	"CASE WHEN w.nid IS NULL THEN " OVERLAP("st", "") " END, " \
+	THROTTLES("WRITEBACK") ", " THROTTLES("ISOLATED") ", " THROTTLES("NOPROGRESS") ", " \
+	THROTTLES("CONGESTED") " FROM w ORDER BY w.nid IS NOT NULL, w.nid, w.n"
+
+static const char windows_sql[] = WINDOWS_SQL("mm_vmscan_lru_shrink_inactive");
+static const char windows_sql_buckets[] = WINDOWS_SQL("temp.vr_shrink_buckets");
 
 /*
  * A run whose pages the trace does not hold (recorded.h RN_LRU_PAGES: the
@@ -99,10 +107,11 @@ static int windows_untraced(struct store *st, int64_t run_id)
 int windows_compute(struct store *st, int64_t run_id, int64_t width_ns)
 {
 	struct store_stmt *q;
-	int64_t v[2], n;
+	int64_t v[2], n, bucket_ns;
 	int r;
 
-	if (store_exec(st, WINDOWS_SCHEMA, "cannot create the reclaim_window table"))
+	if (store_exec(st, WINDOWS_SCHEMA, "cannot create the reclaim_window table") ||
+	    store_run_shrink_buckets(st, run_id, &bucket_ns))
 		return -1;
 	q = store_stmt_new(st, "SELECT coalesce(first_ts_ns, 0), coalesce(last_ts_ns - first_ts_ns,"
 			   " 0) FROM run WHERE id = ?1", "windows: run");
@@ -117,14 +126,19 @@ int windows_compute(struct store *st, int64_t run_id, int64_t width_ns)
 	if (n > 1000000)
 		return vr_error("windows of %lld ns: %lld windows for a run of %.3f s; at most"
 				" 1000000", (long long)width_ns, (long long)n, v[1] / 1e9);
-	q = store_stmt_new(st, windows_sql, "windows");
+	/* the buckets hold the windows' sums when each window is whole buckets */
+	q = store_stmt_new(st, bucket_ns > 0 && width_ns % bucket_ns == 0 ? windows_sql_buckets :
+			   windows_sql, "windows");
 	store_bind_int64(q, 1, run_id);
 	store_bind_int64(q, 2, v[0]);
 	store_bind_int64(q, 3, width_ns);
 	store_bind_int64(q, 4, n);
 	r = store_step(q);
 	store_stmt_free(q);
-	return r < 0 ? -1 : windows_untraced(st, run_id);
+	if (r < 0 || (bucket_ns > 0 && store_exec(st, "DROP TABLE temp.vr_shrink_buckets",
+						  "cannot drop the shrink buckets")))
+		return -1;
+	return windows_untraced(st, run_id);
 }
 
 int windows_align(struct store *st, int64_t run_id, const char *marker, int64_t *first_window,

@@ -146,6 +146,13 @@ char *store_sum_run_sql(const struct store_sum *v, sqlite3 *db, bool many_comms)
  * store_sums_acc_write - insert the counts as rows of run @run_id into
  *   @db's slab_shrink_ns and empty them; 0 or -1 after a message.
  * store_sums_acc_reset - empty them (a new run, or one rolled back).
+ * store_sums_acc_buckets - the run's mm_vmscan_lru_shrink_inactive rows
+ *   summed per pid, nid and time bucket (the counts are kept from the
+ *   run's events until store_sums_acc_reset(), past store_sums_commit()),
+ *   into TEMP table vr_shrink_buckets of @db (made or emptied) as rows of
+ *   run @run_id whose first event is at @first_ns: see store_run_shrink_buckets()
+ *   (store.h); *@bucket_ns 0 and no table when the counts are not from
+ *   @first_ns on.  0 or -1 after a message (@path in it).
  * store_sums_create - create the tables of the sums missing from @db
  *   (opened as @path, named in messages), filled from the runs it already holds, and the indexes of
  *   derived tables the readers use, in the open write transaction; 0 or -1
@@ -165,6 +172,8 @@ int store_sums_acc_event(struct store_sums_acc *a, const struct ingest_event *ev
 			 int64_t first_ns);
 int store_sums_acc_write(struct store_sums_acc *a, sqlite3 *db, int64_t run_id);
 void store_sums_acc_reset(struct store_sums_acc *a);
+int store_sums_acc_buckets(struct store_sums_acc *a, sqlite3 *db, const char *path,
+			   int64_t run_id, int64_t first_ns, int64_t *bucket_ns);
 int store_sums_create(sqlite3 *db, const char *path);
 struct model_stall_pages;
 int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, int64_t run_id,

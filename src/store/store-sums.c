@@ -57,9 +57,32 @@ struct ms_sum {
 	int64_t nr_reclaimed, events;
 };
 
+/*
+ * mm_vmscan_lru_shrink_inactive summed per task, node and time bucket
+ * (store_sums_acc_buckets(), for windows.c's reclaim_window): bucket =
+ * (ts_ns - the run's first ts_ns) / bucket_ns, bucket_ns the largest power
+ * of ten ns at most 1/BUCKETS_MIN of the time from the first event to the
+ * latest of these rows, grown (and the buckets merged ten into one) as the
+ * run goes on: at most 10 * BUCKETS_MIN buckets per task and node, however
+ * long the run.
+ */
+enum { BUCKETS_MIN = 100 };
+
+struct bucket_key {
+	int pid;
+	bool nid_null;
+	int64_t nid, bucket;
+};
+
+struct bucket_sum {
+	struct bucket_key key;
+	struct sql_sum nr_scanned, nr_reclaimed;
+};
+
 /* sum_get() copies a key into the first bytes of its sum. */
 _Static_assert(offsetof(struct page_sum, key) == 0, "page_sum starts with its key");
 _Static_assert(offsetof(struct ms_sum, key) == 0, "ms_sum starts with its key");
+_Static_assert(offsetof(struct bucket_sum, key) == 0, "bucket_sum starts with its key");
 
 struct store_sums_acc {
 	GHashTable *ms;			/* struct ms_key -> struct ms_sum */
@@ -73,6 +96,9 @@ struct store_sums_acc {
 	int f_begin, f_complete;	/* its slab_begin_ns, slab_complete fields */
 	GHashTable *slab[2];		/* complete 0/1: duration_ns -> calls */
 	int64_t slab_null[2];		/* calls without a duration, by complete */
+	GHashTable *bk;			/* struct bucket_key -> struct bucket_sum */
+	int64_t bk_base, bk_ns;		/* the run's first event then; bucket_ns */
+	bool bk_have, bk_moved;		/* a base; an earlier event came later */
 };
 
 static guint page_hash(gconstpointer p)
@@ -96,6 +122,21 @@ static guint ms_hash(gconstpointer p)
 	const struct ms_key *k = p;
 
 	return (guint)k->pid * 31u + (guint)k->nid * 7u + (guint)k->ms + k->nid_null;
+}
+
+static guint bucket_hash(gconstpointer p)
+{
+	const struct bucket_key *k = p;
+
+	return (guint)k->pid * 31u + (guint)k->nid * 7u + (guint)k->bucket * 131u + k->nid_null;
+}
+
+static gboolean bucket_equal(gconstpointer a, gconstpointer b)
+{
+	const struct bucket_key *x = a, *y = b;
+
+	return x->pid == y->pid && x->bucket == y->bucket && x->nid_null == y->nid_null &&
+	       (x->nid_null || x->nid == y->nid);
 }
 
 static gboolean ms_equal(gconstpointer a, gconstpointer b)
@@ -138,6 +179,7 @@ struct store_sums_acc *store_sums_acc_new(void)
 		a->spec_slab_end = -1;
 	for (int c = 0; c < 2; c++)
 		a->slab[c] = g_hash_table_new_full(g_int64_hash, g_int64_equal, free, free);
+	a->bk = g_hash_table_new_full(bucket_hash, bucket_equal, NULL, free);
 	return a;
 }
 
@@ -150,6 +192,7 @@ void store_sums_acc_free(struct store_sums_acc *a)
 	g_hash_table_destroy(a->isolate);
 	g_hash_table_destroy(a->shrink);
 	g_hash_table_destroy(a->ms);
+	g_hash_table_destroy(a->bk);
 	free(a);
 }
 
@@ -312,6 +355,116 @@ static void acc_ms(struct store_sums_acc *a, const struct ingest_event *ev, int6
 	m->events++;
 }
 
+static void bind_sum(sqlite3_stmt *st, int i, const struct sql_sum *v);
+
+/* Add @from's sums into @to. */
+static void sql_sum_add(struct sql_sum *to, const struct sql_sum *from)
+{
+	if (from->have) {
+		to->sum += from->sum;
+		to->have = true;
+	}
+}
+
+/* Buckets of @ns (a multiple of the present bucket_ns) from now on. */
+static void bucket_regroup(struct store_sums_acc *a, int64_t ns)
+{
+	GHashTable *h = g_hash_table_new_full(bucket_hash, bucket_equal, NULL, free);
+	int64_t factor = ns / a->bk_ns;
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, a->bk);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const struct bucket_sum *old = v;
+		struct bucket_key k = old->key;
+		struct bucket_sum *b;
+
+		k.bucket /= factor;
+		b = sum_get(h, &k, sizeof(k), sizeof(*b));
+		sql_sum_add(&b->nr_scanned, &old->nr_scanned);
+		sql_sum_add(&b->nr_reclaimed, &old->nr_reclaimed);
+	}
+	g_hash_table_destroy(a->bk);
+	a->bk = h;
+	a->bk_ns = ns;
+}
+
+/*
+ * The bucket sums (struct bucket_key), counted from the first event stored
+ * so far (@first_ns); should an earlier event come later (a text trace out
+ * of order), there are none (store_sums_acc_buckets()).
+ */
+static void acc_bucket(struct store_sums_acc *a, const struct ingest_event *ev, int64_t first_ns)
+{
+	struct bucket_key k = { .pid = ev->pid };
+	struct bucket_sum *b;
+	int64_t t;
+
+	if (!a->bk_have) {
+		a->bk_base = first_ns;
+		a->bk_ns = 1;
+		a->bk_have = true;
+	}
+	if (a->bk_moved || first_ns != a->bk_base) {
+		a->bk_moved = true;
+		return;
+	}
+	t = (int64_t)ev->ts_ns - first_ns;
+	while (a->bk_ns <= INT64_MAX / 10 && a->bk_ns * 10 <= t / BUCKETS_MIN)
+		bucket_regroup(a, a->bk_ns * 10);
+	if (has(ev, a->f_nid))
+		k.nid = ev->val[a->f_nid];
+	else
+		k.nid_null = true;
+	k.bucket = t / a->bk_ns;
+	b = sum_get(a->bk, &k, sizeof(k), sizeof(*b));
+	sum_add(&b->nr_scanned, ev, a->f_scanned);
+	sum_add(&b->nr_reclaimed, ev, a->f_reclaimed);
+}
+
+int store_sums_acc_buckets(struct store_sums_acc *a, sqlite3 *db, const char *path,
+			   int64_t run_id, int64_t first_ns, int64_t *bucket_ns)
+{
+	sqlite3_stmt *st = NULL;
+	GHashTableIter it;
+	gpointer v;
+	int rc = SQLITE_OK;
+
+	*bucket_ns = 0;
+	if (a->bk_moved || (a->bk_have && a->bk_base != first_ns))
+		return 0;
+	if (store_sqlite_exec(db, path, "CREATE TEMP TABLE IF NOT EXISTS vr_shrink_buckets (run_id"
+			      " INTEGER, pid INTEGER, nid INTEGER, ts_ns INTEGER, nr_scanned"
+			      " INTEGER, nr_reclaimed INTEGER); DELETE FROM temp.vr_shrink_buckets;",
+			      "cannot make the shrink buckets"))
+		return -1;
+	if (sqlite3_prepare_v2(db, "INSERT INTO temp.vr_shrink_buckets VALUES (?1, ?2, ?3, ?4, ?5,"
+			       " ?6)", -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot make the shrink buckets: %s", path, sqlite3_errmsg(db));
+	g_hash_table_iter_init(&it, a->bk);
+	while (rc == SQLITE_OK && g_hash_table_iter_next(&it, NULL, &v)) {
+		const struct bucket_sum *b = v;
+
+		sqlite3_bind_int64(st, 1, run_id);
+		sqlite3_bind_int(st, 2, b->key.pid);
+		if (b->key.nid_null)
+			sqlite3_bind_null(st, 3);
+		else
+			sqlite3_bind_int64(st, 3, b->key.nid);
+		sqlite3_bind_int64(st, 4, first_ns + b->key.bucket * a->bk_ns);
+		bind_sum(st, 5, &b->nr_scanned);
+		bind_sum(st, 6, &b->nr_reclaimed);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_OK)
+		return vr_error("%s: cannot make the shrink buckets: %s", path, sqlite3_errmsg(db));
+	*bucket_ns = a->bk_have ? a->bk_ns : 1;
+	return 0;
+}
+
 int store_sums_acc_event(struct store_sums_acc *a, const struct ingest_event *ev,
 			 int64_t first_ns)
 {
@@ -324,6 +477,7 @@ int store_sums_acc_event(struct store_sums_acc *a, const struct ingest_event *ev
 	if (ev->spec == a->spec_shrink) {
 		acc_shrink(a, ev);
 		acc_ms(a, ev, first_ns);
+		acc_bucket(a, ev, first_ns);
 		return g_hash_table_size(a->ms) >= SLAB_KEYS_MAX;
 	}
 	if (ev->spec == a->spec_slab_end) {
@@ -446,6 +600,9 @@ int store_sums_acc_write(struct store_sums_acc *a, sqlite3 *db, int64_t run_id)
 void store_sums_acc_reset(struct store_sums_acc *a)
 {
 	acc_clear(a);
+	/* not cleared by the commit's acc_clear(): read after it */
+	g_hash_table_remove_all(a->bk);
+	a->bk_have = a->bk_moved = false;
 }
 
 /* Does @db's main schema have a table @name?  1, 0, or -1 on error. */

@@ -1680,6 +1680,15 @@ void store_run_stall_pages(struct store *s, const struct model_stall_pages *rows
 	s->nstall_pages = n;
 }
 
+int store_run_shrink_buckets(struct store *s, int64_t run_id, int64_t *bucket_ns)
+{
+	*bucket_ns = 0;
+	if (!s->in_run || !s->sums || run_id != s->run_id || !s->nevents)
+		return 0;
+	return store_sums_acc_buckets(s->sums, s->db, s->path, run_id, (int64_t)s->first_ts,
+				      bucket_ns);
+}
+
 void store_run_abort(struct store *s)
 {
 	renames_clear(s);
