@@ -664,8 +664,9 @@ static int shrinker_id(struct store_slab *s, const struct ingest_event *ev, int 
 
 	k.shr = k.have_shr ? ev->val[shr] : 0;
 	k.shrink = k.have_shrink ? ev->val[shrink] : 0;
-	slot = (unsigned)(((uint64_t)k.shr ^ ((uint64_t)k.shrink >> 4) ^ (uint64_t)k.shrink) >> 4) %
-	       SHR_CACHE_SLOTS;
+	/* multiplicative hashing: the addresses' low bits are alike */
+	slot = (unsigned)((((uint64_t)k.shr * 0x9e3779b97f4a7c15ull) ^ (uint64_t)k.shrink) *
+			  0xc2b2ae3d27d4eb4full >> 58) % SHR_CACHE_SLOTS;
 	if (s->cache[slot].used && key_equal(&s->cache[slot].key, &k)) {
 		*id = s->cache[slot].id;
 		return 0;
