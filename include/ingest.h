@@ -315,6 +315,13 @@ const char *ingest_how_read(const struct ingest_source *s, char *buf, size_t len
  */
 void ingest_leave_to_exit(struct ingest_source *s);
 
+/**
+ * ingest_stop - stop and join @s's reader thread, if it has one (what it
+ * decoded ahead is dropped); after it no callback of ingest_start()'s
+ * @early runs.  ingest_close() is still to be called.  NULL is allowed.
+ */
+void ingest_stop(struct ingest_source *s);
+
 /** ingest_close - stop the reader thread, free @s; NULL is allowed. */
 void ingest_close(struct ingest_source *s);
 

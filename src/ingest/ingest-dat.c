@@ -1342,6 +1342,11 @@ static void stop_reader(struct ingest_dat *d)
 	d->pipe = NULL;
 }
 
+void ingest_stop_dat(struct ingest_dat *d)
+{
+	stop_reader(d);
+}
+
 int ingest_dat_comm_quality(const struct ingest_dat *d,
 			    int (*quality)(void *arg, const char *item, int64_t count,
 					   const char *detail),

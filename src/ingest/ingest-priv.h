@@ -52,6 +52,8 @@ struct ingest_reader {
 	const char *(*how_read)(void *state, char *buf, size_t len);
 	/* ingest_leave_to_exit(); NULL: nothing to leave */
 	void (*leave_to_exit)(void *state);
+	/* ingest_stop(); NULL: no reader thread */
+	void (*stop)(void *state);
 	void (*close)(void *state);
 };
 
@@ -375,6 +377,9 @@ int ingest_dat_comm_quality(const struct ingest_dat *d,
 
 /** ingest_close_dat - free @d; NULL is allowed. */
 void ingest_close_dat(struct ingest_dat *d);
+
+/** ingest_stop_dat - stop and join the reader thread of @d, if started. */
+void ingest_stop_dat(struct ingest_dat *d);
 
 /*
  * Text traces (src/ingest/ingest-text.c): `trace-cmd report` output (plain, -l,

@@ -268,6 +268,11 @@ static void dat_leave_to_exit(void *state)
 	ingest_dat_leave_to_exit(((struct dat_source *)state)->d);
 }
 
+static void dat_stop(void *state)
+{
+	ingest_stop_dat(((struct dat_source *)state)->d);
+}
+
 static void dat_close(void *state)
 {
 	struct dat_source *ds = state;
@@ -287,6 +292,7 @@ static const struct ingest_reader dat_reader = {
 	.quality = dat_quality,
 	.how_read = dat_how_read,
 	.leave_to_exit = dat_leave_to_exit,
+	.stop = dat_stop,
 	.close = dat_close,
 };
 
@@ -461,6 +467,12 @@ void ingest_leave_to_exit(struct ingest_source *s)
 {
 	if (s->r->leave_to_exit)
 		s->r->leave_to_exit(s->state);
+}
+
+void ingest_stop(struct ingest_source *s)
+{
+	if (s && s->r->stop)
+		s->r->stop(s->state);
 }
 
 void ingest_close(struct ingest_source *s)

@@ -95,10 +95,18 @@ int load_input_open(struct load_input *in, struct store *st, const char *path,
 	return load_input_open_source(in, path, c, sha256) || load_input_start(in, st, c) ? -1 : 0;
 }
 
-void load_input_close(struct load_input *in)
+struct ingest_source *load_input_detach(struct load_input *in)
 {
-	ingest_close(in->src);	/* joins the reader thread first */
+	struct ingest_source *src = in->src;
+
+	ingest_stop(src);	/* the model is fed on its reader thread */
 	model_free(in->model);
 	store_derived_close(in->sd);
 	memset(in, 0, sizeof(*in));
+	return src;
+}
+
+void load_input_close(struct load_input *in)
+{
+	ingest_close(load_input_detach(in));
 }

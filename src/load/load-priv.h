@@ -137,6 +137,15 @@ int load_input_open_source(struct load_input *in, const char *path, const struct
 int load_input_start(struct load_input *in, struct store *st, const struct load_ctx *c);
 void load_input_close(struct load_input *in);
 
+/*
+ * load-input.c: close @in but its source, which is returned (to
+ * ingest_close() on another thread: libtracecmd's close frees every
+ * kernel symbol of the file, 3-15 ms a file; NULL if none): its reader
+ * thread stopped first, then its model and deferred rows freed.  @in is
+ * cleared.
+ */
+struct ingest_source *load_input_detach(struct load_input *in);
+
 /* load-input.c: the model of one run of @src, rows going to @sd;
  * model_free(). */
 struct model *load_model(struct ingest_source *src, const struct load_opts *o,

@@ -448,7 +448,11 @@ int load_decode_window(const struct load_opts *o)
  * a few MB the opens were 43 % of the store thread's time, which is the
  * load's critical path (issue 28).  The thread lives until the file is
  * closed: a trace-cmd convert it started dies with the thread that forked
- * it (PR_SET_PDEATHSIG in ingest-dat-spill.c), not with the process.
+ * it (PR_SET_PDEATHSIG in ingest-dat-spill.c), not with the process.  It
+ * closes the source itself once the store thread is done with the file
+ * (libtracecmd's close frees every kernel symbol of the file: 3-15 ms a
+ * file on the store thread, between two files' stores), and is joined
+ * after the next file's store.
  */
 /*
  * The order of the openers' opens: file order.  Their tracecmd_open()s
@@ -487,6 +491,8 @@ struct opener {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool opened, release;	/* under lock */
+	bool released;		/* open_release() done */
+	struct ingest_source *closing;	/* given back to close, with release */
 	struct load_input *in;
 	struct store *st;
 	const char *path;
@@ -520,6 +526,7 @@ static void *opener_main(void *arg)
 	while (!o->release)
 		pthread_cond_wait(&o->cond, &o->lock);
 	pthread_mutex_unlock(&o->lock);
+	ingest_close(o->closing);
 	return NULL;
 }
 
@@ -550,21 +557,44 @@ static int open_wait(struct opener *o)
 	return o->rc ? -1 : 0;
 }
 
+/* Done with @in, opened by @o: its source to @o's thread to close, which
+ * then ends (here if @o has no thread).  Once per opener. */
+static void open_release(struct opener *o, struct load_input *in)
+{
+	struct ingest_source *src;
+
+	if (o->released)
+		return;
+	o->released = true;
+	open_wait(o);
+	src = load_input_detach(in);
+	if (!o->running) {
+		ingest_close(src);
+		return;
+	}
+	pthread_mutex_lock(&o->lock);
+	o->closing = src;
+	o->release = true;
+	pthread_cond_broadcast(&o->cond);
+	pthread_mutex_unlock(&o->lock);
+}
+
+/* Wait for @o's thread to end (released). */
+static void open_join(struct opener *o)
+{
+	if (!o->running)
+		return;
+	pthread_join(o->th, NULL);
+	o->running = false;
+	pthread_cond_destroy(&o->cond);
+	pthread_mutex_destroy(&o->lock);
+}
+
 /* Close @in, opened by @o, and end @o's thread. */
 static void open_close(struct opener *o, struct load_input *in)
 {
-	open_wait(o);
-	load_input_close(in);
-	if (o->running) {
-		pthread_mutex_lock(&o->lock);
-		o->release = true;
-		pthread_cond_broadcast(&o->cond);
-		pthread_mutex_unlock(&o->lock);
-		pthread_join(o->th, NULL);
-		o->running = false;
-		pthread_cond_destroy(&o->cond);
-		pthread_mutex_destroy(&o->lock);
-	}
+	open_release(o, in);
+	open_join(o);
 }
 
 static int load_run_files(struct load_ctx *c, struct store *st, char *const *files, int n)
@@ -606,7 +636,9 @@ static int load_run_files(struct load_ctx *c, struct store *st, char *const *fil
 		c->files_loaded += !f;
 		if (c->supervised && i == n - 1 && in[i].src)	/* the worker exits next */
 			ingest_leave_to_exit(in[i].src);
-		open_close(&op[i], &in[i]);
+		open_release(&op[i], &in[i]);
+		if (i > 0)	/* it closed its source during file i's store */
+			open_join(&op[i - 1]);
 	}
 	for (int i = 0; i < n; i++) {	/* opened ahead of an interruption */
 		open_close(&op[i], &in[i]);
