@@ -75,4 +75,26 @@ test_expect_success 'a text trace: the comm of each line, source line' '
 	test_cmp expect got
 '
 
+# comm-exec-back-6.18.spec: pid 200 is "sh" again from 1.080; by hand,
+# lru_isolate_pages: sh lru 2 = 32 (1.005) + 4 (1.085) in 2 events, sh lru 0
+# = 5, stress lru 2 = 16; lru_shrink_pages (nid 0): sh file 2 (reclaim_flags
+# 10) 32/30, sh file 0 (flags 9) 4/3, stress file 2 16/12
+test_expect_success 'sums of a task named sh, stress, then sh again: each row under its name then' '
+	python3 "$MKDAT" "$DATA/comm-exec-back-6.18.spec" cb.dat &&
+	"$VR" load -q -d cb.db cb.dat &&
+	sqlite3 cb.db "SELECT pid, comm, lru, nr_scanned, events FROM lru_isolate_pages
+			ORDER BY comm, lru;
+		SELECT pid, comm, nid, file, nr_scanned, nr_reclaimed, events FROM lru_shrink_pages
+			ORDER BY comm, file" >got &&
+	cat >expect <<-EOF &&
+	200|sh|0|5|1
+	200|sh|2|36|2
+	200|stress|2|16|1
+	200|sh|0|0|4|3|1
+	200|sh|0|2|32|30|1
+	200|stress|0|2|16|12|1
+	EOF
+	test_cmp expect got
+'
+
 test_done

@@ -45,6 +45,36 @@ struct page_sum {
 	int64_t events;
 };
 
+/*
+ * The pages of a pid in time segments, for a pid with several task spans
+ * (exec, pid reuse), whose rows' comm is that of the span at each row's
+ * time (store-schema.c COMM_MANY).  A pid's isolate and shrink_inactive
+ * events are one segment until the comm they carry changes (the reader's
+ * comm at the event, ingest_event.comm); from then on each change begins a
+ * segment, and the pid's sums are kept per segment too (struct seg_sum).
+ * At the commit a segment within one task span is summed under that
+ * span's comm (write_multi_pages()); one that a span begins inside sends
+ * the run's several-span pids to the SQL pass over the raw rows.
+ */
+struct pid_segs {
+	const char *comm;	/* of the last event: interned by the reader */
+	int n, cap;		/* segments */
+	int64_t (*range)[2];	/* each segment's first and last ts_ns */
+	bool split;		/* sums kept per segment (n > 1) */
+};
+
+struct seg_key {
+	struct page_key key;
+	int seg;
+	bool shrink;		/* lru_shrink_pages' key, else lru_isolate_pages' */
+};
+
+struct seg_sum {
+	struct seg_key key;
+	struct sql_sum nr_scanned, nr_reclaimed;
+	int64_t events;
+};
+
 /* lru_reclaim_ms: pages reclaimed per node, task and ms since first_ns. */
 struct ms_key {
 	int pid;
@@ -83,6 +113,7 @@ struct bucket_sum {
 _Static_assert(offsetof(struct page_sum, key) == 0, "page_sum starts with its key");
 _Static_assert(offsetof(struct ms_sum, key) == 0, "ms_sum starts with its key");
 _Static_assert(offsetof(struct bucket_sum, key) == 0, "bucket_sum starts with its key");
+_Static_assert(offsetof(struct seg_sum, key) == 0, "seg_sum starts with its key");
 
 struct store_sums_acc {
 	GHashTable *ms;			/* struct ms_key -> struct ms_sum */
@@ -96,6 +127,10 @@ struct store_sums_acc {
 	int f_begin, f_complete;	/* its slab_begin_ns, slab_complete fields */
 	GHashTable *slab[2];		/* complete 0/1: duration_ns -> calls */
 	int64_t slab_null[2];		/* calls without a duration, by complete */
+	GHashTable *segs;		/* pid -> struct pid_segs */
+	GHashTable *seg_sums;		/* struct seg_key -> struct seg_sum */
+	int last_pid;			/* segs' entry of the last event's pid */
+	struct pid_segs *last_segs;	/* (NULL: none) */
 	GHashTable *bk;			/* struct bucket_key -> struct bucket_sum */
 	int64_t bk_base, bk_ns;		/* the run's first event then; bucket_ns */
 	bool bk_have, bk_moved;		/* a base; an earlier event came later */
@@ -122,6 +157,28 @@ static guint ms_hash(gconstpointer p)
 	const struct ms_key *k = p;
 
 	return (guint)k->pid * 31u + (guint)k->nid * 7u + (guint)k->ms + k->nid_null;
+}
+
+static guint seg_hash(gconstpointer p)
+{
+	const struct seg_key *k = p;
+
+	return page_hash(&k->key) * 17u + (guint)k->seg * 2u + k->shrink;
+}
+
+static gboolean seg_equal(gconstpointer a, gconstpointer b)
+{
+	const struct seg_key *x = a, *y = b;
+
+	return x->seg == y->seg && x->shrink == y->shrink && page_equal(&x->key, &y->key);
+}
+
+static void pid_segs_free(gpointer p)
+{
+	struct pid_segs *r = p;
+
+	free(r->range);
+	free(r);
 }
 
 static guint bucket_hash(gconstpointer p)
@@ -180,6 +237,8 @@ struct store_sums_acc *store_sums_acc_new(void)
 	for (int c = 0; c < 2; c++)
 		a->slab[c] = g_hash_table_new_full(g_int64_hash, g_int64_equal, free, free);
 	a->bk = g_hash_table_new_full(bucket_hash, bucket_equal, NULL, free);
+	a->segs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, pid_segs_free);
+	a->seg_sums = g_hash_table_new_full(seg_hash, seg_equal, NULL, free);
 	return a;
 }
 
@@ -193,6 +252,8 @@ void store_sums_acc_free(struct store_sums_acc *a)
 	g_hash_table_destroy(a->shrink);
 	g_hash_table_destroy(a->ms);
 	g_hash_table_destroy(a->bk);
+	g_hash_table_destroy(a->segs);
+	g_hash_table_destroy(a->seg_sums);
 	free(a);
 }
 
@@ -215,6 +276,9 @@ static void acc_clear(struct store_sums_acc *a)
 	a->ms_have = a->ms_moved = a->ms_written = false;
 	g_hash_table_remove_all(a->isolate);
 	g_hash_table_remove_all(a->shrink);
+	g_hash_table_remove_all(a->segs);
+	g_hash_table_remove_all(a->seg_sums);
+	a->last_segs = NULL;
 	slab_clear(a);
 }
 
@@ -285,11 +349,106 @@ static struct page_sum *page_get(GHashTable *h, const struct page_key *k)
 	return sum_get(h, k, sizeof(*k), sizeof(struct page_sum));
 }
 
+/* Add @from's sums into @to. */
+static void sql_sum_add(struct sql_sum *to, const struct sql_sum *from)
+{
+	if (from->have) {
+		to->sum += from->sum;
+		to->have = true;
+	}
+}
+
+/* Add @d (one event's part) to @p's sums. */
+static void page_add(struct page_sum *p, const struct page_sum *d)
+{
+	sql_sum_add(&p->nr_scanned, &d->nr_scanned);
+	sql_sum_add(&p->nr_reclaimed, &d->nr_reclaimed);
+	p->events += d->events;
+}
+
+/*
+ * Copy pid @pid's sums of @h (lru_shrink_pages' if @shrink) into segment
+ * @seg of seg_sums.
+ */
+static void seg_copy(struct store_sums_acc *a, GHashTable *h, int pid, int seg, bool shrink)
+{
+	GHashTableIter it;
+	gpointer v;
+
+	g_hash_table_iter_init(&it, h);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		const struct page_sum *p = v;
+		struct seg_key k = { .key = p->key, .seg = seg, .shrink = shrink };
+		struct seg_sum *d;
+
+		if (p->key.pid != pid)
+			continue;
+		d = sum_get(a->seg_sums, &k, sizeof(k), sizeof(*d));
+		d->nr_scanned = p->nr_scanned;
+		d->nr_reclaimed = p->nr_reclaimed;
+		d->events = p->events;
+	}
+}
+
+/*
+ * The segments of @ev's pid, with @ev in its last (a new one when @ev's
+ * comm is not the last event's; the pid's sums so far then become its
+ * first segment's).
+ */
+static struct pid_segs *acc_segment(struct store_sums_acc *a, const struct ingest_event *ev)
+{
+	struct pid_segs *r = a->last_segs && a->last_pid == ev->pid ? a->last_segs :
+			     g_hash_table_lookup(a->segs, GINT_TO_POINTER(ev->pid));
+	int64_t ts = (int64_t)ev->ts_ns;
+
+	if (!r) {
+		r = vr_calloc(1, sizeof(*r));
+		g_hash_table_insert(a->segs, GINT_TO_POINTER(ev->pid), r);
+	}
+	a->last_pid = ev->pid;
+	a->last_segs = r;
+	if (!r->n || ev->comm != r->comm) {
+		if (r->n == 1) {	/* the sums so far: segment 0 */
+			seg_copy(a, a->isolate, ev->pid, 0, false);
+			seg_copy(a, a->shrink, ev->pid, 0, true);
+			r->split = true;
+		}
+		if (r->n == r->cap) {
+			r->cap = r->cap ? 2 * r->cap : 1;
+			r->range = vr_realloc(r->range, (size_t)r->cap * sizeof(*r->range));
+		}
+		r->range[r->n][0] = r->range[r->n][1] = ts;
+		r->n++;
+		r->comm = ev->comm;
+	} else if (ts < r->range[r->n - 1][0]) {
+		r->range[r->n - 1][0] = ts;
+	} else if (ts > r->range[r->n - 1][1]) {
+		r->range[r->n - 1][1] = ts;
+	}
+	return r;
+}
+
+/* Add @d, an event's part of key @k, to its pid's sums and, when they are
+ * kept per segment, to those of segment @r's last. */
+static void acc_pages(struct store_sums_acc *a, GHashTable *h, const struct page_key *k,
+		      const struct page_sum *d, const struct pid_segs *r, bool shrink)
+{
+	page_add(page_get(h, k), d);
+	if (r->split) {
+		struct seg_key sk = { .key = *k, .seg = r->n - 1, .shrink = shrink };
+		struct seg_sum *s = sum_get(a->seg_sums, &sk, sizeof(sk), sizeof(*s));
+
+		sql_sum_add(&s->nr_scanned, &d->nr_scanned);
+		sql_sum_add(&s->nr_reclaimed, &d->nr_reclaimed);
+		s->events += d->events;
+	}
+}
+
 /* lru_isolate_pages: coalesce(lru, 2 * file) is the list. */
 static void acc_isolate(struct store_sums_acc *a, const struct ingest_event *ev)
 {
 	struct page_key k = { .pid = ev->pid, .null = { false, true } };
-	struct page_sum *p;
+	struct page_sum d = { .events = 1 };
 
 	if (has(ev, a->f_lru))
 		k.k[0] = ev->val[a->f_lru];
@@ -297,16 +456,15 @@ static void acc_isolate(struct store_sums_acc *a, const struct ingest_event *ev)
 		k.k[0] = 2 * ev->val[a->f_file];
 	else
 		k.null[0] = true;
-	p = page_get(a->isolate, &k);
-	sum_add(&p->nr_scanned, ev, a->f_iso_scanned);
-	p->events++;
+	sum_add(&d.nr_scanned, ev, a->f_iso_scanned);
+	acc_pages(a, a->isolate, &k, &d, acc_segment(a, ev), false);
 }
 
 /* lru_shrink_pages: nid, and reclaim_flags & 2 (RECLAIM_WB_FILE). */
 static void acc_shrink(struct store_sums_acc *a, const struct ingest_event *ev)
 {
 	struct page_key k = { .pid = ev->pid };
-	struct page_sum *p;
+	struct page_sum d = { .events = 1 };
 
 	if (has(ev, a->f_nid))
 		k.k[0] = ev->val[a->f_nid];
@@ -316,14 +474,13 @@ static void acc_shrink(struct store_sums_acc *a, const struct ingest_event *ev)
 		k.k[1] = ev->val[a->f_flags] & 2;
 	else
 		k.null[1] = true;
-	p = page_get(a->shrink, &k);
 	/* a multi-gen LRU retry pass repeats nr_scanned (src/model/model.c lru_note()) */
 	if (has(ev, a->f_retry) && ev->val[a->f_retry])
-		p->nr_scanned.have = true;	/* as SQL's sum() of a 0 */
+		d.nr_scanned.have = true;	/* as SQL's sum() of a 0 */
 	else
-		sum_add(&p->nr_scanned, ev, a->f_scanned);
-	sum_add(&p->nr_reclaimed, ev, a->f_reclaimed);
-	p->events++;
+		sum_add(&d.nr_scanned, ev, a->f_scanned);
+	sum_add(&d.nr_reclaimed, ev, a->f_reclaimed);
+	acc_pages(a, a->shrink, &k, &d, acc_segment(a, ev), true);
 }
 
 /*
@@ -356,15 +513,6 @@ static void acc_ms(struct store_sums_acc *a, const struct ingest_event *ev, int6
 }
 
 static void bind_sum(sqlite3_stmt *st, int i, const struct sql_sum *v);
-
-/* Add @from's sums into @to. */
-static void sql_sum_add(struct sql_sum *to, const struct sql_sum *from)
-{
-	if (from->have) {
-		to->sum += from->sum;
-		to->have = true;
-	}
-}
 
 /* Buckets of @ns (a multiple of the present bucket_ns) from now on. */
 static void bucket_regroup(struct store_sums_acc *a, int64_t ns)
@@ -814,6 +962,265 @@ static int write_pages(sqlite3 *db, const char *path, struct store_sums_acc *a, 
 	return 0;
 }
 
+/* A task span of a several-span pid: its comm from first_ns on. */
+struct span {
+	int64_t first_ns;
+	char *comm;		/* owned */
+};
+
+/* A row of lru_isolate_pages or lru_shrink_pages of a several-span pid. */
+struct multi_row {
+	int pid;
+	const char *comm;	/* a span's; NULL: before the pid's first */
+	struct page_sum sum;	/* its key and sums */
+};
+
+static void spans_free(gpointer p)
+{
+	GArray *a = p;
+
+	for (guint i = 0; i < a->len; i++)
+		free(g_array_index(a, struct span, i).comm);
+	g_array_free(a, TRUE);
+}
+
+/*
+ * The task spans of run @run_id's pids in @multi, by pid (GArray of struct
+ * span in first_ns order), into @spans; 1, 0 when two spans of a pid begin
+ * at one time or a comm is '' (the SQL's rules then, COMM_MANY and
+ * COMM_OF), -1 after a message.
+ */
+static int multi_spans(sqlite3 *db, const char *path, int64_t run_id, GHashTable *multi,
+		       GHashTable *spans)
+{
+	sqlite3_stmt *st;
+	int rc, ok = 1;
+
+	if (sqlite3_prepare_v2(db, "SELECT pid, comm, first_ns FROM main.task WHERE run_id = ?1"
+			       " AND first_ns IS NOT NULL ORDER BY pid, first_ns", -1, &st,
+			       NULL) != SQLITE_OK)
+		return vr_error("%s: cannot read task: %s", path, sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int pid = sqlite3_column_int(st, 0);
+		const char *comm = (const char *)sqlite3_column_text(st, 1);
+		struct span sp = { sqlite3_column_int64(st, 2), vr_strdup(comm ? comm : "") };
+		GArray *a;
+
+		if (!g_hash_table_contains(multi, GINT_TO_POINTER(pid))) {
+			free(sp.comm);
+			continue;
+		}
+		a = g_hash_table_lookup(spans, GINT_TO_POINTER(pid));
+		if (!a) {
+			a = g_array_new(FALSE, FALSE, sizeof(struct span));
+			g_hash_table_insert(spans, GINT_TO_POINTER(pid), a);
+		}
+		if (!sp.comm[0] || (a->len && g_array_index(a, struct span, a->len - 1).first_ns ==
+					      sp.first_ns))
+			ok = 0;
+		g_array_append_val(a, sp);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: cannot read task: %s", path, sqlite3_errmsg(db));
+	return ok;
+}
+
+/* The span of @a (struct span) begun last at or before @ts; -1: none. */
+static int span_at(const GArray *a, int64_t ts)
+{
+	int lo = 0, hi = a ? (int)a->len : 0;
+
+	while (lo < hi) {	/* the first span begun after ts */
+		int mid = (lo + hi) / 2;
+
+		if (g_array_index(a, struct span, mid).first_ns <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - 1;
+}
+
+/*
+ * The comm of each segment of @r (pid @pid, spans @a) into @comm (@r->n);
+ * false when a span begins inside a segment.
+ */
+static bool segment_comms(const struct pid_segs *r, const GArray *a, const char **comm)
+{
+	for (int i = 0; i < r->n; i++) {
+		int s = span_at(a, r->range[i][0]);
+
+		if (s != span_at(a, r->range[i][1]))
+			return false;
+		comm[i] = s < 0 ? NULL : g_array_index(a, struct span, s).comm;
+	}
+	return true;
+}
+
+/* NULL first, then as SQLite's BINARY collation (bytes, then length). */
+static int comm_cmp(const char *x, const char *y)
+{
+	if (!x || !y)
+		return (x != NULL) - (y != NULL);
+	return strcmp(x, y);
+}
+
+static int key_cmp(const struct page_key *x, const struct page_key *y, int j)
+{
+	if (x->null[j] || y->null[j])
+		return (!x->null[j]) - (!y->null[j]);
+	return (x->k[j] > y->k[j]) - (x->k[j] < y->k[j]);
+}
+
+/* The SQL's GROUP BY order: pid, comm, then the key (lru; nid, file). */
+static int multi_row_cmp(const void *a, const void *b)
+{
+	const struct multi_row *x = a, *y = b;
+	int c;
+
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	if ((c = comm_cmp(x->comm, y->comm)))
+		return c;
+	if ((c = key_cmp(&x->sum.key, &y->sum.key, 0)))
+		return c;
+	return key_cmp(&x->sum.key, &y->sum.key, 1);
+}
+
+/*
+ * The rows of @multi's pids for lru_shrink_pages (@shrink) or
+ * lru_isolate_pages, summed per comm of the span of each segment, into
+ * @rows (GArray of struct multi_row), sorted and merged as the SQL's GROUP
+ * BY would give them; false when a span begins inside a segment.
+ */
+static bool multi_rows(struct store_sums_acc *a, GHashTable *multi, GHashTable *spans,
+		       bool shrink, GArray *rows)
+{
+	GHashTable *comms = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free);
+	GHashTableIter it;
+	gpointer k, v;
+	bool ok = true;
+	guint n = 0;
+
+	/* each pid's segments' comms */
+	g_hash_table_iter_init(&it, multi);
+	while (ok && g_hash_table_iter_next(&it, &k, NULL)) {
+		const struct pid_segs *r = g_hash_table_lookup(a->segs, k);
+		const char **c;
+
+		if (!r)		/* no page events */
+			continue;
+		c = vr_calloc((size_t)r->n, sizeof(*c));
+		g_hash_table_insert(comms, k, c);
+		ok = segment_comms(r, g_hash_table_lookup(spans, k), c);
+	}
+	/* a pid's sums: per segment when kept so, else its one segment's */
+	g_hash_table_iter_init(&it, shrink ? a->shrink : a->isolate);
+	while (ok && g_hash_table_iter_next(&it, NULL, &v)) {
+		const struct page_sum *p = v;
+		const struct pid_segs *r = g_hash_table_lookup(a->segs, GINT_TO_POINTER(p->key.pid));
+		const char **c = g_hash_table_lookup(comms, GINT_TO_POINTER(p->key.pid));
+
+		if (c && !r->split)
+			g_array_append_val(rows, ((struct multi_row){ p->key.pid, c[0], *p }));
+	}
+	g_hash_table_iter_init(&it, a->seg_sums);
+	while (ok && g_hash_table_iter_next(&it, NULL, &v)) {
+		const struct seg_sum *p = v;
+		const char **c = g_hash_table_lookup(comms, GINT_TO_POINTER(p->key.key.pid));
+		struct multi_row m = { p->key.key.pid, NULL,
+				       { p->key.key, p->nr_scanned, p->nr_reclaimed, p->events } };
+
+		if (!c || p->key.shrink != shrink)
+			continue;
+		m.comm = c[p->key.seg];
+		g_array_append_val(rows, m);
+	}
+	g_hash_table_destroy(comms);
+	if (!ok)
+		return false;
+	g_array_sort(rows, multi_row_cmp);
+	for (guint i = 0; i < rows->len; i++) {	/* merge equal neighbours */
+		struct multi_row *m = &g_array_index(rows, struct multi_row, i);
+		struct multi_row *last = n ? &g_array_index(rows, struct multi_row, n - 1) : NULL;
+
+		if (last && !multi_row_cmp(last, m))
+			page_add(&last->sum, &m->sum);
+		else
+			g_array_index(rows, struct multi_row, n++) = *m;
+	}
+	g_array_set_size(rows, n);
+	return true;
+}
+
+/* Insert @rows into lru_shrink_pages (@shrink) or lru_isolate_pages. */
+static int insert_multi_rows(sqlite3 *db, const char *path, int64_t run_id, const GArray *rows,
+			     bool shrink)
+{
+	sqlite3_stmt *st;
+	int rc = SQLITE_DONE;
+
+	if (sqlite3_prepare_v2(db, shrink ? "INSERT INTO main.lru_shrink_pages VALUES (?1, ?2, ?3,"
+					    " ?4, ?5, ?6, ?7, ?8)"
+					  : "INSERT INTO main.lru_isolate_pages VALUES (?1, ?2, ?3,"
+					    " ?4, ?5, ?6)", -1, &st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot write the sums: %s", path, sqlite3_errmsg(db));
+	for (guint i = 0; rc == SQLITE_DONE && i < rows->len; i++) {
+		const struct multi_row *m = &g_array_index(rows, struct multi_row, i);
+		int c = 4;
+
+		sqlite3_bind_int64(st, 1, run_id);
+		sqlite3_bind_int(st, 2, m->pid);
+		if (m->comm)
+			sqlite3_bind_text(st, 3, m->comm, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 3);
+		bind_key(st, c++, &m->sum.key, 0);
+		if (shrink)
+			bind_key(st, c++, &m->sum.key, 1);
+		bind_sum(st, c++, &m->sum.nr_scanned);
+		if (shrink)
+			bind_sum(st, c++, &m->sum.nr_reclaimed);
+		sqlite3_bind_int64(st, c, m->sum.events);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: cannot write the sums: %s", path, sqlite3_errmsg(db));
+	return 0;
+}
+
+/*
+ * The rows of lru_isolate_pages and lru_shrink_pages of run @run_id's pids
+ * with several task spans (@multi, not empty), from the sums per segment:
+ * *@done true when written, false when a span began inside a segment (or
+ * the spans are not as COMM_MANY reads them): the SQL pass then.  0 or -1
+ * after a message.
+ */
+static int write_multi_pages(sqlite3 *db, const char *path, struct store_sums_acc *a,
+			     int64_t run_id, GHashTable *multi, bool *done)
+{
+	GHashTable *spans = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, spans_free);
+	GArray *rows[2] = { g_array_new(FALSE, FALSE, sizeof(struct multi_row)),
+			    g_array_new(FALSE, FALSE, sizeof(struct multi_row)) };
+	int ret = multi_spans(db, path, run_id, multi, spans);
+
+	*done = false;
+	if (ret == 1 && multi_rows(a, multi, spans, false, rows[0]) &&
+	    multi_rows(a, multi, spans, true, rows[1])) {
+		ret = insert_multi_rows(db, path, run_id, rows[0], false) ||
+		      insert_multi_rows(db, path, run_id, rows[1], true) ? -1 : 0;
+		*done = ret == 0;
+	}
+	g_array_free(rows[0], TRUE);
+	g_array_free(rows[1], TRUE);
+	g_hash_table_destroy(spans);
+	return ret < 0 ? -1 : 0;
+}
+
 /* lru_shrink_stall's rows of run @run_id as the model counted them. */
 static int write_stall(sqlite3 *db, const char *path, int64_t run_id,
 		       const struct model_stall_pages *rows, int n)
@@ -849,6 +1256,7 @@ int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, i
 		      int64_t first_ns, const struct model_stall_pages *stall, int nstall)
 {
 	GHashTable *multi = NULL;
+	bool multi_done = false;
 	int ret = -1;
 
 	if (!a)
@@ -868,6 +1276,8 @@ int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, i
 		     run_id, "cannot write lru_reclaim_ms") ||
 	    !(multi = multi_span_pids(db, path, run_id)) || write_pages(db, path, a, run_id, multi, false) ||
 	    write_pages(db, path, a, run_id, multi, true) ||
+	    (g_hash_table_size(multi) &&
+	     write_multi_pages(db, path, a, run_id, multi, &multi_done)) ||
 	    (nstall >= 0 && write_stall(db, path, run_id, stall, nstall)))
 		goto out;
 	for (size_t i = 0; i < store_sums_count; i++) {
@@ -877,7 +1287,7 @@ int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, i
 		char *body, *sql;
 		int rc;
 
-		if (v->evidence_only || (paged && !g_hash_table_size(multi)) ||
+		if (v->evidence_only || (paged && (!g_hash_table_size(multi) || multi_done)) ||
 		    (nstall >= 0 && !strcmp(v->name, "lru_shrink_stall")) ||
 		    (v->counted && !(ms_sql && !strcmp(v->name, "lru_reclaim_ms"))))
 			continue;
