@@ -461,12 +461,17 @@ int load_decode_window(const struct load_opts *o)
  * openers raced for the lock, the second file often won it and the first
  * file's open ended after both (0.24 s instead of 0.11 s into a load of
  * the six wsf recordings).  An opener opens when the turn is its own.
+ * The first files' openers start before the store is opened (a fresh
+ * database's schema: 20-40 ms), and wait for it only to start their
+ * readers, whose model rows go to it.
  */
 struct open_turns {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	int turn;		/* the opener whose open may run: its seq */
 	int next_seq;		/* the seq of the next opener made */
+	bool store_known;	/* store_open() returned */
+	struct store *st;	/* what it returned (NULL: failed) */
 };
 
 static void turn_wait(struct open_turns *t, int seq)
@@ -485,6 +490,28 @@ static void turn_pass(struct open_turns *t)
 	pthread_mutex_unlock(&t->lock);
 }
 
+/* The store, once store_open() returned (NULL if it failed). */
+static struct store *turns_store(struct open_turns *t)
+{
+	struct store *st;
+
+	pthread_mutex_lock(&t->lock);
+	while (!t->store_known)
+		pthread_cond_wait(&t->cond, &t->lock);
+	st = t->st;
+	pthread_mutex_unlock(&t->lock);
+	return st;
+}
+
+static void turns_set_store(struct open_turns *t, struct store *st)
+{
+	pthread_mutex_lock(&t->lock);
+	t->st = st;
+	t->store_known = true;
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+}
+
 struct opener {
 	pthread_t th;
 	bool running;		/* started, not joined yet */
@@ -492,9 +519,9 @@ struct opener {
 	pthread_cond_t cond;
 	bool opened, release;	/* under lock */
 	bool released;		/* open_release() done */
+	bool deferred;		/* no thread: opened by open_wait() */
 	struct ingest_source *closing;	/* given back to close, with release */
 	struct load_input *in;
-	struct store *st;
 	const char *path;
 	const struct load_ctx *c;
 	char **sha;
@@ -503,15 +530,18 @@ struct opener {
 	int rc;			/* load_input_open()'s */
 };
 
-/* load_input_open() when @o's turn comes; passes the turn on. */
+/* load_input_open() in two steps: the source when @o's turn comes
+ * (passed on after it), its reader once the store is open. */
 static int open_in_turn(struct opener *o)
 {
+	struct store *st;
 	int rc;
 
 	turn_wait(o->turns, o->seq);
-	rc = load_input_open(o->in, o->st, o->path, o->c, o->sha);
+	rc = load_input_open_source(o->in, o->path, o->c, o->sha);
 	turn_pass(o->turns);
-	return rc;
+	st = turns_store(o->turns);
+	return rc || !st || load_input_start(o->in, st, o->c) ? -1 : 0;
 }
 
 static void *opener_main(void *arg)
@@ -530,24 +560,27 @@ static void *opener_main(void *arg)
 	return NULL;
 }
 
-/* Open @path into @in on a thread of its own (here if none can start),
- * after the files whose openers @t made before. */
-static void open_ahead(struct opener *o, struct load_input *in, struct store *st,
-		       const char *path, const struct load_ctx *c, char **sha,
-		       struct open_turns *t)
+/* Open @path into @in on a thread of its own (if none can start, on the
+ * store thread when it comes to the file), after the files whose openers
+ * @t made before. */
+static void open_ahead(struct opener *o, struct load_input *in, const char *path,
+		       const struct load_ctx *c, char **sha, struct open_turns *t)
 {
-	*o = (struct opener){ .in = in, .st = st, .path = path, .c = c, .sha = sha, .turns = t,
+	*o = (struct opener){ .in = in, .path = path, .c = c, .sha = sha, .turns = t,
 			      .seq = t->next_seq++ };
 	pthread_mutex_init(&o->lock, NULL);
 	pthread_cond_init(&o->cond, NULL);
 	o->running = pthread_create(&o->th, NULL, opener_main, o) == 0;
-	if (!o->running)
-		o->rc = open_in_turn(o);
+	o->deferred = !o->running;
 }
 
-/* Wait for @o's open: 0, or -1 (it failed, said). */
+/* Wait for @o's open (the store known): 0, or -1 (it failed, said). */
 static int open_wait(struct opener *o)
 {
+	if (o->deferred) {
+		o->deferred = false;
+		o->rc = open_in_turn(o);
+	}
 	if (o->running) {
 		pthread_mutex_lock(&o->lock);
 		while (!o->opened)
@@ -558,7 +591,8 @@ static int open_wait(struct opener *o)
 }
 
 /* Done with @in, opened by @o: its source to @o's thread to close, which
- * then ends (here if @o has no thread).  Once per opener. */
+ * then ends (here if @o has no thread; an open not made yet is not made,
+ * its turn passed on).  Once per opener. */
 static void open_release(struct opener *o, struct load_input *in)
 {
 	struct ingest_source *src;
@@ -566,6 +600,11 @@ static void open_release(struct opener *o, struct load_input *in)
 	if (o->released)
 		return;
 	o->released = true;
+	if (o->deferred) {
+		o->deferred = false;
+		turn_wait(o->turns, o->seq);
+		turn_pass(o->turns);
+	}
 	open_wait(o);
 	src = load_input_detach(in);
 	if (!o->running) {
@@ -597,28 +636,31 @@ static void open_close(struct opener *o, struct load_input *in)
 	open_join(o);
 }
 
-static int load_run_files(struct load_ctx *c, struct store *st, char *const *files, int n)
+/* Open files[*opened..@end) ahead (those probed bad are not: rc -1). */
+static void open_files(const struct load_ctx *c, char *const *files, int end, bool *bad,
+		       char **sha, struct load_input *in, struct opener *op, int *opened,
+		       struct open_turns *t)
 {
-	int window = load_decode_window(&c->o);
-	struct load_input *in = vr_calloc((size_t)n, sizeof(*in));
-	struct opener *op = vr_calloc((size_t)n, sizeof(*op));
-	bool *bad = vr_calloc((size_t)n, sizeof(*bad));
-	char **sha = vr_calloc((size_t)n, sizeof(*sha));	/* of trace.dat files */
-	int failed = 0, opened = 0;
-	struct open_turns turns = { .lock = PTHREAD_MUTEX_INITIALIZER,
-				    .cond = PTHREAD_COND_INITIALIZER };
+	for (; *opened < end && !*c->interrupted; (*opened)++) {
+		int k = *opened;
 
-	probe_all(c, files, n, bad, sha);
-	for (int i = 0; i < n && c->skip; i++)	/* failed and said by the supervisor */
-		bad[i] |= c->skip[c->progress_base + i];
+		if (!bad[k])
+			open_ahead(&op[k], &in[k], files[k], c, c->supervised ? NULL : &sha[k], t);
+		else
+			op[k].rc = -1;
+	}
+}
+
+/* Store files[0..@n) in order into @st, opened ahead by @op (the first
+ * ones before @st was open).  Returns the number that failed. */
+static int store_files(struct load_ctx *c, struct store *st, char *const *files, int n,
+		       bool *bad, char **sha, struct load_input *in, struct opener *op,
+		       int opened, struct open_turns *t)
+{
+	int window = load_decode_window(&c->o), failed = 0;
+
 	for (int i = 0; i < n && !*c->interrupted; i++) {
-		for (; opened < n && opened < i + window && !*c->interrupted; opened++) {
-			if (!bad[opened])
-				open_ahead(&op[opened], &in[opened], st, files[opened], c,
-					   c->supervised ? NULL : &sha[opened], &turns);
-			else
-				op[opened].rc = -1;
-		}
+		open_files(c, files, i + window < n ? i + window : n, bad, sha, in, op, &opened, t);
 		int iteration = c->o.iteration ? c->o.iteration + i : 0;
 		bool f;
 
@@ -640,9 +682,49 @@ static int load_run_files(struct load_ctx *c, struct store *st, char *const *fil
 		if (i > 0)	/* it closed its source during file i's store */
 			open_join(&op[i - 1]);
 	}
+	return failed;
+}
+
+/*
+ * Load @n files in this process: probed (unless supervised), the first
+ * load_decode_window() of them opened ahead while the store @db is
+ * opened, then stored in order (store_files()).  Ctrl-C is caught once the
+ * store is open.  Returns the number of files that failed (all of them
+ * when the store cannot be opened).
+ */
+static int load_run_files(struct load_ctx *c, char *const *files, int n)
+{
+	int window = load_decode_window(&c->o);
+	struct load_input *in = vr_calloc((size_t)n, sizeof(*in));
+	struct opener *op = vr_calloc((size_t)n, sizeof(*op));
+	bool *bad = vr_calloc((size_t)n, sizeof(*bad));
+	char **sha = vr_calloc((size_t)n, sizeof(*sha));	/* of trace.dat files */
+	int failed = n, opened = 0;
+	struct open_turns turns = { .lock = PTHREAD_MUTEX_INITIALIZER,
+				    .cond = PTHREAD_COND_INITIALIZER };
+	struct vr_interrupts saved;
+	struct store *st;
+
+	probe_all(c, files, n, bad, sha);
+	for (int i = 0; i < n && c->skip; i++)	/* failed and said by the supervisor */
+		bad[i] |= c->skip[c->progress_base + i];
+	open_files(c, files, window < n ? window : n, bad, sha, in, op, &opened, &turns);
+	st = store_open(c->o.db, STORE_RW);
+	turns_set_store(&turns, st);
+	if (st) {
+		/* Ctrl-C rolls the current run back and stops, leaving no hot journal */
+		load_catch_interrupts(&saved);
+		failed = store_files(c, st, files, n, bad, sha, in, op, opened, &turns);
+	}
 	for (int i = 0; i < n; i++) {	/* opened ahead of an interruption */
 		open_close(&op[i], &in[i]);
 		free(sha[i]);
+	}
+	if (st) {
+		store_close(st);
+		vr_restore_interrupts(&saved);
+	} else {
+		load_progress(c, 'x', 0, n);	/* none of them can load */
 	}
 	pthread_cond_destroy(&turns.cond);
 	pthread_mutex_destroy(&turns.lock);
@@ -655,10 +737,6 @@ static int load_run_files(struct load_ctx *c, struct store *st, char *const *fil
 
 int load_run_here(struct load_ctx *c, char *const *files, int n)
 {
-	struct vr_interrupts saved;
-	struct store *st;
-	int failed;
-
 	/*
 	 * libtracecmd 3.1.6 keeps every decompressed chunk of a compressed
 	 * file (its free_zpage() never finds the chunk to release) and walks
@@ -668,16 +746,5 @@ int load_run_here(struct load_ctx *c, char *const *files, int n)
 	 * bench).  A fixed threshold also stops glibc from raising it.
 	 */
 	mallopt(M_MMAP_THRESHOLD, 32 << 10);
-
-	st = store_open(c->o.db, STORE_RW);
-	if (!st) {
-		load_progress(c, 'x', 0, n);	/* none of them can load */
-		return n;
-	}
-	/* Ctrl-C rolls the current run back and stops, leaving no hot journal */
-	load_catch_interrupts(&saved);
-	failed = load_run_files(c, st, files, n);
-	store_close(st);
-	vr_restore_interrupts(&saved);
-	return failed;
+	return load_run_files(c, files, n);
 }
