@@ -61,6 +61,7 @@ struct pid_segs {
 	int n, cap;		/* segments */
 	int64_t (*range)[2];	/* each segment's first and last ts_ns */
 	bool split;		/* sums kept per segment (n > 1) */
+	GPtrArray *sums[2];	/* its page_sums of isolate, shrink (borrowed) */
 };
 
 struct seg_key {
@@ -178,6 +179,9 @@ static void pid_segs_free(gpointer p)
 	struct pid_segs *r = p;
 
 	free(r->range);
+	for (int i = 0; i < 2; i++)
+		if (r->sums[i])
+			g_ptr_array_free(r->sums[i], TRUE);
 	free(r);
 }
 
@@ -366,24 +370,14 @@ static void page_add(struct page_sum *p, const struct page_sum *d)
 	p->events += d->events;
 }
 
-/*
- * Copy pid @pid's sums of @h (lru_shrink_pages' if @shrink) into segment
- * @seg of seg_sums.
- */
-static void seg_copy(struct store_sums_acc *a, GHashTable *h, int pid, int seg, bool shrink)
+/* Copy @r's sums (lru_shrink_pages' if @shrink) into segment @seg of seg_sums. */
+static void seg_copy(struct store_sums_acc *a, const struct pid_segs *r, int seg, bool shrink)
 {
-	GHashTableIter it;
-	gpointer v;
-
-	g_hash_table_iter_init(&it, h);
-	while (g_hash_table_iter_next(&it, NULL, &v)) {
-		const struct page_sum *p = v;
+	for (guint i = 0; r->sums[shrink] && i < r->sums[shrink]->len; i++) {
+		const struct page_sum *p = g_ptr_array_index(r->sums[shrink], i);
 		struct seg_key k = { .key = p->key, .seg = seg, .shrink = shrink };
-		struct seg_sum *d;
+		struct seg_sum *d = sum_get(a->seg_sums, &k, sizeof(k), sizeof(*d));
 
-		if (p->key.pid != pid)
-			continue;
-		d = sum_get(a->seg_sums, &k, sizeof(k), sizeof(*d));
 		d->nr_scanned = p->nr_scanned;
 		d->nr_reclaimed = p->nr_reclaimed;
 		d->events = p->events;
@@ -409,8 +403,8 @@ static struct pid_segs *acc_segment(struct store_sums_acc *a, const struct inges
 	a->last_segs = r;
 	if (!r->n || ev->comm != r->comm) {
 		if (r->n == 1) {	/* the sums so far: segment 0 */
-			seg_copy(a, a->isolate, ev->pid, 0, false);
-			seg_copy(a, a->shrink, ev->pid, 0, true);
+			seg_copy(a, r, 0, false);
+			seg_copy(a, r, 0, true);
 			r->split = true;
 		}
 		if (r->n == r->cap) {
@@ -431,9 +425,17 @@ static struct pid_segs *acc_segment(struct store_sums_acc *a, const struct inges
 /* Add @d, an event's part of key @k, to its pid's sums and, when they are
  * kept per segment, to those of segment @r's last. */
 static void acc_pages(struct store_sums_acc *a, GHashTable *h, const struct page_key *k,
-		      const struct page_sum *d, const struct pid_segs *r, bool shrink)
+		      const struct page_sum *d, struct pid_segs *r, bool shrink)
 {
-	page_add(page_get(h, k), d);
+	struct page_sum *p = g_hash_table_lookup(h, k);
+
+	if (!p) {	/* the pid's list of its sums (seg_copy()) */
+		p = page_get(h, k);
+		if (!r->sums[shrink])
+			r->sums[shrink] = g_ptr_array_new();
+		g_ptr_array_add(r->sums[shrink], p);
+	}
+	page_add(p, d);
 	if (r->split) {
 		struct seg_key sk = { .key = *k, .seg = r->n - 1, .shrink = shrink };
 		struct seg_sum *s = sum_get(a->seg_sums, &sk, sizeof(sk), sizeof(*s));
