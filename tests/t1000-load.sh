@@ -144,7 +144,7 @@ test_expect_success 'Ctrl-C during a load: that run rolls back, exit 1, no hot j
 	# the signal once the load writes (its journal is there), not after a
 	# fixed 0.5 s: on a loaded machine that came before its handler did
 	for i in $(seq 200); do test -e db-journal && break; sleep 0.05; done &&
-	kill -INT $pid && { wait $pid; rc=$?; } ; test "$rc" = 1 &&
+	kill -INT $pid && { wait $pid; rc=$?; } ; cat err; echo "rc=$rc"; test "$rc" = 1 &&
 	grep -q "^vmscan-report: big.txt: interrupted; the database is unchanged" err &&
 	grep -q "^vmscan-report: interrupted by signal 2" err &&
 	test ! -e db-journal &&

@@ -101,9 +101,9 @@ test_expect_success 'the other way round (LOW above the trace) is not explained 
 # trace-cmd report (not from vmscan-report's model) are the number the
 # explanation gives, and a wmark row is explained exactly when its
 # difference is within that count (LOW down to -N, HIGH up to +N, HIGH's
-# other causes aside: a difference of 0 is exact).  Measured: 5 of the 6
-# runs explained (vanilla-1..3: 5, 6, 3 such naps; patched-1..3: 7, 1, 2;
-# patched-2's -5/+5 is more than its 1 nap: unexplained).
+# other causes aside: a difference of 0 is exact).  Measured on the 120 s
+# set: every run's difference (1 to 11) within its count; on an earlier
+# 30 s set one run's -5/+5 was more than its 1 nap (unexplained).
 test_expect_success 'lab recordings: the naps within a jiffy counted from trace-cmd report' '
 	sdir=${VR_SAMPLES_DIR:-$TOP/samples}/lab &&
 	ls "$sdir"/vanilla-[0-9]*.dat "$sdir"/patched-[0-9]*.dat 2>/dev/null >lab || : &&

@@ -4,12 +4,12 @@
 # (samples/lab/: classic-1 with lru_gen/enabled 0x0000, mglru-1 with
 # 0x0007), every expected number counted here from `trace-cmd report` and
 # the snapshot files, never by vmscan-report:
-#   mglru-1: 763 mm_vmscan_kswapd_wake, 0 mm_vmscan_direct_reclaim_begin
+#   mglru-1: 2741 mm_vmscan_kswapd_wake, 30 mm_vmscan_direct_reclaim_begin
 #     and not one mm_vmscan_lru_* event (6.1's multi-gen LRU reclaims
 #     without them): its pages scanned/reclaimed are "not traced";
-#   classic-1: kswapd's lru_shrink_inactive nr_scanned sums to 237825 (awk
-#     over the report), 591 write_folio events, and nr_vmscan_write goes
-#     from 0 to 591 between start-vmstat and end-vmstat.
+#   classic-1: kswapd's lru_shrink_inactive nr_scanned sums to 1355433 (awk
+#     over the report), 909 write_folio events, and nr_vmscan_write goes
+#     from 0 to 909 between start-vmstat and end-vmstat.
 # The text test: a hand-written text with kswapd wakes and a direct reclaim
 # but no LRU line and no release: "not traced or not recorded".
 . "$(dirname "$0")/lib.sh"
@@ -32,8 +32,8 @@ load_lab() {
 
 test_expect_success 'lab: mglru-1 has reclaim events and no LRU event (trace-cmd report)' '
 	if ! have_lab; then test_skip_because "no lab samples or trace-cmd"; fi
-	test "$(count "$lab/mglru-1.dat" mm_vmscan_kswapd_wake)" = 763 &&
-	test "$(count "$lab/mglru-1.dat" mm_vmscan_direct_reclaim_begin)" = 0 &&
+	test "$(count "$lab/mglru-1.dat" mm_vmscan_kswapd_wake)" = 2741 &&
+	test "$(count "$lab/mglru-1.dat" mm_vmscan_direct_reclaim_begin)" = 30 &&
 	test "$(trace-cmd report "$lab/mglru-1.dat" 2>/dev/null | grep -c "mm_vmscan_lru_")" = 0 &&
 	cat "$lab/mglru-1.dat.snap/start-lru_gen-enabled" | grep -qx "0x0007" &&
 	cat "$lab/classic-1.dat.snap/start-lru_gen-enabled" | grep -qx "0x0000"
@@ -67,18 +67,18 @@ test_expect_success 'lab: summary names the LRU and prints - with the reason' '
 	grep -q "^  Multi-gen LRU: off (lru_gen/enabled 0x0000, the recorder" sum1 &&
 	grep -Eq "^  Pages scanned by kswapd +-$" sum2 &&
 	grep -Eq "^  Pages reclaimed in direct reclaim +-$" sum2 &&
-	grep -q "^  -: not traced: multi-gen LRU before 6.7 reclaims without LRU events (no lru_isolate or lru_shrink_inactive beside 763 kswapd wakes and 0 direct reclaims)" sum2 &&
+	grep -q "^  -: not traced: multi-gen LRU before 6.7 reclaims without LRU events (no lru_isolate or lru_shrink_inactive beside 2741 kswapd wakes and 30 direct reclaims)" sum2 &&
 	grep -Eq "^  Kswapd lru_isolate nr_scanned: +-" sum2 &&
 	! grep -Eq "^  simoop-lite-[0-9]+ +[0-9]+ +[0-9]+ +0 +0 " sum2 &&
-	grep -Eq "^  Pages scanned by kswapd +237825$" sum1 &&
-	grep -Eq "^  Kswapd wakes +763$" sum2
+	grep -Eq "^  Pages scanned by kswapd +1355433$" sum1 &&
+	grep -Eq "^  Kswapd wakes +2741$" sum2
 '
 
 test_expect_success 'lab: compare text, JSON and the chart: - and the reason, never 0' '
 	if ! have_lab; then test_skip_because "no lab samples or trace-cmd"; fi
 	load_lab &&
 	ks=$(trace-cmd report "$lab/classic-1.dat" 2>/dev/null | awk "/kswapd[0-9]+-[0-9]+ .*mm_vmscan_lru_shrink_inactive:/ { for (i = 1; i <= NF; i++) if (\$i ~ /^nr_scanned=/) { split(\$i, a, \"=\"); s += a[2] } } END { print s }") &&
-	test "$ks" = 237825 &&
+	test "$ks" = 1355433 &&
 	"$VR" compare -d lab.db --width 0 >cmp &&
 	grep -Eq "^Pages scanned by kswapd\[1\] +$ks\.00 +-$" cmp &&
 	grep -Eq "^Direct reclaim efficiency %\[1\] +[0-9.]+ +-$" cmp &&
@@ -102,13 +102,13 @@ test_expect_success 'lab: pages written (nr_vmscan_write) beside the folios writ
 	s=$(sed -n "s/^nr_vmscan_write //p" "$lab/classic-1.dat.snap/start-vmstat") &&
 	e=$(sed -n "s/^nr_vmscan_write //p" "$lab/classic-1.dat.snap/end-vmstat") &&
 	f=$(count "$lab/classic-1.dat" mm_vmscan_write_folio) &&
-	test $((e - s)) = 591 && test "$f" = 591 &&
+	test $((e - s)) = 909 && test "$f" = 909 &&
 	"$VR" summary -d lab.db -r 1 >sum1 &&
 	grep -Eq "^  Pages written by reclaim \(nr_vmscan_write\) +$((e - s))$" sum1 &&
 	"$VR" compare -d lab.db --width 0 >cmp &&
 	ms=$(sed -n "s/^nr_vmscan_write //p" "$lab/mglru-1.dat.snap/start-vmstat") &&
 	me=$(sed -n "s/^nr_vmscan_write //p" "$lab/mglru-1.dat.snap/end-vmstat") &&
-	test $((me - ms)) = 190 &&
+	test $((me - ms)) = 4510 &&
 	grep -Eq "^Pages written by reclaim \(nr_vmscan_write\) +$((e - s))\.00 +$((me - ms))\.00$" cmp
 '
 
