@@ -123,7 +123,7 @@ FUZZ_FLAGS = -g -O1 -std=gnu11 -Iinclude -Isrc/ingest $(PKG_CFLAGS) -DVR_VERSION
 	      -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 # only the modules the targets reach (ingest and its utilities)
 FUZZ_LIB  := $(addprefix src/ingest/,ingest-kind.c ingest-tasks.c ingest-dat.c ingest-dat-check.c \
-	     ingest-dat-copy.c ingest-dat-drop.c ingest-ksyms.c ingest-dat-spill.c ingest-dat-scratch.c ingest-text.c \
+	     ingest-dat-copy.c ingest-dat-drop.c ingest-dat-spill.c ingest-dat-scratch.c ingest-text.c \
 	     ingest-text-body.c ingest-text-file.c ingest-text-stream.c ingest-text-wrap.c) \
 	     src/child.c src/spec.c src/util.c
 FUZZ_OBJS := $(FUZZ_LIB:src/%.c=$(FUZZ_O)/%.o)
@@ -177,7 +177,7 @@ LAYERS := \
 	"util spec stats child" \
 	"ingest/ingest-kind" \
 	"ingest/ingest-tasks ingest/ingest-dat-scratch ingest/ingest-dat-check \
-	 ingest/ingest-dat-drop ingest/ingest-ksyms ingest/ingest-latency ingest/ingest-text-body" \
+	 ingest/ingest-dat-drop ingest/ingest-latency ingest/ingest-text-body" \
 	"ingest/ingest-dat-spill ingest/ingest-text ingest/ingest-text-wrap" \
 	"ingest/ingest-text-stream" \
 	"ingest/ingest-dat ingest/ingest-dat-copy ingest/ingest-text-file ingest/ingest-perf" \
