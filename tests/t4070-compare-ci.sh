@@ -113,7 +113,8 @@ test_expect_success 'report --ci: the headline shows the interval under its row'
 '
 # a: 10 10 11 11 12 12 13 13; b: 13 13 14 14 15 15 16 100.  b's quartiles
 # (nearest rank) 13 and 15, fences [10, 18]: 100 is out; a's fences [7, 15]
-# keep all.  With 100, p = 0.25 (not marked); without it p < 0.001.
+# keep all.  With 100, p = 0.25 (not marked); without it p < 0.001.  The
+# table tests one row, so the adjusted p-values are the row's own.
 # report --ci: What changed's caveats carry the same note.
 test_expect_success '--ci: a difference hidden by outliers is said so in the row note' '
 	for v in 10 10 11 11 12 12 13 13; do echo "p95-Write $v"; done >a.txt &&
@@ -126,8 +127,10 @@ test_expect_success '--ci: a difference hidden by outliers is said so in the row
 	p = welch(a, [13, 13, 14, 14, 15, 15, 16, 100], 0.10)[2]
 	p2 = welch(a, [13, 13, 14, 14, 15, 15, 16], 0.10)[2]
 	assert p >= 0.10 and p2 < 0.10, (p, p2)
-	print("[1] p95-Write: b: not significant (p = %.2g) because of outliers: without b\x27s"
-	      " 1 value (100.00) outside Tukey\x27s fences, p = %.2g" % (p, p2))
+	# one row tested: Benjamini-Hochberg leaves each p as it is
+	print("[1] p95-Write: b: not significant (p = %.2g, %.2g adjusted) because of outliers:"
+	      " without b\x27s 1 value (100.00) outside Tukey\x27s fences, p = %.2g, %.2g adjusted"
+	      % (p, p, p2, p2))
 	PY
 	tail -1 out >got && test_cmp want got &&
 	grep -q "^Amean    p95-Write\[1\] " out &&
@@ -138,6 +141,45 @@ test_expect_success '--ci: a difference hidden by outliers is said so in the row
 	"$VR" report -q --ci -d o.db -o rep &&
 	sed "s/^\[1\] /Not significant because of outliers (compare.txt): /; s/\$/./" want >want2 &&
 	grep "^Not significant because of outliers" rep/index.md >got && test_cmp want2 got
+'
+# The note is held against the test that marks: under --p-adjust bh (the
+# default) a row is noted only where its p without the outliers, adjusted
+# with the table's other rows as they are, is below alpha.  Two rows:
+# p95-Write as above (a: 10..13, b: 13..16 and 100), p50-Write with b 11 12
+# 12 13 13 14 14 100 (fences [9, 17] by nearest-rank quartiles 12 and 14:
+# 100 out).  Without its outlier p50-Write's own p is about 0.063 < 0.10,
+# but adjusted with p95-Write's p (0.25) it is min(2 x 0.063, 0.25) > 0.10:
+# no note under bh, a note under none.  p95-Write's note keeps (its p
+# without 100 adjusted with p50-Write's about 0.30 stays below 0.001).
+# Before the adjusted rule both rows were noted under bh.
+test_expect_success '--ci outlier notes under --p-adjust bh: only rows the adjusted test would mark' '
+	{ for v in 10 10 11 11 12 12 13 13; do echo "p50-Write $v"; echo "p95-Write $v"; done; } >a2.txt &&
+	{ for v in 11 12 12 13 13 14 14 100; do echo "p50-Write $v"; done &&
+	  for v in 13 13 14 14 15 15 16 100; do echo "p95-Write $v"; done; } >b2.txt &&
+	"$VR" compare --width 0 --ci --stats Amean a=a2.txt b=b2.txt >out &&
+	"$VR" compare --width 0 --ci --stats Amean --p-adjust none a=a2.txt b=b2.txt >outn &&
+	python3 - <<-\PY >want &&
+	import os, sys; sys.path.insert(0, os.environ["WELCH_DIR"])
+	from welch import welch
+	a = [10, 10, 11, 11, 12, 12, 13, 13]
+	b50, b95 = [11, 12, 12, 13, 13, 14, 14, 100], [13, 13, 14, 14, 15, 15, 16, 100]
+	p50, p50t = welch(a, b50, 0.1)[2], welch(a, b50[:-1], 0.1)[2]
+	p95, p95t = welch(a, b95, 0.1)[2], welch(a, b95[:-1], 0.1)[2]
+	def bh2(x, y):  # Benjamini-Hochberg of two p-values: the adjusted value of x
+	    lo, hi = min(x, y), max(x, y)
+	    return min(2 * lo, hi) if x == lo else hi
+	assert p50t < 0.1 <= bh2(p50t, p95) and bh2(p95t, p50) < 0.1, (p50t, p95t)
+	print("bh: p95-Write: b: not significant (p = %.2g, %.2g adjusted) because of outliers:"
+	      " without b\x27s 1 value (100.00) outside Tukey\x27s fences, p = %.2g, %.2g adjusted"
+	      % (p95, bh2(p95, p50), p95t, bh2(p95t, p50)))
+	print("none: p50-Write: b: not significant (p = %.2g) because of outliers: without b\x27s"
+	      " 1 value (100.00) outside Tukey\x27s fences, p = %.2g" % (p50, p50t))
+	print("none: p95-Write: b: not significant (p = %.2g) because of outliers: without b\x27s"
+	      " 1 value (100.00) outside Tukey\x27s fences, p = %.2g" % (p95, p95t))
+	PY
+	{ grep "^\[[0-9]\] " out | sed "s/^\[[0-9]\] /bh: /" &&
+	  grep "^\[[0-9]\] " outn | sed "s/^\[[0-9]\] /none: /"; } >got &&
+	test_cmp want got
 '
 # --ci-method bootstrap: the percentile bootstrap, recomputed here with the
 # same generator in Python (splitmix64, checked against its published first

@@ -521,25 +521,38 @@ static void outliers_text(const double *v, size_t n, const double *kept, size_t 
 }
 
 /*
- * --ci: for each kernel whose mean does not differ significantly from the
- * baseline's (Welch, p >= alpha) but does once the values outside Tukey's
- * fences are left out of both (stats_tukey_keep()), a sentence saying so
- * into @b: "b: not significant (p = 0.23) because of outliers: without b's
- * 1 value outside Tukey's fences (400.00), p = 0.0004".
+ * --ci's outlier notes are decided once the table's p-values are adjusted
+ * (outlier_pass()): one candidate per kernel column @c of an arithmetic mean
+ * row whose Welch p, with the values outside Tukey's fences left out of both
+ * kernels (stats_tukey_keep()), is @p_trim; @without is "b's 1 value
+ * (400.00)" (malloc'ed), @row_op the row's op (the pointer finds the row).
  */
-static void outlier_notes(const struct compare_opts *o, const struct compare_values *vals,
-			  const struct compare_kernel *k, size_t nk, struct vr_buf *b)
+struct outlier_cand {
+	const char *row_op;
+	size_t c;
+	double p_trim;
+	char *without;
+};
+
+struct outlier_list {
+	struct outlier_cand *v;
+	size_t n, alloc;
+};
+
+/* For each kernel of @vals[1..@nk-1] whose Welch p against the baseline
+ * changes once the values outside Tukey's fences are left out of both, a
+ * candidate of row @row_op into @ol. */
+static void outlier_candidates(const struct compare_values *vals, const struct compare_kernel *k,
+			       size_t nk, const char *row_op, struct outlier_list *ol)
 {
 	for (size_t c = 1; c < nk; c++) {
 		const double *v[2];
 		size_t n[2];
 		double *sorted[2], *kept[2];
 		size_t nkept[2];
-		struct stats_ttest t, t2;
+		struct stats_ttest t2;
 
 		test_values(&vals[0], &vals[c], &v[0], &n[0], &v[1], &n[1]);
-		if (stats_welch_ttest(v[0], n[0], v[1], n[1], &t) || t.p < o->alpha)
-			continue;
 		for (int i = 0; i < 2; i++) {
 			sorted[i] = vr_calloc(n[i] + 1, sizeof(double));
 			kept[i] = vr_calloc(n[i] + 1, sizeof(double));
@@ -548,23 +561,27 @@ static void outlier_notes(const struct compare_opts *o, const struct compare_val
 			nkept[i] = stats_tukey_keep(sorted[i], n[i], kept[i]);
 		}
 		if ((nkept[0] < n[0] || nkept[1] < n[1]) &&
-		    !stats_welch_ttest(kept[0], nkept[0], kept[1], nkept[1], &t2) &&
-		    t2.p < o->alpha) {
-			vr_buf_addf(b, "%s%s: not significant (p = %.2g) because of outliers: without",
-				    b->len ? "; " : "", k[c].name, t.p);
+		    !stats_welch_ttest(kept[0], nkept[0], kept[1], nkept[1], &t2)) {
+			struct vr_buf b;
+
+			vr_buf_init(&b);
 			for (int i = 0; i < 2; i++) {
 				size_t out = n[i] - nkept[i];
 
 				if (!out)
 					continue;
 				if (i && nkept[0] < n[0])
-					vr_buf_addstr(b, " and");
-				vr_buf_addf(b, " %s's %zu value%s (", k[i ? c : 0].name, out,
+					vr_buf_addstr(&b, " and");
+				vr_buf_addf(&b, " %s's %zu value%s (", k[i ? c : 0].name, out,
 					    out == 1 ? "" : "s");
-				outliers_text(sorted[i], n[i], kept[i], nkept[i], b);
-				vr_buf_addstr(b, ")");
+				outliers_text(sorted[i], n[i], kept[i], nkept[i], &b);
+				vr_buf_addstr(&b, ")");
 			}
-			vr_buf_addf(b, " outside Tukey's fences, p = %.2g", t2.p);
+			if (ol->n == ol->alloc) {
+				ol->alloc = ol->alloc ? 2 * ol->alloc : 16;
+				ol->v = vr_realloc(ol->v, ol->alloc * sizeof(*ol->v));
+			}
+			ol->v[ol->n++] = (struct outlier_cand){ row_op, c, t2.p, vr_buf_detach(&b) };
 		}
 		for (int i = 0; i < 2; i++) {
 			free(sorted[i]);
@@ -573,36 +590,11 @@ static void outlier_notes(const struct compare_opts *o, const struct compare_val
 	}
 }
 
-/* The note of a row of operation @op: its own (@note, or NULL) and, on an
- * arithmetic mean row under --ci, its outlier notes ("p95-Write: b: not
- * significant ...").  Malloc'ed or NULL. */
-static char *row_note(const struct compare_opts *o, const struct compare_stat *st,
-		      bool harmonic, const struct metric_op *op, const char *note,
-		      const struct compare_values *vals, const struct compare_kernel *k, size_t nk)
-{
-	struct vr_buf b, out;
-
-	vr_buf_init(&b);
-	vr_buf_init(&out);
-	if (o->ci && o->significance == COMPARE_SIG_WELCH && stat_is_mean(st) && !harmonic)
-		outlier_notes(o, vals, k, nk, &b);
-	if (note)
-		vr_buf_addstr(&out, note);
-	if (b.len)
-		vr_buf_addf(&out, "%s%s", note ? "; " : "", b.buf);
-	if (b.len && !note) {	/* name the operation, as the other notes do */
-		vr_buf_release(&out);
-		vr_buf_init(&out);
-		vr_buf_addf(&out, "%s: %s", op->name, b.buf);
-	}
-	vr_buf_release(&b);
-	return out.len ? vr_buf_detach(&out) : (vr_buf_release(&out), NULL);
-}
-
 static void add_op_rows(struct render_table *t, const struct compare_stat *stats, size_t nstats,
 			size_t nops, size_t oi, const struct metric_op *op,
 			const struct compare_values *vals, const struct compare_kernel *k,
-			size_t nk, const struct compare_opts *o, const char *note)
+			size_t nk, const struct compare_opts *o, const char *note,
+			struct outlier_list *ol)
 {
 	struct render_row *rows = (struct render_row *)t->rows;
 	bool mm = o->layout == RENDER_LAYOUT_MMTESTS, hmean_asked = false;
@@ -622,7 +614,10 @@ static void add_op_rows(struct render_table *t, const struct compare_stat *stats
 		row->op = vr_strdup(op->name);
 		row->precision = 2;
 		row->unit = op->unit;
-		row->note = row_note(o, &stats[s], harmonic, op, note, vals, k, nk);
+		row->note = note ? vr_strdup(note) : NULL;
+		if (o->ci && o->significance == COMPARE_SIG_WELCH && stat_is_mean(&stats[s]) &&
+		    !harmonic)
+			outlier_candidates(vals, k, nk, row->op, ol);
 		row->cells = vr_calloc(nk, sizeof(*row->cells));
 		base = kernel_stat(&stats[s], &vals[0], harmonic);
 		for (size_t c = 0; c < nk; c++)
@@ -658,6 +653,75 @@ static void adjust_p(struct render_table *t, const struct compare_opts *o)
 		}
 	}
 	free(p);
+}
+
+/*
+ * --ci's outlier notes, once adjust_p() has marked @t: a candidate of @ol
+ * whose row is not marked but would be with its p-value @p_trim (the values
+ * outside Tukey's fences left out) in place of its own, the others of its
+ * kernel's column as they are (--p-adjust bh: that column adjusted again,
+ * stats_bh_adjust(); none: @p_trim itself against alpha), gets a sentence
+ * in its row's note: "b: not significant (p = 0.23) because of outliers:
+ * without b's 1 value (400.00) outside Tukey's fences, p = 0.0004", under
+ * bh with each p's adjusted value after it ("p = 0.049, 0.14 adjusted").
+ * Several kernels' sentences join with "; " after the row's own note, or
+ * after "OP: " without one.
+ */
+static void outlier_pass(struct render_table *t, const struct compare_opts *o,
+			 const struct compare_kernel *k, struct outlier_list *ol)
+{
+	double *p = vr_calloc(t->nrows + 1, sizeof(*p));
+	bool bh = o->p_adjust == COMPARE_P_BH;
+
+	for (size_t i = 0; i < t->nrows; i++) {
+		struct render_row *row = (struct render_row *)&t->rows[i];
+		struct vr_buf b;
+
+		vr_buf_init(&b);
+		for (size_t j = 0; j < ol->n; j++) {
+			const struct outlier_cand *oc = &ol->v[j];
+			const struct render_cell *cell = &row->cells[oc->c];
+			double q = oc->p_trim;
+
+			if (oc->row_op != row->op || isnan(cell->p) || cell->significant)
+				continue;
+			if (bh) {
+				for (size_t r = 0; r < t->nrows; r++)
+					p[r] = t->rows[r].cells[oc->c].p;
+				p[i] = oc->p_trim;
+				stats_bh_adjust(p, t->nrows, p);
+				q = p[i];
+			}
+			if (!(q < o->alpha))
+				continue;
+			vr_buf_addf(&b, "%s%s: not significant (p = %.2g", b.len ? "; " : "",
+				    k[oc->c].name, cell->p);
+			if (bh)
+				vr_buf_addf(&b, ", %.2g adjusted", cell->p_adj);
+			vr_buf_addf(&b, ") because of outliers: without%s outside Tukey's fences,"
+				    " p = %.2g", oc->without, oc->p_trim);
+			if (bh)
+				vr_buf_addf(&b, ", %.2g adjusted", q);
+		}
+		if (b.len) {
+			struct vr_buf note;
+
+			vr_buf_init(&note);
+			vr_buf_addf(&note, "%s%s%s", row->note ? row->note : row->op,
+				    row->note ? "; " : ": ", b.buf);
+			free((char *)row->note);
+			row->note = vr_buf_detach(&note);
+		}
+		vr_buf_release(&b);
+	}
+	free(p);
+}
+
+static void outlier_list_release(struct outlier_list *ol)
+{
+	for (size_t j = 0; j < ol->n; j++)
+		free(ol->v[j].without);
+	free(ol->v);
 }
 
 /* The mean mmtests' ratio view takes ("_mean": the harmonic one for
@@ -864,6 +928,7 @@ int compare_latency_table(struct store *s, const struct compare_opts *o,
 	size_t nstats = o->stats ? o->nstats : VR_ARRAY_SIZE(default_stats);
 	struct metric_op_list all;
 	struct sample_cache cache = { 0 };
+	struct outlier_list ol = { 0 };
 	const struct metric_op **sel;
 	int64_t *run_ids;
 	size_t nruns = 0, nops;
@@ -904,7 +969,7 @@ int compare_latency_table(struct store *s, const struct compare_opts *o,
 		if (!r && o->print_ratio)
 			add_ratio_row(t, oi, sel[oi], vals, nk, higher, note, ratios);
 		else if (!r)
-			add_op_rows(t, stats, nstats, nops, oi, sel[oi], vals, k, nk, o, note);
+			add_op_rows(t, stats, nstats, nops, oi, sel[oi], vals, k, nk, o, note, &ol);
 		free(note);
 		values_release(vals, nk);
 		free(vals);
@@ -915,8 +980,10 @@ int compare_latency_table(struct store *s, const struct compare_opts *o,
 		add_gmean_row(t, nops, nk, higher, kernel_names, ratios);
 	drop_empty_rows(t);
 	adjust_p(t, o);
+	outlier_pass(t, o, k, &ol);
 	ret = 0;
 out:
+	outlier_list_release(&ol);
 	for (size_t i = 0; i < nk; i++)
 		free(ratios[i]);
 	free(ratios);
