@@ -376,15 +376,16 @@ static double mean_stddev(const struct compare_values *v, bool higher_better)
  * The values Welch's test, its interval and the outlier notes compare, of
  * the baseline @v0 into @a, @na and of kernel @v into @b, @nb: one value per
  * run (an imported operation's run_v, its samples averaged per run) where
- * both have two runs or more with values, since the samples of one run (a
+ * either has two runs or more with values, since the samples of one run (a
  * workload's interval reports, cumulative in simoop's) are not independent
- * of each other; else every value, as mmtests tests them (one run each).
+ * of each other (a kernel with values in one run only is then one value:
+ * no test); else, one run each, every value, as mmtests tests them.
  * A trace metric's values are one per run already.
  */
 static void test_values(const struct compare_values *v0, const struct compare_values *v,
 			const double **a, size_t *na, const double **b, size_t *nb)
 {
-	bool per_run = v0->nrun_v >= 2 && v->nrun_v >= 2;
+	bool per_run = v0->nrun_v >= 2 || v->nrun_v >= 2;
 
 	*a = per_run ? v0->run_v : v0->v;
 	*na = per_run ? v0->nrun_v : v0->n;
@@ -1164,7 +1165,7 @@ static void significance_note(struct compare_result *r, const struct compare_opt
 	else
 		vr_buf_addf(&b, "Significance: Welch's t-test (two-sided), marked on mean rows"
 			    " where p < %g%s; on one value per run (the mean of its samples)"
-			    " where both kernels have two runs or more, else on the samples",
+			    " where either kernel has two runs or more, else (one run each) on the samples",
 			    o->alpha, o->p_adjust == COMPARE_P_NONE ? ", each row on its own" :
 			    " after Benjamini-Hochberg over a kernel's mean rows");
 	vr_buf_addstr(&b, "; none with fewer than two values per kernel");
