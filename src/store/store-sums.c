@@ -919,6 +919,16 @@ static void bind_key(sqlite3_stmt *st, int i, const struct page_key *k, int j)
 /* Their comm: the pid's one task row (min() as store_sums' COMM_OF). */
 #define ONE_COMM "(SELECT min(comm) FROM main.task WHERE run_id = ?1 AND pid = ?2)"
 
+/* The end of a statement writing sums: @st finalized; 0, or -1 after "PATH:
+ * cannot write the sums: ..." when the last step @rc was not SQLITE_DONE. */
+static int sums_written(sqlite3 *db, sqlite3_stmt *st, int rc, const char *path)
+{
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vr_error("%s: cannot write the sums: %s", path, sqlite3_errmsg(db));
+	return 0;
+}
+
 /*
  * The counted pages of run @run_id's pids with one task span (or none):
  * their comm is the same at every row.  The pids in @multi are summed by
@@ -958,10 +968,7 @@ static int write_pages(sqlite3 *db, const char *path, struct store_sums_acc *a, 
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return vr_error("%s: cannot write the sums: %s", path, sqlite3_errmsg(db));
-	return 0;
+	return sums_written(db, st, rc, path);
 }
 
 /* A task span of a several-span pid: its comm from first_ns on. */
@@ -1189,10 +1196,7 @@ static int insert_multi_rows(sqlite3 *db, const char *path, int64_t run_id, cons
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return vr_error("%s: cannot write the sums: %s", path, sqlite3_errmsg(db));
-	return 0;
+	return sums_written(db, st, rc, path);
 }
 
 /*
@@ -1248,10 +1252,7 @@ static int write_stall(sqlite3 *db, const char *path, int64_t run_id,
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return vr_error("%s: cannot write the sums: %s", path, sqlite3_errmsg(db));
-	return 0;
+	return sums_written(db, st, rc, path);
 }
 
 int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, int64_t run_id,
