@@ -50,18 +50,24 @@ test_expect_success 'CoeffVar of an all-zero column is -, the row marked with it
 # operation: left out, Amean (20+22+21+25)/4 = 22.00, gain 100 - 22*100/11.5
 # = -91.30, Min 20.00 (-100.00%).  Declared real: (20+22+0+0+21+25)/6 =
 # 14.67, gain -27.54; Min 0.00 (100.00%).
+# a: base's four reports as two runs (10 12 | 11 13: run means 11, 12), so
+# that the test has runs on both sides (a kernel with one run is one value,
+# no test); b's runs with values: 21, 23; Welch t = 10.5 / sqrt(0.5/2 + 2/2)
+# = 9.39 on df 1.47: p between df 1's 0.068 and df 2's 0.011: marked.
 runs_b() {
+	printf "p95-Write 10\np95-Write 12\n" >a1.txt &&
+	printf "p95-Write 11\np95-Write 13\n" >a2.txt &&
 	printf "p95-Write 20\np95-Write 22\n" >b1.txt &&
 	printf "p95-Write 0\np95-Write 0\n" >b2.txt &&
 	printf "p95-Write 21\np95-Write 25\n" >b3.txt
 }
 test_expect_success 'an imported run whose values are all 0 is not recorded, unless declared real' '
 	runs_b &&
-	"$VR" compare --width 0 --stats Min,Amean a="$D/base.latency.txt" b=b1.txt,b2.txt,b3.txt >out &&
+	"$VR" compare --width 0 --stats Min,Amean a=a1.txt,a2.txt b=b1.txt,b2.txt,b3.txt >out &&
 	grep -q "^Min      p95-Write\[1\]  *10.00 (  0.00%)  *20.00 (-100.00%)$" out &&
 	grep -q "^Amean    p95-Write\[1\]  *11.50 (  0.00%)  *22.00 \*-91.30%\*$" out &&
 	grep -qxF "[1] Write: b all 0 in 1 of 3 runs (counted as not recorded; --real-zeros if measured) (statistics over the others)" out &&
-	"$VR" compare --width 0 --real-zeros p95-Write --stats Min,Amean a="$D/base.latency.txt" \
+	"$VR" compare --width 0 --real-zeros p95-Write --stats Min,Amean a=a1.txt,a2.txt \
 		b=b1.txt,b2.txt,b3.txt >out &&
 	grep -q "^Min      p95-Write  *10.00 (  0.00%)  *0.00 (100.00%)$" out &&
 	grep -q "^Amean    p95-Write  *11.50 (  0.00%)  *14.67 (-27.54%)$" out &&
@@ -87,7 +93,7 @@ test_expect_success 'import-latency --real-zeros and --higher-is-better are kept
 # footnote follows it.
 test_expect_success 'the headline keeps a row'\''s footnote' '
 	runs_b &&
-	"$VR" import-latency -q -d h.db --kernel a "$D/base.latency.txt" &&
+	"$VR" import-latency -q -d h.db --kernel a a1.txt a2.txt &&
 	"$VR" import-latency -q -d h.db --kernel b b1.txt b2.txt b3.txt &&
 	"$VR" report -q -d h.db -o r &&
 	sed -n "/^## Headline/,/^## /p" r/index.md >head.md &&
