@@ -763,14 +763,22 @@ int render_tables(const struct render_table *t, size_t n, enum render_format fmt
 			    "nvalues,nruns,note%s,p_adj\n", ci ? ",ci_lo,ci_hi" : "");
 	if (fmt == RENDER_JSON)
 		vr_buf_addstr(out, "{\"tables\":[");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, shown = 0; i < n; i++) {
+		/* text and Markdown leave out a table with nothing in it (compare
+		 * --metrics counters: no latency row), not a lone header line */
+		bool empty = !t[i].nrows && !t[i].nnotes;
+
 		switch (fmt) {
 		case RENDER_TEXT:
-			vr_buf_addstr(out, i ? "\n" : "");
+			if (empty)
+				break;
+			vr_buf_addstr(out, shown++ ? "\n" : "");
 			render_text(&t[i], out);
 			break;
 		case RENDER_MARKDOWN:
-			vr_buf_addstr(out, i ? "\n" : "");
+			if (empty)
+				break;
+			vr_buf_addstr(out, shown++ ? "\n" : "");
 			render_markdown(&t[i], out);
 			break;
 		case RENDER_CSV:

@@ -205,6 +205,35 @@ static void test_footnotes(void **state)
 	vr_buf_release(&out);
 }
 
+/* An empty table (compare --metrics counters: no latency row, no note) is
+ * left out of text and Markdown: the output starts with the next table's
+ * header, no lone header line and no blank line before it. */
+static void test_empty_table_left_out(void **state)
+{
+	const char *cols[] = { "a", "b" };
+	struct render_cell cells[] = { { .value = 1, .gain_pct = NAN, .p = NAN },
+				       { .value = 2, .gain_pct = NAN, .p = NAN } };
+	struct render_row row = { .op = "Kswapd wakes", .precision = 2, .cells = cells };
+	struct render_table t[2] = {
+		{ .name = "latency", .columns = cols, .ncols = 2, .show_gain = true },
+		{ .name = "counters", .columns = cols, .ncols = 2, .rows = &row, .nrows = 1 },
+	};
+	struct vr_buf out;
+
+	(void)state;
+	vr_buf_init(&out);
+	render_tables(t, 2, RENDER_TEXT, &out);
+	assert_non_null(strstr(out.buf, "Kswapd wakes"));
+	assert_true(out.buf[0] != '\n');
+	assert_int_equal(strchr(out.buf, '\n') - out.buf, strcspn(out.buf, "\n"));
+	assert_null(strstr(out.buf, "\n\n"));
+	vr_buf_reset(&out);
+	render_tables(t, 2, RENDER_MARKDOWN, &out);
+	assert_true(!strncmp(out.buf, "| counter |", 11) || !strncmp(out.buf, "|", 1));
+	assert_null(strstr(out.buf, "\n\n|"));
+	vr_buf_release(&out);
+}
+
 static void test_csv_quoting(void **state)
 {
 	const char *cols[] = { "a,b" };
@@ -234,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_text_one_header_line),
 		cmocka_unit_test(test_text_mmtests_layout),
 		cmocka_unit_test(test_csv_quoting),
+		cmocka_unit_test(test_empty_table_left_out),
 		cmocka_unit_test(test_footnotes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
