@@ -38,6 +38,14 @@ struct snapshot_file {
 				 * snapshot_counter rows by load */
 };
 
+/**
+ * snapshot_node_nid - the N of "nodeN" followed by exactly @suffix in @name
+ * (N decimal, 0 to SNAPSHOT_MAX_NID, no leading zero: the kernel's
+ * /sys/devices/system/node/nodeN; @suffix "" for that directory's name,
+ * "-vmstat" for a snapshot's per-node file), or -1 when @name is not one.
+ */
+int snapshot_node_nid(const char *name, const char *suffix);
+
 extern const struct snapshot_file snapshot_files[];
 extern const int snapshot_files_count;
 

@@ -142,24 +142,20 @@ static int parse_counters(struct store *st, int64_t run_id, const char *file, bo
 	return ret;
 }
 
-/*
- * The node number of a per-node vmstat file's NAME, "nodeN-vmstat" (N in
- * decimal, 0 to SNAPSHOT_MAX_NID, no leading zero: the kernel's directory
- * /sys/devices/system/node/nodeN), or -1 when @rest is not one.
- */
-static int node_vmstat_nid(const char *rest)
+int snapshot_node_nid(const char *name, const char *suffix)
 {
-	const char *p = rest + 4;
+	const char *p = name + 4;
 	int nid = 0;
 
-	if (strncmp(rest, "node", 4) || !(*p >= '0' && *p <= '9') || (*p == '0' && p[1] != '-'))
+	if (strncmp(name, "node", 4) || !(*p >= '0' && *p <= '9') ||
+	    (*p == '0' && p[1] >= '0' && p[1] <= '9'))
 		return -1;
 	for (; *p >= '0' && *p <= '9'; p++) {
 		nid = nid * 10 + (*p - '0');
 		if (nid > SNAPSHOT_MAX_NID)
 			return -1;
 	}
-	return strcmp(p, "-vmstat") ? -1 : nid;
+	return strcmp(p, suffix) ? -1 : nid;
 }
 
 /* The per-node vmstat file of node @nid: a snapshot_file whose name is in
@@ -188,7 +184,7 @@ static const struct snapshot_file *known_file(const char *name, bool *moment_end
 		if (!strcmp(rest, snapshot_files[i].name))
 			return &snapshot_files[i];
 	if (rest)
-		*nid = node_vmstat_nid(rest);
+		*nid = snapshot_node_nid(rest, "-vmstat");
 	return NULL;
 }
 

@@ -394,8 +394,8 @@ static void test_values(const struct compare_values *v0, const struct compare_va
 }
 
 /* Mark @cell (column @c, a mean row) by the rule of @o->significance;
- * under Welch the mark is provisional (p < alpha) until adjust_p() holds
- * the table's adjusted p-values against alpha. */
+ * under Welch only its p here: adjust_p() marks the table's rows once
+ * their p-values are adjusted together. */
 static void mark_significance(const struct compare_opts *o, const struct compare_values *vals,
 			      size_t c, bool hb, struct render_cell *cell)
 {
@@ -412,10 +412,8 @@ static void mark_significance(const struct compare_opts *o, const struct compare
 		return;
 	}
 	test_values(&vals[0], &vals[c], &a, &na, &b, &nb);
-	if (stats_welch_ttest(a, na, b, nb, &t) == 0) {
-		cell->p = cell->p_adj = t.p;
-		cell->significant = t.p < o->alpha;
-	}
+	if (stats_welch_ttest(a, na, b, nb, &t) == 0)
+		cell->p = t.p;
 }
 
 /*

@@ -55,24 +55,6 @@ static const char *snap_path(struct vr_buf *b, const char *dir, const char *mome
 	return b->buf;
 }
 
-/* The node of a sysfs entry "nodeN" (N decimal, at most SNAPSHOT_MAX_NID),
- * or -1. */
-static int sysfs_node(const char *name)
-{
-	int nid = 0;
-
-	if (strncmp(name, "node", 4) || !name[4])
-		return -1;
-	for (const char *p = name + 4; *p; p++) {
-		if (*p < '0' || *p > '9' || (p == name + 4 && *p == '0' && p[1]))
-			return -1;
-		nid = nid * 10 + (*p - '0');
-		if (nid > SNAPSHOT_MAX_NID)
-			return -1;
-	}
-	return nid;
-}
-
 /* Remove @dir's per-node vmstat files (start-nodeN-vmstat, end-...) of an
  * earlier recording. */
 static void unlink_node_files(const char *dir)
@@ -119,7 +101,7 @@ static int copy_node_vmstat(const char *dir, const char *moment)
 	vr_buf_init(&dst);
 	vr_buf_init(&name);
 	while (!ret && (de = readdir(d))) {
-		int nid = sysfs_node(de->d_name);
+		int nid = snapshot_node_nid(de->d_name, "");
 
 		if (nid < 0)
 			continue;
