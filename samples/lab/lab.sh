@@ -32,8 +32,8 @@
 #      kernel messages and guest-run.sh's log) and lab.log.
 #
 # Sets (LAB_SETS, default "patch mglru"): the patch set ITERATIONS (default
-# 6) runs of each kernel, the mglru set MGLRU_ITERATIONS (default 3)
-# (FIRST_ITERATION=4 ITERATIONS=6: only runs 4 to 6, added to a set),
+# 10) runs of each kernel, the mglru set MGLRU_ITERATIONS (default 3)
+# (FIRST_ITERATION=11 ITERATIONS=13: only runs 11 to 13, added to a set),
 # the runs of a set interleaved; with both sets the mglru set's guests run
 # beside the patch set's kernel build and guests (Debian's kernel needs no
 # build; each guest's clock counts its own instructions, so a busy host
@@ -55,7 +55,7 @@ TOP=${TOP:-$(cd "$SCRIPT_DIR/../.." && pwd)}
 LAB_CACHE=${LAB_CACHE:-/var/tmp/vmscan-report-lab}
 OUT_DIR=${OUT_DIR:-$SCRIPT_DIR}
 LAB_SETS=${LAB_SETS:-"patch mglru"}
-ITERATIONS=${ITERATIONS:-6}
+ITERATIONS=${ITERATIONS:-10}
 MGLRU_ITERATIONS=${MGLRU_ITERATIONS:-3}
 FIRST_ITERATION=${FIRST_ITERATION:-1} # the runs are NAME-FIRST_ITERATION .. NAME-ITERATIONS
 JOBS=${JOBS:-2}                     # make -j of the kernel build
