@@ -126,6 +126,20 @@ int stats_welch_ci(const double *a, size_t na, const double *b, size_t nb, doubl
  */
 size_t stats_bh_adjust(const double *p, size_t n, double *out);
 
+/* The size of a buffer that holds any stats_p_text() result. */
+#define STATS_P_TEXT_LEN 24
+
+/**
+ * stats_p_text - @p as printed beside a significance threshold: "%.2g",
+ * with more significant digits (up to 6) where two would carry it across
+ * @alpha (p = 0.0996 against 0.1 prints "0.0996", not "0.1", which would
+ * read as not below it; p = 0.1004 prints "0.1", on its side): a printed p
+ * says on which side of @alpha it is, as the test decided.  NAN prints "nan".
+ * @buf: OUT, STATS_P_TEXT_LEN bytes, owned by the caller.
+ * Returns @buf.
+ */
+const char *stats_p_text(char *buf, double p, double alpha);
+
 /* The resamples of stats_bootstrap_ci() and the seed of its generator. */
 #define STATS_BOOTSTRAP_N 10000
 #define STATS_BOOTSTRAP_SEED 1

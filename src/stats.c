@@ -9,6 +9,7 @@
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,4 +314,14 @@ size_t stats_bh_adjust(const double *p, size_t n, double *out)
 	free(idx);
 	free(copy);
 	return m;
+}
+
+const char *stats_p_text(char *buf, double p, double alpha)
+{
+	for (int digits = 2; digits <= 6; digits++) {
+		snprintf(buf, STATS_P_TEXT_LEN, "%.*g", digits, p);
+		if (isnan(p) || (strtod(buf, NULL) < alpha) == (p < alpha))
+			break;
+	}
+	return buf;
 }

@@ -388,14 +388,16 @@ static int counter_sentence(struct store *s, const struct compare_opts *o,
 {
 	double base = row->cells[0].value, v = row->cells[k].value;
 	struct vr_buf w;
+	char pt[STATS_P_TEXT_LEN];
 
 	vr_buf_init(&w);
 	vr_buf_addf(&w, "%s: %s %.2f -> %s %.2f (means of %zu and %zu runs, the counters block;"
-		    " their per-run values differ by Welch's t-test: p = %.2g", row->op,
-		    esc(res->kernels[0]), base, esc(res->kernels[k]), v, na, nb, t->p);
+		    " their per-run values differ by Welch's t-test: p = %s", row->op,
+		    esc(res->kernels[0]), base, esc(res->kernels[k]), v, na, nb,
+		    stats_p_text(pt, t->p, o->alpha));
 	if (o->p_adjust == COMPARE_P_BH)
-		vr_buf_addf(&w, ", %.2g adjusted over the %zu counters tested by Benjamini-Hochberg",
-			    t->p_adj, t->m);
+		vr_buf_addf(&w, ", %s adjusted over the %zu counters tested by Benjamini-Hochberg",
+			    stats_p_text(pt, t->p_adj, o->alpha), t->m);
 	vr_buf_addf(&w, ", below %g)", o->alpha);
 	vr_buf_addf(&w, ". Per run (summary.txt): %s ", esc(res->kernels[0]));
 	per_run(&w, def->unit, a, na);

@@ -443,7 +443,9 @@ test_expect_success '--p-adjust: Benjamini-Hochberg over a kernel'\''s mean rows
 	grep -q "^Amean    p95-Allocation .*\*-40.91%\*$" out &&
 	grep -q "^Amean    p95-Read .*(-27.27%)$" out &&
 	grep -q "where p < 0.1, each row on its own;" out &&
-	test_expect_code 2 "$VR" compare -d h.db --p-adjust holm
+	test_expect_code 2 "$VR" compare -d h.db --p-adjust holm &&
+	test_expect_code 2 "$VR" compare -d h.db --significance ci --p-adjust none 2>err &&
+	grep -q "(mmtests. interval rule) has none to adjust" err
 '
 # The test's unit is the run: a: runs of 10 x 4 and 12 x 4, b: 13 x 4 and
 # 15 x 4.  On the 8 samples a side (one run each, mmtests' way) the

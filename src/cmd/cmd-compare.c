@@ -27,6 +27,7 @@ struct compare_cli {
 	bool quiet;		/* -q: no progress line while loading NAME=FILE */
 	bool verbose;		/* -v: say what each NAME=FILE file gave */
 	int width;		/* --width: text fits it (0: no limit) */
+	bool p_adjust_given;	/* --p-adjust was on the command line */
 	char *higher_arg, *zeros_arg;	/* copies cut by vr_split_list() */
 	struct latency_import_decl decl;	/* for the NAME=FILE.txt imports */
 };
@@ -120,6 +121,7 @@ static enum cmd_status compare_option(struct cmd_ctx *ctx, int key, const char *
 		if (compare_p_adjust_parse(arg, &c->o.p_adjust))
 			return vr_error("compare: --p-adjust wants bh or none, not '%s'", arg),
 			       CMD_USAGE;
+		c->p_adjust_given = true;
 		break;
 	case OPT_CI_METHOD:
 		if (strcmp(arg, "welch") && strcmp(arg, "bootstrap"))
@@ -207,6 +209,10 @@ static enum cmd_status compare_check(struct cmd_ctx *ctx)
 	if (ctx->db && (c->higher_arg || c->zeros_arg))
 		return vr_error("compare: --higher-is-better and --real-zeros are for NAME=FILE.txt"
 				" imports; with -d DB give them to import-latency"), CMD_USAGE;
+	if (c->p_adjust_given && c->o.significance == COMPARE_SIG_CI)
+		return vr_error("compare: --p-adjust adjusts the p-values of Welch's t-test;"
+				" --significance ci (mmtests' interval rule) has none to adjust"),
+		       CMD_USAGE;
 	st = check_operands(ctx->argc, ctx->argv);
 	if (st != CMD_OK)
 		return st;

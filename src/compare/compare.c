@@ -681,6 +681,7 @@ static void outlier_pass(struct render_table *t, const struct compare_opts *o,
 			const struct outlier_cand *oc = &ol->v[j];
 			const struct render_cell *cell = &row->cells[oc->c];
 			double q = oc->p_trim;
+			char pt[STATS_P_TEXT_LEN];
 
 			if (oc->row_op != row->op || isnan(cell->p) || cell->significant)
 				continue;
@@ -693,14 +694,14 @@ static void outlier_pass(struct render_table *t, const struct compare_opts *o,
 			}
 			if (!(q < o->alpha))
 				continue;
-			vr_buf_addf(&b, "%s%s: not significant (p = %.2g", b.len ? "; " : "",
-				    k[oc->c].name, cell->p);
+			vr_buf_addf(&b, "%s%s: not significant (p = %s", b.len ? "; " : "",
+				    k[oc->c].name, stats_p_text(pt, cell->p, o->alpha));
 			if (bh)
-				vr_buf_addf(&b, ", %.2g adjusted", cell->p_adj);
+				vr_buf_addf(&b, ", %s adjusted", stats_p_text(pt, cell->p_adj, o->alpha));
 			vr_buf_addf(&b, ") because of outliers: without%s outside Tukey's fences,"
-				    " p = %.2g", oc->without, oc->p_trim);
+				    " p = %s", oc->without, stats_p_text(pt, oc->p_trim, o->alpha));
 			if (bh)
-				vr_buf_addf(&b, ", %.2g adjusted", q);
+				vr_buf_addf(&b, ", %s adjusted", stats_p_text(pt, q, o->alpha));
 		}
 		if (b.len) {
 			struct vr_buf note;

@@ -194,6 +194,22 @@ static void test_bootstrap(void **state)
  * 0.03 -> 0.0533, 0.20 -> 0.20, NAN stays.  A value above 1 after scaling
  * is 1: p = 0.9, 0.95 (m = 2): 1.8 -> ... the minimum with 0.95 -> 0.95.
  */
+/* p printed beside alpha 0.1: two digits unless they would carry it
+ * across (by hand: 0.0996 rounds to "0.1" at %.2g). */
+static void test_p_text(void **state)
+{
+	char buf[STATS_P_TEXT_LEN];
+
+	(void)state;
+	assert_string_equal(stats_p_text(buf, 0.0123, 0.1), "0.012");
+	assert_string_equal(stats_p_text(buf, 0.0996, 0.1), "0.0996");
+	assert_string_equal(stats_p_text(buf, 0.09996, 0.1), "0.09996");
+	assert_string_equal(stats_p_text(buf, 0.1004, 0.1), "0.1");	/* not below either way */
+	assert_string_equal(stats_p_text(buf, 0.1, 0.1), "0.1");
+	assert_string_equal(stats_p_text(buf, 0.25, 0.1), "0.25");
+	assert_string_equal(stats_p_text(buf, 0.0496, 0.05), "0.0496");
+}
+
 static void test_bh_adjust(void **state)
 {
 	double p[] = { 0.01, 0.04, 0.03, 0.20, NAN }, q[5];
@@ -227,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_ci_differ),
 		cmocka_unit_test(test_bootstrap),
 		cmocka_unit_test(test_bh_adjust),
+		cmocka_unit_test(test_p_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
