@@ -297,7 +297,7 @@ test_expect_success '--layout mmtests: labels, widths as mmtests; a missing valu
 	    print("%-9s %-11s%18s%11s%18.2f" % (st, "p95-Read[1]", "-", "", 5))
 	print("Unit: as reported by the workload (its report names none), every row")
 	print("Significance: Welch\x27s t-test (two-sided), marked on mean rows where p < 0.1"
-	      " after Benjamini-Hochberg over a kernel\x27s mean rows; on one value per run (the"
+	      " after Benjamini-Hochberg over a kernel\x27s mean rows, the 1 tested; on one value per run (the"
 	      " mean of its samples) where either kernel has two runs or more, else (one run"
 	      " each) on the samples; none with fewer than two values per kernel")
 	print("[1] Read: 4.11.0-rc1-vanilla no value in 1 of 1 runs (shown as -)")

@@ -20,7 +20,8 @@ test_expect_success 'four kernels: blocks of the baseline and what fits, every l
 	test $(grep -c "^ *base  *again$" out) = 1 &&
 	test $(grep -c "^Amean  *p95-Write  *11.50 (  0.00%)  *22.00 \*-91.30%\*$" out) = 2 &&
 	grep -q "^Significance: Welch.s t-test (two-sided), marked on mean rows where p < 0.1$" out &&
-	grep -q "^    (one run each) on the samples; none with fewer than two values per kernel$" out &&
+	grep -q "^    after Benjamini-Hochberg over a kernel.s mean rows, the 1 tested; on one$" out &&
+	grep -q "^    more, else (one run each) on the samples; none with fewer than two values$" out &&
 	"$VR" compare --width 0 --ci base="$D/base.latency.txt" worse="$D/worse.latency.txt" \
 		similar="$D/similar.latency.txt" again="$D/worse.latency.txt" >wide &&
 	test $(widest wide) -gt 80 && test $(grep -c "^ *base  *worse  *similar  *again$" wide) = 1 &&

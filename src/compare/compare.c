@@ -1152,6 +1152,41 @@ static void unit_note(struct compare_result *r)
 	note_add(r, 0, vr_buf_detach(&b));
 }
 
+/* ", the N tested" (every kernel the same N; ", none tested" for 0) or ",
+ * the N1, N2, ... tested (per kernel)": how many mean rows of @t each kernel's adjustment counted
+ * (the rows with a p-value), into @b. */
+static void tested_rows(struct vr_buf *b, const struct render_table *t)
+{
+	bool same = true;
+	size_t first = 0;
+
+	for (size_t c = 1; c < t->ncols; c++) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < t->nrows; i++)
+			m += !isnan(t->rows[i].cells[c].p);
+		if (c == 1)
+			first = m;
+		same &= m == first;
+	}
+	if (same && !first) {
+		vr_buf_addstr(b, ", none tested");
+		return;
+	}
+	if (same) {
+		vr_buf_addf(b, ", the %zu tested", first);
+		return;
+	}
+	for (size_t c = 1; c < t->ncols; c++) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < t->nrows; i++)
+			m += !isnan(t->rows[i].cells[c].p);
+		vr_buf_addf(b, "%s%zu", c == 1 ? ", the " : ", ", m);
+	}
+	vr_buf_addstr(b, " tested (per kernel)");
+}
+
 /* The note naming the significance rule of the mean rows. */
 static void significance_note(struct compare_result *r, const struct compare_opts *o)
 {
@@ -1161,12 +1196,15 @@ static void significance_note(struct compare_result *r, const struct compare_opt
 	if (o->significance == COMPARE_SIG_CI)
 		vr_buf_addstr(&b, "Significance (mmtests' rule): marked on mean rows where the"
 			      " intervals mean +/- 1.96 stddev of the two kernels do not overlap");
-	else
+	else {
 		vr_buf_addf(&b, "Significance: Welch's t-test (two-sided), marked on mean rows"
-			    " where p < %g%s; on one value per run (the mean of its samples)"
-			    " where either kernel has two runs or more, else (one run each) on the samples",
-			    o->alpha, o->p_adjust == COMPARE_P_NONE ? ", each row on its own" :
-			    " after Benjamini-Hochberg over a kernel's mean rows");
+			    " where p < %g%s", o->alpha, o->p_adjust == COMPARE_P_NONE ?
+			    ", each row on its own" : " after Benjamini-Hochberg over a kernel's mean rows");
+		if (o->p_adjust == COMPARE_P_BH)
+			tested_rows(&b, &r->tables[0]);
+		vr_buf_addstr(&b, "; on one value per run (the mean of its samples) where either"
+			      " kernel has two runs or more, else (one run each) on the samples");
+	}
 	vr_buf_addstr(&b, "; none with fewer than two values per kernel");
 	note_add(r, 0, vr_buf_detach(&b));
 }
