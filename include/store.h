@@ -15,10 +15,13 @@
  * Bumped when a table or column changes incompatibly.  2: slab_shrink is a
  * view (store.c).  3: mm_shrink_slab_start and mm_shrink_slab_end are views
  * over shrink_call, one row per shrinker call, and shrinker
- * (src/store/store-slab.c).  A version 1 or 2 database is read as it is and
- * brought to 3 inside the first write transaction (store_write_begin()).
+ * (src/store/store-slab.c).  4: the end's columns of shrink_call that
+ * repeat the start's (end_cpu, end_shrinker_id, end_nid, end_memcg_id,
+ * unused_scan) are in shrink_call_more, only for a call whose end differs
+ * (end_own).  A version 1, 2 or 3 database is read as it is and brought to
+ * 4 inside the first write transaction (store_write_begin()).
  */
-#define VR_SCHEMA_VERSION 3
+#define VR_SCHEMA_VERSION 4
 
 /*
  * PRAGMA application_id of a vmscan-report database ("VMSR"), set in the

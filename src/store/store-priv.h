@@ -182,15 +182,18 @@ int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, i
 /*
  * store-slab.c: the shrinker calls, one row of shrink_call per call (its
  * mm_shrink_slab_start and _end as the model paired them), the shrinker
- * named by an id of the table shrinker (schema version 3).
+ * named by an id of the table shrinker (schema version 3; 4: the end's
+ * columns that repeat the start's in shrink_call_more, where they differ).
  *
  * store_slab_spec - is @spec mm_shrink_slab_start or mm_shrink_slab_end?
  * store_slab_schema_sql - the CREATE statements of shrinker and
  *   shrink_call (@views false) or of the views mm_shrink_slab_start and
  *   mm_shrink_slab_end over them (@views true); malloc'ed.
- * store_slab_upgrade_sql - the statements that move the rows of version
- *   2's tables, renamed vr_v2_slab_start and vr_v2_slab_end, into them,
- *   and drop those (malloc'ed).
+ * store_slab_upgrade_sql - the statements that move the rows of a
+ *   version 1 or 2 database's tables, renamed vr_v2_slab_start and
+ *   vr_v2_slab_end, or (@version 3) of shrink_call and shrink_call_more,
+ *   renamed vr_v3_call and vr_v3_more, into them, and drop those
+ *   (malloc'ed).
  * store_slab_new - the writer of @db's calls (@path in messages); NULL
  *   after a message.  store_slab_free() frees it (NULL is fine).
  * store_slab_event - one event of either spec, in the order the model saw
@@ -202,7 +205,7 @@ int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, i
  */
 bool store_slab_spec(int spec);
 char *store_slab_schema_sql(bool views);
-char *store_slab_upgrade_sql(void);
+char *store_slab_upgrade_sql(int version);
 struct store_slab;
 struct store_slab *store_slab_new(sqlite3 *db, const char *path, struct store_bulk *bulk);
 void store_slab_free(struct store_slab *s);

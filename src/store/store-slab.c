@@ -19,17 +19,22 @@
  *
  * Storage (README "Event tables"): id, run_id, pid; ts_ns, cpu, shrinker_id
  * and the start's fields (NULL: no start); end_offset_ns (the end's time
- * less the start's, or without a start the end's time; NULL: no end),
- * end_cpu, end_shrinker_id (NULL in a call whose end names the start's
- * shrinker) and the end's fields, end_ before the names the start also has
- * (nid, total_scan, memcg_id); slab_complete.  What is NULL in every row of
- * a recent kernel's call lives in shrink_call_more (call_id = id, run_id),
- * a row only where one of them is not: the start's pgs_scanned and lru_pgs
+ * less the start's, or without a start the end's time; NULL: no end) and
+ * the end's fields, end_ before the names the start also has (nid,
+ * total_scan, memcg_id); slab_complete.  What is NULL in every row of a
+ * recent kernel's call lives in shrink_call_more (call_id = id, run_id), a
+ * row only where one of them is not: the start's pgs_scanned and lru_pgs
  * (4.4-4.15), extra and end_extra, and slab_begin_ns and
  * slab_nr_objects_to_shrink of an end the model paired that is not in its
  * start's row (a paired call has them as ts_ns and nr_objects_to_shrink).
  * A column costs a byte of a row's header even when NULL: 1.1 million
- * calls of make bench's trace carried 9 such columns.
+ * calls of make bench's trace carried 9 such columns.  So do, since schema
+ * version 4, the end's columns that repeat the start's (echo_fields:
+ * end_cpu, end_shrinker_id, end_nid, end_memcg_id, unused_scan), with
+ * end_own 1, only for an end without a start or one that differs from its
+ * start in one of them: in shrink_call they were 5 of 24 columns (a
+ * header byte each, and unused_scan's value), 12 % of the table's pages
+ * (777k calls of samples/wsf10-1.dat repeated 40 times: 41.3 -> 36.2 MB).
  */
 #include "store-priv.h"
 #include "vr.h"
@@ -43,7 +48,7 @@
 enum slab_col_kind {
 	SC_ID, SC_RUN, SC_PID, SC_TS, SC_CPU, SC_SHRINKER, SC_FIELD, SC_EXTRA,	/* the start's */
 	SC_END_OFFSET, SC_END_CPU, SC_END_SHRINKER, SC_END_FIELD, SC_END_EXTRA,
-	SC_BEGIN_NS, SC_BEGIN_NOBJ, SC_COMPLETE,
+	SC_BEGIN_NS, SC_BEGIN_NOBJ, SC_COMPLETE, SC_END_OWN,
 };
 
 struct slab_col {
@@ -51,6 +56,20 @@ struct slab_col {
 	enum slab_col_kind kind;
 	int field;		/* SC_FIELD, SC_END_FIELD: the spec's field */
 	bool more;		/* a column of shrink_call_more */
+	bool v3_more;		/* one of schema version 3's shrink_call_more */
+	int echo;		/* the end's value of start column echo (the
+				 * view's when end_own is NULL); -1: none */
+};
+
+/*
+ * The end's fields that repeat a start's (end, start): do_shrink_slab()
+ * (mm/vmscan.c 4.4-6.6, mm/shrinker.c from 6.7) traces shrinkctl->nid and
+ * nr (the nr_deferred it took) at both, as nid and nr_objects_to_shrink /
+ * unused_scan, and memcg_id at both from 7.1.  With end_cpu and
+ * end_shrinker_id they are stored only when the end's differ (end_own).
+ */
+static const char *const echo_fields[][2] = {
+	{ "nid", "nid" }, { "memcg_id", "memcg_id" }, { "unused_scan", "nr_objects_to_shrink" },
 };
 
 /* The start's fields kept in shrink_call_more (4.4-4.15 only, spec.c). */
@@ -75,7 +94,7 @@ struct slab_layout {
 	int ncols;
 	/* the column of each kind but the fields' (-1: none), and of each
 	 * field of the start and of the end (-1: none, as shr and shrink) */
-	int kcol[SC_COMPLETE + 1];
+	int kcol[SC_END_OWN + 1];
 	int s_col[VR_SPEC_MAX_FIELDS], e_col[VR_SPEC_MAX_FIELDS];
 };
 _Static_assert(SLAB_MAX_COLS <= 64, "a row's NULL mask is a uint64_t");
@@ -102,8 +121,34 @@ static void add_col(struct slab_layout *l, enum slab_col_kind kind, int field, c
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->kind = kind;
 	c->field = field;
-	c->more = kind == SC_EXTRA || kind == SC_END_EXTRA || kind == SC_BEGIN_NS ||
-		  kind == SC_BEGIN_NOBJ || (kind == SC_FIELD && rare_field(name));
+	c->v3_more = kind == SC_EXTRA || kind == SC_END_EXTRA || kind == SC_BEGIN_NS ||
+		     kind == SC_BEGIN_NOBJ || (kind == SC_FIELD && rare_field(name));
+	c->more = c->v3_more || kind == SC_END_OWN;
+	c->echo = -1;
+}
+
+/* Mark end column @end_col as an echo of start column @start_col (both
+ * >= 0), a column of shrink_call_more. */
+static void set_echo(struct slab_layout *l, int end_col, int start_col)
+{
+	if (end_col < 0 || start_col < 0)
+		return;
+	l->col[end_col].echo = start_col;
+	l->col[end_col].more = true;
+}
+
+/* The end's columns that repeat the start's (echo_fields, cpu, shrinker). */
+static void slab_echoes(struct slab_layout *l)
+{
+	set_echo(l, l->kcol[SC_END_CPU], l->kcol[SC_CPU]);
+	set_echo(l, l->kcol[SC_END_SHRINKER], l->kcol[SC_SHRINKER]);
+	for (size_t i = 0; i < VR_ARRAY_SIZE(echo_fields); i++) {
+		int e = field_index(l->end, echo_fields[i][0]);
+		int st = field_index(l->start, echo_fields[i][1]);
+
+		if (e >= 0 && st >= 0)
+			set_echo(l, l->e_col[e], l->s_col[st]);
+	}
 }
 
 /* Is @column a decoded field of the start? */
@@ -169,6 +214,8 @@ static int slab_layout(struct slab_layout *l)
 	add_col(l, SC_BEGIN_NS, 0, "slab_begin_ns");
 	add_col(l, SC_BEGIN_NOBJ, 0, "slab_nr_objects_to_shrink");
 	add_col(l, SC_COMPLETE, 0, "slab_complete");
+	add_col(l, SC_END_OWN, 0, "end_own");
+	slab_echoes(l);
 	return 0;
 }
 
@@ -183,13 +230,29 @@ bool store_slab_spec(int spec)
 	return spec >= 0 && (spec == start || spec == end);
 }
 
-/* The column of @l named like field @f of spec @spec (a view's source). */
-static const char *col_of(const struct slab_layout *l, enum slab_col_kind kind, int f)
+/* The column of @l of @kind for field @f (-1: none). */
+static int col_of(const struct slab_layout *l, enum slab_col_kind kind, int f)
 {
 	for (int c = 0; c < l->ncols; c++)
 		if (l->col[c].kind == kind && l->col[c].field == f)
-			return l->col[c].name;
-	return NULL;
+			return c;
+	return -1;
+}
+
+/*
+ * The value of column @c for a view: c."name" or m."name" (shrink_call,
+ * shrink_call_more); an end's echo column is the start's when the call
+ * has no end_own (the end repeated the start).
+ */
+static void view_col(struct vr_buf *b, const struct slab_layout *l, int c)
+{
+	const struct slab_col *sc = &l->col[c];
+
+	if (sc->echo >= 0)
+		vr_buf_addf(b, "CASE WHEN m.end_own IS NULL THEN c.\"%s\" ELSE m.\"%s\" END",
+			    l->col[sc->echo].name, sc->name);
+	else
+		vr_buf_addf(b, "%s.\"%s\"", sc->more ? "m" : "c", sc->name);
 }
 
 /*
@@ -205,8 +268,10 @@ static void view_sql(struct vr_buf *b, const struct slab_layout *l, bool end)
 	vr_buf_addf(b, "CREATE VIEW IF NOT EXISTS %s AS SELECT c.run_id AS run_id, ",
 		    vr_event_specs[spec].name);
 	vr_buf_addstr(b, end ? "CASE WHEN c.ts_ns IS NULL THEN c.end_offset_ns ELSE"
-			       " c.ts_ns + c.end_offset_ns END AS ts_ns, c.end_cpu AS cpu, c.pid AS pid"
-			     : "c.ts_ns AS ts_ns, c.cpu AS cpu, c.pid AS pid");
+			       " c.ts_ns + c.end_offset_ns END AS ts_ns, "
+			     : "c.ts_ns AS ts_ns, ");
+	view_col(b, l, l->kcol[end ? SC_END_CPU : SC_CPU]);
+	vr_buf_addstr(b, " AS cpu, c.pid AS pid");
 	for (int f = 0; f < spec_nfields(spec); f++) {
 		const char *name = spec_column(spec, f);
 
@@ -216,10 +281,11 @@ static void view_sql(struct vr_buf *b, const struct slab_layout *l, bool end)
 			vr_buf_addf(b, ", k.shr AS %s", name);
 		else if (f == shrink)
 			vr_buf_addf(b, ", k.shrink AS %s, k.shrink_sym AS %s_sym", name, name);
-		else
-			vr_buf_addf(b, ", %s.\"%s\" AS \"%s\"",
-				    rare_field(name) && !end ? "m" : "c",
-				    col_of(l, end ? SC_END_FIELD : SC_FIELD, f), name);
+		else {
+			vr_buf_addstr(b, ", ");
+			view_col(b, l, col_of(l, end ? SC_END_FIELD : SC_FIELD, f));
+			vr_buf_addf(b, " AS \"%s\"", name);
+		}
 	}
 	vr_buf_addstr(b, end ? ", m.end_extra AS extra" : ", m.extra AS extra");
 	if (end)
@@ -227,10 +293,10 @@ static void view_sql(struct vr_buf *b, const struct slab_layout *l, bool end)
 				 " AS slab_begin_ns, CASE WHEN c.ts_ns IS NULL THEN"
 				 " m.slab_nr_objects_to_shrink ELSE c.nr_objects_to_shrink END AS"
 				 " slab_nr_objects_to_shrink, c.slab_complete AS slab_complete");
-	vr_buf_addf(b, " FROM shrink_call c LEFT JOIN shrinker k ON k.id = %s"
-		    " LEFT JOIN shrink_call_more m ON m.call_id = c.id WHERE %s;",
-		    end ? "coalesce(c.end_shrinker_id, c.shrinker_id)" : "c.shrinker_id",
-		    end ? "c.end_offset_ns IS NOT NULL" : "c.ts_ns IS NOT NULL");
+	vr_buf_addstr(b, " FROM shrink_call c LEFT JOIN shrink_call_more m ON m.call_id = c.id"
+			 " LEFT JOIN shrinker k ON k.id = ");
+	view_col(b, l, l->kcol[end ? SC_END_SHRINKER : SC_SHRINKER]);
+	vr_buf_addstr(b, end ? " WHERE c.end_offset_ns IS NOT NULL;" : " WHERE c.ts_ns IS NOT NULL;");
 }
 
 char *store_slab_schema_sql(bool views)
@@ -276,26 +342,23 @@ char *store_slab_schema_sql(bool views)
 }
 
 /*
- * Schema version 2 to 3: the rows of the tables mm_shrink_slab_start and
- * mm_shrink_slab_end, renamed vr_v2_slab_start and vr_v2_slab_end by the
- * caller, into shrinker and shrink_call.  An end is paired with the start
- * of its task whose time is its slab_begin_ns and whose
- * nr_objects_to_shrink its slab_nr_objects_to_shrink (the model's pairing,
- * which these columns record); of several such starts (a text trace's
- * microseconds), the k-th end with the k-th start.  Ends without the
- * model's pairing (rows a version 1 database had) stay rows of their own.
+ * Version 2's rows, in the tables mm_shrink_slab_start and
+ * mm_shrink_slab_end renamed vr_v2_slab_start and vr_v2_slab_end by the
+ * caller, as temp.vr_v2_all: a row per call with every column of the
+ * layout by name (the ids its rowids), end_shrinker_id the end's own.  An
+ * end is paired with the start of its task whose time is its slab_begin_ns
+ * and whose nr_objects_to_shrink its slab_nr_objects_to_shrink (the
+ * model's pairing, which these columns record); of several such starts (a
+ * text trace's microseconds), the k-th end with the k-th start.  Ends
+ * without the model's pairing (rows a version 1 database had) stay rows of
+ * their own.
  */
-char *store_slab_upgrade_sql(void)
+static void calls_from_v2(struct vr_buf *b, const struct slab_layout *l)
 {
-	struct slab_layout l;
-	struct vr_buf b, cols, sel;
+	struct vr_buf sel;
 
-	if (slab_layout(&l))
-		return vr_strdup("");
-	vr_buf_init(&b);
-	vr_buf_init(&cols);
 	vr_buf_init(&sel);
-	vr_buf_addstr(&b,
+	vr_buf_addstr(b,
 		"INSERT INTO shrinker (shr, shrink, shrink_sym) SELECT shr, shrink, shrink_sym FROM"
 		" vr_v2_slab_start UNION SELECT shr, shrink, shrink_sym FROM vr_v2_slab_end;"
 		"CREATE TEMP TABLE vr_v2_s AS SELECT rowid AS r, *, row_number() OVER (PARTITION BY"
@@ -307,8 +370,8 @@ char *store_slab_upgrade_sql(void)
 		" ON s.run_id = e.run_id AND s.pid = e.pid AND s.ts_ns = e.slab_begin_ns AND"
 		" s.nr_objects_to_shrink IS e.slab_nr_objects_to_shrink AND s.k = e.k;"
 		"CREATE INDEX temp.vr_v2_ps ON vr_v2_p (sr); CREATE INDEX temp.vr_v2_pe ON vr_v2_p (er);");
-	for (int c = 0; c < l.ncols; c++) {
-		const struct slab_col *sc = &l.col[c];
+	for (int c = 0; c < l->ncols; c++) {
+		const struct slab_col *sc = &l->col[c];
 		const char *v;
 		char buf[256], a;
 
@@ -329,11 +392,12 @@ char *store_slab_upgrade_sql(void)
 		case SC_END_FIELD:
 			a = sc->kind == SC_FIELD ? 's' : 'e';
 			snprintf(buf, sizeof(buf), "%c.\"%s\"", a,
-				 spec_column(a == 's' ? l.start : l.end, sc->field));
+				 spec_column(a == 's' ? l->start : l->end, sc->field));
 			v = buf;
 			break;
 		case SC_EXTRA: v = "s.extra"; break;
-		case SC_ID: continue;	/* the rowid of vr_v2_all */
+		case SC_ID:
+		case SC_END_OWN: continue;	/* the rowid; move_calls() */
 		case SC_END_OFFSET:
 			v = "CASE WHEN s.r IS NOT NULL THEN e.ts_ns - s.ts_ns ELSE e.ts_ns END";
 			break;
@@ -348,45 +412,123 @@ char *store_slab_upgrade_sql(void)
 	/* every column of each call, one row a call: the paired calls and the
 	 * ends alone in end order, then the starts alone, each run's rows in
 	 * time order */
-	vr_buf_addf(&b, "CREATE TEMP TABLE vr_v2_all AS SELECT %s FROM (SELECT e.r AS er, p.sr AS sr,"
+	vr_buf_addf(b, "CREATE TEMP TABLE vr_v2_all AS SELECT %s FROM (SELECT e.r AS er, p.sr AS sr,"
 		    " e.run_id AS run, e.ts_ns AS t FROM vr_v2_e e LEFT JOIN vr_v2_p p ON p.er = e.r"
 		    " UNION ALL SELECT NULL, s.r, s.run_id, s.ts_ns FROM vr_v2_s s WHERE s.r NOT IN"
 		    " (SELECT sr FROM vr_v2_p)) o LEFT JOIN vr_v2_e e ON e.r = o.er LEFT JOIN vr_v2_s s"
 		    " ON s.r = o.sr ORDER BY o.run, o.t, o.er IS NULL;", sel.buf);
+	vr_buf_addstr(b, "DROP TABLE temp.vr_v2_p; DROP TABLE temp.vr_v2_s; DROP TABLE temp.vr_v2_e;"
+		      " DROP TABLE vr_v2_slab_start; DROP TABLE vr_v2_slab_end;");
+	vr_buf_release(&sel);
+}
+
+/*
+ * Version 3's rows, in shrink_call and shrink_call_more renamed vr_v3_call
+ * and vr_v3_more by the caller, as temp.vr_v2_all (calls_from_v2()), in id
+ * order: version 3 kept the end's columns in shrink_call, end_shrinker_id
+ * NULL when it was the start's.
+ */
+static void calls_from_v3(struct vr_buf *b, const struct slab_layout *l)
+{
+	struct vr_buf sel;
+
+	vr_buf_init(&sel);
+	for (int c = 0; c < l->ncols; c++) {
+		const struct slab_col *sc = &l->col[c];
+
+		if (sc->kind == SC_ID || sc->kind == SC_END_OWN)
+			continue;
+		if (sc->kind == SC_END_SHRINKER)
+			vr_buf_addf(&sel, "%sCASE WHEN c.end_offset_ns IS NOT NULL THEN"
+				    " coalesce(c.end_shrinker_id, c.shrinker_id) END", sel.len ? ", " : "");
+		else
+			vr_buf_addf(&sel, "%s%c.\"%s\"", sel.len ? ", " : "", sc->v3_more ? 'm' : 'c',
+				    sc->name);
+		vr_buf_addf(&sel, " AS \"%s\"", sc->name);
+	}
+	vr_buf_addf(b, "CREATE TEMP TABLE vr_v2_all AS SELECT %s FROM vr_v3_call c LEFT JOIN"
+		    " vr_v3_more m ON m.call_id = c.id ORDER BY c.id;"
+		    "DROP TABLE vr_v3_more; DROP TABLE vr_v3_call;", sel.buf);
+	vr_buf_release(&sel);
+}
+
+/*
+ * SQL true when the call of temp.vr_v2_all has an end whose echo columns
+ * are its own: an end without a start, or one that differs from its start
+ * in one of them (store_slab_event() sets end_own so).
+ */
+static void own_sql(struct vr_buf *b, const struct slab_layout *l)
+{
+	vr_buf_addstr(b, "(end_offset_ns IS NOT NULL AND (ts_ns IS NULL");
+	for (int c = 0; c < l->ncols; c++)
+		if (l->col[c].echo >= 0)
+			vr_buf_addf(b, " OR \"%s\" IS NOT \"%s\"", l->col[c].name,
+				    l->col[l->col[c].echo].name);
+	vr_buf_addstr(b, "))");
+}
+
+/* The calls of temp.vr_v2_all into shrink_call and shrink_call_more. */
+static void move_calls(struct vr_buf *b, const struct slab_layout *l)
+{
+	struct vr_buf cols, sel, own;
+
+	vr_buf_init(&cols);
+	vr_buf_init(&sel);
+	vr_buf_init(&own);
+	own_sql(&own, l);
 	for (int more = 0; more < 2; more++) {
 		struct vr_buf any;
 
 		vr_buf_reset(&cols);
 		vr_buf_reset(&sel);
 		vr_buf_init(&any);
-		for (int c = 0; c < l.ncols; c++) {
-			const struct slab_col *sc = &l.col[c];
+		for (int c = 0; c < l->ncols; c++) {
+			const struct slab_col *sc = &l->col[c];
+			const char *sep = sel.len ? ", " : "";
 
 			if (sc->more != more && sc->kind != SC_ID && (sc->kind != SC_RUN || !more))
 				continue;
 			vr_buf_addf(&cols, "%s\"%s\"", cols.len ? ", " : "",
 				    sc->kind == SC_ID && more ? "call_id" : sc->name);
 			if (sc->kind == SC_ID)
-				vr_buf_addf(&sel, "%srowid", sel.len ? ", " : "");
-			else if (sc->kind == SC_END_SHRINKER)	/* NULL: the start's */
-				vr_buf_addf(&sel, "%sCASE WHEN end_shrinker_id IS shrinker_id THEN NULL"
-					    " ELSE end_shrinker_id END", sel.len ? ", " : "");
+				vr_buf_addf(&sel, "%srowid", sep);
+			else if (sc->kind == SC_END_OWN)
+				vr_buf_addf(&sel, "%sCASE WHEN %s THEN 1 END", sep, own.buf);
+			else if (sc->echo >= 0)
+				vr_buf_addf(&sel, "%sCASE WHEN %s THEN \"%s\" END", sep, own.buf,
+					    sc->name);
 			else
-				vr_buf_addf(&sel, "%s\"%s\"", sel.len ? ", " : "", sc->name);
-			if (sc->more)
+				vr_buf_addf(&sel, "%s\"%s\"", sep, sc->name);
+			if (sc->more && sc->echo < 0 && sc->kind != SC_END_OWN)
 				vr_buf_addf(&any, "%s\"%s\" IS NOT NULL", any.len ? " OR " : "",
 					    sc->name);
 		}
-		vr_buf_addf(&b, "INSERT INTO %s (%s) SELECT %s FROM temp.vr_v2_all%s%s ORDER BY rowid;",
+		if (more)
+			vr_buf_addf(&any, " OR %s", own.buf);
+		vr_buf_addf(b, "INSERT INTO %s (%s) SELECT %s FROM temp.vr_v2_all%s%s ORDER BY rowid;",
 			    more ? "shrink_call_more" : "shrink_call", cols.buf, sel.buf,
 			    more ? " WHERE " : "", more ? any.buf : "");
 		vr_buf_release(&any);
 	}
-	vr_buf_addstr(&b, "DROP TABLE temp.vr_v2_all; DROP TABLE temp.vr_v2_p; DROP TABLE temp.vr_v2_s;"
-		      " DROP TABLE temp.vr_v2_e; DROP TABLE vr_v2_slab_start;"
-		      " DROP TABLE vr_v2_slab_end;");
+	vr_buf_addstr(b, "DROP TABLE temp.vr_v2_all;");
 	vr_buf_release(&cols);
 	vr_buf_release(&sel);
+	vr_buf_release(&own);
+}
+
+char *store_slab_upgrade_sql(int version)
+{
+	struct slab_layout l;
+	struct vr_buf b;
+
+	if (slab_layout(&l))
+		return vr_strdup("");
+	vr_buf_init(&b);
+	if (version == 3)
+		calls_from_v3(&b, &l);
+	else
+		calls_from_v2(&b, &l);
+	move_calls(&b, &l);
 	return vr_buf_detach(&b);
 }
 
@@ -683,8 +825,36 @@ static void row_set(const struct store_slab *s, struct call_row *r, int col, int
 {
 	r->v[col] = v;
 	r->have |= 1ull << col;
-	if (s->l.col[col].more)
+	if (s->l.col[col].more && s->l.col[col].echo < 0)	/* an echo: end_echoes() */
 		r->more = true;
+}
+
+/*
+ * The end's echo columns of @r (its cpu, shrinker, nid, memcg_id and
+ * unused_scan, echo_fields) are stored, with end_own 1, when the end has
+ * no start in @r (!@paired) or one of them differs from the start's; else
+ * they are left NULL, and the view gives the start's.
+ */
+static void end_echoes(const struct store_slab *s, struct call_row *r, bool paired)
+{
+	const struct slab_layout *l = &s->l;
+	uint64_t echoes = 0;
+	bool own = !paired;
+
+	for (int c = 0; c < l->ncols; c++) {
+		int st = l->col[c].echo;
+
+		if (st < 0)
+			continue;
+		echoes |= 1ull << c;
+		if (((r->have >> c) & 1) != ((r->have >> st) & 1) ||
+		    ((r->have >> c) & 1 && r->v[c] != r->v[st]))
+			own = true;
+	}
+	if (own)
+		row_set(s, r, l->kcol[SC_END_OWN], 1);
+	else
+		r->have &= ~echoes;
 }
 
 /* A start's columns of @r from @ev; 0 or -1 after a message. */
@@ -742,8 +912,7 @@ static int end_row(struct store_slab *s, int64_t run_id, const struct ingest_eve
 	row_set(s, r, l->kcol[SC_END_OFFSET],
 		paired ? (int64_t)ev->ts_ns - r->v[l->kcol[SC_TS]] : (int64_t)ev->ts_ns);
 	row_set(s, r, l->kcol[SC_END_CPU], ev->cpu);
-	if (!paired || id != r->v[l->kcol[SC_SHRINKER]])	/* NULL: the start's */
-		row_set(s, r, l->kcol[SC_END_SHRINKER], id);
+	row_set(s, r, l->kcol[SC_END_SHRINKER], id);
 	for (uint32_t p = ev->present; p; p &= p - 1) {
 		int f = __builtin_ctz(p);
 
@@ -756,6 +925,7 @@ static int end_row(struct store_slab *s, int64_t run_id, const struct ingest_eve
 		row_set(s, r, l->kcol[SC_BEGIN_NOBJ], ev->val[l->e_nobj]);
 	if (ev->present & (1u << l->e_complete))
 		row_set(s, r, l->kcol[SC_COMPLETE], ev->val[l->e_complete]);
+	end_echoes(s, r, paired);
 	return 0;
 }
 

@@ -44,7 +44,7 @@ struct store {
 	uint64_t *spec_count;		/* per spec */
 	unsigned batches;		/* store_events() calls */
 	int wb_fd;			/* the database file, for writeback hints; -1 */
-	bool upgrade;			/* a version 1 or 2 database, opened to write */
+	bool upgrade;			/* a version 1, 2 or 3 database, opened to write */
 	struct store_slab *slab;	/* the shrinker calls (a writer's) */
 	struct model_stall_pages stall_pages[4];	/* the model's lru_shrink_stall rows */
 	int nstall_pages;		/* their number, -1: the SQL's */
@@ -299,14 +299,31 @@ static const char upgrade_from_2_rename[] =
 	"ALTER TABLE mm_shrink_slab_end RENAME TO vr_v2_slab_end;"
 	"PRAGMA legacy_alter_table=OFF;";
 
-/* shrinker and shrink_call, the rows of version 2's tables moved into them
- * (@upgrade), and the views of the two events. */
-static int slab_schema(struct store *s, bool upgrade)
+/*
+ * Version 3 to 4: shrink_call and shrink_call_more, renamed, give their
+ * rows to the tables of version 4 (the end's columns that repeat the
+ * start's moved to shrink_call_more, stored only where they differ,
+ * store-slab.c); the views over them, and slab_shrink over those, are
+ * made again.  A user's view on the views reads the new ones.
+ */
+static const char upgrade_from_3_rename[] =
+	"DROP VIEW IF EXISTS slab_shrink;"
+	"DROP VIEW IF EXISTS mm_shrink_slab_start;"
+	"DROP VIEW IF EXISTS mm_shrink_slab_end;"
+	"PRAGMA legacy_alter_table=ON;"
+	"ALTER TABLE shrink_call RENAME TO vr_v3_call;"
+	"ALTER TABLE shrink_call_more RENAME TO vr_v3_more;"
+	"PRAGMA legacy_alter_table=OFF;";
+
+/* shrinker and shrink_call, the rows of a version @from 1, 2 or 3
+ * database's tables moved into them (@from 0: none), and the views of the
+ * two events. */
+static int slab_schema(struct store *s, int64_t from)
 {
 	char *tables = store_slab_schema_sql(false), *views = store_slab_schema_sql(true);
-	char *move = upgrade ? store_slab_upgrade_sql() : NULL;
+	char *move = from ? store_slab_upgrade_sql((int)from) : NULL;
 	int r = store_exec(s, tables, "cannot create schema") ||
-		(move && store_exec(s, move, "cannot upgrade schema version 2")) ||
+		(move && store_exec(s, move, "cannot upgrade the shrinker calls")) ||
 		store_exec(s, views, "cannot create schema");
 
 	free(tables);
@@ -338,6 +355,11 @@ static int schema_in_transaction(struct store *s)
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
 	}
+	if (version == 3 &&
+	    store_exec(s, upgrade_from_3_rename, "cannot upgrade schema version 3")) {
+		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
+		return -1;
+	}
 	if (store_exec(s, fixed_schema, "cannot create schema") || create_derived(s) ||
 	    store_exec(s, app_latency_schema, "cannot create schema"))
 		return -1;
@@ -357,7 +379,7 @@ static int schema_in_transaction(struct store *s)
 	if (add_missing_columns(s) ||
 	    store_exec(s, "CREATE INDEX IF NOT EXISTS task_time ON task (run_id, pid, first_ns)",
 		       "cannot create schema") ||
-	    slab_schema(s, version == 1 || version == 2))
+	    slab_schema(s, version >= 1 && version < VR_SCHEMA_VERSION ? version : 0))
 		return -1;
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d; PRAGMA application_id=%d",
 		 VR_SCHEMA_VERSION, VR_APPLICATION_ID);
@@ -707,11 +729,11 @@ static int check_version(struct store *s, int flags)
 	    query_int(s, "SELECT count(*) FROM sqlite_master", &ntables) ||
 	    check_ours(s, version, ntables) || check_evidence(s, flags))
 		return -1;
-	if (version == 1 || version == 2) {
+	if (version >= 1 && version < VR_SCHEMA_VERSION) {
 		/* read as it is (the tables of version 3's views are tables
-		 * there, with the same columns and values); upgraded by the
-		 * first write transaction, so that a load that fails leaves it
-		 * as it was */
+		 * in 1 and 2, with the same columns and values; version 3 has
+		 * the views over its own tables); upgraded by the first write
+		 * transaction, so that a load that fails leaves it as it was */
 		s->upgrade = flags == STORE_RW;
 		return 0;
 	}
