@@ -150,65 +150,71 @@ static int app_has_column(struct store *s, const char *name, int64_t *have)
 	return rc < 0 ? -1 : 0;
 }
 
-/*
- * The unit of imported operation @op in runs @run_ids: "us" when every
- * sample of it there says "us", else NULL (as reported).  A database made
- * before app_latency.unit existed has none: NULL.  0 or -1 (SQL error).
- */
-static int app_op_unit(struct store *s, const char *op, const int64_t *run_ids, size_t nruns,
-		       const char **unit)
+static bool run_listed(const int64_t *run_ids, size_t nruns, int64_t id)
 {
-	struct store_stmt *q;
-	int64_t v = 0;
-	int rc = app_has_column(s, "unit", &v);
+	for (size_t r = 0; r < nruns; r++)
+		if (run_ids[r] == id)
+			return true;
+	return false;
+}
 
-	*unit = NULL;
-	if (rc < 0 || !v)
-		return rc;
-	q = store_stmt_new(s, "SELECT count(*) FROM app_latency WHERE run_id = ?1"
-			   " AND operation = ?2 AND unit IS NOT 'us'", "imported units");
-	v = 0;
-	for (size_t r = 0; r < nruns && !v && rc >= 0; r++) {
-		store_stmt_reset(q);
-		store_bind_int64(q, 1, run_ids[r]);
-		store_bind_text(q, 2, op);
-		rc = store_stmt_row_int64(q, &v, 1);
-	}
-	store_stmt_free(q);
-	if (rc < 0)
-		return -1;
-	*unit = v ? NULL : "us";
-	return 0;
+/* The imported operation of @l named @name, or NULL. */
+static struct metric_op *app_op_named(struct metric_op_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!l->ops[i].spec && !strcmp(l->ops[i].name, name))
+			return &l->ops[i];
+	return NULL;
 }
 
 /*
- * What the import declared of operation @op in runs @run_ids
- * (app_latency.higher_is_better, .zeros_real: import-latency
- * --higher-is-better, --real-zeros): a declaration in any of the runs
- * holds for the operation.  A database made before these columns has none.
- * 0 or -1 (SQL error).
+ * The unit and the declarations of each imported operation of @l in runs
+ * @run_ids, read in one pass over app_latency (grouped by run and
+ * operation), not one query per operation and run:
+ * - unit: "us" when every sample of it there says "us", else NULL (as
+ *   reported);
+ * - what the import declared (app_latency.higher_is_better, .zeros_real:
+ *   import-latency --higher-is-better, --real-zeros): a declaration in any
+ *   of the runs holds for the operation.
+ * A database made before app_latency.unit (.zeros_real) existed has no
+ * unit (no declaration).  0 or -1 (SQL error).
  */
-static int app_op_decl(struct store *s, struct metric_op *op, const int64_t *run_ids,
-		       size_t nruns)
+static int app_ops_describe(struct store *s, struct metric_op_list *l, const int64_t *run_ids,
+			    size_t nruns)
 {
+	int64_t has_unit = 0, has_decl = 0;
 	struct store_stmt *q;
-	int64_t v = 0;
-	int rc = app_has_column(s, "zeros_real", &v);
+	size_t napp = 0;
+	int rc;
 
-	if (rc < 0 || !v)
-		return rc;
-	q = store_stmt_new(s, "SELECT coalesce(max(higher_is_better), 0) * 2 +"
-			   " coalesce(max(zeros_real), 0) FROM app_latency WHERE run_id = ?1"
-			   " AND operation = ?2", "imported declarations");
-	for (size_t r = 0; r < nruns && rc >= 0; r++) {
-		store_stmt_reset(q);
-		store_bind_int64(q, 1, run_ids[r]);
-		store_bind_text(q, 2, op->name);
-		v = 0;
-		rc = store_stmt_row_int64(q, &v, 1);
-		if (v & 2)
+	for (size_t i = 0; i < l->n; i++)
+		napp += !l->ops[i].spec;
+	if (!napp)
+		return 0;
+	if (app_has_column(s, "unit", &has_unit) || app_has_column(s, "zeros_real", &has_decl))
+		return -1;
+	for (size_t i = 0; i < l->n; i++)
+		if (!l->ops[i].spec)
+			l->ops[i].unit = has_unit ? "us" : NULL;
+	q = store_stmt_newf(s, "imported units and declarations",
+			    "SELECT run_id, operation, %s, %s FROM app_latency"
+			    " GROUP BY run_id, operation",
+			    has_unit ? "sum(unit IS NOT 'us')" : "0",
+			    has_decl ? "coalesce(max(higher_is_better), 0) * 2 +"
+			    " coalesce(max(zeros_real), 0)" : "0");
+	if (!q)
+		return -1;
+	while ((rc = store_step(q)) > 0) {
+		struct metric_op *op = app_op_named(l, store_col_text(q, 1));
+		int64_t decl = store_col_int64(q, 3);
+
+		if (!op || !run_listed(run_ids, nruns, store_col_int64(q, 0)))
+			continue;
+		if (store_col_int64(q, 2))
+			op->unit = NULL;
+		if (decl & 2)
 			op->better = METRIC_HIGHER_IS_BETTER;
-		if (v & 1)
+		if (decl & 1)
 			op->zeros_real = true;
 	}
 	store_stmt_free(q);
@@ -284,13 +290,8 @@ int metric_list(struct store *s, const int64_t *run_ids, size_t nruns, struct me
 			list_add(out, vr_buf_detach(&name), m, s, m->better);
 		}
 	}
-	if (list_app_ops(s, run_ids, nruns, out))
+	if (list_app_ops(s, run_ids, nruns, out) || app_ops_describe(s, out, run_ids, nruns))
 		goto fail;
-	for (size_t i = 0; i < out->n; i++)
-		if (!out->ops[i].spec &&
-		    (app_op_unit(s, out->ops[i].name, run_ids, nruns, &out->ops[i].unit) ||
-		     app_op_decl(s, &out->ops[i], run_ids, nruns)))
-			goto fail;
 	return 0;
 fail:
 	metric_op_list_release(out);
