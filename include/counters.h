@@ -59,20 +59,21 @@ int counters_vmscan_recorded(struct store *s, int64_t run_id);
  * counter_missing - does run @run_id lack what counter @c needs (c->need,
  * recorded_check())?  1 and @why ("not recorded: ...", "not traced: ...",
  * "not inferred: ...", at most @len bytes), 0 (it has it), or -1 after a
- * message.
+ * message.  @known: the answers already given for these runs, kept
+ * (recorded_check_cached()), or NULL.
  */
-int counter_missing(struct store *s, const struct counter_def *c, int64_t run_id, char *why,
-		    size_t len);
+int counter_missing(struct store *s, struct recorded_cache *known, const struct counter_def *c,
+		    int64_t run_id, char *why, size_t len);
 
 /**
  * counter_query - run @c's query for run @run_id (and pgdat flag @flag,
  * NULL unless c->per_flag) and store its columns in @v[0..COUNTER_MAX_COLS-1]
  * (NAN for NULL, for columns the query lacks, and for every column of a run
- * that did not record what @c needs: counter_missing()).  Returns 0 or -1
- * after an error message (store_stmt_new's).
+ * that did not record what @c needs: counter_missing(), with @known).
+ * Returns 0 or -1 after an error message (store_stmt_new's).
  */
-int counter_query(struct store *s, const struct counter_def *c, int64_t run_id,
-		  const char *flag, double v[COUNTER_MAX_COLS]);
+int counter_query(struct store *s, struct recorded_cache *known, const struct counter_def *c,
+		  int64_t run_id, const char *flag, double v[COUNTER_MAX_COLS]);
 
 /**
  * counters_print_run - summary's counters block: every counter of run

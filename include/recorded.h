@@ -81,6 +81,31 @@ enum { RECORDED_WHY_MAX = 512 };
 int recorded_check(struct store *s, int64_t run_id, enum recorded_need need, char *why,
 		   size_t len);
 
+/*
+ * recorded_check()'s answers already given, per run and need, for a caller
+ * that asks the same runs again and again (a counter per run: most
+ * counters share a need).  Zero-initialise it; release it with
+ * recorded_cache_release().  It holds while the database does not change
+ * (a report or compare reads one state of it).
+ */
+struct recorded_answer;
+struct recorded_cache {
+	struct recorded_answer *a;	/* owned */
+	size_t n;
+};
+
+/**
+ * recorded_check_cached - recorded_check() of run @run_id and need @need,
+ * asked of the database the first time only: later the answer (and @why)
+ * kept in @cache (NULL: none kept, recorded_check() itself).  An error is
+ * not kept.  1, 0 or -1 as recorded_check().
+ */
+int recorded_check_cached(struct recorded_cache *cache, struct store *s, int64_t run_id,
+			  enum recorded_need need, char *why, size_t len);
+
+/** recorded_cache_release - free what @cache holds; empty after. */
+void recorded_cache_release(struct recorded_cache *cache);
+
 /**
  * recorded_mglru - was multi-gen LRU on in run @run_id?  *@state gets
  * RM_ON, RM_OFF or RM_UNKNOWN, @how (when not NULL; @len bytes) how it is

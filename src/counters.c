@@ -245,23 +245,23 @@ int counters_vmscan_recorded(struct store *s, int64_t run_id)
 	return recorded_check(s, run_id, RN_VMSCAN, NULL, 0);
 }
 
-int counter_missing(struct store *s, const struct counter_def *c, int64_t run_id, char *why,
-		    size_t len)
+int counter_missing(struct store *s, struct recorded_cache *known, const struct counter_def *c,
+		    int64_t run_id, char *why, size_t len)
 {
-	int rc = recorded_check(s, run_id, c->need, why, len);
+	int rc = recorded_check_cached(known, s, run_id, c->need, why, len);
 
 	return rc < 0 ? -1 : !rc;
 }
 
-int counter_query(struct store *s, const struct counter_def *c, int64_t run_id,
-		  const char *flag, double v[COUNTER_MAX_COLS])
+int counter_query(struct store *s, struct recorded_cache *known, const struct counter_def *c,
+		  int64_t run_id, const char *flag, double v[COUNTER_MAX_COLS])
 {
 	struct store_stmt *q;
 	int rc;
 
 	for (int i = 0; i < COUNTER_MAX_COLS; i++)
 		v[i] = NAN;
-	rc = counter_missing(s, c, run_id, NULL, 0);
+	rc = counter_missing(s, known, c, run_id, NULL, 0);
 	if (rc)
 		return rc < 0 ? -1 : 0;	/* not recorded: NAN, printed "-" */
 	q = store_stmt_new(s, c->sql, "counters");
@@ -294,6 +294,7 @@ int counters_print_run(struct store *s, int64_t run_id, FILE *out)
 	const char *last_sql = NULL;
 	double v[COUNTER_MAX_COLS];
 	char why[RECORDED_WHY_MAX];
+	struct recorded_cache known = { 0 };	/* most counters share a need */
 	struct vr_buf notes;
 	int ret = 0;
 
@@ -305,9 +306,9 @@ int counters_print_run(struct store *s, int64_t run_id, FILE *out)
 
 		if (d[i].per_flag)
 			continue;
-		missing = counter_missing(s, &d[i], run_id, why, sizeof(why));
+		missing = counter_missing(s, &known, &d[i], run_id, why, sizeof(why));
 		if (missing < 0 || (d[i].sql != last_sql && !missing &&
-				    counter_query(s, &d[i], run_id, NULL, v))) {
+				    counter_query(s, &known, &d[i], run_id, NULL, v))) {
 			ret = -1;
 			break;
 		}
@@ -331,5 +332,6 @@ int counters_print_run(struct store *s, int64_t run_id, FILE *out)
 	if (!ret && notes.len)
 		fputs(notes.buf, out);
 	vr_buf_release(&notes);
+	recorded_cache_release(&known);
 	return ret;
 }

@@ -360,6 +360,48 @@ int recorded_check(struct store *s, int64_t run_id, enum recorded_need need, cha
 	return 1;
 }
 
+/* One answer of recorded_check(): its return value and its @why. */
+struct recorded_answer {
+	int64_t run_id;
+	enum recorded_need need;
+	int rc;
+	char why[RECORDED_WHY_MAX];
+};
+
+int recorded_check_cached(struct recorded_cache *cache, struct store *s, int64_t run_id,
+			  enum recorded_need need, char *why, size_t len)
+{
+	struct recorded_answer *a;
+
+	if (!cache)
+		return recorded_check(s, run_id, need, why, len);
+	for (size_t i = 0; i < cache->n; i++) {
+		a = &cache->a[i];
+		if (a->run_id == run_id && a->need == need) {
+			if (why && len)
+				snprintf(why, len, "%s", a->why);
+			return a->rc;
+		}
+	}
+	cache->a = vr_realloc(cache->a, (cache->n + 1) * sizeof(*cache->a));
+	a = &cache->a[cache->n];
+	*a = (struct recorded_answer){ .run_id = run_id, .need = need };
+	a->rc = recorded_check(s, run_id, need, a->why, sizeof(a->why));
+	if (a->rc < 0)
+		return -1;	/* not kept: asked again next time */
+	cache->n++;
+	if (why && len)
+		snprintf(why, len, "%s", a->why);
+	return a->rc;
+}
+
+void recorded_cache_release(struct recorded_cache *cache)
+{
+	free(cache->a);
+	cache->a = NULL;
+	cache->n = 0;
+}
+
 int recorded_apply(struct store *s, int64_t run_id)
 {
 	struct store_stmt *q;

@@ -264,15 +264,16 @@ static int trace_runs(struct store *s, const char *name, int64_t **ids, size_t *
 	return r < 0 ? -1 : 0;
 }
 
-/* Counter @c of each of @n runs into @v (NAN values left out); *@nv. */
-static int run_values(struct store *s, const struct counter_def *c, const int64_t *ids, size_t n,
-		      double *v, size_t *nv)
+/* Counter @c of each of @n runs into @v (NAN values left out); *@nv.
+ * @known: what the runs recorded, kept across counters. */
+static int run_values(struct store *s, struct recorded_cache *known, const struct counter_def *c,
+		      const int64_t *ids, size_t n, double *v, size_t *nv)
 {
 	double cols[COUNTER_MAX_COLS];
 
 	*nv = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (counter_query(s, c, ids[i], NULL, cols))
+		if (counter_query(s, known, c, ids[i], NULL, cols))
 			return -1;
 		if (!isnan(cols[c->col]))
 			v[(*nv)++] = cols[c->col];
@@ -343,10 +344,12 @@ struct counter_test {
  * @nids[k]) against the baseline's into @t[0..ndefs-1], adjusted together
  * as compare adjusts a kernel's latency rows (--p-adjust bh, the default:
  * stats_bh_adjust(); none: each its own).  @a, @b: scratch of @most values.
+ * @known: what the runs recorded (run_values()).
  */
-static int counter_tests(struct store *s, const struct compare_opts *o,
-			 const struct compare_result *res, size_t k, int64_t **ids, size_t *nids,
-			 const bool *blind, double *a, double *b, struct counter_test *t)
+static int counter_tests(struct store *s, struct recorded_cache *known,
+			 const struct compare_opts *o, const struct compare_result *res, size_t k,
+			 int64_t **ids, size_t *nids, const bool *blind, double *a, double *b,
+			 struct counter_test *t)
 {
 	size_t ndefs;
 	const struct counter_def *defs = counter_defs(&ndefs);
@@ -360,8 +363,8 @@ static int counter_tests(struct store *s, const struct compare_opts *o,
 		p[d] = NAN;
 		if (defs[d].per_flag || !row || ((blind[0] || blind[k]) && page_counter(row->op)))
 			continue;
-		if (run_values(s, &defs[d], ids[0], nids[0], a, &na) ||
-		    run_values(s, &defs[d], ids[k], nids[k], b, &nb)) {
+		if (run_values(s, known, &defs[d], ids[0], nids[0], a, &na) ||
+		    run_values(s, known, &defs[d], ids[k], nids[k], b, &nb)) {
 			free(p);
 			return -1;
 		}
@@ -423,6 +426,7 @@ static int counter_changes(struct store *s, const struct compare_opts *o,
 	bool *blind = vr_calloc(nk, sizeof(*blind));
 	char (*why)[RECORDED_WHY_MAX] = vr_calloc(nk, sizeof(*why));
 	struct counter_test *t = vr_calloc(ndefs + 1, sizeof(*t));
+	struct recorded_cache known = { 0 };	/* counters of a need share its answer */
 	double *a = NULL, *b = NULL;
 	int ret = 0;
 
@@ -434,14 +438,14 @@ static int counter_changes(struct store *s, const struct compare_opts *o,
 	a = vr_calloc(most, sizeof(*a));
 	b = vr_calloc(most, sizeof(*b));
 	for (size_t k = 1; !ret && k < nk && res->tables[1].nrows; k++) {
-		ret = counter_tests(s, o, res, k, ids, nids, blind, a, b, t);
+		ret = counter_tests(s, &known, o, res, k, ids, nids, blind, a, b, t);
 		for (size_t d = 0; !ret && d < ndefs; d++) {
 			size_t na, nb;
 
 			if (!(t[d].p_adj < o->alpha))	/* NAN: not tested */
 				continue;
-			ret = run_values(s, &defs[d], ids[0], nids[0], a, &na) ||
-			      run_values(s, &defs[d], ids[k], nids[k], b, &nb) ||
+			ret = run_values(s, &known, &defs[d], ids[0], nids[0], a, &na) ||
+			      run_values(s, &known, &defs[d], ids[k], nids[k], b, &nb) ||
 			      counter_sentence(s, o, res, k, &defs[d], counter_row(res, defs[d].name),
 					       a, na, b, nb, &t[d], ch);
 		}
@@ -463,6 +467,7 @@ static int counter_changes(struct store *s, const struct compare_opts *o,
 	free(t);
 	free(a);
 	free(b);
+	recorded_cache_release(&known);
 	return ret;
 }
 

@@ -26,6 +26,7 @@ struct counter_result {
 struct counter_cache {
 	struct counter_result *r;
 	size_t n;
+	struct recorded_cache known;	/* what each run recorded */
 };
 
 /* Counter @c of run @run_id (and @flag), its query run once per table. */
@@ -44,7 +45,7 @@ static int counter_value(struct store *s, struct counter_cache *cache, const str
 	cache->r = vr_realloc(cache->r, (cache->n + 1) * sizeof(*cache->r));
 	r = &cache->r[cache->n++];
 	*r = (struct counter_result){ c->sql, run_id, flag, { 0 } };
-	if (counter_query(s, c, run_id, flag, r->v))
+	if (counter_query(s, &cache->known, c, run_id, flag, r->v))
 		return -1;
 	*out = r->v[c->col];
 	return 0;
@@ -64,7 +65,7 @@ static int kernel_value(struct store *s, struct counter_cache *cache, const stru
 	size_t n = 0, missing = 0;
 
 	for (size_t r = 0; r < k->ntrace; r++) {
-		int m = counter_missing(s, c, k->trace_runs[r], why, sizeof(why));
+		int m = counter_missing(s, &cache->known, c, k->trace_runs[r], why, sizeof(why));
 
 		if (m < 0)
 			return -1;
@@ -266,7 +267,7 @@ int compare_counters_table(struct store *s, const struct compare_kernel *k, size
 {
 	size_t ntrace = 0, nflags, ndefs;
 	const struct counter_def *defs = counter_defs(&ndefs);
-	struct counter_cache cache = { NULL, 0 };
+	struct counter_cache cache = { 0 };
 	char **flags, **memcgs = NULL;
 	size_t nmemcgs = 0;
 	int ret = 0;
@@ -298,6 +299,7 @@ int compare_counters_table(struct store *s, const struct compare_kernel *k, size
 	}
 out:
 	free(cache.r);
+	recorded_cache_release(&cache.known);
 	for (size_t f = 0; f < nflags; f++)
 		free(flags[f]);
 	free(flags);
