@@ -12,6 +12,22 @@
 #include "chart.h"
 
 struct outfile;
+struct render_kept;
+
+/*
+ * What drawing a chart into its first file kept for its next files (one
+ * chart drawn into a PNG and an SVG): the timeline's stall images, drawn
+ * once.  Zero-initialise it; free it with render_keep_release() once the
+ * chart's last file is drawn (the chart struct drawn must not change
+ * between its files).
+ */
+struct render_keep {
+	struct render_kept *kept;	/* owned */
+	size_t n;
+};
+
+/** render_keep_release - free what @k holds; empty after. */
+void render_keep_release(struct render_keep *k);
 
 /* Where and how big. */
 struct render_chart_opts {
@@ -22,6 +38,8 @@ struct render_chart_opts {
 				 * (outfile_create()); else draw into this file, borrowed,
 				 * finished (outfile_finish()) but not committed, its name
 				 * (outfile_path()) giving the format */
+	struct render_keep *keep;	/* NULL, or what the chart's files share
+					 * (borrowed) */
 };
 
 /**

@@ -71,6 +71,7 @@ static int draw_timeline(struct store *st, const struct chart_draw_req *r,
 	struct chart_timeline_opts to = { r->run_id, r->nid, r->from_s, r->to_s, r->bin_s,
 					  r->rate_max };
 	struct chart_timeline t;
+	struct render_keep keep = { 0 };	/* its stall images, drawn once for both files */
 	int ret;
 
 	if (chart_timeline_build(st, &to, &t))
@@ -80,7 +81,10 @@ static int draw_timeline(struct store *st, const struct chart_draw_req *r,
 	if (!ro->height)	/* room for every node's bands and plot */
 		ro->height = t.nnodes > 2 ? (int)fmin(600 + 230 * (t.nnodes - 2),
 						      RENDER_CHART_MAX_SIDE) : 600;
+	ro->keep = &keep;
 	ret = DRAW_FILES(render_chart_timeline, &t, r, ro);
+	ro->keep = NULL;
+	render_keep_release(&keep);
 	chart_timeline_release(&t);
 	return ret;
 }

@@ -24,6 +24,7 @@ struct rk {
 	const char *format;	/* "png", "svg", "pdf" */
 	struct outfile *file;	/* where cairo's bytes go */
 	bool own_file;		/* made by rk_open() from o->path: committed by rk_close() */
+	struct render_keep *keep;	/* o->keep: what the chart's files share, or NULL */
 };
 
 /* rk_open - check the format and size, start the file (o->file, or a

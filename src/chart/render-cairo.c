@@ -65,6 +65,7 @@ int rk_open(struct rk *k, const struct render_chart_opts *o)
 				k->h, RENDER_CHART_MIN_SIDE, RENDER_CHART_MIN_SIDE,
 				RENDER_CHART_MAX_SIDE, RENDER_CHART_MAX_SIDE);
 	k->own_file = !o->file;
+	k->keep = o->keep;
 	k->file = o->file ? o->file : outfile_create(o->path);
 	if (!k->file)
 		return -1;

@@ -205,6 +205,23 @@ static void draw_rate(struct rk *k, const struct tl_geom *g, const struct chart_
 /* Above this many stall marks they are drawn as one embedded image. */
 #define STALLS_AS_VECTORS 2000
 
+/* A stall image of a node's plot, kept for the chart's next file: its
+ * pixels depend on the node's stalls and the plot's place, nothing else. */
+struct render_kept {
+	const struct chart_timeline_node *node;
+	double L, R, y0, y1;
+	cairo_surface_t *img;
+};
+
+void render_keep_release(struct render_keep *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		cairo_surface_destroy(k->kept[i].img);
+	free(k->kept);
+	k->kept = NULL;
+	k->n = 0;
+}
+
 /* Stall marks: circles at (start, duration) whose radius grows with the
  * square root of the duration; dense clouds get lighter marks. */
 static void draw_stalls(cairo_t *cr, const struct tl_geom *g, const struct chart_timeline_node *n,
@@ -227,6 +244,52 @@ static void draw_stalls(cairo_t *cr, const struct tl_geom *g, const struct chart
 		cairo_fill_preserve(cr);
 		rk_set(cr, c, dense ? 0.4 : 0.8);	/* a lone mark stays visible */
 		cairo_stroke(cr);
+	}
+}
+
+/* The stall image kept in @keep for node @n's plot at this place, or NULL. */
+static cairo_surface_t *kept_stalls(const struct render_keep *keep, const struct tl_geom *g,
+				    const struct chart_timeline_node *n, double y0, double y1)
+{
+	for (size_t i = 0; keep && i < keep->n; i++) {
+		const struct render_kept *e = &keep->kept[i];
+
+		if (e->node == n && e->L == g->L && e->R == g->R && e->y0 == y0 && e->y1 == y1)
+			return e->img;
+	}
+	return NULL;
+}
+
+/*
+ * Node @n's stall marks into the new image @img (the plot from @y0 to @y1):
+ * copied from the one kept in @keep when a file drawn before had the plot
+ * at the same place (as many pixels, the same), else drawn and kept there.
+ * @img is always a new surface of the file's own, so that what cairo
+ * numbers (an SVG's image ids) is as when each file draws its own.
+ */
+static void stalls_image(struct render_keep *keep, cairo_surface_t *img, const struct tl_geom *g,
+			 const struct chart_timeline_node *n, const struct rk_axis *sa, double shi,
+			 double y0, double y1)
+{
+	cairo_surface_t *old = kept_stalls(keep, g, n, y0, y1);
+	cairo_t *ic;
+
+	if (old && cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
+		cairo_surface_flush(img);
+		memcpy(cairo_image_surface_get_data(img), cairo_image_surface_get_data(old),
+		       (size_t)cairo_image_surface_get_stride(img) *
+		       (size_t)cairo_image_surface_get_height(img));
+		cairo_surface_mark_dirty(img);
+		return;
+	}
+	ic = cairo_create(img);
+	cairo_translate(ic, -g->L, -y0);
+	draw_stalls(ic, g, n, sa, shi);
+	cairo_destroy(ic);
+	if (keep && cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) {
+		keep->kept = vr_realloc(keep->kept, (keep->n + 1) * sizeof(*keep->kept));
+		keep->kept[keep->n++] = (struct render_kept){ n, g->L, g->R, y0, y1,
+							      cairo_surface_reference(img) };
 	}
 }
 
@@ -263,11 +326,8 @@ static void draw_plot(struct rk *k, const struct tl_geom *g, const struct chart_
 		 * and place that, so that an SVG or PDF stays small */
 		int iw = (int)ceil(g->R - g->L), ih = (int)ceil(y1 - y0);
 		cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, iw, ih);
-		cairo_t *ic = cairo_create(img);
 
-		cairo_translate(ic, -g->L, -y0);
-		draw_stalls(ic, g, n, &sa, shi);
-		cairo_destroy(ic);
+		stalls_image(k->keep, img, g, n, &sa, shi, y0, y1);
 		cairo_translate(cr, g->L, y0);
 		cairo_set_source_surface(cr, img, 0, 0);
 		cairo_paint(cr);
