@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -77,6 +78,11 @@ struct report {
 	int summary_fd;		/* a memfd holding summary.txt once it exited 0 */
 	struct outfile *summary_of;	/* DIR/summary.txt, made in its place among the tables
 					 * (MANIFEST lists files in the order made) */
+	struct child evidence;	/* the process writing evidence_tmp, while
+				 * evidence.running */
+	struct vr_buf evidence_tmp;	/* $TMPDIR/vmscan-report-PID.evidence.db (evidence_tmp()) */
+	struct outfile *evidence_of;	/* DIR/evidence.db, made in its place */
+	size_t evidence_at;	/* where in index its line goes, once its size is known */
 };
 
 /* Do @o ask for the comparison chart_counters_build() makes (every kernel,
@@ -400,27 +406,147 @@ static void evidence_tmp(struct vr_buf *b, pid_t pid)
 		    (long)pid);
 }
 
+/* @text inserted into @b at offset @at (at most its length). */
+static void buf_insert(struct vr_buf *b, size_t at, const char *text)
+{
+	struct vr_buf n;
+
+	vr_buf_init(&n);
+	vr_buf_add(&n, b->buf, at);
+	vr_buf_addstr(&n, text);
+	vr_buf_add(&n, b->buf + at, b->len - at);
+	vr_buf_release(b);
+	*b = n;
+}
+
+/* The index line of evidence.db of @size bytes. */
+static void evidence_line(struct vr_buf *b, off_t size)
+{
+	vr_buf_addf(b, "- [evidence.db](evidence.db): the SQLite database without its raw event"
+		    " rows (%.1f MB, %lld bytes): runs, derived tables, imported latencies; every"
+		    " command but load reads it\n", size / 1e6, (long long)size);
+}
+
+/*
+ * evidence.db reads nothing the rest writes either, so it is written by a
+ * process of its own too (evidence_finish() waits for it at the end), with
+ * a store of its own as the summary's, into r->evidence_tmp (named after
+ * this process, so that report_died() removes it), while this one builds
+ * the tables and draws the charts; it dies with this process.  Without
+ * fork it is written in its place, in order.
+ */
+/* What the evidence process is given. */
+struct evidence_args {
+	const struct report_opts *o;
+	const char *tmp;	/* the file to write */
+};
+
+/* In the evidence process: write the evidence database into a->tmp; its
+ * exit status (_exit()). */
+static int evidence_child(void *arg)
+{
+	const struct evidence_args *a = arg;
+	const struct report_opts *o = a->o;
+	struct store *st;
+	int rc;
+
+	catch_interrupts(SIG_DFL);	/* a Ctrl-C ends it at once */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* never writing once the bundle's process died */
+	if (getppid() == 1)
+		return VR_EXIT_FAIL;	/* it died before the line above */
+	st = o->ndbs > 1 ? store_open_many(o->db_paths, o->ndbs) :
+		store_open(o->db_path, STORE_RDONLY);
+	rc = st ? store_evidence_write(st, a->tmp, o->db_path) : -1;
+	store_close(st);
+	return rc ? VR_EXIT_FAIL : VR_EXIT_OK;
+}
+
+/* Remove r->evidence_tmp and SQLite's side files of it. */
+static void evidence_unlink(struct report *r)
+{
+	static const char *const side[] = { "", "-journal", "-wal", "-shm" };
+	struct vr_buf f;
+
+	vr_buf_init(&f);
+	for (size_t i = 0; i < VR_ARRAY_SIZE(side); i++) {
+		vr_buf_reset(&f);
+		vr_buf_addf(&f, "%s%s", r->evidence_tmp.buf, side[i]);
+		unlink(f.buf);
+	}
+	vr_buf_release(&f);
+}
+
+static void evidence_start(struct report *r, const struct report_opts *o)
+{
+	struct evidence_args a;
+
+	memset(&r->evidence, 0, sizeof(r->evidence));
+	vr_buf_init(&r->evidence_tmp);
+	evidence_tmp(&r->evidence_tmp, getpid());
+	evidence_unlink(r);
+	a = (struct evidence_args){ o, r->evidence_tmp.buf };
+	child_start(&r->evidence, evidence_child, &a, CHILD_FLUSH);	/* else in its place */
+}
+
+/* evidence.db in its place among the files: written now when no process
+ * writes it, else its file made and its index line's place kept. */
 static void report_evidence(struct report *r)
 {
-	struct vr_buf tmp;
 	struct outfile *of;
 	struct stat st;
 
-	vr_buf_init(&tmp);
-	evidence_tmp(&tmp, getpid());
-	unlink(tmp.buf);
-	if (store_evidence_write(r->st, tmp.buf, r->db_path) || stat(tmp.buf, &st)) {
+	if (r->evidence.running) {
+		r->evidence_of = outdir_create(r->out, "evidence.db");
+		r->evidence_at = r->index.len;
+		return;
+	}
+	if (store_evidence_write(r->st, r->evidence_tmp.buf, r->db_path) ||
+	    stat(r->evidence_tmp.buf, &st)) {
 		r->failed = 1;
-	} else if (!(of = outdir_create(r->out, "evidence.db")) || copy_into(of, tmp.buf)) {
+	} else if (!(of = outdir_create(r->out, "evidence.db")) ||
+		   copy_into(of, r->evidence_tmp.buf)) {
 		r->failed = 1;
 	} else {
-		vr_buf_addf(&r->index, "- [evidence.db](evidence.db): the SQLite database without"
-			    " its raw event rows (%.1f MB, %lld bytes): runs, derived tables,"
-			    " imported latencies; every command but load reads it\n",
-			    st.st_size / 1e6, (long long)st.st_size);
+		evidence_line(&r->index, st.st_size);
 	}
-	unlink(tmp.buf);
-	vr_buf_release(&tmp);
+	evidence_unlink(r);
+}
+
+/* Wait for evidence_start()'s process, copy what it wrote into DIR and
+ * put its line in the index; false when there was none (written in its
+ * place). */
+static bool evidence_finish(struct report *r)
+{
+	struct vr_buf line;
+	char how[128];
+	struct stat st;
+
+	if (!r->evidence.running)
+		return false;
+	child_wait(&r->evidence);
+	if (!child_ok(&r->evidence)) {
+		if (child_signalled(&r->evidence) && !report_interrupted)
+			vr_error("evidence.db: the process writing it %s",
+				 child_end(&r->evidence, how, sizeof(how)));
+		r->failed = 1;	/* (its own message otherwise) */
+		if (r->evidence_of)
+			outfile_fail(r->evidence_of, 0);
+	} else if (!r->evidence_of) {
+		r->failed = 1;	/* outdir_create() said why */
+	} else if (stat(r->evidence_tmp.buf, &st)) {
+		vr_error("%s: cannot read: %s", r->evidence_tmp.buf, strerror(errno));
+		outfile_fail(r->evidence_of, 0);
+		r->failed = 1;
+	} else if (copy_into(r->evidence_of, r->evidence_tmp.buf)) {
+		r->failed = 1;
+	} else {
+		vr_buf_init(&line);
+		evidence_line(&line, st.st_size);
+		buf_insert(&r->index, r->evidence_at, line.buf);
+		vr_buf_release(&line);
+	}
+	evidence_unlink(r);
+	return true;
 }
 
 /* "A, B" in @buf. */
@@ -676,21 +802,28 @@ static int report_write_once(struct store *s, const struct report_opts *o, const
 	vr_buf_init(&r.table);
 	progress_start(&r.prog, o->quiet);
 	summary_start(&r, o);
+	evidence_start(&r, o);
 	progress_show(&r.prog, "report: tables");
 	report_text(&r);
 	made(&r, "compare.txt, compare.md, runs.txt");
-	progress_show(&r.prog, "report: evidence.db");
-	report_evidence(&r);
-	made(&r, "evidence.db");
+	if (!r.evidence.running) {
+		progress_show(&r.prog, "report: evidence.db");
+		report_evidence(&r);
+		made(&r, "evidence.db");
+	} else {
+		report_evidence(&r);	/* its file and its place: its process writes it */
+	}
 	vr_buf_addf(&r.index, "\n%s", r.table.buf);
 	vr_buf_release(&r.table);
 	if (report_charts(&r))
 		r.failed = 1;
 	summary_finish(&r);
 	made(&r, "summary.txt");
+	if (evidence_finish(&r))
+		made(&r, "evidence.db");
 	progress_end(&r.prog);
 	index_md(&r);
-	/* after every read, the summary's process's included */
+	/* after every read, the summary's and the evidence's processes' included */
 	char *now = store_data_version(s);
 
 	*changed = now && strcmp(now, version);
@@ -719,6 +852,7 @@ static int report_write_once(struct store *s, const struct report_opts *o, const
 	}
 	vr_buf_release(&r.index);
 	vr_buf_release(&r.changed);
+	vr_buf_release(&r.evidence_tmp);
 	if (r.have_cmp)
 		compare_result_release(&r.cmp);
 	return r.failed ? -1 : 0;
