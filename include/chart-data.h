@@ -21,6 +21,9 @@ struct chart_timeline_opts {
 	double bin_s;		/* reclaim-rate bin; <= 0: chosen by chart_bin_width() */
 	double rate_max;	/* top of the rate axis, pages/s; <= 0: the data's max
 				 * (report: one scale for every run) */
+	const struct chart_timeline *rates;	/* NULL, or this run's rates in this window
+				 * and bin, built before (chart_timeline_shared_scale()):
+				 * taken from there, not read again (borrowed) */
 };
 
 /**
@@ -55,10 +58,13 @@ int chart_timeline_build(struct store *s, const struct chart_timeline_opts *o,
  * the timelines of runs @run_ids[0..@n-1] (report's bundle, so that runs
  * compare by eye): *@bin_s is chart_bin_width() of the longest run, and
  * *@rate_max the highest pages/s of any node of any run in bins of that
- * width.  Both 0 when @n is 0.  Returns 0 or -1 after an error message.
+ * width.  Both 0 when @n is 0.  @rates: NULL, or OUT[@n]: each run's
+ * timeline holding its rates only (the whole run, in bins of *@bin_s), for
+ * chart_timeline_opts.rates; release each with chart_timeline_release().
+ * Returns 0 or -1 after an error message (then @rates holds nothing).
  */
 int chart_timeline_shared_scale(struct store *s, const long long *run_ids, size_t n,
-				double *bin_s, double *rate_max);
+				double *bin_s, double *rate_max, struct chart_timeline *rates);
 
 /**
  * chart_kernel_colour - the colour index of @kernel: its position among the

@@ -69,6 +69,8 @@ struct chart_draw_req {
 	double from_s, to_s;	/* timeline window; to_s < 0: end of run */
 	double bin_s;		/* timeline rate bin; <= 0: automatic */
 	double rate_max;	/* timeline rate axis top, pages/s; <= 0: the data's */
+	const struct chart_timeline *rates;	/* timeline: NULL, or its rates built before
+				 * (chart_timeline_opts.rates, borrowed) */
 	const char *metric;	/* latency, cdf, windows */
 	const char *align_marker;	/* windows: align the runs at this marker
 				 * (chart_windows_build()); NULL: their start */

@@ -679,11 +679,15 @@ static int report_timelines(struct report *r)
 	long long *ids;
 	size_t n;
 	double bin_s, rate_max;
+	struct chart_timeline *rates = NULL;	/* each run's, read once for the scale and its chart */
 	int rc = q ? timeline_runs(r, &ids, &n) : -1;
 
-	if (rc || chart_timeline_shared_scale(r->st, ids, n, &bin_s, &rate_max)) {
+	if (!rc)
+		rates = vr_calloc(n + 1, sizeof(*rates));
+	if (rc || chart_timeline_shared_scale(r->st, ids, n, &bin_s, &rate_max, rates)) {
 		store_stmt_free(q);
 		free(rc ? NULL : ids);
+		free(rates);
 		return -1;
 	}
 	vr_buf_addstr(&r->index, "## Timelines\n\n");
@@ -695,7 +699,8 @@ static int report_timelines(struct report *r)
 	for (size_t i = 0; i < n && rc >= 0; i++) {
 		struct chart_draw_req req = { .kind = CHART_TIMELINE, .width = r->width,
 					      .height = r->height, .nid = -1, .to_s = -1,
-					      .bin_s = bin_s, .rate_max = rate_max };
+					      .bin_s = bin_s, .rate_max = rate_max,
+					      .rates = &rates[i] };
 		char name[64], caption[256];
 		struct vr_buf kernel;	/* from a trace's uname: control bytes escaped */
 
@@ -716,6 +721,9 @@ static int report_timelines(struct report *r)
 				    " draws nothing.\n\n", req.run_id);
 	}
 	store_stmt_free(q);
+	for (size_t i = 0; i < n; i++)
+		chart_timeline_release(&rates[i]);
+	free(rates);
 	free(ids);
 	return rc < 0 ? -1 : 0;
 }

@@ -849,6 +849,32 @@ static int tl_rate(struct tl_ctx *c, struct chart_timeline_node *n)
 	return step_end(st, rc);
 }
 
+/*
+ * Node @n's rates copied from @from (o->rates) when it is a timeline of the
+ * same run, window and bin with a node of @n's nid: 1; else 0 (to be read).
+ */
+static int tl_rate_copy(const struct chart_timeline *from, const struct chart_timeline *t,
+			struct chart_timeline_node *n)
+{
+	if (!from || from->run_id != t->run_id || from->from_s != t->from_s ||
+	    from->to_s != t->to_s || from->bin_s != t->bin_s)
+		return 0;
+	for (size_t i = 0; i < from->nnodes; i++) {
+		const struct chart_timeline_node *f = &from->nodes[i];
+
+		if (f->nid != n->nid)
+			continue;
+		n->nbins = f->nbins;
+		n->rate_kswapd = vr_calloc(f->nbins, sizeof(double));
+		n->rate_direct = vr_calloc(f->nbins, sizeof(double));
+		memcpy(n->rate_kswapd, f->rate_kswapd, f->nbins * sizeof(double));
+		memcpy(n->rate_direct, f->rate_direct, f->nbins * sizeof(double));
+		n->rate_missing = f->rate_missing ? vr_strdup(f->rate_missing) : NULL;
+		return 1;
+	}
+	return 0;
+}
+
 static int tl_run(struct tl_ctx *c)
 {
 	struct store_stmt *st = prep(c, "SELECT kernel, iteration, first_ts_ns, last_ts_ns"
@@ -945,7 +971,7 @@ static int timeline_build(struct store *s, const struct chart_timeline_opts *o,
 		struct chart_timeline_node *n = &out->nodes[i];
 
 		if ((!rate_only && (tl_kswapd(&c, n) || tl_flags(&c, n) || tl_stalls(&c, n))) ||
-		    tl_rate(&c, n))
+		    (!tl_rate_copy(o->rates, out, n) && tl_rate(&c, n)))
 			goto fail;
 	}
 	return 0;
@@ -993,10 +1019,13 @@ static int tl_duration(struct store *s, long long run_id, double *duration_s)
 }
 
 int chart_timeline_shared_scale(struct store *s, const long long *run_ids, size_t n,
-				double *bin_s, double *rate_max)
+				double *bin_s, double *rate_max, struct chart_timeline *rates)
 {
 	struct chart_timeline t;
 	double longest = 0, d;
+
+	if (rates)
+		memset(rates, 0, n * sizeof(*rates));
 
 	*bin_s = *rate_max = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -1007,15 +1036,21 @@ int chart_timeline_shared_scale(struct store *s, const long long *run_ids, size_
 	if (n)
 		*bin_s = chart_bin_width(longest);
 	for (size_t i = 0; i < n; i++) {
-		struct chart_timeline_opts o = { run_ids[i], -1, 0, -1, *bin_s, 0 };
+		struct chart_timeline_opts o = { run_ids[i], -1, 0, -1, *bin_s, 0, NULL };
 
-		if (timeline_build(s, &o, &t, true))	/* only its rates are needed */
+		if (timeline_build(s, &o, &t, true)) {	/* only its rates are needed */
+			for (size_t j = 0; rates && j < i; j++)
+				chart_timeline_release(&rates[j]);
 			return -1;
+		}
 		for (size_t k = 0; k < t.nnodes; k++)
 			for (size_t b = 0; b < t.nodes[k].nbins; b++)
 				*rate_max = fmax(*rate_max, fmax(t.nodes[k].rate_kswapd[b],
 								 t.nodes[k].rate_direct[b]));
-		chart_timeline_release(&t);
+		if (rates)
+			rates[i] = t;
+		else
+			chart_timeline_release(&t);
 	}
 	return 0;
 }

@@ -69,7 +69,7 @@ static int draw_timeline(struct store *st, const struct chart_draw_req *r,
 			 struct render_chart_opts *ro)
 {
 	struct chart_timeline_opts to = { r->run_id, r->nid, r->from_s, r->to_s, r->bin_s,
-					  r->rate_max };
+					  r->rate_max, r->rates };
 	struct chart_timeline t;
 	struct render_keep keep = { 0 };	/* its stall images, drawn once for both files */
 	int ret;
