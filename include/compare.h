@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include "render.h"
 
+struct counter_cache;
+
 struct store;
 
 enum compare_stat_kind {
@@ -108,6 +110,10 @@ struct compare_result {
 	char ci_label[24];		/* tables[0].ci_label: "90% CI" (--ci) */
 	const char *align_marker;	/* compare_opts' (borrowed): the windows
 					 * block's alignment */
+	struct counter_cache *counter_values;	/* the per-run counter values the
+					 * counters block's means are of (counters.h),
+					 * kept for What changed; owned, NULL without
+					 * that block */
 };
 
 /**

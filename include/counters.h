@@ -75,6 +75,32 @@ int counter_missing(struct store *s, struct recorded_cache *known, const struct 
 int counter_query(struct store *s, struct recorded_cache *known, const struct counter_def *c,
 		  int64_t run_id, const char *flag, double v[COUNTER_MAX_COLS]);
 
+/*
+ * Counter values already read (counter_cached()), per query, run and pgdat
+ * flag, with what each run recorded: a query of a run is run once however
+ * many counters share it and however often they are asked (compare's
+ * counters block, then What changed).  Zero-initialise it; release it with
+ * counter_cache_release().  It holds while the database does not change.
+ */
+struct counter_result;
+struct counter_cache {
+	struct counter_result *r;	/* owned */
+	size_t n;
+	struct recorded_cache known;	/* recorded_check()'s answers */
+};
+
+/**
+ * counter_cached - counter @c of run @run_id (and @flag, NULL unless
+ * c->per_flag) into *@out: column c->col of counter_query() (NAN as
+ * there), its query run for the first counter of it asked of this run and
+ * flag only, then kept in @cache.  Returns 0 or -1 after an error message.
+ */
+int counter_cached(struct store *s, struct counter_cache *cache, const struct counter_def *c,
+		   int64_t run_id, const char *flag, double *out);
+
+/** counter_cache_release - free what @cache holds; empty after. */
+void counter_cache_release(struct counter_cache *cache);
+
 /**
  * counters_print_run - summary's counters block: every counter of run
  * @run_id that is not per_flag (those are summary's flag table), as

@@ -15,6 +15,7 @@
 #include "vr.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* kswapd pids of run ?1: kswapd threads are named kswapdN (mm/vmscan.c kswapd_run) */
@@ -273,6 +274,48 @@ int counter_query(struct store *s, struct recorded_cache *known, const struct co
 	rc = store_stmt_row_double(q, v, COUNTER_MAX_COLS);
 	store_stmt_free(q);
 	return rc < 0 ? -1 : 0;
+}
+
+/* One query's row of one run and flag (counter_cached()). */
+struct counter_result {
+	const char *sql;	/* counter_def.sql: one string per query */
+	int64_t run_id;
+	char *flag;		/* owned, or NULL */
+	double v[COUNTER_MAX_COLS];
+};
+
+int counter_cached(struct store *s, struct counter_cache *cache, const struct counter_def *c,
+		   int64_t run_id, const char *flag, double *out)
+{
+	struct counter_result *r;
+
+	for (size_t i = 0; i < cache->n; i++) {
+		r = &cache->r[i];
+		if (r->sql == c->sql && r->run_id == run_id &&
+		    (r->flag && flag ? !strcmp(r->flag, flag) : r->flag == flag)) {
+			*out = r->v[c->col];
+			return 0;
+		}
+	}
+	cache->r = vr_realloc(cache->r, (cache->n + 1) * sizeof(*cache->r));
+	r = &cache->r[cache->n];
+	*r = (struct counter_result){ c->sql, run_id, NULL, { 0 } };
+	if (counter_query(s, &cache->known, c, run_id, flag, r->v))
+		return -1;	/* not kept */
+	r->flag = flag ? vr_strdup(flag) : NULL;
+	cache->n++;
+	*out = r->v[c->col];
+	return 0;
+}
+
+void counter_cache_release(struct counter_cache *cache)
+{
+	for (size_t i = 0; i < cache->n; i++)
+		free(cache->r[i].flag);
+	free(cache->r);
+	cache->r = NULL;
+	cache->n = 0;
+	recorded_cache_release(&cache->known);
 }
 
 /* @why once in @notes, as "  -: WHY" lines. */

@@ -265,18 +265,18 @@ static int trace_runs(struct store *s, const char *name, int64_t **ids, size_t *
 }
 
 /* Counter @c of each of @n runs into @v (NAN values left out); *@nv.
- * @known: what the runs recorded, kept across counters. */
-static int run_values(struct store *s, struct recorded_cache *known, const struct counter_def *c,
+ * @cache: the values already read (compare's), kept across counters. */
+static int run_values(struct store *s, struct counter_cache *cache, const struct counter_def *c,
 		      const int64_t *ids, size_t n, double *v, size_t *nv)
 {
-	double cols[COUNTER_MAX_COLS];
+	double x;
 
 	*nv = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (counter_query(s, known, c, ids[i], NULL, cols))
+		if (counter_cached(s, cache, c, ids[i], NULL, &x))
 			return -1;
-		if (!isnan(cols[c->col]))
-			v[(*nv)++] = cols[c->col];
+		if (!isnan(x))
+			v[(*nv)++] = x;
 	}
 	return 0;
 }
@@ -344,9 +344,9 @@ struct counter_test {
  * @nids[k]) against the baseline's into @t[0..ndefs-1], adjusted together
  * as compare adjusts a kernel's latency rows (--p-adjust bh, the default:
  * stats_bh_adjust(); none: each its own).  @a, @b: scratch of @most values.
- * @known: what the runs recorded (run_values()).
+ * @cache: the counter values read (run_values()).
  */
-static int counter_tests(struct store *s, struct recorded_cache *known,
+static int counter_tests(struct store *s, struct counter_cache *cache,
 			 const struct compare_opts *o, const struct compare_result *res, size_t k,
 			 int64_t **ids, size_t *nids, const bool *blind, double *a, double *b,
 			 struct counter_test *t)
@@ -363,8 +363,8 @@ static int counter_tests(struct store *s, struct recorded_cache *known,
 		p[d] = NAN;
 		if (defs[d].per_flag || !row || ((blind[0] || blind[k]) && page_counter(row->op)))
 			continue;
-		if (run_values(s, known, &defs[d], ids[0], nids[0], a, &na) ||
-		    run_values(s, known, &defs[d], ids[k], nids[k], b, &nb)) {
+		if (run_values(s, cache, &defs[d], ids[0], nids[0], a, &na) ||
+		    run_values(s, cache, &defs[d], ids[k], nids[k], b, &nb)) {
 			free(p);
 			return -1;
 		}
@@ -426,7 +426,8 @@ static int counter_changes(struct store *s, const struct compare_opts *o,
 	bool *blind = vr_calloc(nk, sizeof(*blind));
 	char (*why)[RECORDED_WHY_MAX] = vr_calloc(nk, sizeof(*why));
 	struct counter_test *t = vr_calloc(ndefs + 1, sizeof(*t));
-	struct recorded_cache known = { 0 };	/* counters of a need share its answer */
+	struct counter_cache own = { 0 };	/* without compare's values */
+	struct counter_cache *cache = res->counter_values ? res->counter_values : &own;
 	double *a = NULL, *b = NULL;
 	int ret = 0;
 
@@ -438,14 +439,14 @@ static int counter_changes(struct store *s, const struct compare_opts *o,
 	a = vr_calloc(most, sizeof(*a));
 	b = vr_calloc(most, sizeof(*b));
 	for (size_t k = 1; !ret && k < nk && res->tables[1].nrows; k++) {
-		ret = counter_tests(s, &known, o, res, k, ids, nids, blind, a, b, t);
+		ret = counter_tests(s, cache, o, res, k, ids, nids, blind, a, b, t);
 		for (size_t d = 0; !ret && d < ndefs; d++) {
 			size_t na, nb;
 
 			if (!(t[d].p_adj < o->alpha))	/* NAN: not tested */
 				continue;
-			ret = run_values(s, &known, &defs[d], ids[0], nids[0], a, &na) ||
-			      run_values(s, &known, &defs[d], ids[k], nids[k], b, &nb) ||
+			ret = run_values(s, cache, &defs[d], ids[0], nids[0], a, &na) ||
+			      run_values(s, cache, &defs[d], ids[k], nids[k], b, &nb) ||
 			      counter_sentence(s, o, res, k, &defs[d], counter_row(res, defs[d].name),
 					       a, na, b, nb, &t[d], ch);
 		}
@@ -467,7 +468,7 @@ static int counter_changes(struct store *s, const struct compare_opts *o,
 	free(t);
 	free(a);
 	free(b);
-	recorded_cache_release(&known);
+	counter_cache_release(&own);
 	return ret;
 }
 

@@ -16,41 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Results of the queries a table asked for, per run: a query is run once. */
-struct counter_result {
-	const char *sql;
-	int64_t run_id;
-	const char *flag;
-	double v[COUNTER_MAX_COLS];
-};
-struct counter_cache {
-	struct counter_result *r;
-	size_t n;
-	struct recorded_cache known;	/* what each run recorded */
-};
-
-/* Counter @c of run @run_id (and @flag), its query run once per table. */
-static int counter_value(struct store *s, struct counter_cache *cache, const struct counter_def *c,
-			 int64_t run_id, const char *flag, double *out)
-{
-	struct counter_result *r;
-
-	for (size_t i = 0; i < cache->n; i++) {
-		r = &cache->r[i];
-		if (r->sql == c->sql && r->run_id == run_id && r->flag == flag) {
-			*out = r->v[c->col];
-			return 0;
-		}
-	}
-	cache->r = vr_realloc(cache->r, (cache->n + 1) * sizeof(*cache->r));
-	r = &cache->r[cache->n++];
-	*r = (struct counter_result){ c->sql, run_id, flag, { 0 } };
-	if (counter_query(s, &cache->known, c, run_id, flag, r->v))
-		return -1;
-	*out = r->v[c->col];
-	return 0;
-}
-
 /*
  * Mean over the kernel's trace runs of the counter, NULL results skipped.
  * Runs that did not record what the counter needs (counter_missing()) add
@@ -74,7 +39,7 @@ static int kernel_value(struct store *s, struct counter_cache *cache, const stru
 				snprintf(first, sizeof(first), "%s", why);
 			continue;
 		}
-		if (counter_value(s, cache, c, k->trace_runs[r], flag, &v))
+		if (counter_cached(s, cache, c, k->trace_runs[r], flag, &v))
 			return -1;
 		if (!isnan(v)) {
 			sum += v;
@@ -262,12 +227,11 @@ int compare_counters_mglru_note(struct store *s, const struct compare_kernel *k,
 	return 0;
 }
 
-int compare_counters_table(struct store *s, const struct compare_kernel *k, size_t nk,
-			   struct render_table *t)
+int compare_counters_table(struct store *s, struct counter_cache *cache,
+			   const struct compare_kernel *k, size_t nk, struct render_table *t)
 {
 	size_t ntrace = 0, nflags, ndefs;
 	const struct counter_def *defs = counter_defs(&ndefs);
-	struct counter_cache cache = { 0 };
 	char **flags, **memcgs = NULL;
 	size_t nmemcgs = 0;
 	int ret = 0;
@@ -291,15 +255,13 @@ int compare_counters_table(struct store *s, const struct compare_kernel *k, size
 		size_t n = defs[c].per_flag == 2 ? nmemcgs : nflags;
 
 		if (!defs[c].per_flag) {
-			ret = add_row(s, &cache, t, &defs[c], NULL, k, nk);
+			ret = add_row(s, cache, t, &defs[c], NULL, k, nk);
 			continue;
 		}
 		for (size_t f = 0; !ret && f < n; f++)
-			ret = add_row(s, &cache, t, &defs[c], each[f], k, nk);
+			ret = add_row(s, cache, t, &defs[c], each[f], k, nk);
 	}
 out:
-	free(cache.r);
-	recorded_cache_release(&cache.known);
 	for (size_t f = 0; f < nflags; f++)
 		free(flags[f]);
 	free(flags);

@@ -55,10 +55,11 @@ int compare_latency_table(struct store *s, const struct compare_opts *o,
 /**
  * compare_counters_table - fill @t with the counters block (means over
  * each kernel's trace runs); t->nrows is 0 when no kernel has a trace run.
+ * @cache: the per-run values read, kept there (counters.h).
  * Returns 0 or -1.
  */
-int compare_counters_table(struct store *s, const struct compare_kernel *k, size_t nk,
-			   struct render_table *t);
+int compare_counters_table(struct store *s, struct counter_cache *cache,
+			   const struct compare_kernel *k, size_t nk, struct render_table *t);
 
 /**
  * compare_counters_mglru_note - the counters block's note on multi-gen LRU

@@ -8,6 +8,7 @@
  */
 #include "compare.h"
 #include "compare-internal.h"
+#include "counters.h"
 #include "metrics.h"
 #include "stats.h"
 #include "store.h"
@@ -1319,8 +1320,12 @@ int compare_build(struct store *s, const struct compare_opts *o, struct compare_
 	out->ntables = 2;
 	if (compare_latency_table(s, o, k, out->nkernels, &out->tables[0]))
 		goto out;
-	if (counters_selected(o) && compare_counters_table(s, k, out->nkernels, &out->tables[1]))
-		goto out;
+	if (counters_selected(o)) {
+		out->counter_values = vr_calloc(1, sizeof(*out->counter_values));
+		if (compare_counters_table(s, out->counter_values, k, out->nkernels,
+					   &out->tables[1]))
+			goto out;
+	}
 	latency_notes(out, o);
 	if (out->tables[1].nrows) {
 		char *mglru;
@@ -1346,6 +1351,11 @@ out:
 		free(k[i].trace_runs);
 	}
 	free(k);
+	if (ret && out->counter_values) {	/* failed: no values kept */
+		counter_cache_release(out->counter_values);
+		free(out->counter_values);
+		out->counter_values = NULL;
+	}
 	return ret;
 }
 
@@ -1370,5 +1380,8 @@ void compare_result_release(struct compare_result *r)
 	for (size_t i = 0; i < r->nkernels; i++)
 		free(r->kernels[i]);
 	free(r->kernels);
+	if (r->counter_values)
+		counter_cache_release(r->counter_values);
+	free(r->counter_values);
 	memset(r, 0, sizeof(*r));
 }
