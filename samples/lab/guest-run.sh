@@ -50,7 +50,7 @@ for cpu in 0 1; do
 done
 # the hogs go when this script ends (their output would hold the console's
 # pipe open)
-trap 'kill $HOGS 2>/dev/null' EXIT
+trap 'kill ${HOGS:-} 2>/dev/null' EXIT
 for i in $(seq 600); do
 	[ "$HOG_MB" -gt 0 ] || break
 	[ "$(cat /tmp/hog0.err /tmp/hog1.err | grep -c 'hog ready')" = 2 ] && break

@@ -370,6 +370,15 @@ run_guest_once() {
 		log "$name: no trace from the guest after $(( $(date +%s) - t0 )) s (qemu exit $rc; console in $OUT_DIR/$name.failed.log)"
 		return 1
 	fi
+	# a trace whose recorder never read the ring buffer (seen once: the
+	# kernel's buffer overran, the file held no event) is a failed run,
+	# however well the guest ended
+	if ! trace_whole "$w/res/$name.dat"; then
+		cp "$w/console.log" "$OUT_DIR/$name.failed.log" 2>/dev/null || true
+		log "$name: the trace lost events or holds no vmscan event (trace-cmd report --stat:" \
+		    "$(trace-cmd report --stat "$w/res/$name.dat" 2>/dev/null | grep -E 'overrun|read events' | tr -s ' \n' ' ')); console in $OUT_DIR/$name.failed.log"
+		return 1
+	fi
 	rm -rf "$OUT_DIR/$name.dat" "$OUT_DIR/$name.dat.snap" "$OUT_DIR/$name.failed.log"
 	cp "$w/res/$name.dat" "$OUT_DIR/" &&
 	cp -r "$w/res/$name.dat.snap" "$OUT_DIR/" &&
@@ -378,6 +387,18 @@ run_guest_once() {
 	cp "$w/console.log" "$OUT_DIR/$name.log" || die "$name: cannot copy the results into $OUT_DIR"
 	log "$name: $(stat -c %s "$OUT_DIR/$name.dat") bytes in $(( $(date +%s) - t0 )) s (qemu exit $rc)"
 	rm -rf "$w"
+}
+
+# trace_whole DAT: DAT lost no event (the ring buffer's overrun, as
+# trace-cmd report --stat shows it per CPU, is 0 on every CPU) and holds a
+# vmscan event
+trace_whole() {
+	local stat
+	stat=$(trace-cmd report --stat "$1" 2>/dev/null) || return 1
+	if echo "$stat" | grep -Eq '^overrun: *[1-9]'; then return 1; fi
+	# (grep -c reads to the end: grep -q would end trace-cmd by SIGPIPE,
+	# a failure under pipefail)
+	[ "$(trace-cmd report "$1" 2>/dev/null | grep -c ' mm_vmscan_')" -gt 0 ]
 }
 
 # run_patch_set: the lab's 6.1 built unpatched and patched (built here
