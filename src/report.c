@@ -427,14 +427,6 @@ static void evidence_line(struct vr_buf *b, off_t size)
 		    " command but load reads it\n", size / 1e6, (long long)size);
 }
 
-/*
- * evidence.db reads nothing the rest writes either, so it is written by a
- * process of its own too (evidence_finish() waits for it at the end), with
- * a store of its own as the summary's, into r->evidence_tmp (named after
- * this process, so that report_died() removes it), while this one builds
- * the tables and draws the charts; it dies with this process.  Without
- * fork it is written in its place, in order.
- */
 /* What the evidence process is given. */
 struct evidence_args {
 	const struct report_opts *o;
@@ -476,6 +468,14 @@ static void evidence_unlink(struct report *r)
 	vr_buf_release(&f);
 }
 
+/*
+ * evidence.db reads nothing the rest writes either, so it is written by a
+ * process of its own too (evidence_finish() waits for it at the end), with
+ * a store of its own as the summary's, into r->evidence_tmp (named after
+ * this process, so that report_died() removes it), while this one builds
+ * the tables and draws the charts; it dies with this process.  Without
+ * fork it is written in its place, in order.
+ */
 static void evidence_start(struct report *r, const struct report_opts *o)
 {
 	struct evidence_args a;

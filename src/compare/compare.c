@@ -1153,38 +1153,36 @@ static void unit_note(struct compare_result *r)
 	note_add(r, 0, vr_buf_detach(&b));
 }
 
+/* How many rows of @t have a p-value in kernel column @c (the mean rows
+ * its adjustment counted). */
+static size_t tested_in(const struct render_table *t, size_t c)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < t->nrows; i++)
+		m += !isnan(t->rows[i].cells[c].p);
+	return m;
+}
+
 /* ", the N tested" (every kernel the same N; ", none tested" for 0) or ",
- * the N1, N2, ... tested (per kernel)": how many mean rows of @t each kernel's adjustment counted
- * (the rows with a p-value), into @b. */
+ * the N1, N2, ... tested (per kernel)": tested_in() of each kernel of @t,
+ * into @b. */
 static void tested_rows(struct vr_buf *b, const struct render_table *t)
 {
+	size_t first = t->ncols > 1 ? tested_in(t, 1) : 0;
 	bool same = true;
-	size_t first = 0;
 
-	for (size_t c = 1; c < t->ncols; c++) {
-		size_t m = 0;
-
-		for (size_t i = 0; i < t->nrows; i++)
-			m += !isnan(t->rows[i].cells[c].p);
-		if (c == 1)
-			first = m;
-		same &= m == first;
-	}
-	if (same && !first) {
-		vr_buf_addstr(b, ", none tested");
-		return;
-	}
+	for (size_t c = 2; c < t->ncols; c++)
+		same &= tested_in(t, c) == first;
 	if (same) {
-		vr_buf_addf(b, ", the %zu tested", first);
+		if (first)
+			vr_buf_addf(b, ", the %zu tested", first);
+		else
+			vr_buf_addstr(b, ", none tested");
 		return;
 	}
-	for (size_t c = 1; c < t->ncols; c++) {
-		size_t m = 0;
-
-		for (size_t i = 0; i < t->nrows; i++)
-			m += !isnan(t->rows[i].cells[c].p);
-		vr_buf_addf(b, "%s%zu", c == 1 ? ", the " : ", ", m);
-	}
+	for (size_t c = 1; c < t->ncols; c++)
+		vr_buf_addf(b, "%s%zu", c == 1 ? ", the " : ", ", tested_in(t, c));
 	vr_buf_addstr(b, " tested (per kernel)");
 }
 
