@@ -175,7 +175,7 @@ fuzz: fuzz-clang
 # so does a source file in no layer).  One quoted string per layer.
 LAYERS := \
 	"util spec stats child" \
-	"ingest/ingest-kind" \
+	"ingest/ingest-kind ingest/ingest-kallsyms" \
 	"ingest/ingest-tasks ingest/ingest-dat-scratch ingest/ingest-dat-check \
 	 ingest/ingest-dat-drop ingest/ingest-latency ingest/ingest-text-body" \
 	"ingest/ingest-dat-spill ingest/ingest-text ingest/ingest-text-wrap" \
