@@ -177,6 +177,12 @@ enum ingest_kind ingest_kind_of_bytes(const void *b, size_t n, struct ingest_hea
  */
 char *ingest_sha256_file(const char *path);
 
+/**
+ * ingest_sha256_file_quiet - ingest_sha256_file() without a message: NULL
+ * when the file cannot be read (a later ingest_sha256_file() says why).
+ */
+char *ingest_sha256_file_quiet(const char *path);
+
 /* How a source is opened. */
 struct ingest_opts {
 	/* the --kernel label: a text trace takes it as its release when it
@@ -228,6 +234,15 @@ const struct ingest_meta *ingest_meta(const struct ingest_source *s);
  * be read.
  */
 const char *ingest_hash(struct ingest_source *s);
+
+/**
+ * ingest_hash_ahead - make the content hash of @s now, on the calling
+ * thread, if opening did not (a load's opener thread: the hash of the next
+ * file is then not made on the store thread, which is the load's critical
+ * path); nothing is said when the file cannot be read: ingest_hash()
+ * tries again and says why, in its place among the load's messages.
+ */
+void ingest_hash_ahead(struct ingest_source *s);
 
 /** ingest_format - the run's source_format of @s: the name of what its
  * reader reads ("trace.dat", "text"; static). */

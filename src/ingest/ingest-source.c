@@ -404,6 +404,12 @@ const char *ingest_hash(struct ingest_source *s)
 	return s->meta.content_sha256;
 }
 
+void ingest_hash_ahead(struct ingest_source *s)
+{
+	if (!s->meta.content_sha256)
+		s->meta.content_sha256 = ingest_sha256_file_quiet(s->meta.path);
+}
+
 const char *ingest_format(const struct ingest_source *s)
 {
 	return s->r->format;

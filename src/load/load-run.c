@@ -531,7 +531,8 @@ struct opener {
 };
 
 /* load_input_open() in two steps: the source when @o's turn comes
- * (passed on after it), its reader once the store is open. */
+ * (passed on after it), its reader once the store is open; then its
+ * content hash (ingest_hash_ahead()). */
 static int open_in_turn(struct opener *o)
 {
 	struct store *st;
@@ -541,7 +542,10 @@ static int open_in_turn(struct opener *o)
 	rc = load_input_open_source(o->in, o->path, o->c, o->sha);
 	turn_pass(o->turns);
 	st = turns_store(o->turns);
-	return rc || !st || load_input_start(o->in, st, o->c) ? -1 : 0;
+	rc = rc || !st || load_input_start(o->in, st, o->c) ? -1 : 0;
+	if (!rc)	/* while its reader starts, not on the store thread (find_loaded()) */
+		ingest_hash_ahead(o->in->src);
+	return rc;
 }
 
 static void *opener_main(void *arg)
