@@ -57,6 +57,11 @@ UNIT_LIBS  = $(eval UNIT_LIBS := $$(shell pkg-config --cflags --libs $(UNIT_PKGS
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Iinclude -DVR_VERSION='"$(VERSION)"' -MMD -MP
+# src/ingest/ingest-kallsyms.c's tep_parse_kallsyms() stands in for
+# libtraceevent's in every program linked with libvr.a (the command, the unit
+# tests, the fuzz replays), not only in those where a module calling it
+# happens to pull it out of the archive.
+LDFLAGS += -Wl,--undefined=tep_parse_kallsyms
 ifneq ($(SANITIZE),)
   CFLAGS  += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
   LDFLAGS += -fsanitize=$(SANITIZE)
