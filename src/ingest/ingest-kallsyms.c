@@ -1,22 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ingest-kallsyms.c - tep_parse_kallsyms() of this program: libtraceevent's
- * function, same calls and result, without sscanf().
+ * ingest-kallsyms.c - tep_parse_kallsyms() of this program, in place of
+ * libtraceevent's: the same symbols, found by tep_find_function() the same
+ * way, without sscanf() and without a malloc() per symbol.
  *
  * libtracecmd 3.1.6 hands a trace.dat's saved /proc/kallsyms to
  * tep_parse_kallsyms() inside tracecmd_open(), and so does a perf.data
  * reader (ingest-perf.c).  libtraceevent 1.7.1 (src/event-parse.c) parses
- * each line with sscanf(line, "%16llx %c %n%*s%n%*1[\t][%n%*s%n"): on the
- * six wsf recordings of samples/ that sscanf() was a sixth of a whole
- * `load` (each file's kallsyms are parsed by the load's open and, for a
- * large compressed file, again by the open of its uncompressed copy).
- * Defined here, in the executable, this definition is the one the dynamic
- * linker binds libtracecmd's call to (the executable comes first in the
- * lookup order); the library's own stays reachable with
- * dlsym(RTLD_NEXT, "tep_parse_kallsyms"), which tests/unit/
- * test-ingest-kallsyms.c compares this one with.
+ * each line with sscanf(line, "%16llx %c %n%*s%n%*1[\t][%n%*s%n") and
+ * registers each symbol with tep_register_function() (a list item and two
+ * strdup()s); its first tep_find_function() sorts them (func_map_init()).
+ * On the six wsf recordings of samples/ the sscanf()s were a sixth of a
+ * whole `load`, the registering and sorting a sixth more (each file's
+ * kallsyms are parsed by the load's open and, for a large compressed file,
+ * again by the open of its uncompressed copy).  Defined here, in the
+ * executable, these definitions are the ones the dynamic linker binds
+ * libtracecmd's calls to (the executable comes first in the lookup
+ * order); the library's own stay reachable with dlsym(RTLD_NEXT, ...),
+ * which tests/unit/test-ingest-kallsyms.c compares them with.
  *
- * What is kept, exactly as libtraceevent 1.7.1 does it: the text is split
+ * The lines, exactly as libtraceevent 1.7.1 reads them: the text is split
  * at '\n' (empty lines skipped, as strtok_r() does); a line is read as
  *   - an address: leading white space skipped, then at most 16 characters
  *     of an optional sign, an optional "0x" after a leading 0, hex digits
@@ -26,14 +29,26 @@
  *   - optionally a tab, '[', white space, and the module: the characters
  *     up to the next white space, less the last one (the ']').
  * A line whose address, type or name is missing ends the parse there
- * (tep_warning() says so, -1 returned; the lines before it stay
- * registered).  Names starting with '$' (arm's mapping symbols) and
- * symbols of type 'A' or 'a' (absolute, x86-64's per-cpu offsets) are
- * skipped; every other symbol goes to tep_register_function() in the
- * order of the text, so that the table it builds is the same.
+ * (tep_warning() says so, -1 returned; the lines before it stay).  Names
+ * starting with '$' (arm's mapping symbols) and symbols of type 'A' or 'a'
+ * (absolute, x86-64's per-cpu offsets) are skipped.
+ *
+ * The lookup, exactly as libtraceevent 1.7.1 makes it: the symbols in the
+ * order of its list (the last registered first), sorted by address with
+ * qsort() (func_cmp()), a sentinel of address 0 after the last, and
+ * glibc's bsearch() with func_bcmp(): a symbol matches an address equal to
+ * its own, or above its own and below the next one's.  The table is the
+ * tep handle's function resolver (tep_set_function_resolver(), so every
+ * tep_find_function() of the handle reads it) and is freed with the handle:
+ * tep_free() is ours too, and forgets the table before it calls the
+ * library's on the handle's last reference (libtracecmd's tracecmd_close()
+ * calls tep_free(); a tep_unref() in this program is a tep_free() call).
  */
 #include <ctype.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
@@ -135,7 +150,186 @@ static void scan_line(const char *line, struct ksym_line *k)
 	k->mod_end = (int)(p - line);
 }
 
-int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
+/* One symbol, as libtraceevent's struct func_map. */
+struct ksym {
+	unsigned long long addr;
+	const char *func, *mod;		/* mod: NULL if none */
+};
+
+/* The names of one tep_parse_kallsyms() call. */
+struct ksym_names {
+	char *buf;
+	struct ksym_names *next;
+};
+
+/* The symbols of one tep handle. */
+struct ksym_table {
+	struct tep_handle *tep;
+	struct ksym *reg;		/* in the order registered: nreg */
+	size_t nreg, capreg;
+	struct ksym *map;		/* sorted, nreg + 1 (the sentinel) */
+	struct ksym_names *names;
+	struct ksym_table *next;
+};
+
+/* Every table, by tep handle. */
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ksym_table *tables;
+
+/* libtraceevent 1.7.1 func_cmp(): by address only. */
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* libtraceevent 1.7.1 func_bcmp(): @b matches @a->addr from its own
+ * address up to the next symbol's (the sentinel's is 0). */
+static int ksym_bcmp(const struct ksym *a, const struct ksym *b)
+{
+	if (a->addr == b->addr || (a->addr > b->addr && a->addr < (b + 1)->addr))
+		return 0;
+	return a->addr < b->addr ? -1 : 1;
+}
+
+/* glibc's bsearch() (bits/stdlib-bsearch.h), the probes in its order. */
+static const struct ksym *ksym_find(const struct ksym_table *t, unsigned long long addr)
+{
+	struct ksym key = { .addr = addr };
+	size_t l = 0, u = t->nreg;
+
+	while (l < u) {
+		size_t idx = (l + u) / 2;
+		int c = ksym_bcmp(&key, &t->map[idx]);
+
+		if (c < 0)
+			u = idx;
+		else if (c > 0)
+			l = idx + 1;
+		else
+			return &t->map[idx];
+	}
+	return NULL;
+}
+
+/* The resolver of a table's tep handle (find_func() of libtraceevent
+ * calls it with the address in *@addrp). */
+static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
+{
+	const struct ksym *k = ksym_find(priv, *addrp);
+
+	if (!k)
+		return NULL;
+	*addrp = k->addr;
+	*modp = (char *)k->mod;
+	return (char *)k->func;
+}
+
+/* The map of @t again: its list's order (the last registered first), sorted
+ * as func_map_init() sorts it.  0 or -1 (out of memory). */
+static int ksym_sort(struct ksym_table *t)
+{
+	struct ksym *map = malloc((t->nreg + 1) * sizeof(*map));
+
+	if (!map)
+		return -1;
+	for (size_t i = 0; i < t->nreg; i++)
+		map[i] = t->reg[t->nreg - 1 - i];
+	qsort(map, t->nreg, sizeof(*map), ksym_cmp);
+	map[t->nreg] = (struct ksym){ 0 };
+	free(t->map);
+	t->map = map;
+	return 0;
+}
+
+static void ksym_table_free(struct ksym_table *t)
+{
+	while (t->names) {
+		struct ksym_names *n = t->names;
+
+		t->names = n->next;
+		free(n->buf);
+		free(n);
+	}
+	free(t->reg);
+	free(t->map);
+	free(t);
+}
+
+/* The table of @tep, made (and set as its resolver) if it has none;
+ * NULL when out of memory.  Under tables_lock. */
+static struct ksym_table *table_of(struct tep_handle *tep)
+{
+	struct ksym_table *t;
+
+	for (t = tables; t; t = t->next)
+		if (t->tep == tep)
+			return t;
+	t = calloc(1, sizeof(*t));
+	if (!t || tep_set_function_resolver(tep, ksym_resolve, t)) {
+		free(t);
+		return NULL;
+	}
+	t->tep = tep;
+	t->next = tables;
+	tables = t;
+	return t;
+}
+
+/* Add @func (and @mod, or NULL) at @addr to the symbols @reg being read,
+ * their names in @names (offsets now, pointers once the names are in
+ * place: names_place()).  0 or -1 (out of memory). */
+static int ksym_add(struct ksym_table *t, unsigned long long addr, const char *func,
+		    const char *mod, char *names, size_t *used)
+{
+	struct ksym *k;
+	size_t n;
+
+	if (t->nreg == t->capreg) {
+		size_t cap = t->capreg ? 2 * t->capreg : 4096;
+		struct ksym *reg = realloc(t->reg, cap * sizeof(*reg));
+
+		if (!reg)
+			return -1;
+		t->reg = reg;
+		t->capreg = cap;
+	}
+	k = &t->reg[t->nreg++];
+	k->addr = addr;
+	n = strlen(func) + 1;
+	memcpy(names + *used, func, n);
+	k->func = (const char *)(uintptr_t)*used;
+	*used += n;
+	k->mod = NULL;
+	if (mod) {
+		n = strlen(mod) + 1;
+		memcpy(names + *used, mod, n);
+		k->mod = (const char *)(uintptr_t)(*used + 1);	/* 0 stays NULL */
+		*used += n;
+	}
+	return 0;
+}
+
+/* The symbols reg[from..] read with their names as offsets into @names:
+ * pointers now. */
+static void names_place(struct ksym_table *t, size_t from, const char *names)
+{
+	for (size_t i = from; i < t->nreg; i++) {
+		struct ksym *k = &t->reg[i];
+
+		k->func = names + (uintptr_t)k->func;
+		if (k->mod)
+			k->mod = names + ((uintptr_t)k->mod - 1);
+	}
+}
+
+/*
+ * The lines of @kallsyms into @t; the names into @names (room for the
+ * whole text).  0, or -1 when a line cannot be read (said) or memory ran
+ * out; the lines before it stay.
+ */
+static int parse_lines(struct ksym_table *t, const char *kallsyms, char *names, size_t *used)
 {
 	/* one line at a time in @buf (not a copy of the whole text, which
 	 * was 1 % of a load of the wsf recordings in page faults alone) */
@@ -176,9 +370,73 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 		buf[k.func_end] = '\0';
 		if (k.mod_end)
 			buf[k.mod_end - 1] = '\0';
-		tep_register_function(tep, buf + k.func_start, k.addr,
-				      k.mod_end ? buf + k.mod_start : NULL);
+		if (ksym_add(t, k.addr, buf + k.func_start, k.mod_end ? buf + k.mod_start : NULL,
+			     names, used)) {
+			ret = -1;
+			break;
+		}
 	}
 	free(buf);
 	return ret;
+}
+
+int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
+{
+	struct ksym_names *n = calloc(1, sizeof(*n));
+	struct ksym_table *t;
+	size_t used = 0, from;
+	int ret;
+
+	/* the names of a line are at most as long as the line */
+	if (!n || !(n->buf = malloc(strlen(kallsyms) + 1))) {
+		free(n);
+		return -1;
+	}
+	pthread_mutex_lock(&tables_lock);
+	t = table_of(tep);
+	if (!t) {
+		pthread_mutex_unlock(&tables_lock);
+		free(n->buf);
+		free(n);
+		return -1;
+	}
+	from = t->nreg;
+	ret = parse_lines(t, kallsyms, n->buf, &used);
+	n->next = t->names;
+	t->names = n;
+	names_place(t, from, n->buf);
+	if (ksym_sort(t))
+		ret = -1;
+	pthread_mutex_unlock(&tables_lock);
+	return ret;
+}
+
+/* libtraceevent's tep_free(), found once. */
+static void (*library_tep_free)(struct tep_handle *);
+static pthread_once_t library_once = PTHREAD_ONCE_INIT;
+
+static void find_library_tep_free(void)
+{
+	library_tep_free = (void (*)(struct tep_handle *))dlsym(RTLD_NEXT, "tep_free");
+}
+
+void tep_free(struct tep_handle *tep)
+{
+	struct ksym_table *t = NULL;
+
+	pthread_once(&library_once, find_library_tep_free);
+	if (tep && tep_get_ref(tep) == 1) {	/* this call frees it */
+		pthread_mutex_lock(&tables_lock);
+		for (struct ksym_table **p = &tables; *p; p = &(*p)->next)
+			if ((*p)->tep == tep) {
+				t = *p;
+				*p = t->next;
+				break;
+			}
+		pthread_mutex_unlock(&tables_lock);
+	}
+	if (library_tep_free)
+		library_tep_free(tep);
+	if (t)
+		ksym_table_free(t);
 }
