@@ -18,10 +18,14 @@
  * (src/store/store-slab.c).  4: the end's columns of shrink_call that
  * repeat the start's (end_cpu, end_shrinker_id, end_nid, end_memcg_id,
  * unused_scan) are in shrink_call_more, only for a call whose end differs
- * (end_own).  A version 1, 2 or 3 database is read as it is and brought to
- * 4 inside the first write transaction (store_write_begin()).
+ * (end_own).  5: mm_vmscan_lru_isolate, mm_vmscan_lru_shrink_inactive and
+ * mm_vmscan_lru_shrink_active are views over lru_call, one row per isolate
+ * and the shrink of its task that follows it (src/store/store-lru.c), what
+ * a recent kernel leaves NULL in lru_call_more.  A version 1 to 4 database
+ * is read as it is and brought to 5 inside the first write transaction
+ * (store_write_begin()).
  */
-#define VR_SCHEMA_VERSION 4
+#define VR_SCHEMA_VERSION 5
 
 /*
  * PRAGMA application_id of a vmscan-report database ("VMSR"), set in the

@@ -210,6 +210,17 @@ EXTRA = {'6.18': {
         'vmscan', [('int', 'nid', 4, 1), ('int', 'reason', 4, 1)],
         '"nid=%d reason=%s", REC->nid, __print_symbolic(REC->reason, {0, "OTHER"}, '
         '{1, "KSWAPD"}, {2, "DIRECT"}, {3, "PCP"})'),
+    # shrink_active_list() (mm/vmscan.c, 4.11+: "mm, vmscan: add active
+    # list aging tracepoint")
+    'mm_vmscan_lru_shrink_active': (
+        'vmscan', [('int', 'nid', 4, 1), ('unsigned long', 'nr_taken', 'long', 0),
+                   ('unsigned long', 'nr_active', 'long', 0),
+                   ('unsigned long', 'nr_deactivated', 'long', 0),
+                   ('unsigned long', 'nr_referenced', 'long', 0),
+                   ('int', 'priority', 4, 1), ('int', 'reclaim_flags', 4, 1)],
+        '"nid=%d nr_taken=%ld nr_active=%ld nr_deactivated=%ld nr_referenced=%ld '
+        'priority=%d flags=%s", REC->nid, REC->nr_taken, REC->nr_active, '
+        'REC->nr_deactivated, REC->nr_referenced, REC->priority, ' + RECLAIM_FLAGS),
 }}
 
 

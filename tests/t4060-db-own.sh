@@ -93,10 +93,10 @@ test_expect_success 'a derived table dropped by hand: the next load refuses, not
 test_expect_success 'an event table dropped while a run has such events: refused; one no run had: made' '
 	trace >a.txt && "$VR" load -q -d a.db a.txt &&
 	sqlite3 a.db "DROP TABLE mm_compaction_begin" && cp a.db b.db &&
-	sqlite3 a.db "DROP TABLE mm_vmscan_lru_shrink_inactive" &&
+	sqlite3 a.db "DROP TABLE mm_vmscan_kswapd_wake" &&
 	trace 4321 >c.txt &&
 	test_expect_code 1 "$VR" load -d a.db c.txt 2>err &&
-	grep -q "table mm_vmscan_lru_shrink_inactive (1 run had such events) is missing" err &&
+	grep -q "table mm_vmscan_kswapd_wake (1 run had such events) is missing" err &&
 	: no run had a compaction event: that table is made again &&
 	"$VR" load -q -d b.db c.txt &&
 	test "$(sqlite3 b.db "SELECT count(*) FROM sqlite_master WHERE name = \"mm_compaction_begin\"")" = 1 -a \

@@ -220,7 +220,7 @@ test_expect_success 'report on a database without runs: a bundle that says so, e
 import sqlite3
 db = sqlite3.connect(\"f.db\")
 for t in (\"reclaim_stall\", \"kswapd_cycle\", \"app_latency\", \"run_quality\", \"pgdat_flag\",
-          \"task\", \"mm_vmscan_lru_shrink_inactive\", \"run\"):
+          \"task\", \"lru_call\", \"run\"):
     db.execute(\"DELETE FROM \" + t)
 db.commit()" &&
 	"$VR" report -d f.db -o out 2>err &&

@@ -14,13 +14,15 @@
 #include <string.h>
 
 /* Raw tables are left out of evidence: the event tables (and shrink_call,
- * shrink_call_more and shrinker under the views of the shrinker events),
- * other_event, and slab_shrink, a row per call (slab_shrink_ns sums them). */
+ * shrink_call_more and shrinker under the views of the shrinker events,
+ * lru_call and lru_call_more under those of the LRU events), other_event,
+ * and slab_shrink, a row per call (slab_shrink_ns sums them). */
 static bool is_raw(const char *name)
 {
 	if (!strcmp(name, "other_event") || !strcmp(name, "slab_shrink") ||
 	    !strcmp(name, "shrink_call") || !strcmp(name, "shrink_call_more") ||
-	    !strcmp(name, "shrinker"))
+	    !strcmp(name, "shrinker") || !strcmp(name, "lru_call") ||
+	    !strcmp(name, "lru_call_more"))
 		return true;
 	for (size_t i = 0; i < vr_event_specs_count; i++)
 		if (!strcmp(name, vr_event_specs[i].name))

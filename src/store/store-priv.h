@@ -214,6 +214,44 @@ int store_slab_flush(struct store_slab *s, int64_t run_id);
 void store_slab_reset(struct store_slab *s, bool rolled_back);
 
 /*
+ * store-lru.c: the LRU list calls, one row of lru_call per
+ * mm_vmscan_lru_isolate and the mm_vmscan_lru_shrink_inactive or _active of
+ * its task that follows it (schema version 5), the three events' views
+ * over it in the order their events were stored.
+ *
+ * store_lru_spec - is @spec one of the three?
+ * store_lru_schema_sql - the CREATE statements of lru_call and
+ *   lru_call_more (@views false) or of the three views over them (@views
+ *   true); malloc'ed.
+ * store_lru_event_name, store_lru_v4_table - the name of event @i (0
+ *   isolate, 1 shrink_inactive, 2 shrink_active; NULL past them) and the
+ *   name its version 1-4 table is renamed to before an upgrade.
+ * store_lru_new - the writer of @db's calls (@path in messages; @bulk
+ *   borrowed); NULL after a message.  store_lru_free() frees it (NULL is
+ *   fine).
+ * store_lru_event - one event of the three, in the order the store got it,
+ *   of run @run_id; 0 or -1 after a message.
+ * store_lru_flush - write the rows still waiting (the run's end); 0 or -1.
+ * store_lru_reset - forget the rows waiting (a run begins or is rolled
+ *   back).
+ * store_lru_upgrade - the rows of the renamed version 1-4 tables
+ *   (store_lru_v4_table()) into lru_call through @w, each table's rows in
+ *   their order, and drop those; in the open write transaction; 0 or -1
+ *   after a message.
+ */
+bool store_lru_spec(int spec);
+char *store_lru_schema_sql(bool views);
+const char *store_lru_event_name(int i);
+const char *store_lru_v4_table(int i);
+struct store_lru;
+struct store_lru *store_lru_new(sqlite3 *db, const char *path, struct store_bulk *bulk);
+void store_lru_free(struct store_lru *w);
+int store_lru_event(struct store_lru *w, int64_t run_id, const struct ingest_event *ev);
+int store_lru_flush(struct store_lru *w);
+void store_lru_reset(struct store_lru *w);
+int store_lru_upgrade(struct store_lru *w);
+
+/*
  * store_open_memory - a store on an empty in-memory database (URI file
  * names allowed, for ATTACH ... ?mode=ro), named @label in messages.
  * Returns it, or NULL after a message.

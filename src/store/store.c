@@ -44,8 +44,9 @@ struct store {
 	uint64_t *spec_count;		/* per spec */
 	unsigned batches;		/* store_events() calls */
 	int wb_fd;			/* the database file, for writeback hints; -1 */
-	bool upgrade;			/* a version 1, 2 or 3 database, opened to write */
+	bool upgrade;			/* a version 1 to 4 database, opened to write */
 	struct store_slab *slab;	/* the shrinker calls (a writer's) */
+	struct store_lru *lru;		/* the LRU list calls (a writer's) */
 	struct model_stall_pages stall_pages[4];	/* the model's lru_shrink_stall rows */
 	int nstall_pages;		/* their number, -1: the SQL's */
 	unsigned wb_every;		/* batches between hints */
@@ -173,7 +174,8 @@ static int add_missing_columns(struct store *s)
 		sqlite3_free(sql);
 		if (r)
 			return -1;
-		if (have)
+		/* mm_vmscan_lru_shrink_inactive is a view from version 5 */
+		if (have || store_sqlite_has(s->db, "main", added_columns[i].table, "table") == 0)
 			continue;
 		sql = sqlite3_mprintf("ALTER TABLE \"%w\" ADD COLUMN \"%w\" %s",
 				      added_columns[i].table, added_columns[i].column,
@@ -315,6 +317,50 @@ static const char upgrade_from_3_rename[] =
 	"ALTER TABLE shrink_call_more RENAME TO vr_v3_more;"
 	"PRAGMA legacy_alter_table=OFF;";
 
+/*
+ * Version 4 (and before) to 5: the tables of the three LRU events, renamed
+ * the legacy way (a user's view on them then reads the new views), give
+ * their rows to lru_call (store-lru.c, lru_schema()) and are dropped.
+ */
+static int upgrade_from_4_rename(struct store *s)
+{
+	for (int i = 0; store_lru_event_name(i); i++) {
+		char *sql;
+		int have = store_sqlite_has(s->db, "main", store_lru_event_name(i), "table"), r;
+
+		if (have < 0)
+			return vr_error("%s: cannot read the schema: %s", s->path,
+					sqlite3_errmsg(s->db));
+		if (!have)
+			continue;
+		sql = sqlite3_mprintf("PRAGMA legacy_alter_table=ON; ALTER TABLE main.\"%w\" RENAME TO"
+				      " \"%w\"; PRAGMA legacy_alter_table=OFF;", store_lru_event_name(i),
+				      store_lru_v4_table(i));
+		r = store_exec(s, sql, "cannot upgrade schema version 4");
+		sqlite3_free(sql);
+		if (r)
+			return -1;
+	}
+	return 0;
+}
+
+/* lru_call and lru_call_more, the rows of a version 1-4 database's tables
+ * moved into them (@upgrade), and the views of the three events. */
+static int lru_schema(struct store *s, bool upgrade)
+{
+	char *tables = store_lru_schema_sql(false), *views = store_lru_schema_sql(true);
+	int r = store_exec(s, tables, "cannot create schema");
+
+	if (!r && upgrade)
+		r = s->lru ? store_lru_upgrade(s->lru)
+			   : vr_error("%s: cannot upgrade the LRU calls: not opened to write", s->path);
+	if (!r)
+		r = store_exec(s, views, "cannot create schema");
+	free(tables);
+	free(views);
+	return r ? -1 : 0;
+}
+
 /* shrinker and shrink_call, the rows of a version @from 1, 2 or 3
  * database's tables moved into them (@from 0: none), and the views of the
  * two events. */
@@ -360,6 +406,10 @@ static int schema_in_transaction(struct store *s)
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
 	}
+	if (version >= 1 && version <= 4 && upgrade_from_4_rename(s)) {
+		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
+		return -1;
+	}
 	if (store_exec(s, fixed_schema, "cannot create schema") || create_derived(s) ||
 	    store_exec(s, app_latency_schema, "cannot create schema"))
 		return -1;
@@ -367,8 +417,8 @@ static int schema_in_transaction(struct store *s)
 		char *sql;
 		int r;
 
-		if (store_slab_spec((int)i))
-			continue;	/* views of shrink_call, below */
+		if (store_slab_spec((int)i) || store_lru_spec((int)i))
+			continue;	/* views of shrink_call and lru_call, below */
 		sql = spec_table_sql((int)i);
 		r = store_exec(s, sql, "cannot create event table");
 		sqlite3_free(sql);
@@ -379,7 +429,8 @@ static int schema_in_transaction(struct store *s)
 	if (add_missing_columns(s) ||
 	    store_exec(s, "CREATE INDEX IF NOT EXISTS task_time ON task (run_id, pid, first_ns)",
 		       "cannot create schema") ||
-	    slab_schema(s, version >= 1 && version < VR_SCHEMA_VERSION ? version : 0))
+	    slab_schema(s, version >= 1 && version < 4 ? version : 0) ||
+	    lru_schema(s, version >= 1 && version < 5))
 		return -1;
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d; PRAGMA application_id=%d",
 		 VR_SCHEMA_VERSION, VR_APPLICATION_ID);
@@ -503,8 +554,8 @@ int store_has_table(struct store *s, const char *name)
 	/* several databases read as one: their tables are TEMP views */
 	int n = store_sqlite_has(s->db, "temp", name, "view");
 
-	if (n == 0)
-		n = store_sqlite_has(s->db, "main", name, "table");
+	if (n == 0)	/* a table, or a view over one (mm_shrink_slab_start, ...) */
+		n = store_sqlite_has(s->db, "main", name, NULL);
 
 	if (n < 0)
 		return vr_error("%s: cannot read the schema: %s", s->path,
@@ -662,6 +713,7 @@ static const char *const v2_tables[] = {
 	"reclaim_stall", "kswapd_cycle", "kswapd_wakeup", "pgdat_flag", "reclaim_throttle",
 	"slab_shrink_stored", "reclaim_write", "run_quality",
 	"shrinker", "shrink_call", "shrink_call_more",	/* version 3 */
+	"lru_call", "lru_call_more",			/* version 5 */
 };
 
 /* "DB: table T is missing while ..." for @what missing; -1. */
@@ -872,7 +924,8 @@ struct store *store_open(const char *path, int flags)
 		goto fail;
 	if (flags == STORE_RW) {
 		s->sums = store_sums_acc_new();
-		if (!(s->slab = store_slab_new(s->db, path, s->bulk)))
+		if (!(s->slab = store_slab_new(s->db, path, s->bulk)) ||
+		    !(s->lru = store_lru_new(s->db, path, s->bulk)))
 			goto fail;
 	}
 	return s;
@@ -909,6 +962,7 @@ void store_close(struct store *s)
 		sqlite3_finalize(s->ins[i]);
 	store_bulk_free(s->bulk);
 	store_slab_free(s->slab);
+	store_lru_free(s->lru);
 	for (size_t i = 0; s->group && i < vr_event_specs_count; i++)
 		free(s->group[i]);
 	free(s->group);
@@ -1130,6 +1184,8 @@ static void reset_run_state(struct store *s)
 		store_sums_acc_reset(s->sums);
 	if (s->slab)
 		store_slab_reset(s->slab, false);
+	if (s->lru)
+		store_lru_reset(s->lru);
 	s->nstall_pages = -1;
 	if (s->other_count)
 		g_hash_table_remove_all(s->other_count);
@@ -1346,6 +1402,10 @@ int store_event(struct store *s, const struct ingest_event *ev)
 		s->spec_count[i]++;
 		return store_slab_event(s->slab, s->run_id, ev);
 	}
+	if (store_lru_spec(i)) {
+		s->spec_count[i]++;
+		return store_lru_event(s->lru, s->run_id, ev);
+	}
 	if (!s->ins[i] && prepare_spec_insert(s, i))
 		return -1;
 	st = s->ins[i];
@@ -1451,9 +1511,10 @@ int store_events(struct store *s, const struct ingest_event *evs, int n)
 			flush_groups_drop(s);
 			return -1;
 		}
-		if (i >= 0 && store_slab_spec(i)) {
+		if (i >= 0 && (store_slab_spec(i) || store_lru_spec(i))) {
 			s->spec_count[i]++;
-			if (store_slab_event(s->slab, s->run_id, ev)) {
+			if (store_slab_spec(i) ? store_slab_event(s->slab, s->run_id, ev)
+					       : store_lru_event(s->lru, s->run_id, ev)) {
 				flush_groups_drop(s);
 				return -1;
 			}
@@ -1680,7 +1741,7 @@ int store_run_commit(struct store *s)
 {
 	if (!s->in_run)
 		return vr_error("%s: no run is being loaded", s->path);
-	if (store_slab_flush(s->slab, s->run_id) || write_counts(s) || update_run_row(s) ||
+	if (store_slab_flush(s->slab, s->run_id) || store_lru_flush(s->lru) || write_counts(s) || update_run_row(s) ||
 	    apply_renames(s) ||
 	    store_sums_commit(s->db, s->path, s->sums, s->run_id, (int64_t)s->first_ts,
 			      s->stall_pages, s->nstall_pages) ||
@@ -1717,5 +1778,7 @@ void store_run_abort(struct store *s)
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	if (s->slab)
 		store_slab_reset(s->slab, true);
+	if (s->lru)
+		store_lru_reset(s->lru);
 	s->in_run = false;
 }

@@ -69,8 +69,10 @@ static const char fixture_sql[] =
 	" (2, 'direct', 7, 3000000000, 3005000000, 5000000, 1),"
 	" (3, 'direct', 9, 1000000000, 1000500000, 500000, 1);"
 	/* shrink_inactive: kswapd 32 + 32 pages at 2.05 s and 2.07 s, the
-	 * allocator 10 pages at 3.51 s (absolute) */
-	"INSERT INTO mm_vmscan_lru_shrink_inactive (run_id, ts_ns, cpu, pid, nid, nr_scanned,"
+	 * allocator 10 pages at 3.51 s (absolute); rows of lru_call without
+	 * an isolate (the time in shrink_offset_ns, the cpu in shrink_cpu),
+	 * the view mm_vmscan_lru_shrink_inactive's rows */
+	"INSERT INTO lru_call (run_id, shrink_offset_ns, shrink_cpu, pid, nid, shrink_nr_scanned,"
 	" nr_reclaimed) VALUES"
 	" (1, 2050000000, 0, 50, 0, 64, 32),"
 	" (1, 2070000000, 0, 50, 0, 64, 32),"

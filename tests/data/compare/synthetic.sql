@@ -19,8 +19,10 @@ INSERT INTO reclaim_stall (run_id, kind, pid, begin_ns, end_ns, duration_ns, com
  (3, 'direct', 101, 2000000, 3500000, 1500000, 1),
  (4, 'direct', 100, 1000000, 2000000, 1000000, 1);
 INSERT INTO task (run_id, pid, comm) VALUES (1, 50, 'kswapd0'), (1, 100, 'simoop');
-INSERT INTO mm_vmscan_lru_shrink_inactive (run_id, ts_ns, cpu, pid, nid, nr_scanned,
-					   nr_reclaimed) VALUES
+-- mm_vmscan_lru_shrink_inactive's rows: shrinks without an isolate in lru_call
+-- (the time in shrink_offset_ns, the cpu in shrink_cpu; README "Event tables")
+INSERT INTO lru_call (run_id, shrink_offset_ns, shrink_cpu, pid, nid, shrink_nr_scanned,
+		      nr_reclaimed) VALUES
  (1, 1500000, 0, 100, 0, 32, 16),	-- inside pid 100's stall: direct
  (1, 3500000, 0, 100, 0, 64, 64),	-- pid 100 outside a stall: neither
  (1, 8500000, 0, 104, 0, 8, 8),		-- inside 104's open-ended stall: direct
