@@ -176,14 +176,6 @@ struct ksym_table {
 static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ksym_table *tables;
 
-/* libtraceevent 1.7.1 func_cmp(): by address only. */
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 /* libtraceevent 1.7.1 func_bcmp(): @b matches @a->addr from its own
  * address up to the next symbol's (the sentinel's is 0). */
 static int ksym_bcmp(const struct ksym *a, const struct ksym *b)
@@ -226,8 +218,78 @@ static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
 	return (char *)k->func;
 }
 
+/* Merge the sorted runs a[0..n1) and a[n1..n) into @tmp, the left one
+ * first among equal addresses (stable), and back. */
+static void merge_runs(struct ksym *a, size_t n1, size_t n, struct ksym *tmp)
+{
+	size_t i = 0, j = n1, k = 0;
+
+	while (i < n1 && j < n)
+		tmp[k++] = a[j].addr < a[i].addr ? a[j++] : a[i++];
+	while (i < n1)
+		tmp[k++] = a[i++];
+	while (j < n)
+		tmp[k++] = a[j++];
+	memcpy(a, tmp, n * sizeof(*a));
+}
+
+/*
+ * Sort @a by address, stably: the order glibc's qsort() (a merge sort,
+ * stable, for an array this size) gives with func_cmp(), but from the runs
+ * the array already has (kallsyms lists a kernel's symbols by address, so
+ * the library's list, the last first, is mostly descending): a strictly
+ * descending run is reversed (no two of its symbols share an address), a
+ * non-decreasing one kept, then neighbouring runs are merged.  0, or -1
+ * when out of memory.
+ */
+static int sort_by_addr(struct ksym *a, size_t n)
+{
+	struct ksym *tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	size_t *run = malloc((n + 1) * sizeof(*run)), nrun = 0;
+
+	if (!tmp || !run) {
+		free(tmp);
+		free(run);
+		return -1;
+	}
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+
+		run[nrun++] = i;
+		if (j < n && a[j].addr < a[i].addr) {
+			while (j < n && a[j].addr < a[j - 1].addr)
+				j++;
+			for (size_t l = i, r = j - 1; l < r; l++, r--) {
+				struct ksym t = a[l];
+
+				a[l] = a[r];
+				a[r] = t;
+			}
+		} else {
+			while (j < n && a[j].addr >= a[j - 1].addr)
+				j++;
+		}
+		i = j;
+	}
+	run[nrun] = n;
+	while (nrun > 1) {	/* merge runs 0+1, 2+3, ... */
+		size_t m = 0;
+
+		for (size_t r = 0; r < nrun; r += 2) {
+			if (r + 1 < nrun)
+				merge_runs(a + run[r], run[r + 1] - run[r], run[r + 2] - run[r], tmp);
+			run[m++] = run[r];
+		}
+		run[m] = n;
+		nrun = m;
+	}
+	free(tmp);
+	free(run);
+	return 0;
+}
+
 /* The map of @t again: its list's order (the last registered first), sorted
- * as func_map_init() sorts it.  0 or -1 (out of memory). */
+ * by address as func_map_init() sorts it.  0 or -1 (out of memory). */
 static int ksym_sort(struct ksym_table *t)
 {
 	struct ksym *map = malloc((t->nreg + 1) * sizeof(*map));
@@ -236,7 +298,10 @@ static int ksym_sort(struct ksym_table *t)
 		return -1;
 	for (size_t i = 0; i < t->nreg; i++)
 		map[i] = t->reg[t->nreg - 1 - i];
-	qsort(map, t->nreg, sizeof(*map), ksym_cmp);
+	if (sort_by_addr(map, t->nreg)) {
+		free(map);
+		return -1;
+	}
 	map[t->nreg] = (struct ksym){ 0 };
 	free(t->map);
 	t->map = map;

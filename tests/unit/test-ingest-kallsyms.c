@@ -201,12 +201,41 @@ static void test_random_lines(void **state)
 	}
 }
 
+/* Many symbols in any order, sharing few addresses: the table's order
+ * among equal addresses decides which one a lookup finds. */
+static void test_shared_addresses(void **state)
+{
+	unsigned seed = 7;
+
+	(void)state;
+	for (int round = 0; round < 20; round++) {
+		size_t cap = 64 * 1024, used = 0;
+		char *text = malloc(cap);
+		int lines = 200 + (int)(rand_r(&seed) % 1800);
+
+		assert_non_null(text);
+		for (int i = 0; i < lines; i++) {
+			/* mostly ascending, as kallsyms is, with runs out of order */
+			unsigned long long addr = 0xffffffff81000000ULL +
+				(rand_r(&seed) % 4 ? (unsigned long long)i / 3 * 16
+						   : (unsigned long long)(rand_r(&seed) % 64) * 16);
+
+			used += (size_t)snprintf(text + used, cap - used, "%llx %c s%d%s\n", addr,
+						 "Tt"[rand_r(&seed) % 2], i,
+						 rand_r(&seed) % 5 ? "" : "\t[mod]");
+		}
+		same_as_library(text);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_lines),
 		cmocka_unit_test(test_format_edges),
 		cmocka_unit_test(test_random_lines),
+		cmocka_unit_test(test_shared_addresses),
 	};
 
 	tep_set_loglevel(TEP_LOG_NONE);
