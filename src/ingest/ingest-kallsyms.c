@@ -389,6 +389,25 @@ static void names_place(struct ksym_table *t, size_t from, const char *names)
 	}
 }
 
+/* Room in @t->reg for a symbol per line of @kallsyms (no growing by
+ * copies while reading).  0 or -1 (out of memory). */
+static int reserve_lines(struct ksym_table *t, const char *kallsyms)
+{
+	size_t lines = 1;
+	struct ksym *reg;
+
+	for (const char *p = kallsyms; (p = strchr(p, '\n')); p++)
+		lines++;
+	if (t->nreg + lines <= t->capreg)
+		return 0;
+	reg = realloc(t->reg, (t->nreg + lines) * sizeof(*reg));
+	if (!reg)
+		return -1;
+	t->reg = reg;
+	t->capreg = t->nreg + lines;
+	return 0;
+}
+
 /*
  * The lines of @kallsyms into @t; the names into @names (room for the
  * whole text).  0, or -1 when a line cannot be read (said) or memory ran
@@ -466,7 +485,7 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 		return -1;
 	}
 	from = t->nreg;
-	ret = parse_lines(t, kallsyms, n->buf, &used);
+	ret = reserve_lines(t, kallsyms) ? -1 : parse_lines(t, kallsyms, n->buf, &used);
 	n->next = t->names;
 	t->names = n;
 	names_place(t, from, n->buf);
