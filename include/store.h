@@ -204,6 +204,21 @@ void store_run_stall_pages(struct store *s, const struct model_stall_pages *rows
  */
 int store_run_shrink_buckets(struct store *s, int64_t run_id, int64_t *bucket_ns);
 
+/**
+ * store_run_event_source - for a before_commit of the open run @run_id:
+ * what to read event table or view @event's rows of the run from, SQL to
+ * put after FROM (malloc'ed; the caller frees it), with the table's
+ * columns; filter it by run_id = @run_id still.  For the views over
+ * lru_call (mm_vmscan_lru_isolate, mm_vmscan_lru_shrink_inactive,
+ * mm_vmscan_lru_shrink_active; src/store/store-lru.c) a subquery of the
+ * view's own SELECT over the lru_call ids the run's rows were given
+ * (written into it as integers), so that reading the run's rows costs what
+ * it holds, not what every run in the database holds (lru_call has no
+ * index by run); otherwise, or when @run_id is not the open run, @event's
+ * quoted name.
+ */
+char *store_run_event_source(struct store *s, int64_t run_id, const char *event);
+
 /** store_run_abort - roll the open run back, leaving the database as it was. */
 void store_run_abort(struct store *s);
 

@@ -203,12 +203,21 @@ static int row_shrink(struct store_stmt *q, void *arg)
 	return 0;
 }
 
-/* Stream the run's events of table @table in the window through @row. */
-static int each_event(struct cov *c, const char *sql, int (*row)(struct store_stmt *, void *))
+/*
+ * Stream columns @cols of the run's events of @event in the window through
+ * @row: of the run's own rows only (store_run_event_source()), whatever
+ * the database holds besides.
+ */
+static int each_event(struct cov *c, const char *cols, const char *event,
+		      int (*row)(struct store_stmt *, void *))
 {
-	struct store_stmt *q = store_stmt_new(c->st, sql, "coverage: reclaim events");
+	char *from = store_run_event_source(c->st, c->run_id, event);
+	struct store_stmt *q = store_stmt_newf(c->st, "coverage: reclaim events", "SELECT %s FROM %s"
+					       " WHERE run_id = ?1 AND ts_ns BETWEEN ?2 AND ?3",
+					       cols, from);
 	int r;
 
+	free(from);
 	store_bind_int64(q, 1, c->run_id);
 	store_bind_int64(q, 2, c->t0);
 	store_bind_int64(q, 3, c->t1);
@@ -236,13 +245,11 @@ static int lru_sums(struct cov *c)
 	c->have_isolate = recorded(c, "mm_vmscan_lru_isolate");
 	c->have_shrink = recorded(c, "mm_vmscan_lru_shrink_inactive");
 	if (!r && c->have_isolate)
-		r = each_event(c, "SELECT pid, ts_ns, lru, nr_scanned, nr_taken FROM"
-			       " mm_vmscan_lru_isolate WHERE run_id = ?1 AND ts_ns BETWEEN ?2 AND ?3",
+		r = each_event(c, "pid, ts_ns, lru, nr_scanned, nr_taken", "mm_vmscan_lru_isolate",
 			       row_isolate);
 	if (!r && c->have_shrink)
-		r = each_event(c, "SELECT pid, ts_ns, nr_reclaimed, reclaim_flags FROM"
-			       " mm_vmscan_lru_shrink_inactive"
-			       " WHERE run_id = ?1 AND ts_ns BETWEEN ?2 AND ?3", row_shrink);
+		r = each_event(c, "pid, ts_ns, nr_reclaimed, reclaim_flags",
+			       "mm_vmscan_lru_shrink_inactive", row_shrink);
 	return r;
 }
 

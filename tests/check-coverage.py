@@ -27,6 +27,10 @@ For each trace.dat given, with its snapshot directory TRACE.snap/:
      decisions, checked by check-model.py); a difference must have the
      verdict "explained" with its explanation, or be reported as
      unexplained here.
+With --one-db, the traces are loaded into one database, one `load` per
+file in the order given, and each run's table is checked: a run's table is
+made at its load's commit, with the runs before it in the database, and
+must count the run's own events only.
 Prints one line per file and exits 1 on any disagreement.
 """
 import collections
@@ -121,22 +125,29 @@ def trace_counts(path):
     return c
 
 
-def table(vr, path):
-    with tempfile.TemporaryDirectory() as tmp:
-        db = os.path.join(tmp, 'c.db')
-        subprocess.run([vr, 'load', '-q', '-d', db, path], check=True,
-                       stderr=subprocess.DEVNULL)
-        con = sqlite3.connect(db)
-        rows = con.execute('SELECT counter, vmstat_delta, trace_value, difference, verdict,'
-                           ' explanation FROM counter_coverage ORDER BY position').fetchall()
-        con.close()
+def load(vr, db, path):
+    """Load @path into @db (one `load`); the id of the run it made."""
+    subprocess.run([vr, 'load', '-q', '-d', db, path], check=True,
+                   stderr=subprocess.DEVNULL)
+    con = sqlite3.connect(db)
+    run_id = con.execute('SELECT max(id) FROM run').fetchone()[0]
+    con.close()
+    return run_id
+
+
+def table(db, run_id):
+    con = sqlite3.connect(db)
+    rows = con.execute('SELECT counter, vmstat_delta, trace_value, difference, verdict,'
+                       ' explanation FROM counter_coverage WHERE run_id = ? ORDER BY position',
+                       (run_id,)).fetchall()
+    con.close()
     return rows
 
 
-def check(vr, path):
+def check(path, rows):
     d, t, bad = deltas(path + '.snap'), trace_counts(path), 0
     verdicts = collections.Counter()
-    for counter, delta, trace, diff, verdict, why in table(vr, path):
+    for counter, delta, trace, diff, verdict, why in rows:
         verdicts[verdict] += 1
         if d.get(counter) != delta:
             print(f'  {counter}: vmstat delta {delta}, the snapshots say {d.get(counter)}')
@@ -154,9 +165,19 @@ def check(vr, path):
 
 
 def main(argv):
+    one_db = len(argv) > 1 and argv[1] == '--one-db'
+    argv = argv[:1] + argv[2:] if one_db else argv
     if len(argv) < 3:
-        sys.exit('usage: check-coverage.py VMSCAN-REPORT TRACE.dat...')
-    bad = sum(check(argv[1], p) for p in argv[2:])
+        sys.exit('usage: check-coverage.py [--one-db] VMSCAN-REPORT TRACE.dat...')
+    vr, paths, bad = argv[1], argv[2:], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        if one_db:
+            db = os.path.join(tmp, 'c.db')
+            runs = [load(vr, db, p) for p in paths]
+            bad = sum(check(p, table(db, r)) for p, r in zip(paths, runs))
+        for i, p in enumerate(paths if not one_db else ()):
+            db = os.path.join(tmp, f'c{i}.db')
+            bad += check(p, table(db, load(vr, db, p)))
     sys.exit(1 if bad else 0)
 
 

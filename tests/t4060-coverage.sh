@@ -167,4 +167,34 @@ test_expect_success 'the same recording as trace-cmd report text, snapshots besi
 	echo "not recorded" >expect && test_cmp expect actual
 '
 
+# Each run's table counts its own events only, whatever runs the database
+# holds: a run's LRU rows are read by the ids its load gave them
+# (store_run_event_source()).  Three recordings loaded one after another
+# into one database: each run's table equals the snapshots and trace-cmd
+# report's text of its own trace (check-coverage.py --one-db); then the
+# first reloaded into its run (--replace: its rows get ids after the
+# others'), its table the same as before.
+test_expect_success 'several runs in one database: each table counts its own run only' '
+	cp -r "$DATA"/memcg-6.18.dat "$DATA"/memcg-6.18.dat.snap . &&
+	for f in vanilla-1 patched-1; do
+		cp -r "$TOP/samples/lab/$f.dat" "$TOP/samples/lab/$f.dat.snap" . || return 1
+	done &&
+	python3 "$TOP/tests/check-coverage.py" --one-db "$VR" vanilla-1.dat memcg-6.18.dat \
+		patched-1.dat >out &&
+	cat out &&
+	printf "%s\n" "vanilla-1.dat: 13 exact, 2 explained" "memcg-6.18.dat: 17 exact" \
+		"patched-1.dat: 13 exact, 2 explained" >expect &&
+	test_cmp expect out &&
+	for f in vanilla-1 memcg-6.18 patched-1; do
+		"$VR" load -q -d db $f.dat || return 1
+	done &&
+	sqlite3 db "SELECT * FROM counter_coverage WHERE run_id = 1" >before &&
+	test "$(wc -l <before)" = 15 &&
+	"$VR" load -q --replace -d db vanilla-1.dat &&
+	sqlite3 db "SELECT * FROM counter_coverage WHERE run_id = 1" >after &&
+	test_cmp before after &&
+	test "$(sqlite3 db "SELECT count(*) FROM lru_call WHERE run_id = 1 AND id >
+		(SELECT max(id) FROM lru_call WHERE run_id = 3)")" -gt 1000
+'
+
 test_done

@@ -228,16 +228,15 @@ static void view_col(struct vr_buf *b, const struct lru_layout *l, int c)
 }
 
 /*
- * CREATE VIEW of event @k: the columns of its version 4 table
+ * The SELECT of event @k's view: the columns of its version 4 table
  * (spec_table_sql() in store.c: run_id, ts_ns, cpu, pid, the decoded
- * fields, extra, the model's fields) from the rows that hold one.
+ * fields, extra, the model's fields) from the rows that hold one; no ';'.
  */
-static void view_sql(struct vr_buf *b, const struct lru_layout *l, int k)
+static void view_select(struct vr_buf *b, const struct lru_layout *l, int k)
 {
 	int spec = l->spec[k];
 
-	vr_buf_addf(b, "CREATE VIEW IF NOT EXISTS \"%s\" AS SELECT c.run_id AS run_id, ",
-		    lru_events[k]);
+	vr_buf_addstr(b, "SELECT c.run_id AS run_id, ");
 	vr_buf_addstr(b, k == LK_ISOLATE ? "c.ts_ns AS ts_ns, c.cpu AS cpu" :
 			 "CASE WHEN c.ts_ns IS NULL THEN c.shrink_offset_ns ELSE c.ts_ns +"
 			 " c.shrink_offset_ns END AS ts_ns, coalesce(c.shrink_cpu, c.cpu) AS cpu");
@@ -255,9 +254,17 @@ static void view_sql(struct vr_buf *b, const struct lru_layout *l, int k)
 				    k == LK_ISOLATE ? "extra" : "shrink_extra");
 	}
 	vr_buf_addstr(b, " FROM lru_call c LEFT JOIN lru_call_more m ON m.call_id = c.id WHERE ");
-	vr_buf_addstr(b, k == LK_ISOLATE ? "c.ts_ns IS NOT NULL;" :
-			 k == LK_INACTIVE ? "c.shrink_offset_ns IS NOT NULL AND c.shrink_active IS NULL;" :
-			 "c.shrink_active IS NOT NULL;");
+	vr_buf_addstr(b, k == LK_ISOLATE ? "c.ts_ns IS NOT NULL" :
+			 k == LK_INACTIVE ? "c.shrink_offset_ns IS NOT NULL AND c.shrink_active IS NULL" :
+			 "c.shrink_active IS NOT NULL");
+}
+
+/* CREATE VIEW of event @k (view_select()). */
+static void view_sql(struct vr_buf *b, const struct lru_layout *l, int k)
+{
+	vr_buf_addf(b, "CREATE VIEW IF NOT EXISTS \"%s\" AS ", lru_events[k]);
+	view_select(b, l, k);
+	vr_buf_addstr(b, ";");
 }
 
 char *store_lru_schema_sql(bool views)
@@ -333,6 +340,9 @@ struct store_lru {
 	int64_t run_id;		/* of the rows */
 	int *more_rows;		/* indexes of the rows with an lru_call_more row */
 	struct lru_insert ins, ins_more;
+	bool tracking;		/* ids of run track_run kept (store_lru_track()) */
+	int64_t track_run;
+	int64_t first_id, last_id;	/* of its rows written since; first > last: none */
 };
 
 static void row_clear(struct lru_row *r)
@@ -384,6 +394,47 @@ void store_lru_reset(struct store_lru *w)
 		row_clear(&w->rows[i]);
 	w->nrows = 0;
 	w->barrier = -1;
+	w->tracking = false;
+}
+
+void store_lru_track(struct store_lru *w, int64_t run_id)
+{
+	w->tracking = true;
+	w->track_run = run_id;
+	w->first_id = 1;
+	w->last_id = 0;
+}
+
+/* Rows @first_id.. of lru_call were rows[0..@n) just now: the tracked
+ * run's ids among them. */
+static void track_ids(struct store_lru *w, int64_t first_id, int n)
+{
+	int rcol = w->l.kcol[LC_RUN];
+
+	for (int i = 0; w->tracking && i < n; i++) {
+		if (w->rows[i].v[rcol] != w->track_run)
+			continue;
+		if (w->first_id > w->last_id)
+			w->first_id = first_id + i;
+		w->last_id = first_id + i;
+	}
+}
+
+char *store_lru_run_select(const struct store_lru *w, int64_t run_id, const char *event)
+{
+	struct vr_buf b;
+	int k;
+
+	for (k = 0; k < LK_COUNT && strcmp(lru_events[k], event); k++)
+		;
+	if (!w || !w->tracking || w->track_run != run_id || w->nrows || k == LK_COUNT)
+		return NULL;
+	vr_buf_init(&b);
+	vr_buf_addstr(&b, "(");
+	view_select(&b, &w->l, k);
+	vr_buf_addf(&b, " AND c.id BETWEEN %lld AND %lld)", (long long)w->first_id,
+		    (long long)w->last_id);
+	return vr_buf_detach(&b);
 }
 
 void store_lru_free(struct store_lru *w)
@@ -468,6 +519,8 @@ static int write_rows(struct store_lru *w, int n)
 	w->ins_more.rows = w->more_rows;
 	/* id NULL: SQLite gives each row the largest id plus one, in order */
 	rc = run_insert(w, &w->ins, "lru_call", n);
+	if (!rc)
+		track_ids(w, sqlite3_last_insert_rowid(w->db) - n + 1, n);
 	if (!rc && nmore) {
 		int64_t first = sqlite3_last_insert_rowid(w->db) - n + 1;
 

@@ -233,7 +233,17 @@ void store_slab_reset(struct store_slab *s, bool rolled_back);
  *   of run @run_id; 0 or -1 after a message.
  * store_lru_flush - write the rows still waiting (the run's end); 0 or -1.
  * store_lru_reset - forget the rows waiting (a run begins or is rolled
- *   back).
+ *   back) and stop store_lru_track()'s count.
+ * store_lru_track - from now on keep the first and last id of lru_call
+ *   of the rows of run @run_id that @w writes (the open run, begun after
+ *   its old rows were deleted: then they hold every row of it).
+ * store_lru_run_select - for the tracked run @run_id with no row waiting
+ *   (after store_lru_flush()): a parenthesised SELECT of view @event's
+ *   columns (one of the three events' names) over the rows of lru_call
+ *   between the run's first and last id only: the view's own SELECT and
+ *   the id range, so every row of the run's the view has, in the view's
+ *   order (filter it by run_id still); malloc'ed.  NULL when not known
+ *   (another run, another event, rows waiting): read the view.
  * store_lru_upgrade - the rows of the renamed version 1-4 tables
  *   (store_lru_v4_table()) into lru_call through @w, each table's rows in
  *   their order, and drop those; in the open write transaction; 0 or -1
@@ -249,6 +259,8 @@ void store_lru_free(struct store_lru *w);
 int store_lru_event(struct store_lru *w, int64_t run_id, const struct ingest_event *ev);
 int store_lru_flush(struct store_lru *w);
 void store_lru_reset(struct store_lru *w);
+void store_lru_track(struct store_lru *w, int64_t run_id);
+char *store_lru_run_select(const struct store_lru *w, int64_t run_id, const char *event);
 int store_lru_upgrade(struct store_lru *w);
 
 /*

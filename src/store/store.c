@@ -1292,6 +1292,8 @@ int store_run_begin(struct store *s, const struct store_run *r, int64_t replace_
 		goto fail;
 	s->run_id = sqlite3_last_insert_rowid(s->db);
 	s->in_run = true;
+	if (s->lru)
+		store_lru_track(s->lru, s->run_id);
 	s->has_event = r->has_event;
 	s->has_event_arg = r->has_event_arg;
 	s->before_commit = r->before_commit;
@@ -1770,6 +1772,19 @@ int store_run_shrink_buckets(struct store *s, int64_t run_id, int64_t *bucket_ns
 		return 0;
 	return store_sums_acc_buckets(s->sums, s->db, s->path, run_id, (int64_t)s->first_ts,
 				      bucket_ns);
+}
+
+char *store_run_event_source(struct store *s, int64_t run_id, const char *event)
+{
+	char *sql = s->in_run && run_id == s->run_id ?
+		    store_lru_run_select(s->lru, run_id, event) : NULL;
+	struct vr_buf b;
+
+	if (sql)
+		return sql;
+	vr_buf_init(&b);
+	vr_buf_addf(&b, "\"%s\"", event);	/* an event's name: no quote in it */
+	return vr_buf_detach(&b);
 }
 
 void store_run_abort(struct store *s)
