@@ -97,4 +97,26 @@ test_expect_success 'sums of a task named sh, stress, then sh again: each row un
 	test_cmp expect got
 '
 
+# The renames of a run read its own rows only (the rows after each table's
+# largest rowid when the run began): ce.dat loaded after cb.dat into one
+# database gets the same rows, comms renamed, as ce.dat alone, the early
+# stall sh's (worked out above).
+test_expect_success 'a second run in the database: its rows renamed as when loaded alone' '
+	load &&
+	python3 "$MKDAT" "$DATA/comm-exec-back-6.18.spec" cb.dat &&
+	"$VR" load -q -d two.db cb.dat && "$VR" load -q -d two.db ce.dat &&
+	test "$(sqlite3 two.db "SELECT count(*) FROM reclaim_stall WHERE run_id = 1")" -gt 0 &&
+	for t in reclaim_stall kswapd_cycle kswapd_wakeup reclaim_throttle slab_shrink_stored \
+		reclaim_write kswapd_hopeless task; do
+		sqlite3 ce.db "SELECT * FROM $t WHERE run_id = 1" | cut -d"|" -f2- >expect &&
+		sqlite3 two.db "SELECT * FROM $t WHERE run_id = 2" | cut -d"|" -f2- >got &&
+		test_cmp expect got || return 1
+	done &&
+	sqlite3 two.db "SELECT pid, comm, begin_ns, nr_reclaimed FROM reclaim_stall WHERE run_id = 2
+		ORDER BY begin_ns" >got &&
+	printf "%s\n" "200|sh|1000000000|32" "300|kworker/u8:1|1030000000|8" \
+		"200|stress|1060000000|16" >expect &&
+	test_cmp expect got
+'
+
 test_done

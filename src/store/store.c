@@ -53,9 +53,12 @@ struct store {
 	GHashTable *other_count;	/* "system:name" -> count (owned keys) */
 	struct store_sums_acc *sums;	/* counts of the open run (a writer's) */
 	GArray *renames;		/* struct comm_rename of the open run */
+	int64_t renames_after[8];	/* per comm_rows table: its largest rowid when
+					 * the open run began (0: none) */
 };
 
 static void renames_clear(struct store *s);
+static void renames_mark(struct store *s);
 
 /* Rows of a pid given the saved cmdline before the trace named it, to be
  * renamed at the run's commit (store_task_span()). */
@@ -1294,6 +1297,7 @@ int store_run_begin(struct store *s, const struct store_run *r, int64_t replace_
 	s->in_run = true;
 	if (s->lru)
 		store_lru_track(s->lru, s->run_id);
+	renames_mark(s);
 	s->has_event = r->has_event;
 	s->has_event_arg = r->has_event_arg;
 	s->before_commit = r->before_commit;
@@ -1625,11 +1629,39 @@ static const struct {
 	{ "reclaim_write", "comm", "pid", "ts_ns" },
 	{ "kswapd_hopeless", "reset_comm", "reset_pid", "end_ns" },
 };
+_Static_assert(sizeof(comm_rows) / sizeof(comm_rows[0]) <=
+	       sizeof(((struct store *)0)->renames_after) / sizeof(int64_t),
+	       "a rowid bound per comm_rows table");
+
+/*
+ * When the open run begins (its old rows deleted): each comm_rows table's
+ * largest rowid, 0 when it has none or is not there yet.  The run's rows
+ * are inserted in its transaction, after that, and a rowid table gives a
+ * new row the largest rowid plus one: every row of the run has a larger
+ * one, and apply_renames() reads those only, not every run's (the tables
+ * have no index by run).
+ */
+static void renames_mark(struct store *s)
+{
+	for (size_t t = 0; t < VR_ARRAY_SIZE(comm_rows); t++) {
+		char *sql = sqlite3_mprintf("SELECT coalesce(max(rowid), 0) FROM main.\"%w\"",
+					    comm_rows[t].table);
+		sqlite3_stmt *st = NULL;
+
+		s->renames_after[t] = 0;
+		if (sql && sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_ROW)
+			s->renames_after[t] = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		sqlite3_free(sql);
+	}
+}
 
 /*
  * At the run's commit, before the sums (which take the task table's
  * comms): rows of a pid written under the saved cmdline up to the moment
  * the trace first named the pid get the name it showed (ingest-tasks.c).
+ * Only the rows after renames_mark()'s rowids are read: the run's own.
  */
 static int apply_renames(struct store *s)
 {
@@ -1641,7 +1673,8 @@ static int apply_renames(struct store *s)
 		for (size_t t = 0; !ret && t < VR_ARRAY_SIZE(comm_rows); t++) {
 			sqlite3_stmt *st = NULL;
 			char *sql = sqlite3_mprintf("UPDATE main.\"%w\" SET \"%w\" = ?1 WHERE run_id = ?2"
-						    " AND \"%w\" = ?3 AND \"%w\" = ?4 AND %s <= ?5",
+						    " AND \"%w\" = ?3 AND \"%w\" = ?4 AND %s <= ?5"
+						    " AND rowid > ?6",
 						    comm_rows[t].table, comm_rows[t].comm,
 						    comm_rows[t].pid, comm_rows[t].comm,
 						    comm_rows[t].time);
@@ -1655,6 +1688,7 @@ static int apply_renames(struct store *s)
 			sqlite3_bind_int(st, 3, r->pid);
 			sqlite3_bind_text(st, 4, r->from, -1, SQLITE_STATIC);
 			sqlite3_bind_int64(st, 5, r->until_ns);
+			sqlite3_bind_int64(st, 6, s->renames_after[t]);
 			ret = step_done(s, st, "cannot rename a task's rows");
 			sqlite3_finalize(st);
 		}
