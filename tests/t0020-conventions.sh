@@ -132,4 +132,8 @@ test_expect_success 'a recording without events says so when loaded' '
 	python3 "$TOP/tests/mkdat.py" "$TOP/tests/data-model/two-nodes-6.18.spec" full.dat &&
 	"$VR" load -d e.db full.dat 2>err && ! grep -q "no events" err
 '
+test_expect_success 'each test script has a number of its own (tNNNN-NAME.sh, as git'"'"'s t/ has)' '
+	ls "$TOP"/tests/t[0-9][0-9][0-9][0-9]-*.sh | sed "s#.*/\(t[0-9]*\)-.*#\1#" | sort | uniq -d >twice &&
+	test ! -s twice || { echo "numbers used twice: $(cat twice)"; exit 1; }
+'
 test_done

@@ -6,7 +6,7 @@
 # cgroup: it gives the pages of memcg reclaim, and those of kswapd and
 # direct reclaim, some of which may be the cgroup's.
 #
-# hand.txt (as tests/t4060-coverage.sh's), worked out by hand, between the
+# hand.txt (as tests/t4065-coverage.sh's), worked out by hand, between the
 # markers: kswapd0 scans 64 and reclaims 60, dd (direct reclaim) 32 and 30,
 # cat inside a memcg reclaim 16 and 8.  memory.stat (cgroup v2) deltas:
 #   pgscan 30 = memcg 16 + 14 of the 96 others': explained (14 <= 96);
