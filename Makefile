@@ -57,11 +57,6 @@ UNIT_LIBS  = $(eval UNIT_LIBS := $$(shell pkg-config --cflags --libs $(UNIT_PKGS
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Iinclude -DVR_VERSION='"$(VERSION)"' -MMD -MP
-# src/ingest/ingest-kallsyms.c's tep_parse_kallsyms() stands in for
-# libtraceevent's in every program linked with libvr.a (the command, the unit
-# tests, the fuzz replays), not only in those where a module calling it
-# happens to pull it out of the archive.
-LDFLAGS += -Wl,--undefined=tep_parse_kallsyms
 ifneq ($(SANITIZE),)
   CFLAGS  += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
   LDFLAGS += -fsanitize=$(SANITIZE)
@@ -180,7 +175,7 @@ fuzz: fuzz-clang
 # so does a source file in no layer).  One quoted string per layer.
 LAYERS := \
 	"util spec stats child" \
-	"ingest/ingest-kind ingest/ingest-kallsyms" \
+	"ingest/ingest-kind" \
 	"ingest/ingest-tasks ingest/ingest-dat-scratch ingest/ingest-dat-check \
 	 ingest/ingest-dat-drop ingest/ingest-latency ingest/ingest-text-body" \
 	"ingest/ingest-dat-spill ingest/ingest-text ingest/ingest-text-wrap" \

@@ -414,8 +414,8 @@ void ingest_close_dat(struct ingest_dat *d)
 	dat_copy_end(d);
 	if (!d->leave_to_exit) {
 		dat_release_tracecmd(d);
-		if (d->old_tep)	/* tep_unref() is tep_free(): ours (ingest-kallsyms.c) */
-			tep_free(d->old_tep);
+		if (d->old_tep)
+			tep_unref(d->old_tep);
 	} else {	/* libtracecmd's state stays; our arrays of it go */
 		free(d->cur);
 		free(d->instances);
