@@ -185,7 +185,7 @@ LAYERS := \
 	"model/model-pidmap model/model-kswapd" \
 	"model/model-flags model/model-misc model/model-stall model/model-hopeless" \
 	"model/model" \
-	"store/store-schema store/store-bulk store/store-sums store/store-slab store/store-lru" \
+	"store/store-schema store/store-bulk store/store-sums store/store-callrows store/store-slab store/store-lru" \
 	"store/store" \
 	"store/store-derived store/store-evidence store/store-many store/store-latency \
 	 store/store-query" \

@@ -30,6 +30,7 @@
  * a row of its own (a task's shrink that comes after another task's
  * isolate and shrink that both came after its isolate).
  */
+#include "store-callrows.h"
 #include "store-priv.h"
 #include "vr.h"
 
@@ -59,7 +60,7 @@ enum lru_col_kind {
 };
 
 #define LRU_MAX_COLS 48
-_Static_assert(LRU_MAX_COLS <= 64, "a row's NULL mask is a uint64_t");
+_Static_assert(LRU_MAX_COLS <= CALLROWS_MAX_COLS, "a row is a struct callrow");
 
 struct lru_col {
 	char name[48];
@@ -309,62 +310,39 @@ char *store_lru_schema_sql(bool views)
  * shrink): a task's shrink is looked for among them, from the last. */
 #define LRU_OPEN_ROWS 256
 
-/*
- * One row of lru_call and its lru_call_more: column c of the layout is v[c]
- * when bit c of have is set, else NULL; the extras (text) are owned.
- */
-struct lru_row {
-	uint64_t have;
-	int64_t v[LRU_MAX_COLS];
-	char *extra[2];		/* the isolate's, the shrink's; NULL: none */
-	bool more;		/* a value in a column of lru_call_more */
-};
-
-/* The columns of one of the two INSERTs, and its rows. */
-struct lru_insert {
-	const struct store_lru *w;
-	int cols[LRU_MAX_COLS];		/* its column k: the layout's column */
-	int ncols;
-	const int *rows;		/* its row r: w->rows[rows[r]]; NULL: r */
-	sqlite3_stmt *st;
-};
-
 struct store_lru {
 	sqlite3 *db;
 	char *path;
 	struct store_bulk *bulk;
 	struct lru_layout l;
-	struct lru_row *rows;	/* not yet written, in id order: LRU_BATCH_ROWS */
-	int nrows;
+	struct callrows cr;	/* rows not yet written, in id order */
 	int barrier;		/* rows[0..barrier] take no shrink any more */
 	int64_t run_id;		/* of the rows */
-	int *more_rows;		/* indexes of the rows with an lru_call_more row */
-	struct lru_insert ins, ins_more;
 	bool tracking;		/* ids of run track_run kept (store_lru_track()) */
 	int64_t track_run;
 	int64_t first_id, last_id;	/* of its rows written since; first > last: none */
 };
 
-static void row_clear(struct lru_row *r)
+/* The columns of the layout as the inserts of lru_call and lru_call_more
+ * see them (callrows_plan()). */
+static void plan_rows(struct store_lru *w)
 {
-	free(r->extra[0]);
-	free(r->extra[1]);
-	r->extra[0] = r->extra[1] = NULL;
-}
+	struct callrows *cr = &w->cr;
 
-/* The insert of lru_call (@more false: its columns, id first) or of
- * lru_call_more (id and run_id as call_id and run_id, then its own). */
-static void plan_insert(struct store_lru *w, struct lru_insert *ins, bool more)
-{
-	ins->w = w;
-	ins->ncols = 0;
-	if (more) {
-		ins->cols[ins->ncols++] = w->l.kcol[LC_ID];
-		ins->cols[ins->ncols++] = w->l.kcol[LC_RUN];
+	callrows_init(cr, w->db, w->path, w->bulk, "lru_call", "lru_call_more", "LRU calls",
+		      LRU_BATCH_ROWS);
+	for (int c = 0; c < w->l.ncols; c++) {
+		const struct lru_col *lc = &w->l.col[c];
+
+		cr->col[c] = (struct callrows_col){
+			.name = lc->name, .more = lc->more, .marks_more = lc->more,
+			.extra = lc->kind == LC_EXTRA ? 0 : lc->kind == LC_SHRINK_EXTRA ? 1 : -1,
+		};
 	}
-	for (int c = 0; c < w->l.ncols; c++)
-		if (w->l.col[c].more == more && w->l.col[c].kind != LC_ID)
-			ins->cols[ins->ncols++] = c;
+	cr->ncols = w->l.ncols;
+	cr->id_col = w->l.kcol[LC_ID];
+	cr->run_col = w->l.kcol[LC_RUN];
+	callrows_plan(cr);
 }
 
 struct store_lru *store_lru_new(sqlite3 *db, const char *path, struct store_bulk *bulk)
@@ -380,19 +358,14 @@ struct store_lru *store_lru_new(sqlite3 *db, const char *path, struct store_bulk
 		free(w);
 		return NULL;
 	}
-	w->rows = vr_calloc(LRU_BATCH_ROWS, sizeof(*w->rows));
-	w->more_rows = vr_calloc(LRU_BATCH_ROWS, sizeof(*w->more_rows));
+	plan_rows(w);
 	w->barrier = -1;
-	plan_insert(w, &w->ins, false);
-	plan_insert(w, &w->ins_more, true);
 	return w;
 }
 
 void store_lru_reset(struct store_lru *w)
 {
-	for (int i = 0; i < w->nrows; i++)
-		row_clear(&w->rows[i]);
-	w->nrows = 0;
+	callrows_drop(&w->cr);
 	w->barrier = -1;
 	w->tracking = false;
 }
@@ -412,7 +385,7 @@ static void track_ids(struct store_lru *w, int64_t first_id, int n)
 	int rcol = w->l.kcol[LC_RUN];
 
 	for (int i = 0; w->tracking && i < n; i++) {
-		if (w->rows[i].v[rcol] != w->track_run)
+		if (w->cr.rows[i].v[rcol] != w->track_run)
 			continue;
 		if (w->first_id > w->last_id)
 			w->first_id = first_id + i;
@@ -427,7 +400,7 @@ char *store_lru_run_select(const struct store_lru *w, int64_t run_id, const char
 
 	for (k = 0; k < LK_COUNT && strcmp(lru_events[k], event); k++)
 		;
-	if (!w || !w->tracking || w->track_run != run_id || w->nrows || k == LK_COUNT)
+	if (!w || !w->tracking || w->track_run != run_id || w->cr.nrows || k == LK_COUNT)
 		return NULL;
 	vr_buf_init(&b);
 	vr_buf_addstr(&b, "(");
@@ -442,98 +415,24 @@ void store_lru_free(struct store_lru *w)
 	if (!w)
 		return;
 	store_lru_reset(w);
-	sqlite3_finalize(w->ins.st);
-	sqlite3_finalize(w->ins_more.st);
-	free(w->rows);
-	free(w->more_rows);
+	callrows_fini(&w->cr);
 	free(w->path);
 	free(w);
-}
-
-static void row_set(const struct store_lru *w, struct lru_row *r, int col, int64_t v)
-{
-	r->v[col] = v;
-	r->have |= 1ull << col;
-	if (w->l.col[col].more)
-		r->more = true;
-}
-
-/* Column @col of row @row of an insert (store_bulk_column_fn). */
-static void call_column(const void *arg, int row, int col, sqlite3_context *ctx)
-{
-	const struct lru_insert *ins = arg;
-	const struct store_lru *w = ins->w;
-	const struct lru_row *r = &w->rows[ins->rows ? ins->rows[row] : row];
-	int c = ins->cols[col];
-
-	if (c == w->l.kcol[LC_EXTRA] || c == w->l.kcol[LC_SHRINK_EXTRA]) {
-		const char *t = r->extra[c == w->l.kcol[LC_SHRINK_EXTRA]];
-
-		if (t)
-			sqlite3_result_text(ctx, t, -1, SQLITE_STATIC);
-		else
-			sqlite3_result_null(ctx);
-	} else if (r->have & (1ull << c)) {
-		sqlite3_result_int64(ctx, r->v[c]);
-	} else {
-		sqlite3_result_null(ctx);
-	}
-}
-
-/* Run @ins over @n rows into @table; 0 or -1 after a message. */
-static int run_insert(struct store_lru *w, struct lru_insert *ins, const char *table, int n)
-{
-	if (!ins->st) {
-		struct vr_buf cols;
-
-		vr_buf_init(&cols);
-		for (int k = 0; k < ins->ncols; k++) {
-			const char *name = w->l.col[ins->cols[k]].name;
-
-			if (ins == &w->ins_more && k == 0)
-				name = "call_id";
-			vr_buf_addf(&cols, "%s\"%s\"", k ? ", " : "", name);
-		}
-		ins->st = store_bulk_prepare(w->bulk, table, cols.buf, ins->ncols);
-		vr_buf_release(&cols);
-		if (!ins->st)
-			return -1;
-	}
-	if (store_bulk_insert_rows(w->bulk, ins->st, n, call_column, ins) != SQLITE_DONE)
-		return vr_error("%s: cannot insert LRU calls: %s", w->path, sqlite3_errmsg(w->db));
-	return 0;
 }
 
 /* Insert the first @n rows waiting, and their lru_call_more rows; the rest
  * move to the front.  0 or -1 after a message. */
 static int write_rows(struct store_lru *w, int n)
 {
-	int nmore = 0, rc;
+	int64_t first_id;
+	int rc;
 
 	if (n <= 0)
 		return 0;
-	for (int i = 0; i < n; i++)
-		if (w->rows[i].more)
-			w->more_rows[nmore++] = i;
-	w->ins.rows = NULL;
-	w->ins_more.rows = w->more_rows;
-	/* id NULL: SQLite gives each row the largest id plus one, in order */
-	rc = run_insert(w, &w->ins, "lru_call", n);
+	rc = callrows_insert(&w->cr, n, &first_id);
 	if (!rc)
-		track_ids(w, sqlite3_last_insert_rowid(w->db) - n + 1, n);
-	if (!rc && nmore) {
-		int64_t first = sqlite3_last_insert_rowid(w->db) - n + 1;
-
-		for (int i = 0; i < nmore; i++)
-			row_set(w, &w->rows[w->more_rows[i]], w->l.kcol[LC_ID],
-				first + w->more_rows[i]);
-		rc = run_insert(w, &w->ins_more, "lru_call_more", nmore);
-	}
-	for (int i = 0; i < n; i++)
-		row_clear(&w->rows[i]);
-	memmove(w->rows, w->rows + n, (size_t)(w->nrows - n) * sizeof(*w->rows));
-	memset(w->rows + w->nrows - n, 0, (size_t)n * sizeof(*w->rows));
-	w->nrows -= n;
+		track_ids(w, first_id, n);
+	callrows_shift(&w->cr, n);
 	w->barrier = w->barrier >= n ? w->barrier - n : -1;
 	return rc;
 }
@@ -547,33 +446,31 @@ static int make_room(struct store_lru *w)
 {
 	int n;
 
-	if (w->nrows < LRU_BATCH_ROWS)
+	if (w->cr.nrows < LRU_BATCH_ROWS)
 		return 0;
-	n = w->barrier + 1 >= LRU_BATCH_ROWS / 2 ? w->barrier + 1 : w->nrows;
+	n = w->barrier + 1 >= LRU_BATCH_ROWS / 2 ? w->barrier + 1 : w->cr.nrows;
 	return write_rows(w, n);
 }
 
 /* A new row at the end of the queue, of run @run_id and task @pid. */
-static struct lru_row *new_row(struct store_lru *w, int64_t run_id, int pid)
+static struct callrow *new_row(struct store_lru *w, int64_t run_id, int pid)
 {
-	struct lru_row *r = &w->rows[w->nrows++];
+	struct callrow *r = &w->cr.rows[w->cr.nrows++];
 
-	r->have = 0;
-	r->more = false;
-	r->extra[0] = r->extra[1] = NULL;
-	row_set(w, r, w->l.kcol[LC_RUN], run_id);
-	row_set(w, r, w->l.kcol[LC_PID], pid);
+	callrow_begin(r);
+	callrow_set(&w->cr, r, w->l.kcol[LC_RUN], run_id);
+	callrow_set(&w->cr, r, w->l.kcol[LC_PID], pid);
 	return r;
 }
 
 /* The fields of @ev (event @k of the layout) into @r. */
-static void set_fields(struct store_lru *w, struct lru_row *r, int k, const struct ingest_event *ev)
+static void set_fields(struct store_lru *w, struct callrow *r, int k, const struct ingest_event *ev)
 {
 	for (uint32_t p = ev->present; p; p &= p - 1) {
 		int f = __builtin_ctz(p);
 
 		if (f < VR_SPEC_MAX_FIELDS && w->l.fcol[k][f] >= 0)
-			row_set(w, r, w->l.fcol[k][f], ev->val[f]);
+			callrow_set(&w->cr, r, w->l.fcol[k][f], ev->val[f]);
 	}
 }
 
@@ -582,8 +479,8 @@ static int open_isolate(const struct store_lru *w, int pid)
 {
 	int pcol = w->l.kcol[LC_PID];
 
-	for (int i = w->nrows - 1; i > w->barrier; i--)
-		if (w->rows[i].v[pcol] == pid)
+	for (int i = w->cr.nrows - 1; i > w->barrier; i--)
+		if (w->cr.rows[i].v[pcol] == pid)
 			return i;
 	return -1;
 }
@@ -593,44 +490,44 @@ int store_lru_event(struct store_lru *w, int64_t run_id, const struct ingest_eve
 	const struct lru_layout *l = &w->l;
 	int k = ev->spec == l->spec[LK_ISOLATE] ? LK_ISOLATE :
 		ev->spec == l->spec[LK_INACTIVE] ? LK_INACTIVE : LK_ACTIVE;
-	struct lru_row *r;
+	struct callrow *r;
 	int i;
 
-	if (w->nrows && run_id != w->run_id)	/* rows of one run each */
-		w->barrier = w->nrows - 1;
+	if (w->cr.nrows && run_id != w->run_id)	/* rows of one run each */
+		w->barrier = w->cr.nrows - 1;
 	w->run_id = run_id;
 	if (k == LK_ISOLATE) {
 		if (make_room(w))
 			return -1;
 		r = new_row(w, run_id, ev->pid);
-		row_set(w, r, l->kcol[LC_TS], (int64_t)ev->ts_ns);
-		row_set(w, r, l->kcol[LC_CPU], ev->cpu);
+		callrow_set(&w->cr, r, l->kcol[LC_TS], (int64_t)ev->ts_ns);
+		callrow_set(&w->cr, r, l->kcol[LC_CPU], ev->cpu);
 		set_fields(w, r, k, ev);
 		if (ev->extra_json) {
 			r->extra[0] = vr_strdup(ev->extra_json);
 			r->more = true;
 		}
-		if (w->nrows - 1 - w->barrier > LRU_OPEN_ROWS)
-			w->barrier = w->nrows - 1 - LRU_OPEN_ROWS;
+		if (w->cr.nrows - 1 - w->barrier > LRU_OPEN_ROWS)
+			w->barrier = w->cr.nrows - 1 - LRU_OPEN_ROWS;
 		return 0;
 	}
 	i = open_isolate(w, ev->pid);
 	if (i >= 0) {
-		r = &w->rows[i];
-		row_set(w, r, l->kcol[LC_OFFSET], (int64_t)ev->ts_ns - r->v[l->kcol[LC_TS]]);
+		r = &w->cr.rows[i];
+		callrow_set(&w->cr, r, l->kcol[LC_OFFSET], (int64_t)ev->ts_ns - r->v[l->kcol[LC_TS]]);
 		if (ev->cpu != r->v[l->kcol[LC_CPU]])
-			row_set(w, r, l->kcol[LC_SHRINK_CPU], ev->cpu);
+			callrow_set(&w->cr, r, l->kcol[LC_SHRINK_CPU], ev->cpu);
 	} else {
 		if (make_room(w))
 			return -1;
-		i = w->nrows;
+		i = w->cr.nrows;
 		r = new_row(w, run_id, ev->pid);
-		row_set(w, r, l->kcol[LC_OFFSET], (int64_t)ev->ts_ns);
-		row_set(w, r, l->kcol[LC_SHRINK_CPU], ev->cpu);
+		callrow_set(&w->cr, r, l->kcol[LC_OFFSET], (int64_t)ev->ts_ns);
+		callrow_set(&w->cr, r, l->kcol[LC_SHRINK_CPU], ev->cpu);
 	}
 	set_fields(w, r, k, ev);
 	if (k == LK_ACTIVE)
-		row_set(w, r, l->kcol[LC_ACTIVE], 1);
+		callrow_set(&w->cr, r, l->kcol[LC_ACTIVE], 1);
 	if (ev->extra_json) {
 		r->extra[1] = vr_strdup(ev->extra_json);
 		r->more = true;
@@ -641,7 +538,7 @@ int store_lru_event(struct store_lru *w, int64_t run_id, const struct ingest_eve
 
 int store_lru_flush(struct store_lru *w)
 {
-	int rc = write_rows(w, w->nrows);
+	int rc = write_rows(w, w->cr.nrows);
 
 	w->barrier = -1;
 	return rc;

@@ -36,6 +36,7 @@
  * header byte each, and unused_scan's value), 12 % of the table's pages
  * (777k calls of samples/wsf10-1.dat repeated 40 times: 41.3 -> 36.2 MB).
  */
+#include "store-callrows.h"
 #include "store-priv.h"
 #include "vr.h"
 
@@ -97,7 +98,7 @@ struct slab_layout {
 	int kcol[SC_END_OWN + 1];
 	int s_col[VR_SPEC_MAX_FIELDS], e_col[VR_SPEC_MAX_FIELDS];
 };
-_Static_assert(SLAB_MAX_COLS <= 64, "a row's NULL mask is a uint64_t");
+_Static_assert(SLAB_MAX_COLS <= CALLROWS_MAX_COLS, "a row is a struct callrow");
 
 static int field_index(int spec, const char *name)
 {
@@ -553,34 +554,13 @@ struct shrinker_key {
 	char *sym;		/* owned in the cache's keys; NULL: none */
 };
 
-/*
- * One row of shrink_call and its shrink_call_more: column c of the layout
- * is v[c] when bit c of have is set, else NULL; the extras (text) are
- * owned.  A start waiting for its end is a row with the start's columns.
- */
-struct call_row {
-	uint64_t have;
-	int64_t v[SLAB_MAX_COLS];
-	char *extra[2];		/* the start's, the end's; NULL: none */
-	bool more;		/* a value in a column of shrink_call_more */
-};
-
-/* The columns of one of the two INSERTs, and its rows. */
-struct slab_insert {
-	const struct store_slab *s;
-	int cols[SLAB_MAX_COLS];	/* its column k: the layout's column */
-	int ncols;
-	const int *rows;		/* its row r: s->rows[rows[r]]; NULL: r */
-	sqlite3_stmt *st;
-};
-
 struct store_slab {
 	sqlite3 *db;
 	char *path;
 	struct store_bulk *bulk;
 	struct slab_layout l;
-	GHashTable *pending;	/* pid -> struct call_row (a start, owned) */
-	struct call_row **spare;	/* rows pending had, to be used again */
+	GHashTable *pending;	/* pid -> struct callrow (a start, owned) */
+	struct callrow **spare;	/* rows pending had, to be used again */
 	int nspare, spare_cap;
 	GHashTable *shrinkers;	/* struct shrinker_key -> id (int64_t *) */
 	struct {		/* the last id of each (shr, shrink) hashed here */
@@ -589,10 +569,8 @@ struct store_slab {
 		bool used;
 	} cache[SHR_CACHE_SLOTS];
 	sqlite3_stmt *find, *add;
-	struct slab_insert ins, ins_more;
-	struct call_row *rows;	/* waiting to be inserted: SLAB_BATCH_ROWS */
-	int nrows;
-	int *more_rows;		/* indexes of the rows with a shrink_call_more row */
+	struct callrows cr;	/* rows waiting to be inserted (a start waiting
+				 * for its end is a row with the start's columns) */
 };
 
 static guint key_hash(gconstpointer p)
@@ -620,26 +598,27 @@ static void key_free(gpointer p)
 	free(k);
 }
 
-static void row_clear(struct call_row *r)
+/* The columns of the layout as the inserts of shrink_call and
+ * shrink_call_more see them (callrows_plan()): an echo column is one of
+ * shrink_call_more that alone gives a call no row there (end_echoes()). */
+static void plan_rows(struct store_slab *s)
 {
-	free(r->extra[0]);
-	free(r->extra[1]);
-	r->extra[0] = r->extra[1] = NULL;
-}
+	struct callrows *cr = &s->cr;
 
-/* The insert of shrink_call (@more false: its columns, id first) or of
- * shrink_call_more (id and run_id as call_id and run_id, then its own). */
-static void plan_insert(struct store_slab *s, struct slab_insert *ins, bool more)
-{
-	ins->s = s;
-	ins->ncols = 0;
-	if (more) {
-		ins->cols[ins->ncols++] = s->l.kcol[SC_ID];
-		ins->cols[ins->ncols++] = s->l.kcol[SC_RUN];
+	callrows_init(cr, s->db, s->path, s->bulk, "shrink_call", "shrink_call_more",
+		      "shrinker calls", SLAB_BATCH_ROWS);
+	for (int c = 0; c < s->l.ncols; c++) {
+		const struct slab_col *sc = &s->l.col[c];
+
+		cr->col[c] = (struct callrows_col){
+			.name = sc->name, .more = sc->more, .marks_more = sc->more && sc->echo < 0,
+			.extra = sc->kind == SC_EXTRA ? 0 : sc->kind == SC_END_EXTRA ? 1 : -1,
+		};
 	}
-	for (int c = 0; c < s->l.ncols; c++)
-		if (s->l.col[c].more == more)
-			ins->cols[ins->ncols++] = c;
+	cr->ncols = s->l.ncols;
+	cr->id_col = s->l.kcol[SC_ID];
+	cr->run_col = s->l.kcol[SC_RUN];
+	callrows_plan(cr);
 }
 
 struct store_slab *store_slab_new(sqlite3 *db, const char *path, struct store_bulk *bulk)
@@ -657,10 +636,7 @@ struct store_slab *store_slab_new(sqlite3 *db, const char *path, struct store_bu
 	}
 	s->pending = g_hash_table_new(g_direct_hash, g_direct_equal);
 	s->shrinkers = g_hash_table_new_full(key_hash, key_equal, key_free, free);
-	s->rows = vr_calloc(SLAB_BATCH_ROWS, sizeof(*s->rows));
-	s->more_rows = vr_calloc(SLAB_BATCH_ROWS, sizeof(*s->more_rows));
-	plan_insert(s, &s->ins, false);
-	plan_insert(s, &s->ins_more, true);
+	plan_rows(s);
 	return s;
 }
 
@@ -672,7 +648,7 @@ static void drop_rows(struct store_slab *s)
 
 	g_hash_table_iter_init(&it, s->pending);
 	while (g_hash_table_iter_next(&it, &k, &v)) {
-		row_clear(v);
+		callrow_clear(v);
 		if (s->nspare == s->spare_cap) {
 			s->spare_cap = s->spare_cap ? 2 * s->spare_cap : 64;
 			s->spare = vr_realloc(s->spare, (size_t)s->spare_cap * sizeof(*s->spare));
@@ -680,9 +656,7 @@ static void drop_rows(struct store_slab *s)
 		s->spare[s->nspare++] = v;
 	}
 	g_hash_table_remove_all(s->pending);
-	for (int i = 0; i < s->nrows; i++)
-		row_clear(&s->rows[i]);
-	s->nrows = 0;
+	callrows_drop(&s->cr);
 }
 
 static void cache_clear(struct store_slab *s)
@@ -700,8 +674,7 @@ void store_slab_free(struct store_slab *s)
 		return;
 	drop_rows(s);
 	cache_clear(s);
-	sqlite3_finalize(s->ins.st);
-	sqlite3_finalize(s->ins_more.st);
+	callrows_fini(&s->cr);
 	sqlite3_finalize(s->find);
 	sqlite3_finalize(s->add);
 	g_hash_table_destroy(s->pending);
@@ -709,8 +682,6 @@ void store_slab_free(struct store_slab *s)
 	for (int i = 0; i < s->nspare; i++)
 		free(s->spare[i]);
 	free(s->spare);
-	free(s->rows);
-	free(s->more_rows);
 	free(s->path);
 	free(s);
 }
@@ -821,21 +792,13 @@ static int shrinker_id(struct store_slab *s, const struct ingest_event *ev, int 
 	return 0;
 }
 
-static void row_set(const struct store_slab *s, struct call_row *r, int col, int64_t v)
-{
-	r->v[col] = v;
-	r->have |= 1ull << col;
-	if (s->l.col[col].more && s->l.col[col].echo < 0)	/* an echo: end_echoes() */
-		r->more = true;
-}
-
 /*
  * The end's echo columns of @r (its cpu, shrinker, nid, memcg_id and
  * unused_scan, echo_fields) are stored, with end_own 1, when the end has
  * no start in @r (!@paired) or one of them differs from the start's; else
  * they are left NULL, and the view gives the start's.
  */
-static void end_echoes(const struct store_slab *s, struct call_row *r, bool paired)
+static void end_echoes(const struct store_slab *s, struct callrow *r, bool paired)
 {
 	const struct slab_layout *l = &s->l;
 	uint64_t echoes = 0;
@@ -852,34 +815,32 @@ static void end_echoes(const struct store_slab *s, struct call_row *r, bool pair
 			own = true;
 	}
 	if (own)
-		row_set(s, r, l->kcol[SC_END_OWN], 1);
+		callrow_set(&s->cr, r, l->kcol[SC_END_OWN], 1);
 	else
 		r->have &= ~echoes;
 }
 
 /* A start's columns of @r from @ev; 0 or -1 after a message. */
 static int start_row(struct store_slab *s, int64_t run_id, const struct ingest_event *ev,
-		     struct call_row *r)
+		     struct callrow *r)
 {
 	const struct slab_layout *l = &s->l;
 	int64_t id;
 
 	if (shrinker_id(s, ev, l->s_shr, l->s_shrink, &id))
 		return -1;
-	r->have = 0;
-	r->more = false;
+	callrow_begin(r);
 	r->extra[0] = ev->extra_json ? vr_strdup(ev->extra_json) : NULL;
-	r->extra[1] = NULL;
-	row_set(s, r, l->kcol[SC_RUN], run_id);
-	row_set(s, r, l->kcol[SC_PID], ev->pid);
-	row_set(s, r, l->kcol[SC_TS], (int64_t)ev->ts_ns);
-	row_set(s, r, l->kcol[SC_CPU], ev->cpu);
-	row_set(s, r, l->kcol[SC_SHRINKER], id);
+	callrow_set(&s->cr, r, l->kcol[SC_RUN], run_id);
+	callrow_set(&s->cr, r, l->kcol[SC_PID], ev->pid);
+	callrow_set(&s->cr, r, l->kcol[SC_TS], (int64_t)ev->ts_ns);
+	callrow_set(&s->cr, r, l->kcol[SC_CPU], ev->cpu);
+	callrow_set(&s->cr, r, l->kcol[SC_SHRINKER], id);
 	for (uint32_t p = ev->present; p; p &= p - 1) {
 		int f = __builtin_ctz(p);
 
 		if (f < VR_SPEC_MAX_FIELDS && l->s_col[f] >= 0)
-			row_set(s, r, l->s_col[f], ev->val[f]);
+			callrow_set(&s->cr, r, l->s_col[f], ev->val[f]);
 	}
 	if (r->extra[0])
 		r->more = true;
@@ -892,7 +853,7 @@ static int start_row(struct store_slab *s, int64_t run_id, const struct ingest_e
  * own (@r empty).  0 or -1 after a message.
  */
 static int end_row(struct store_slab *s, int64_t run_id, const struct ingest_event *ev,
-		   bool paired, struct call_row *r)
+		   bool paired, struct callrow *r)
 {
 	const struct slab_layout *l = &s->l;
 	int64_t id;
@@ -900,108 +861,43 @@ static int end_row(struct store_slab *s, int64_t run_id, const struct ingest_eve
 	if (shrinker_id(s, ev, l->e_shr, l->e_shrink, &id))
 		return -1;
 	if (!paired) {
-		r->have = 0;
-		r->more = false;
-		r->extra[0] = NULL;
-		row_set(s, r, l->kcol[SC_RUN], run_id);
-		row_set(s, r, l->kcol[SC_PID], ev->pid);
+		callrow_begin(r);
+		callrow_set(&s->cr, r, l->kcol[SC_RUN], run_id);
+		callrow_set(&s->cr, r, l->kcol[SC_PID], ev->pid);
 	}
 	r->extra[1] = ev->extra_json ? vr_strdup(ev->extra_json) : NULL;
 	if (r->extra[1])
 		r->more = true;
-	row_set(s, r, l->kcol[SC_END_OFFSET],
+	callrow_set(&s->cr, r, l->kcol[SC_END_OFFSET],
 		paired ? (int64_t)ev->ts_ns - r->v[l->kcol[SC_TS]] : (int64_t)ev->ts_ns);
-	row_set(s, r, l->kcol[SC_END_CPU], ev->cpu);
-	row_set(s, r, l->kcol[SC_END_SHRINKER], id);
+	callrow_set(&s->cr, r, l->kcol[SC_END_CPU], ev->cpu);
+	callrow_set(&s->cr, r, l->kcol[SC_END_SHRINKER], id);
 	for (uint32_t p = ev->present; p; p &= p - 1) {
 		int f = __builtin_ctz(p);
 
 		if (f < VR_SPEC_MAX_FIELDS && l->e_col[f] >= 0)
-			row_set(s, r, l->e_col[f], ev->val[f]);
+			callrow_set(&s->cr, r, l->e_col[f], ev->val[f]);
 	}
 	if (!paired && (ev->present & (1u << l->e_begin)))
-		row_set(s, r, l->kcol[SC_BEGIN_NS], ev->val[l->e_begin]);
+		callrow_set(&s->cr, r, l->kcol[SC_BEGIN_NS], ev->val[l->e_begin]);
 	if (!paired && (ev->present & (1u << l->e_nobj)))
-		row_set(s, r, l->kcol[SC_BEGIN_NOBJ], ev->val[l->e_nobj]);
+		callrow_set(&s->cr, r, l->kcol[SC_BEGIN_NOBJ], ev->val[l->e_nobj]);
 	if (ev->present & (1u << l->e_complete))
-		row_set(s, r, l->kcol[SC_COMPLETE], ev->val[l->e_complete]);
+		callrow_set(&s->cr, r, l->kcol[SC_COMPLETE], ev->val[l->e_complete]);
 	end_echoes(s, r, paired);
-	return 0;
-}
-
-/* Column @col of row @row of an insert (store_bulk_column_fn). */
-static void call_column(const void *arg, int row, int col, sqlite3_context *ctx)
-{
-	const struct slab_insert *ins = arg;
-	const struct store_slab *s = ins->s;
-	const struct call_row *r = &s->rows[ins->rows ? ins->rows[row] : row];
-	int c = ins->cols[col];
-
-	if (c == s->l.kcol[SC_EXTRA] || c == s->l.kcol[SC_END_EXTRA]) {
-		const char *t = r->extra[c == s->l.kcol[SC_END_EXTRA]];
-
-		if (t)
-			sqlite3_result_text(ctx, t, -1, SQLITE_STATIC);
-		else
-			sqlite3_result_null(ctx);
-	} else if (r->have & (1ull << c)) {
-		sqlite3_result_int64(ctx, r->v[c]);
-	} else {
-		sqlite3_result_null(ctx);
-	}
-}
-
-/* Run @ins over @n rows; 0 or -1 after a message. */
-static int run_insert(struct store_slab *s, struct slab_insert *ins, const char *table, int n)
-{
-	if (!ins->st) {
-		struct vr_buf cols;
-
-		vr_buf_init(&cols);
-		for (int k = 0; k < ins->ncols; k++) {
-			const char *name = s->l.col[ins->cols[k]].name;
-
-			if (ins == &s->ins_more && k == 0)
-				name = "call_id";
-			vr_buf_addf(&cols, "%s\"%s\"", k ? ", " : "", name);
-		}
-		ins->st = store_bulk_prepare(s->bulk, table, cols.buf, ins->ncols);
-		vr_buf_release(&cols);
-		if (!ins->st)
-			return -1;
-	}
-	if (store_bulk_insert_rows(s->bulk, ins->st, n, call_column, ins) != SQLITE_DONE)
-		return vr_error("%s: cannot insert shrinker calls: %s", s->path, sqlite3_errmsg(s->db));
 	return 0;
 }
 
 /* Insert the rows waiting, and their shrink_call_more rows; 0 or -1. */
 static int write_rows(struct store_slab *s)
 {
-	int nmore = 0, rc;
+	int64_t first_id;
+	int n = s->cr.nrows, rc;
 
-	if (!s->nrows)
+	if (!n)
 		return 0;
-	for (int i = 0; i < s->nrows; i++)
-		if (s->rows[i].more)
-			s->more_rows[nmore++] = i;
-	s->ins.rows = NULL;
-	s->ins_more.rows = s->more_rows;
-	/* id NULL: SQLite gives each row the largest id plus one, in order,
-	 * and appends it without a seek (a given id cost a b-tree search per
-	 * row: 176M of 1.29G instructions of these inserts) */
-	rc = run_insert(s, &s->ins, "shrink_call", s->nrows);
-	if (!rc && nmore) {
-		int64_t first = sqlite3_last_insert_rowid(s->db) - s->nrows + 1;
-
-		for (int i = 0; i < nmore; i++)
-			row_set(s, &s->rows[s->more_rows[i]], s->l.kcol[SC_ID],
-				first + s->more_rows[i]);
-		rc = run_insert(s, &s->ins_more, "shrink_call_more", nmore);
-	}
-	for (int i = 0; i < s->nrows; i++)
-		row_clear(&s->rows[i]);
-	s->nrows = 0;
+	rc = callrows_insert(&s->cr, n, &first_id);
+	callrows_shift(&s->cr, n);
 	return rc;
 }
 
@@ -1010,17 +906,17 @@ static int write_rows(struct store_slab *s)
  * is SQLite's (write_rows()).  Writes the queue when full; 0 or -1 after a
  * message.
  */
-static int queue_row(struct store_slab *s, struct call_row *r)
+static int queue_row(struct store_slab *s, struct callrow *r)
 {
-	s->rows[s->nrows++] = *r;
+	s->cr.rows[s->cr.nrows++] = *r;
 	r->extra[0] = r->extra[1] = NULL;
-	return s->nrows == SLAB_BATCH_ROWS ? write_rows(s) : 0;
+	return s->cr.nrows == SLAB_BATCH_ROWS ? write_rows(s) : 0;
 }
 
 /* The pending start of @pid, taken out of the table (owned; unpend()). */
-static struct call_row *take_pending(struct store_slab *s, int pid)
+static struct callrow *take_pending(struct store_slab *s, int pid)
 {
-	struct call_row *r = g_hash_table_lookup(s->pending, GINT_TO_POINTER(pid));
+	struct callrow *r = g_hash_table_lookup(s->pending, GINT_TO_POINTER(pid));
 
 	if (r)
 		g_hash_table_steal(s->pending, GINT_TO_POINTER(pid));
@@ -1028,9 +924,9 @@ static struct call_row *take_pending(struct store_slab *s, int pid)
 }
 
 /* Give @r back to the spares (its extras already moved or freed). */
-static void unpend(struct store_slab *s, struct call_row *r)
+static void unpend(struct store_slab *s, struct callrow *r)
 {
-	row_clear(r);
+	callrow_clear(r);
 	if (s->nspare == s->spare_cap) {
 		s->spare_cap = s->spare_cap ? 2 * s->spare_cap : 64;
 		s->spare = vr_realloc(s->spare, (size_t)s->spare_cap * sizeof(*s->spare));
@@ -1044,7 +940,7 @@ static void unpend(struct store_slab *s, struct call_row *r)
  * slab_nr_objects_to_shrink)?  Only then do they share a row, whose view
  * gives those two columns from the start's.
  */
-static bool model_paired(const struct store_slab *s, const struct call_row *st,
+static bool model_paired(const struct store_slab *s, const struct callrow *st,
 			 const struct ingest_event *ev)
 {
 	const struct slab_layout *l = &s->l;
@@ -1057,7 +953,7 @@ static bool model_paired(const struct store_slab *s, const struct call_row *st,
 
 int store_slab_event(struct store_slab *s, int64_t run_id, const struct ingest_event *ev)
 {
-	struct call_row *open = take_pending(s, ev->pid), *r, alone;
+	struct callrow *open = take_pending(s, ev->pid), *r, alone;
 	int rc = 0;
 
 	if (ev->spec == s->l.start) {
@@ -1090,7 +986,7 @@ int store_slab_event(struct store_slab *s, int64_t run_id, const struct ingest_e
 struct open_start {
 	int64_t ts;
 	int pid;
-	struct call_row *r;
+	struct callrow *r;
 };
 
 /* By time, then pid (the order of the rows of starts never ended). */
@@ -1115,7 +1011,7 @@ int store_slab_flush(struct store_slab *s, int64_t run_id)
 	(void)run_id;	/* the rows have it */
 	g_hash_table_iter_init(&it, s->pending);
 	while (g_hash_table_iter_next(&it, &k, &v))
-		open[i++] = (struct open_start){ ((struct call_row *)v)->v[s->l.kcol[SC_TS]],
+		open[i++] = (struct open_start){ ((struct callrow *)v)->v[s->l.kcol[SC_TS]],
 						 GPOINTER_TO_INT(k), v };
 	g_hash_table_steal_all(s->pending);
 	qsort(open, n, sizeof(*open), by_ts);
