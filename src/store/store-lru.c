@@ -561,22 +561,6 @@ const char *store_lru_event_name(int i)
 	return i >= 0 && i < LK_COUNT ? lru_events[i] : NULL;
 }
 
-/* Does table @table of main have column @column? */
-static bool has_column(sqlite3 *db, const char *table, const char *column)
-{
-	char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info('%q') WHERE name = '%q'",
-				    table, column);
-	sqlite3_stmt *st;
-	bool have = false;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-		have = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
-		sqlite3_finalize(st);
-	}
-	sqlite3_free(sql);
-	return have;
-}
-
 /* The rows of event @k's old table in rowid order: run_id, ts_ns, cpu, pid,
  * each field (NULL for a column the table lacks), extra; NULL when the
  * table is not there, *@err set after a message. */
@@ -593,7 +577,7 @@ static sqlite3_stmt *old_rows(struct store_lru *w, int k, bool *err)
 	for (int f = 0; f < spec_nfields(spec); f++) {
 		const char *c = spec_column(spec, f);
 
-		if (has_column(w->db, v4_tables[k], c))
+		if (store_sqlite_has_column(w->db, "main", v4_tables[k], c))
 			vr_buf_addf(&b, ", \"%s\"", c);
 		else
 			vr_buf_addstr(&b, ", NULL");

@@ -106,6 +106,13 @@ int store_sqlite_exec(sqlite3 *db, const char *path, const char *sql, const char
 int store_sqlite_has(sqlite3 *db, const char *schema, const char *name, const char *type);
 
 /*
+ * store_sqlite_has_column - whether table @table of schema @schema ("main",
+ * "db0"; NULL: main) of @db has a column @column (PRAGMA table_info); false
+ * also when the schema cannot be read (no message).
+ */
+bool store_sqlite_has_column(sqlite3 *db, const char *schema, const char *table, const char *column);
+
+/*
  * A sum over raw rows that the readers use (store-schema.c): a TEMP view
  * of a loaded database, a table of an evidence database.
  */

@@ -274,21 +274,6 @@ const struct store_sum store_sums[] = {
 };
 const size_t store_sums_count = VR_ARRAY_SIZE(store_sums);
 
-/* Does @schema's table @table have column @column? */
-static bool has_column(sqlite3 *db, const char *schema, const char *table, const char *column)
-{
-	char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info('%q', '%q')"
-				    " WHERE name = '%q'", table, schema ? schema : "main", column);
-	sqlite3_stmt *st;
-	bool have = false;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-		have = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
-		sqlite3_finalize(st);
-	}
-	sqlite3_free(sql);
-	return have;
-}
 
 /* The rows of @RUN: all, run ?1's, or those of run ?1's pids that had
  * more than one comm (store-sums.c counts the others). */
@@ -306,8 +291,8 @@ static char *sum_sql(const struct store_sum *v, sqlite3 *db, const char *schema,
 	/* task spans (first_ns): tables made before them (and only read
 	 * since) have one comm per pid and row; mglru_retry: a table of
 	 * lru_shrink_inactive made before it has no retry marked */
-	const char *many = has_column(db, schema, "task", "first_ns") ? COMM_MANY : "''";
-	const char *retry = has_column(db, schema, "mm_vmscan_lru_shrink_inactive", "mglru_retry") ?
+	const char *many = store_sqlite_has_column(db, schema, "task", "first_ns") ? COMM_MANY : "''";
+	const char *retry = store_sqlite_has_column(db, schema, "mm_vmscan_lru_shrink_inactive", "mglru_retry") ?
 			    "mglru_retry" : "NULL";
 	struct vr_buf b, t;
 	char *sql;
@@ -384,6 +369,21 @@ int store_sqlite_has(sqlite3 *db, const char *schema, const char *name, const ch
 		n = sqlite3_column_int(st, 0) > 0;
 	sqlite3_finalize(st);
 	return n;
+}
+
+bool store_sqlite_has_column(sqlite3 *db, const char *schema, const char *table, const char *column)
+{
+	char *sql = sqlite3_mprintf("SELECT count(*) FROM pragma_table_info('%q', '%q')"
+				    " WHERE name = '%q'", table, schema ? schema : "main", column);
+	sqlite3_stmt *st;
+	bool have = false;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		have = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+		sqlite3_finalize(st);
+	}
+	sqlite3_free(sql);
+	return have;
 }
 
 int store_sums_make(sqlite3 *db, const char *path, bool tables, const char *from)
