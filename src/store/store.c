@@ -381,6 +381,13 @@ static int slab_schema(struct store *s, int64_t from)
 	return r ? -1 : 0;
 }
 
+/* Is spec @i (>= 0) an event written as part of a merged call row
+ * (store-slab.c's shrink_call, store-lru.c's lru_call)? */
+static bool call_spec(int i)
+{
+	return store_slab_spec(i) || store_lru_spec(i);
+}
+
 /*
  * Create what is missing of the schema inside the open write transaction,
  * upgrading a version 1 database first.  Its version is read here, under
@@ -420,7 +427,7 @@ static int schema_in_transaction(struct store *s)
 		char *sql;
 		int r;
 
-		if (store_slab_spec((int)i) || store_lru_spec((int)i))
+		if (call_spec((int)i))
 			continue;	/* views of shrink_call and lru_call, below */
 		sql = spec_table_sql((int)i);
 		r = store_exec(s, sql, "cannot create event table");
@@ -1394,6 +1401,15 @@ static int count_event(struct store *s, const struct ingest_event *ev)
 	return 0;
 }
 
+/* @ev, of a call_spec(), counted and handed to its call rows' writer;
+ * 0 or -1 after a message. */
+static int call_event(struct store *s, const struct ingest_event *ev)
+{
+	s->spec_count[ev->spec]++;
+	return store_slab_spec(ev->spec) ? store_slab_event(s->slab, s->run_id, ev)
+					 : store_lru_event(s->lru, s->run_id, ev);
+}
+
 int store_event(struct store *s, const struct ingest_event *ev)
 {
 	sqlite3_stmt *st;
@@ -1404,14 +1420,8 @@ int store_event(struct store *s, const struct ingest_event *ev)
 		return -1;
 	if (i < 0)
 		return insert_other(s, ev);
-	if (store_slab_spec(i)) {
-		s->spec_count[i]++;
-		return store_slab_event(s->slab, s->run_id, ev);
-	}
-	if (store_lru_spec(i)) {
-		s->spec_count[i]++;
-		return store_lru_event(s->lru, s->run_id, ev);
-	}
+	if (call_spec(i))
+		return call_event(s, ev);
 	if (!s->ins[i] && prepare_spec_insert(s, i))
 		return -1;
 	st = s->ins[i];
@@ -1517,10 +1527,8 @@ int store_events(struct store *s, const struct ingest_event *evs, int n)
 			flush_groups_drop(s);
 			return -1;
 		}
-		if (i >= 0 && (store_slab_spec(i) || store_lru_spec(i))) {
-			s->spec_count[i]++;
-			if (store_slab_spec(i) ? store_slab_event(s->slab, s->run_id, ev)
-					       : store_lru_event(s->lru, s->run_id, ev)) {
+		if (i >= 0 && call_spec(i)) {
+			if (call_event(s, ev)) {
 				flush_groups_drop(s);
 				return -1;
 			}
@@ -1777,8 +1785,8 @@ int store_run_commit(struct store *s)
 {
 	if (!s->in_run)
 		return vr_error("%s: no run is being loaded", s->path);
-	if (store_slab_flush(s->slab, s->run_id) || store_lru_flush(s->lru) || write_counts(s) || update_run_row(s) ||
-	    apply_renames(s) ||
+	if (store_slab_flush(s->slab, s->run_id) || store_lru_flush(s->lru) || write_counts(s) ||
+	    update_run_row(s) || apply_renames(s) ||
 	    store_sums_commit(s->db, s->path, s->sums, s->run_id, (int64_t)s->first_ts,
 			      s->stall_pages, s->nstall_pages) ||
 	    (s->before_commit && s->before_commit(s->before_commit_arg, s, s->run_id)) ||
