@@ -303,4 +303,13 @@ test_expect_success 'control bytes of a file name are escaped in every message; 
 	grep -q "NAME of NAME=FILE,...: a label must not be empty" err
 '
 
+test_expect_success 'a database of one small recording is at most 5 times its size' '
+	# 45 tables and indexes, most of them nearly empty for one lab run: with
+	# 64 KiB pages their pages alone were 3 MB, and this database 12.5 MB
+	# (6.8 times the 1.8 MB trace)
+	rm -f small.db && "$VR" load -q -d small.db "$TOP/samples/lab/vanilla-1.dat" &&
+	db=$(stat -c %s small.db) && trace=$(stat -c %s "$TOP/samples/lab/vanilla-1.dat") &&
+	test $((db)) -le $((5 * trace))
+'
+
 test_done
