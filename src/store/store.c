@@ -922,8 +922,8 @@ struct store *store_open(const char *path, int flags)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, 10000);
-	/* page_size only takes effect on a new database.  Each of the fifty
-	 * or so tables and indexes takes at least one page and ends with one
+	/* page_size only takes effect on a new database.  Each of the 45 or
+	 * so tables and indexes takes at least one page and ends with one
 	 * partly filled: 8 KiB pages make a one-recording database about a
 	 * third smaller than 64 KiB pages did (12.5 to 8.6 MB for a 1.8 MB
 	 * trace), at the same load time (64 KiB and 8 KiB measured the same,
