@@ -86,6 +86,26 @@ test_expect_success 'load --window S; bad values are usage errors' '
 	done
 '
 
+# --window 0.03: windows of 30 ms from 1.000 s, window k = [1.00 + 0.03k,
+# 1.03 + 0.03k).  kswapd1 runs 1.20-1.45: 10 ms of window 6 (1.18-1.21),
+# all of windows 7 to 14 (1.21-1.45): 250 ms.  dd stalls 1.50-1.75: 10 ms
+# of window 16 (1.48-1.51), all of 17 to 24 (1.51-1.75): 250 ms.  Each
+# interval crosses many windows (src/windows.c walks it window by window).
+test_expect_success 'load --window 0.03: intervals across many windows, by hand' '
+	trace && "$VR" load -q -d db --window 0.03 w.txt &&
+	sqlite3 db "SELECT window, kswapd_running_ns FROM reclaim_window WHERE nid = 1 AND
+		    kswapd_running_ns > 0 ORDER BY window" >actual &&
+	printf "%s\n" 6\|10000000 7\|30000000 8\|30000000 9\|30000000 10\|30000000 \
+		11\|30000000 12\|30000000 13\|30000000 14\|30000000 >expect &&
+	test_cmp expect actual &&
+	sqlite3 db "SELECT window, stall_ns FROM reclaim_window WHERE nid IS NULL AND stall_ns > 0
+		    ORDER BY window" >actual &&
+	printf "%s\n" 16\|10000000 17\|30000000 18\|30000000 19\|30000000 20\|30000000 \
+		21\|30000000 22\|30000000 23\|30000000 24\|30000000 >expect &&
+	test_cmp expect actual &&
+	test "$(sqlite3 db "SELECT sum(kswapd_running_ns) FROM reclaim_window WHERE nid IS NULL")" = 550000000
+'
+
 # Two runs of kernel k, the second scanning twice as much in window 0 (128
 # pages): at step 0 (0.1 s, the middle 0.05 s) 640 and 1280 pages/s, median
 # 960; 21 steps (21 windows of 0.1 s); step 2: 320 pages/s in both.

@@ -16,6 +16,8 @@ row gives the median over the rounds and their range [min-max]:
     make-scaled-trace.py) / load of BIG, and the peak RSS of each load (the
     largest process of its tree, file pages mapped included: what a user
     sees);
+  - load of BIG with windows of 0.1 s (--window 0.1: thousands of
+    reclaim_window rows) / load of BIG;
   - the database's size / BIG's;
   - the commands run after the load on BIG's database (right after it,
     before the other loads), / that load.
@@ -94,6 +96,9 @@ def one_round(vr, bare, big, v6, x3, x10, small, tmp, shared=None):
     if not shared:
         walls = [measure(['trace-cmd', 'report', '-i', f])[0] for f in small]
         r['small_report'] = (sum(walls), 0.0, 0.0)
+    wdb = fresh(os.path.join(tmp, 'window.db'))
+    r['load_window'] = measure([vr, 'load', '-q', '--window', '0.1', '-d', wdb, big])
+    os.unlink(wdb)
     for name, path in (('x3', x3), ('x10', x10)):
         xdb = fresh(os.path.join(tmp, name + '.db'))
         r[name] = measure([vr, 'load', '-q', '-d', xdb, path])
@@ -162,6 +167,8 @@ def main():
     row('load x3 / load x1, wall', lambda rs: [r['x3'][0] / r['load'][0] for r in rs], '{:.2f}')
     row('load x10 / load x1, wall', lambda rs: [r['x10'][0] / r['load'][0] for r in rs], '{:.2f}',
         '<= 10.5', lambda v: v <= 10.5)
+    row('load --window 0.1 / load, wall', lambda rs: [r['load_window'][0] / r['load'][0] for r in rs],
+        '{:.2f}')
     row('load x1 peak RSS MB', lambda rs: [r['load'][2] for r in rs], '{:.0f}')
     row('load x3 peak RSS MB', lambda rs: [r['x3'][2] for r in rs], '{:.0f}')
     row('load x10 peak RSS MB', lambda rs: [r['x10'][2] for r in rs], '{:.0f}', '< 300', lambda v: v < 300)
