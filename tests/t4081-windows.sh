@@ -106,6 +106,42 @@ test_expect_success 'load --window 0.03: intervals across many windows, by hand'
 	test "$(sqlite3 db "SELECT sum(kswapd_running_ns) FROM reclaim_window WHERE nid IS NULL")" = 550000000
 '
 
+# 2000 windows of 1 ms, each scanning another count (1 to 13 pages: 1000 to
+# 13000 pages/s), drawn in a plot about 700 px wide: the data keep every
+# step, the drawing one column of steps a pixel (their extremes), so no path
+# of the 800 px wide SVG has more than 4 points a pixel of the image (drawn
+# step by step, the shaded range alone had 4 a step: 8000).
+many_windows() {
+	awk 'BEGIN {
+		for (i = 0; i < 2000; i++)
+			printf "     kswapd0-50    [000] .....  %.6f: mm_vmscan_lru_shrink_inactive:" \
+			       " nid=0 nr_scanned=%d nr_reclaimed=1 nr_dirty=0 nr_writeback=0" \
+			       " nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0" \
+			       " nr_ref_keep=0 nr_unmap_fail=0 priority=12" \
+			       " flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC\n", 1.0005 + i * 0.001, (i * 7) % 13 + 1
+	}' >many.txt
+}
+
+# The most line points ("L") in one path of the SVG $1.
+most_points() {
+	python3 - "$1" <<-'EOF'
+	import re, sys
+	paths = re.findall(r' d="([^"]*)"', open(sys.argv[1]).read())
+	print(max(p.count(' L ') for p in paths))
+	EOF
+}
+
+test_expect_success 'windows chart of 2000 windows: drawn by pixel columns, data whole' '
+	many_windows && "$VR" load -q -d db --window 0.001 many.txt &&
+	"$VR" chart -d db --kind windows --metric scanned --dump-data >dump &&
+	grep -q "steps=2000$" dump &&
+	grep -q "^step 0.001 median=8000 lo=8000 hi=8000$" dump &&
+	"$VR" chart -d db --kind windows --metric scanned -o w.svg &&
+	grep -q "<svg[^>]* viewBox=\"0 0 800 600\"" w.svg &&
+	n=$(most_points w.svg) && echo "$n points" &&
+	test "$n" -gt 1000 && test "$n" -le 3200
+'
+
 # Two runs of kernel k, the second scanning twice as much in window 0 (128
 # pages): at step 0 (0.1 s, the middle 0.05 s) 640 and 1280 pages/s, median
 # 960; 21 steps (21 windows of 0.1 s); step 2: 320 pages/s in both.
