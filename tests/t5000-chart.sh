@@ -96,6 +96,46 @@ test_expect_success 'timeline with an explicit bin width' '
 	printf "rate 1 kswapd 64 direct 0\nrate 2 kswapd 0 direct 10\n" >expect &&
 	test_cmp expect got
 '
+# A text trace of 3000 kswapd cycles of 1 ms (woken every 1 ms, asleep after
+# 0.5 ms, reclaiming 1 to 13 pages) in 3 s, drawn on an 800 px wide SVG: the
+# spans of one colour that touch once a pixel wide are filled as one (one
+# path a span was 6000 in the kswapd band alone), and --bin 0.0001 (30,000
+# bins) draws the rate by columns of about a pixel (a step a bin was two
+# points each: 60,000); the data keep every bin.
+many_cycles() {
+	awk 'BEGIN {
+		for (i = 0; i < 3000; i++) {
+			t = 1 + i * 0.001
+			printf "     kswapd0-50    [000] .....  %.6f: mm_vmscan_kswapd_wake: nid=0 order=0\n", t
+			printf "     kswapd0-50    [000] .....  %.6f: mm_vmscan_lru_shrink_inactive: nid=0" \
+			       " nr_scanned=%d nr_reclaimed=%d nr_dirty=0 nr_writeback=0 nr_congested=0" \
+			       " nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0" \
+			       " nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC\n",
+			       t + 0.0002, (i * 7) % 13 + 1, (i * 7) % 13 + 1
+			printf "     kswapd0-50    [000] .....  %.6f: mm_vmscan_kswapd_sleep: nid=0\n", t + 0.0005
+		}
+	}' >cycles.txt
+}
+
+# svg_paths FILE: the number of paths, then the most line points in one.
+svg_paths() {
+	python3 - "$1" <<-'EOF'
+	import re, sys
+	paths = re.findall(r' d="([^"]*)"', open(sys.argv[1]).read())
+	print(len(paths), max(p.count(' L ') for p in paths))
+	EOF
+}
+
+test_expect_success 'timeline of 3000 cycles: spans merged per pixel, the rate by pixel columns' '
+	many_cycles && "$VR" load -q -d c.db cycles.txt &&
+	test "$(sqlite3 c.db "SELECT count(*) FROM kswapd_cycle")" -ge 2999 &&
+	"$VR" chart -d c.db -T timeline -r 1 --bin 0.0001 --dump-data >dump &&
+	grep -q " bin_s 0.0001$" dump && test "$(grep -c "^rate " dump)" = 3000 &&
+	"$VR" chart -d c.db -T timeline -r 1 --bin 0.0001 -o t.svg && check_image t.svg 800 &&
+	set -- $(svg_paths t.svg) && echo "$1 paths, at most $2 points" &&
+	test "$1" -lt 1000 && test "$2" -le 4800
+'
+
 test_expect_success 'latency candles: per-run p50 2000 and 3000 us for vanilla' '
 	"$FIXTURE" --fixture f.db &&
 	"$VR" chart -d f.db -T latency -m DirectReclaim --dump-data >out &&
