@@ -186,6 +186,7 @@ RS_WORKLOAD_PID=
 RS_RECORD_PID=
 RS_WORK=
 RS_SNAPSHOT=
+RS_MADE_DATA_DIR=    # DATA_DIR, when we made it (removed again once empty)
 
 save_state() {
 	SAVED_TRACING_ON=$(cat "$T/tracing_on")
@@ -271,6 +272,7 @@ restore_state() {
 		echo "record-samples: restored vm.watermark_scale_factor=$SAVED_WSF" >&2
 	fi
 	rm -rf "$DATA_DIR"/simoop-lite.* 2>/dev/null
+	[ -n "$RS_MADE_DATA_DIR" ] && rmdir "$RS_MADE_DATA_DIR" 2>/dev/null || :
 	if [ "$RS_MOUNTED_TRACEFS" = 1 ]; then
 		umount "$T" 2>/dev/null
 	fi
@@ -496,7 +498,9 @@ record_run() {
 	local wlog=$RS_WORK/$name.workload.log rlog=$RS_WORK/$name.record.log
 
 	rm -f "$DATA_DIR"/simoop-lite.*
-	mkdir -p "$DATA_DIR"
+	if [ ! -d "$DATA_DIR" ]; then
+		mkdir -p "$DATA_DIR" && RS_MADE_DATA_DIR=$DATA_DIR
+	fi
 	retarget_hog
 
 	# create the data files before tracing starts; the run starts on SIGUSR1
