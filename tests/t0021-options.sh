@@ -63,4 +63,15 @@ test_expect_success 'a command with -d takes vmscan.db without it (no usage text
 		test ! -e empty/vmscan.db || { echo "$cmd:"; cat err; exit 1; }
 	done
 '
+# -d '' (a script's unset variable): SQLite opens "" as a temporary database
+# deleted on close, so a load "succeeded" and kept nothing
+test_expect_success 'every command with -d refuses an empty path: exit 2, nothing written' '
+	mkdir e && cd e &&
+	for cmd in $(awk -F "\t" "\$3 == \"--database\" { print \$1 }" "$test_root/options"); do
+		test_expect_code 2 "$VR" $cmd -d "" "$TOP/samples/wsf200-1.dat" 2>../err || exit 1
+		grep -q "^vmscan-report: -d: an empty path" ../err ||
+			{ echo "$cmd:"; cat ../err; exit 1; }
+	done &&
+	test -z "$(ls -A)" || { ls -A; exit 1; }
+'
 test_done

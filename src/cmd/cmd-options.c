@@ -156,6 +156,10 @@ enum cmd_status cmd_parse(struct cmd_ctx *ctx, int argc, char **argv, bool *help
 			st = CMD_USAGE_HELP;	/* getopt said what */
 		else if (key == 'h' && option_of(c, key) == &cmd_help_option)
 			*help = true;
+		else if (key == 'd' && c->db != CMD_DB_NONE && !*optarg)
+			st = (vr_error("-d: an empty path (SQLite would make a temporary database,"
+				       " deleted when the command ends): name the database file"),
+			      CMD_USAGE);
 		else if (key == 'd' && c->db != CMD_DB_NONE && (c->flags & CMD_DB_MANY))
 			add_db(ctx, optarg);
 		else if (key == 'd' && c->db != CMD_DB_NONE)
