@@ -312,4 +312,28 @@ test_expect_success 'a cut-off last line and junk lines: counted, warned, loaded
 	printf "%s\n" "text_skipped_lines|2" "text_truncated_line|1" >expect && test_cmp expect actual
 '
 
+# Lines out of time order.  Two events 0.000069 s out of order (as ftrace's
+# merging of its CPUs can print them): loaded, sorted, warned with the first
+# such line.  The same trace twice in one file (the second copy starts 2 s
+# before the first ends) and one line of 0.5 s pasted into a trace at 100 s:
+# errors naming the line, the database unchanged (sorted, they gave every
+# event twice and a run 99.5 s too long).
+test_expect_success 'lines back in time: a little is warned and sorted, seconds are an error' '
+	printf "%s\n" "  a-1 [000] .... 100.000000: mm_vmscan_kswapd_wake: nid=0 order=0" \
+		"  a-1 [000] .... 100.500069: mm_vmscan_kswapd_sleep: nid=0" \
+		"  b-2 [001] .... 100.500000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=0x0" \
+		"  b-2 [001] .... 102.000000: mm_vmscan_direct_reclaim_end: nr_reclaimed=1" >one.txt &&
+	"$VR" load -q -d o.db one.txt 2>err &&
+	grep -q "warning: one.txt: 1 event line(s) earlier than the line before (the first: line 3, 0.000069 s before it); sorted by time stamp" err &&
+	test "$(sqlite3 o.db "SELECT count FROM run_quality WHERE item = '\''text_reordered_lines'\''")" = 1 &&
+	cat one.txt one.txt >twice.txt &&
+	dump_rows o.db >before &&
+	test_expect_code 1 "$VR" load -q -d o.db twice.txt 2>err &&
+	grep -q "^vmscan-report: twice.txt:5: its time stamp is 2.000000 s before line 4.s: two traces joined" err &&
+	sed "2i\\  c-3 [000] .... 0.500000: mm_vmscan_kswapd_wake: nid=0 order=0" one.txt >early.txt &&
+	test_expect_code 1 "$VR" load -q -d o.db early.txt 2>err &&
+	grep -q "^vmscan-report: early.txt:2: its time stamp is 99.500000 s before line 1.s" err &&
+	dump_rows o.db >after && test_cmp before after
+'
+
 test_done

@@ -407,6 +407,8 @@ struct ingest_text_stats {
 				 * task states) whose number depends on the kernel
 				 * build: stored NULL, text kept in extra */
 	uint64_t reordered;	/* event lines earlier than the line before */
+	uint64_t first_reordered;	/* the first one's line number (1-based) */
+	uint64_t first_reordered_ns;	/* and how far before the line before */
 	int truncated;		/* 1: the last line had no newline and was skipped */
 	int cpus;		/* highest CPU + 1, or the cpus= header if larger */
 	int us_only;		/* 1: every timestamp had at most 6 decimals (µs) */

@@ -236,9 +236,14 @@ int ingest_text_quality(const struct ingest_text *t,
 		ret = quality_item(quality, arg, "text_symbolic_values", s->symbolic,
 				   "gfp flag names, task states or statuses whose numbers depend"
 				   " on the kernel build: NULL, text in extra");
-	if (!ret && s->reordered)
+	if (!ret && s->reordered) {
+		vr_warn("%s: %llu event line(s) earlier than the line before (the first: line %llu,"
+			" %.6f s before it); sorted by time stamp", t->path,
+			(unsigned long long)s->reordered, (unsigned long long)s->first_reordered,
+			(double)s->first_reordered_ns / 1e9);
 		ret = quality_item(quality, arg, "text_reordered_lines", s->reordered,
 				   "lines earlier than the line before; sorted by timestamp");
+	}
 	if (!ret && s->cpus_empty)
 		ret = quality_item(quality, arg, "text_cpus_empty", s->cpus_empty,
 				   "'CPU N is empty' lines: those CPUs recorded no events");

@@ -36,6 +36,8 @@
 
 #define TEXT_MAX_LINE (64 * 1024)	/* longer lines are an error: an event
 					 * body fits in one ring-buffer page */
+#define TEXT_MAX_BACK_NS 1000000000ull	/* an event line this much before the one
+					 * before it is an error (check_order()) */
 #define TEXT_MAX_CPU 65535
 
 /* One event line or lost marker, in file order before the sort. */
@@ -1015,6 +1017,42 @@ static void time_lost_markers(struct text_ctx *c)
 	free(have);
 }
 
+/*
+ * Event lines earlier than the line before, counted (sorted by time stamp
+ * later).  ftrace prints each CPU's buffer merged in time order: lines go
+ * back only by the little an event's commit can lag its time stamp, far
+ * below TEXT_MAX_BACK_NS.  More is two traces joined (a trace pasted twice
+ * sorts into each event twice) or a line from elsewhere (one line of 1.0 s
+ * in a trace of 14337 s makes a run 14345 s long): an error, not a count.
+ * 0, or -1 after "FILE:LINE: ...".
+ */
+static int check_order(struct text_ctx *c)
+{
+	const struct text_entry *prev = NULL;
+
+	for (size_t i = 0; i < c->nent; i++) {
+		const struct text_entry *e = &c->ent[i];
+
+		if (e->lost != TE_EVENT)
+			continue;
+		if (prev && e->ts_ns < prev->ts_ns) {
+			if (prev->ts_ns - e->ts_ns > TEXT_MAX_BACK_NS)
+				return vr_error("%s:%u: its time stamp is %.6f s before line %u's: two"
+						" traces joined, or a line from another trace? (the"
+						" lines of one trace go back in time by far less than"
+						" %d s)", c->name, e->lineno,
+						(double)(prev->ts_ns - e->ts_ns) / 1e9, prev->lineno,
+						(int)(TEXT_MAX_BACK_NS / 1000000000));
+			if (!c->st->reordered++) {
+				c->st->first_reordered = e->lineno;
+				c->st->first_reordered_ns = prev->ts_ns - e->ts_ns;
+			}
+		}
+		prev = e;
+	}
+	return 0;
+}
+
 /* (timestamp, line): a stable order.  A lost marker precedes, in the file,
  * the event whose time it takes, so it stays before that event. */
 static int cmp_entry(const void *a, const void *b)
@@ -1030,7 +1068,6 @@ static int index_all(struct text_ctx *c)
 {
 	size_t off = 0;
 	uint32_t lineno = 0;
-	uint64_t last_ts = 0;
 
 	c->st->us_only = 1;
 	while (off < c->len) {
@@ -1057,14 +1094,7 @@ static int index_all(struct text_ctx *c)
 	if (close_event(c))
 		return -1;
 	c->st->lines = lineno;
-	for (size_t i = 0; i < c->nent; i++) {
-		if (c->ent[i].lost != TE_EVENT)
-			continue;
-		if (c->ent[i].ts_ns < last_ts)
-			c->st->reordered++;
-		last_ts = c->ent[i].ts_ns;
-	}
-	return 0;
+	return check_order(c);
 }
 
 /* Event system from the name: a text line does not print it. */
