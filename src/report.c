@@ -963,21 +963,28 @@ static int ret_of_exit(int status)
 struct bundle_args {
 	struct store *s;
 	const struct report_opts *o;
+	pid_t parent;		/* the report command's process */
 };
 
 /* In the bundle's process: write it; its exit status (by exit(), the
- * child's own end, as load's worker). */
+ * child's own end, as load's worker).  It dies with the command: a report
+ * killed with SIGKILL must not have its bundle renamed into place seconds
+ * later by a process no one waits for (its temporaries are removed by the
+ * next report into the directory, outfile.c). */
 static int bundle_child(void *arg)
 {
 	const struct bundle_args *a = arg;
 
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != a->parent)
+		return VR_EXIT_FAIL;	/* it died before the line above */
 	return vr_exit_of(report_write(a->s, a->o));
 }
 
 int report_bundle(struct store *s, const struct report_opts *o)
 {
 	bool existed = access(o->dir, F_OK) == 0;
-	struct bundle_args a = { s, o };
+	struct bundle_args a = { s, o, getpid() };
 	struct child bundle;
 	int ret;
 

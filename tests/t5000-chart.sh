@@ -298,6 +298,22 @@ test_expect_success 'report re-run replaces its own files and nothing else' '
 	sed -n "s/^[0-9a-f]\{64\}  //p" out/MANIFEST | sort >listed && test_cmp listed files
 '
 
+# report -9: its bundle is written by a child process, which dies with it
+# (before: the child went on, and two seconds later renamed a whole bundle
+# into the directory of a command that had exited 137)
+test_expect_success 'report killed with SIGKILL: its writer dies too, nothing renamed into place' '
+	"$VR" load -q -d lab.db "$TOP"/samples/lab/vanilla-[1-9].dat 2>/dev/null &&
+	{ "$VR" report -q -d lab.db -o b >/dev/null 2>&1 & } && p=$! &&
+	for i in $(seq 100); do k=$(pgrep -P $p) && break; sleep 0.02; done &&
+	test -n "$k" && kill -KILL $p && { wait $p; test $? = 137; } &&
+	for i in $(seq 100); do
+		st=$(awk "{ print \$3 }" /proc/$k/stat 2>/dev/null) || break
+		test "$st" = Z && break; sleep 0.05
+	done &&
+	test "${st:-gone}" = Z -o ! -e /proc/$k && sleep 3 &&
+	test -z "$(ls b 2>/dev/null)"
+'
+
 test_expect_success 'report -o an existing file: exit 1, one message, the file untouched' '
 	"$FIXTURE" --fixture f.db &&
 	echo keep >notadir &&
