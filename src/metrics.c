@@ -500,7 +500,14 @@ const char *metric_op_name_bad(const char *op)
 			return "a '/' in the operation name (report names a chart file after it)";
 	}
 	metric_op_split(op, &pct, &metric);
-	if (!*metric)
+	for (size_t i = 0; i < metric_specs_count && *metric && !why; i++)
+		if (!strcasecmp(metric, metric_specs[i].name))
+			why = "the name of a metric vmscan-report takes from the trace (compare and"
+			      " report would show the trace's, never this one): name the"
+			      " application's operation otherwise";
+	if (why)
+		;
+	else if (!*metric)
 		why = "an operation name that is only a percentile (p50, max...) names no metric";
 	else if (strlen(metric) > METRIC_NAME_MAX)
 		why = "an operation name whose metric is longer than 188 bytes (report names a"

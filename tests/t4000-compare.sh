@@ -127,6 +127,34 @@ test_expect_success 'import-latency: an operation name report cannot chart is re
 	"$VR" report -q -d e.db -o out &&
 	test -s "out/latency-$x188.png" && test -s "out/latency-$x188.svg"
 '
+# Numbers and names that would mislead: "1,5" is not 15 (a decimal comma, or
+# a typo), a latency is not negative, and an operation named like a metric
+# the trace gives (p95-DirectReclaim, any case) would be stored and never
+# shown, compare and report taking the trace's: refused at their line, the
+# database unchanged.  Commas between groups of three are thousands.
+test_expect_success 'import-latency: misplaced commas, negative values, trace metric names refused' '
+	import b.db k1 "$D/simoop-report.txt" &&
+	sqlite3 b.db .dump >before &&
+	printf "p95-Read 1,5\n" >comma.txt &&
+	printf "p95-Read 1234,567\n" >comma2.txt &&
+	printf "p95-Write 3\np95-Write -5\n" >neg.txt &&
+	printf "p95-Write 3\np95-DirectReclaim 5\n" >trace.txt &&
+	printf "max-kswapdawake 5\n" >trace2.txt &&
+	for f in comma.txt:1:"'\''1,5'\'' is not a number (commas only between groups of three" \
+		 comma2.txt:1:"'\''1234,567'\'' is not a number" \
+		 neg.txt:2:"'\''-5'\'' is not a number (a latency is not negative)" \
+		 trace.txt:2:"'\''p95-DirectReclaim'\'': the name of a metric vmscan-report takes from the trace" \
+		 trace2.txt:1:"'\''max-kswapdawake'\'': the name of a metric"; do
+		file=${f%%:*} rest=${f#*:} &&
+		test_expect_code 1 "$VR" import-latency -d b.db --kernel k2 $file 2>err &&
+		grep -q "^vmscan-report: $file:${rest%%:*}: ${rest#*:}" err ||
+		{ echo "$file: $(cat err)"; exit 1; }
+	done &&
+	sqlite3 b.db .dump >after && test_cmp before after &&
+	printf "p95-Read 1,234.5\np95-Read 12,345,678\n" >thousands.txt &&
+	"$VR" import-latency -q -d t.db --kernel k thousands.txt &&
+	test "$(sqlite3 t.db "SELECT group_concat(value, '\'' '\'') FROM app_latency")" = "1234.5 12345678.0"
+'
 test_expect_success 'import-latency again replaces the run latencies' '
 	printf "p95-Write 1\np95-Write 2\n" >a.txt && printf "p95-Write 3\n" >b.txt &&
 	import r.db k1 a.txt && "$VR" import-latency -q -d r.db --kernel k1 --iteration 1 b.txt &&

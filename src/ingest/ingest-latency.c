@@ -52,9 +52,31 @@ static bool starts_with(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
-/* A number with optional thousands commas ("1,234.5"); end in *end. */
+/* Thousands commas where they can stand: each after 1-3 digits (the first)
+ * or 3 digits (the others) of the integer part, with 3 digits after it
+ * ("1,234,567.5").  "1,5" is a decimal comma, or a typo: not 15. */
+static bool commas_ok(const char *s, size_t n)
+{
+	size_t run = 0, groups = 0;
+
+	for (size_t i = 0; i < n && s[i] != '.' && s[i] != 'e' && s[i] != 'E'; i++) {
+		if (s[i] == ',') {
+			if (!run || run > 3 || (groups && run != 3))
+				return false;
+			groups++;
+			run = 0;
+		} else if (isdigit((unsigned char)s[i])) {
+			run++;
+		}
+	}
+	return !groups || run == 3;
+}
+
+/* A latency: a number >= 0 with optional thousands commas ("1,234.5");
+ * end in *end.  0, or -1 for anything else (a negative number too). */
 static int parse_number(const char *s, const char **end, double *out)
 {
+	const char *start = s;
 	char buf[64];
 	size_t n = 0;
 	char *e;
@@ -66,11 +88,11 @@ static int parse_number(const char *s, const char **end, double *out)
 		s++;
 	}
 	buf[n] = '\0';
-	if (!n)
+	if (!n || !commas_ok(start, (size_t)(s - start)))
 		return -1;
 	errno = 0;
 	*out = strtod(buf, &e);
-	if (*e || errno || !isfinite(*out))
+	if (*e || errno || !isfinite(*out) || *out < 0)
 		return -1;
 	*end = s;
 	return 0;
@@ -159,7 +181,10 @@ static int parse_plain(struct parser *p, const char *line)
 	while (isspace((unsigned char)*s))
 		s++;
 	if (parse_number(s, &end, &v) || *end)
-		return vr_error("%s:%zu: '%s' is not a number", p->path, p->lineno, s);
+		return vr_error("%s:%zu: '%s' is not a number%s", p->path, p->lineno, s,
+				*s == '-' ? " (a latency is not negative)" :
+				strchr(s, ',') ? " (commas only between groups of three digits:"
+				" 1,234.5)" : "");
 	return add_sample(p, op, op_len, v, NULL);
 }
 
