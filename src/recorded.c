@@ -20,6 +20,7 @@ struct run_facts {
 	bool counted;		/* run_event_count has rows for the run */
 	bool formats;		/* trace.dat / perf.data: a row is a format */
 	bool vmscan;		/* a vmscan row */
+	bool no_trace;		/* a run of imported latencies alone */
 	int64_t isolate, shrink;	/* events of lru_isolate, lru_shrink_inactive
 					 * (-1: no row) */
 	int64_t wakes, directs;		/* kswapd_wake, direct_reclaim_begin (>= 0) */
@@ -73,6 +74,9 @@ static int facts_of(struct store *s, int64_t run_id, struct run_facts *f)
 	err |= one_int(s, "SELECT count(*) FROM run WHERE id = ?1 AND source_format IN"
 		       " ('trace.dat', 'perf.data')", run_id, NULL, &v);
 	f->formats = v > 0;
+	err |= one_int(s, "SELECT count(*) FROM run WHERE id = ?1 AND source_format = 'latency'",
+		       run_id, NULL, &v);
+	f->no_trace = v > 0;
 	err |= one_int(s, "SELECT coalesce(CAST(kernel_release AS INTEGER) * 1000 + CAST(substr("
 		       "kernel_release, instr(kernel_release, '.') + 1) AS INTEGER), 0) FROM run"
 		       " WHERE id = ?1 AND kernel_release GLOB '[0-9]*.[0-9]*'", run_id, NULL, &v);
@@ -322,6 +326,11 @@ int recorded_check(struct store *s, int64_t run_id, enum recorded_need need, cha
 		why[0] = '\0';
 	if (facts_of(s, run_id, &f))
 		return -1;
+	if (f.no_trace) {
+		snprintf(why, len, "not recorded: no trace in this run (its latencies were imported"
+			 " alone)");
+		return 0;
+	}
 	if (f.counted && !f.vmscan) {
 		snprintf(why, len, "not recorded: no vmscan tracepoint in this run (loaded with"
 			 " --empty-run)");

@@ -24,6 +24,7 @@
 #include "store-query.h"
 #include "vr.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -185,9 +186,13 @@ static int print_totals(const struct sum_ctx *c)
 	int ret = counters_vmscan_recorded(c->s, c->run);
 
 	if (ret <= 0) {	/* counts of events not recorded are unknown, not 0 */
-		if (!ret)
-			fprintf(c->out, "  No vmscan tracepoint was recorded in this run (loaded with"
-				" --empty-run): every reclaim count is -, not 0\n");
+		char why[RECORDED_WHY_MAX];
+
+		/* "not recorded: no vmscan tracepoint ... (--empty-run)", "... no
+		 * trace in this run (its latencies were imported alone)" */
+		if (!ret && recorded_check(c->s, c->run, RN_VMSCAN, why, sizeof(why)) == 0)
+			fprintf(c->out, "  %c%s: every reclaim count is -, not 0\n",
+				toupper((unsigned char)why[0]), why + 1);
 		return ret;
 	}
 	if (counters_print_run(c->s, c->run, c->out))
@@ -840,10 +845,11 @@ int summary_print_run(struct store *s, int64_t run_id, FILE *out)
 	struct sum_ctx c = { s, run_id, out };
 	struct store_stmt *q = run_stmt(&c, "SELECT kernel, iteration, source_path,"
 					" coalesce(first_ts_ns, 0), coalesce(last_ts_ns, 0),"
-					" coalesce(kernel_release, '-') FROM run WHERE id = ?1",
-					"run");
+					" coalesce(kernel_release, '-'), first_ts_ns IS NOT NULL"
+					" FROM run WHERE id = ?1", "run");
 	struct vr_buf kernel, release, path;	/* from the trace: control bytes escaped */
 	int64_t first, last;
+	char span[32] = "- s (no trace)";	/* no time: not 0 s */
 	int rc = store_step(q);
 
 	if (rc <= 0) {
@@ -855,9 +861,11 @@ int summary_print_run(struct store *s, int64_t run_id, FILE *out)
 	vr_buf_init(&kernel);
 	vr_buf_init(&release);
 	vr_buf_init(&path);
-	fprintf(out, "run %lld: %s iteration %d, release %s, %.3f s <- %s\n\n", (long long)run_id,
+	if (store_col_int(q, 6))
+		snprintf(span, sizeof(span), "%.3f s", (last - first) / 1e9);
+	fprintf(out, "run %lld: %s iteration %d, release %s, %s <- %s\n\n", (long long)run_id,
 		vr_escaped(&kernel, store_col_text(q, 0)), store_col_int(q, 1),
-		vr_escaped(&release, store_col_text(q, 5)), (last - first) / 1e9,
+		vr_escaped(&release, store_col_text(q, 5)), span,
 		vr_escaped(&path, store_col_text(q, 2)));
 	vr_buf_release(&kernel);
 	vr_buf_release(&release);

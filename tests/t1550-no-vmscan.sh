@@ -35,7 +35,7 @@ test_expect_success '--empty-run: the same text loads; its reclaim counts are -,
 	sqlite3 e.db "SELECT event_count FROM run; SELECT count(*) FROM reclaim_stall" >actual &&
 	printf "%s\n" 3 0 >expect && test_cmp expect actual &&
 	"$VR" summary -d e.db -r 1 >sum &&
-	grep -qx "  No vmscan tracepoint was recorded in this run (loaded with --empty-run): every reclaim count is -, not 0" sum &&
+	grep -qx "  Not recorded: no vmscan tracepoint in this run (loaded with --empty-run): every reclaim count is -, not 0" sum &&
 	! grep -q "Direct reclaim stalls" sum &&
 	printf "%s\n" "         kswapd0-97      [002] .....   200.000150: mm_vmscan_kswapd_wake: nid=0 order=0" >k.txt &&
 	"$VR" load -q -d e.db --kernel other k.txt &&
@@ -64,6 +64,17 @@ test_expect_success 'a perf.data of sched_switch only: refused, no vmscan tracep
 	test_expect_code 1 "$VR" load -q -d new.db sched.data 2>err &&
 	grep -q "^vmscan-report: sched.data: no vmscan event in the recording (it has sched:sched_switch 1); a run" err &&
 	test ! -e new.db
+'
+
+# A run of imported latencies alone (import-latency, no trace): summary's
+# counts are "-" with the reason, its length "- s", as compare and runs say.
+test_expect_success 'a run of imported latencies alone: summary says - and why, not 0' '
+	printf "p95-Write 3\np50-Write 1\n" >lat.txt &&
+	"$VR" import-latency -q -d l.db -k b lat.txt &&
+	"$VR" summary -d l.db -r 1 >sum &&
+	grep -qx "run 1: b iteration 1, release -, - s (no trace) <- lat.txt" sum &&
+	grep -qx "  Not recorded: no trace in this run (its latencies were imported alone): every reclaim count is -, not 0" sum &&
+	! grep -q "Kswapd wakes" sum && ! grep -v "every reclaim count" sum | grep -Eq " 0$| 0\.000 s"
 '
 
 test_done
