@@ -213,6 +213,22 @@ test_expect_success 'report that does not fit a second time: the first bundle st
 	grep -q "No space left on device" err &&
 	diff -r before mnt/out && (cd mnt/out && sha256sum --quiet -c MANIFEST)
 '
+# A load that fills the disk in the middle (its rows spill out of SQLite's
+# page cache before the commit): the rollback leaves the database as it was,
+# its size and no journal, and read-only commands read it (SQLite's pager
+# left the rollback to the next read: the file stayed 8 MB, its journal hot)
+test_expect_success 'load filling the disk mid-way: the database as it was, no journal, readable' '
+	"$VR" load -q -d base.db "$TOP/samples/wsf200-1.dat" 2>/dev/null &&
+	python3 "$TOP/tests/bench/make-scaled-trace.py" "$TOP/samples/wsf200-2.dat" 30 s30.dat \
+		>/dev/null &&
+	small_disk mnt 8192 &&
+	cp base.db mnt/x.db && sqlite3 base.db .dump >before &&
+	test_expect_code 1 "$VR" load -q -d mnt/x.db s30.dat 2>err &&
+	grep -q "^vmscan-report: mnt/x.db: cannot insert .*: database or disk is full$" err &&
+	test ! -e mnt/x.db-journal && test $(stat -c %s mnt/x.db) = $(stat -c %s base.db) &&
+	"$VR" runs -d mnt/x.db >/dev/null &&
+	sqlite3 mnt/x.db .dump >after && test_cmp before after
+'
 else
 	echo "# skipped the full-disk tests: mount -t tmpfs is not permitted here"
 fi

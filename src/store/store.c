@@ -1837,6 +1837,13 @@ void store_run_abort(struct store *s)
 {
 	renames_clear(s);
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	/* After a write that failed with SQLITE_FULL or SQLITE_IOERR, SQLite's
+	 * pager is in its error state and leaves the rollback to the next read
+	 * (the journal stays "hot", the file as large as it grew): read now, so
+	 * that the journal is played back and deleted while this connection can
+	 * write (a full disk: a load grown to fill it left the file at 21 MB
+	 * and its journal beside it, which every read-only command refused). */
+	sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
 	if (s->slab)
 		store_slab_reset(s->slab, true);
 	if (s->lru)
