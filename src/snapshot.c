@@ -275,7 +275,8 @@ int snapshot_load(struct store *st, int64_t run_id, const char *trace_path)
 
 	vr_buf_init(&dir);
 	vr_buf_addf(&dir, "%s" SNAPSHOT_DIR_SUFFIX, trace_path);
-	if (stat(dir.buf, &sb) && errno == ENOENT)
+	/* none there; or the trace's name is too long for one (NAME_MAX) */
+	if (stat(dir.buf, &sb) && (errno == ENOENT || errno == ENAMETOOLONG))
 		goto out;
 	if (stat(dir.buf, &sb) || !S_ISDIR(sb.st_mode)) {
 		ret = vr_error("%s: not a directory (a snapshot directory is expected there)",

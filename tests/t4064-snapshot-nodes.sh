@@ -55,4 +55,14 @@ test_expect_success 'not nodeN-vmstat: an unknown file' '
 		return 1
 	done
 '
+# A trace named with 252 bytes (NAME_MAX is 255): NAME.snap cannot exist,
+# so there is no snapshot; load took stat()'s ENAMETOOLONG for something
+# there that is not a directory and refused the file
+test_expect_success 'a trace whose name leaves no room for .snap: loaded, no snapshot' '
+	n=$(printf "L%.0s" $(seq 248)).dat &&
+	cp "$TOP/samples/wsf200-1.dat" "$n" &&
+	"$VR" load -q -d long.db "$n" 2>err &&
+	! grep -q "not a directory" err &&
+	test "$(sqlite3 long.db "SELECT count(*) FROM run")" = 1
+'
 test_done
