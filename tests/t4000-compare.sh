@@ -175,7 +175,11 @@ test_expect_success 'usage errors exit 2, unknown kernel exits 1' '
 	test_expect_code 2 "$VR" compare --width 0 -d u.db --stats "" 2>err &&
 	grep -q "^vmscan-report: compare: --stats needs at least one statistic" err &&
 	test_expect_code 2 "$VR" compare --width 0 -d u.db --stats , 2>err &&
-	grep -q "needs at least one statistic" err
+	grep -q "needs at least one statistic" err &&
+	for a in x= x=, x=a, x=,b x=a,,b; do
+		test_expect_code 2 "$VR" compare --width 0 "$a" 2>err &&
+		grep -qx "vmscan-report: compare: .$a.: an empty FILE in NAME=FILE,..." err || exit 1
+	done
 '
 # u.db holds one imported operation, p95-Write (base.latency.txt).
 test_expect_success 'unknown --metrics names exit 2 with the known names' '

@@ -186,6 +186,13 @@ static enum cmd_status check_operands(int argc, char **argv)
 		if (!name_ok(argv[i]))
 			return vr_error("compare: NAME of NAME=FILE,...: %s", VR_LABEL_RULE),
 			       CMD_USAGE;
+		for (const char *f = strchr(argv[i], '=') + 1;; f += strcspn(f, ",") + 1) {
+			if (!*f || *f == ',')	/* "x=", "x=a,", "x=,b", "x=a,,b" */
+				return vr_error("compare: '%s': an empty FILE in NAME=FILE,...",
+						argv[i]), CMD_USAGE;
+			if (!f[strcspn(f, ",")])
+				break;
+		}
 		for (int j = 0; j < i; j++)
 			if (same_name(argv[i], argv[j]))
 				return vr_error("compare: kernel '%.*s' is named twice; give its"
