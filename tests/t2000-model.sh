@@ -81,7 +81,7 @@ test_expect_success 'load --premature-ms: 46 ms after the sleep is premature at 
 	test "$(sqlite3 a.db "SELECT sum(premature) FROM kswapd_cycle")" = 1 &&
 	test "$(sqlite3 b.db "SELECT sum(premature) FROM kswapd_cycle")" = 0 &&
 	test_expect_code 2 "$VR" load -q -d c.db --premature-ms 0 t.dat 2>err &&
-	grep -q "premature-ms wants a number" err
+	grep -q "premature-ms wants a whole number from 1 to" err
 '
 
 # Worked out from tests/data-model/proofs-writeback-6.18.spec (rule 6.5+

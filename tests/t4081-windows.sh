@@ -80,10 +80,12 @@ test_expect_success 'compare: steady or bursty, worked out by hand' '
 test_expect_success 'load --window S; bad values are usage errors' '
 	trace && "$VR" load -q -d db --window 0.5 w.txt &&
 	test "$(sqlite3 db "SELECT count(*), max(width_ns) FROM reclaim_window WHERE nid IS NULL")" = "5|500000000" &&
-	for bad in 0 -1 x 1e-10; do
+	for bad in 0 -1 x 1e-10 1e9; do
 		test_expect_code 2 "$VR" load -q -d db2 --window "$bad" w.txt 2>err &&
-		grep -q -- "--window wants seconds > 0" err || exit 1
-	done
+		grep -q -- "--window wants seconds from 1e-9 (1 ns) to 1e6, not .$bad.$" err || exit 1
+	done &&
+	test_expect_code 2 "$VR" load -q -d db2 --premature-ms 1e20 w.txt 2>err &&
+	grep -q -- "--premature-ms wants a whole number from 1 to 2147483647, not .1e20.$" err
 '
 
 # --window 0.03: windows of 30 ms from 1.000 s, window k = [1.00 + 0.03k,

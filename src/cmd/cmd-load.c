@@ -8,6 +8,7 @@
 #include "model.h"
 #include "vr.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,11 +84,12 @@ static const struct cmd_option load_options[] = {
 	{ 0 }
 };
 
-/* A whole number >= 1 for option @name into *@out. */
+/* A whole number from 1 to INT_MAX for option @name into *@out. */
 static enum cmd_status parse_count(const char *arg, const char *name, int *out)
 {
 	if (vr_parse_int(arg, out) || *out < 1)
-		return vr_error("--%s wants a number >= 1, not '%s'", name, arg), CMD_USAGE;
+		return vr_error("--%s wants a whole number from 1 to %d, not '%s'", name, INT_MAX,
+				arg), CMD_USAGE;
 	return CMD_OK;
 }
 
@@ -147,8 +149,8 @@ static enum cmd_status load_option(struct cmd_ctx *ctx, int key, const char *arg
 		double s;
 
 		if (vr_parse_nonneg_double(arg, &s) || !(s > 0) || s > 1e6 || s * 1e9 < 1)
-			return vr_error("--window wants seconds > 0 (at least 1 ns), not '%s'", arg),
-			       CMD_USAGE;
+			return vr_error("--window wants seconds from 1e-9 (1 ns) to 1e6, not '%s'",
+					arg), CMD_USAGE;
 		a->o.window_ns = (int64_t)(s * 1e9 + 0.5);
 		break;
 	}
