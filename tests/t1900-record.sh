@@ -260,6 +260,13 @@ test_expect_success 'a device as output is refused before tracing and left alone
 		--duration 0.2 2>err &&
 	grep -q "record: /dev/null: not a regular file" err && test -c /dev/null
 '
+test_expect_success 'a symbolic link as output is refused before tracing, not replaced' '
+	echo precious >target.dat && ln -s target.dat link.dat &&
+	test_expect_code 1 "$VR" record -q -o link.dat --events sched:sched_process_exec \
+		--duration 0.2 2>err &&
+	grep -q "record: link.dat: is a symbolic link: not followed, not replaced" err &&
+	test -L link.dat && echo precious >expect && test_cmp expect target.dat
+'
 test_expect_success 'an output in a missing directory: the message names the output' '
 	test_expect_code 1 "$VR" record -q -o no/such/dir/x.dat --events sched:sched_process_exec \
 		--duration 0.2 2>err &&

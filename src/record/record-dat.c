@@ -275,6 +275,11 @@ int record_check_output(const struct record_opts *o)
 	char *tmp;
 	int fd;
 
+	/* as chart -o (outfile.c): a link is not replaced by the trace, nor
+	 * followed */
+	if (lstat(o->output, &st) == 0 && S_ISLNK(st.st_mode))
+		return vr_error("record: %s: is a symbolic link: not followed, not replaced",
+				o->output);
 	if (stat(o->output, &st) == 0 && !S_ISREG(st.st_mode))
 		return vr_error("record: %s: not a regular file; the trace is written to a new"
 				" file and renamed over the output", o->output);
