@@ -110,6 +110,14 @@ void vr_buf_add_escaped(struct vr_buf *b, const char *s);
  */
 const char *vr_escaped(struct vr_buf *b, const char *s);
 /**
+ * vr_buf_add_shell_word - append @s as one word a POSIX shell reads back as
+ * @s: as it is when made only of letters, digits and "%+,-./:=@_" (and not
+ * starting with '-' or empty), else in single quotes ("'" as '\''), or, when
+ * it holds a control byte, in bash's $'...' with C escapes (\n, \t, \ooo),
+ * so that a name cannot break the line it is printed on.
+ */
+void vr_buf_add_shell_word(struct vr_buf *b, const char *s);
+/**
  * vr_buf_detach - return the string and leave @b empty; the caller frees the
  * result with free().
  */

@@ -4,6 +4,7 @@
 #include "vr.h"
 #include <sched.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -47,6 +48,35 @@ void vr_buf_add_escaped(struct vr_buf *b, const char *s)
 		else
 			vr_buf_addf(b, "\\%03o", *p);
 	}
+}
+
+void vr_buf_add_shell_word(struct vr_buf *b, const char *s)
+{
+	static const char safe[] = "%+,-./:=@_";
+	bool plain = *s && *s != '-', control = false;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (!isalnum(*p) && !strchr(safe, *p))
+			plain = false;
+		if (*p < 0x20 || *p == 0x7f)
+			control = true;
+	}
+	if (plain) {
+		vr_buf_addstr(b, s);
+		return;
+	}
+	vr_buf_addstr(b, control ? "$'" : "'");
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (control && (*p == '\\' || *p == '\''))
+			vr_buf_addf(b, "\\%c", *p);
+		else if (*p == '\'')
+			vr_buf_addstr(b, "'\\''");
+		else if (*p < 0x20 || *p == 0x7f)
+			vr_buf_add_escaped(b, (const char[]){ (char)*p, 0 });
+		else
+			vr_buf_add(b, (const char *)p, 1);
+	}
+	vr_buf_addstr(b, "'");
 }
 
 const char *vr_escaped(struct vr_buf *b, const char *s)

@@ -301,6 +301,27 @@ test_expect_success 'report re-run replaces its own files and nothing else' '
 # report -9: its bundle is written by a child process, which dies with it
 # (before: the child went on, and two seconds later renamed a whole bundle
 # into the directory of a command that had exited 137)
+# index.md names the command that regenerates the bundle: with names a
+# shell reads back as they are (a space, a quote, a newline, an ESC, a
+# backtick), on one line; the names were printed raw
+test_expect_success 'index.md: the command, quoted for a shell, on one line' '
+	"$FIXTURE" --fixture "f '\''x.db" &&
+	for d in "o'\''k dir" "$(printf "r\nx")" "$(printf "e\033[1mz")" "b\`q" plain; do
+		"$VR" report -q -d "f '\''x.db" -o "$d" &&
+		line=$(grep "^Written by " "$d/index.md") &&
+		test "$(grep -c "" "$d/index.md")" -gt 3 &&
+		python3 - "$line" "$d" <<-\EOF || exit 1
+		import re, subprocess, sys
+		line, d = sys.argv[1], sys.argv[2]
+		m = re.match(r"Written by (`+) ?(vmscan-report report .*?) ?\1; every file", line)
+		assert m and "\033" not in line, line
+		got = subprocess.run(["bash", "-c", "printf \"%s\\0\" " + m.group(2)],
+		                     capture_output=True, text=True, check=True).stdout.split("\0")[:-1]
+		assert got == ["vmscan-report", "report", "-d", "f \x27x.db", "-o", d], got
+		EOF
+	done
+'
+
 test_expect_success 'report killed with SIGKILL: its writer dies too, nothing renamed into place' '
 	"$VR" load -q -d lab.db "$TOP"/samples/lab/vanilla-[1-9].dat 2>/dev/null &&
 	{ "$VR" report -q -d lab.db -o b >/dev/null 2>&1 & } && p=$! &&
