@@ -134,6 +134,19 @@ test_expect_success 'perf lost-samples records are lost events' '
 	test_cmp expect actual
 '
 
+# perf writes its feature sections (the tracing data among them) after the
+# samples: a file cut there lost them, and was taken for a profile without
+# tracepoints, or, cut in its last section, loaded as if whole
+test_expect_success 'a perf.data cut in its feature sections: refused as cut, naming the section' '
+	xz -dc "$DATA/perf-memcg-6.18.data.xz" >p.data && size=$(stat -c %s p.data) &&
+	head -c $((size * 90 / 100)) p.data >cut90.data &&
+	test_expect_code 1 "$VR" load -q -d new.db cut90.data 2>err &&
+	grep -q "^vmscan-report: cut90.data: perf.data cut: feature 1.s section (offset [0-9]*, [0-9]* bytes) goes past its end ($((size * 90 / 100)) bytes)$" err &&
+	head -c $((size - 1)) p.data >cut1.data &&
+	test_expect_code 1 "$VR" load -q -d new.db cut1.data 2>err &&
+	grep -q "^vmscan-report: cut1.data: perf.data cut: feature [0-9]*.s section .* goes past its end ($((size - 1)) bytes)$" err &&
+	test ! -e new.db && "$VR" load -q -d whole.db p.data
+'
 test_expect_success 'a perf.data without tracing data (a profile): refused, saying so' '
 	test_expect_code 1 "$VR" load -q -d new.db "$DATA/perf-cpu-clock.data" 2>err &&
 	grep -q "perf-cpu-clock.data: a perf.data without tracing data (no tracepoint was recorded: a profile such as cycles?)" err &&

@@ -284,6 +284,39 @@ static int feature(const struct ingest_perf *p, const unsigned char *bits, uint6
 	return inside(p, out->offset, out->size) ? 0 : -1;
 }
 
+/*
+ * Every feature section the header's bitmap (256 bits at offset 72) names
+ * is in the file: its {offset, size} entry (one per set bit, in bit order,
+ * from @table) and the bytes it points at.  perf writes them after the
+ * data, so a file cut there loses them first: without this check a cut
+ * perf.data lost its tracing data and was taken for a profile without
+ * tracepoints, or (cut in the last feature) loaded as if whole.  0, or -1
+ * after "FILE: ... cut".
+ */
+static int check_features(const struct ingest_perf *p, const unsigned char *bits, uint64_t table)
+{
+	int idx = 0;
+
+	for (int bit = 0; bit < 256; bit++) {
+		uint64_t e = table + (uint64_t)idx * 16, off, size;
+
+		if (!(bits[bit / 8] & (1u << (bit % 8))))
+			continue;
+		idx++;
+		if (!inside(p, e, 16))
+			return vr_error("%s: perf.data cut: the entry of feature %d's section (at"
+					" offset %llu) is past its end (%zu bytes)", p->path, bit,
+					(unsigned long long)e, p->len);
+		off = get64(p->data + e);
+		size = get64(p->data + e + 8);
+		if (!inside(p, off, size))
+			return vr_error("%s: perf.data cut: feature %d's section (offset %llu, %llu"
+					" bytes) goes past its end (%zu bytes)", p->path, bit,
+					(unsigned long long)off, (unsigned long long)size, p->len);
+	}
+	return 0;
+}
+
 /* A perf header string (u32 length, then the text padded with NULs). */
 static char *feature_string(const struct ingest_perf *p, const struct perf_section *s)
 {
@@ -589,6 +622,8 @@ static int open_perf(struct ingest_perf *p)
 	if (!(p->attr[0].sample_type & PS_IDENTIFIER) && !one_layout(p))
 		return vr_error("%s: events with different sample layouts and no sample"
 				" identifier: not read", p->path);
+	if (check_features(p, bits, data.offset + data.size))
+		return -1;
 	if (feature(p, bits, data.offset + data.size, HEADER_TRACING_DATA, &fs))
 		return vr_error("%s: a perf.data without tracing data (no tracepoint was"
 				" recorded: a profile such as cycles?); record the vmscan"
