@@ -243,7 +243,10 @@ test_expect_success 'numbers no kernel field holds: FILE:LINE errors, the databa
 	bad_text nid.txt 2 "nid=99999999999: out of range (the kernel.s field is a 32-bit integer)" &&
 	printf "%s\n  a-1 [000] .... 2.000000: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=18446744073709551616 nr_reclaimed=0\n" \
 		"$ok_line" >big.txt &&
-	bad_text big.txt 2 "nr_scanned=18446744073709551616: out of range (more than 64 bits)"
+	bad_text big.txt 2 "nr_scanned=18446744073709551616: out of range (more than 64 bits)" &&
+	printf "%s\n  a-1 [000] .... 2.000000: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=0 nr_reclaimed=999999\n" \
+		"$ok_line" >twice.txt &&
+	bad_text twice.txt 2 "nr_reclaimed=999999: given twice in the line (no kernel event prints a field twice"
 '
 test_expect_success 'negative values and counters past 2^63 - 1 of unsigned fields: FILE:LINE errors' '
 	python3 "$MKDAT" "$DATA/numa-4.11.spec" n.dat && "$VR" load -q -d keep.db n.dat &&

@@ -406,6 +406,11 @@ static void set_field(struct text_ctx *c, int spec, int f, enum text_conv conv, 
 	bool symbolic = false;
 	const char *why;
 
+	if (c->printed & (1u << f)) {	/* "nr_reclaimed=0 ... nr_reclaimed=999999" */
+		bad_value(c, label, llen, v, vlen, "given twice in the line (no kernel event"
+			  " prints a field twice: which is it?)");
+		return;
+	}
 	c->printed |= 1u << f;
 	if (vr_event_specs[spec].fields[f].type == VR_FT_TEXT) {
 		vr_buf_reset(&c->text[f]);
