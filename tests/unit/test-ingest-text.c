@@ -489,8 +489,8 @@ static void test_crlf(void **state)
 static void test_counter_clock(void **state)
 {
 	static const char text[] =
-		"  kswapd0-45 [000] .... 9223372036854775807: mm_vmscan_kswapd_sleep: nid=0\n"
-		"  kswapd0-45 [000] .... 123456789012: mm_vmscan_kswapd_sleep: nid=0\n";
+		"  kswapd0-45 [000] .... 123456789012: mm_vmscan_kswapd_sleep: nid=0\n"
+		"  kswapd0-45 [000] .... 9223372036854775807: mm_vmscan_kswapd_sleep: nid=0\n";
 	struct capture c;
 
 	(void)state;
