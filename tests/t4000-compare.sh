@@ -10,6 +10,20 @@ import() { # DB KERNEL FILE
 	"$VR" import-latency -q -d "$1" --kernel "$2" "$3"
 }
 
+# refused DB KERNEL FILE:LINE:MESSAGE...: import-latency of each FILE into
+# DB exits 1 with one line of error, "FILE:LINE: MESSAGE..."
+refused() {
+	local db=$1 k=$2 f file rest
+	shift 2
+	for f in "$@"; do
+		file=${f%%:*} rest=${f#*:}
+		test_expect_code 1 "$VR" import-latency -d "$db" --kernel "$k" "$file" 2>err &&
+		test $(wc -l <err) = 1 &&
+		grep -q "^vmscan-report: $file:${rest%%:*}: ${rest#*:}" err ||
+		{ echo "$file: $(cat err)"; return 1; }
+	done
+}
+
 test_expect_success 'seed table: kswapd-sleeps-prematurely cover letter' '
 	import g.db 4.11.0-rc1-vanilla "$D/4.11.0-rc1-vanilla.latency.txt" &&
 	import g.db 4.11.0-rc1-keepawake-v2 "$D/4.11.0-rc1-keepawake-v2.latency.txt" &&
@@ -99,7 +113,11 @@ test_expect_success 'import-latency: a bad line names file and line, database un
 # metric has a '/' or a control byte, is only a percentile (p50: metric
 # ''), or is longer than 188 bytes (200 - "latency-" - ".png") could not
 # be charted, so import refuses it at its line; 188 bytes is charted.
-test_expect_success 'import-latency: an operation name report cannot chart is refused at its line' '
+# Misleading: "1,5" is not 15 (a decimal comma, or a typo), a latency is not
+# negative, and an operation named like a metric the trace gives
+# (p95-DirectReclaim, any case) would be stored and never shown (compare
+# and report take the trace's).
+test_expect_success 'import-latency: a name report cannot chart, or a value or name that would mislead: refused at its line' '
 	import b.db k1 "$D/simoop-report.txt" &&
 	sqlite3 b.db .dump >before &&
 	x188=$(printf "%188s" "" | tr " " x) &&
@@ -108,17 +126,21 @@ test_expect_success 'import-latency: an operation name report cannot chart is re
 	printf "p50 5\n" >pct.txt &&
 	printf "p50-${x188}y 5\n" >long.txt &&
 	printf "Read latency usec: (p50: 1)\nR/W latency usec: (p50: 1)\n" >simoop.txt &&
-	for f in slash.txt:2:"'\''a/b'\'': a '\''/'\'' in the operation name" \
-		 ctl.txt:3:"'\''x\\\\033y'\'': a control character in the operation name" \
-		 pct.txt:1:"'\''p50'\'': an operation name that is only a percentile" \
-		 long.txt:1:"'\''p50-${x188}y'\'': an operation name whose metric is longer than 188 bytes" \
-		 simoop.txt:2:"'\''p50-R/W'\'': a '\''/'\''"; do
-		file=${f%%:*} rest=${f#*:} &&
-		test_expect_code 1 "$VR" import-latency -d b.db --kernel k2 $file 2>err &&
-		test $(wc -l <err) = 1 &&
-		grep -q "^vmscan-report: $file:${rest%%:*}: ${rest#*:}" err ||
-		{ echo "$file: $(cat err)"; exit 1; }
-	done &&
+	printf "p95-Read 1,5\n" >comma.txt &&
+	printf "p95-Read 1234,567\n" >comma2.txt &&
+	printf "p95-Write 3\np95-Write -5\n" >neg.txt &&
+	printf "p95-Write 3\np95-DirectReclaim 5\n" >trace.txt &&
+	printf "max-kswapdawake 5\n" >trace2.txt &&
+	refused b.db k2 slash.txt:2:"'\''a/b'\'': a '\''/'\'' in the operation name" \
+		ctl.txt:3:"'\''x\\\\033y'\'': a control character in the operation name" \
+		pct.txt:1:"'\''p50'\'': an operation name that is only a percentile" \
+		long.txt:1:"'\''p50-${x188}y'\'': an operation name whose metric is longer than 188 bytes" \
+		simoop.txt:2:"'\''p50-R/W'\'': a '\''/'\''" \
+		comma.txt:1:"'\''1,5'\'' is not a number (commas only between groups of three" \
+		comma2.txt:1:"'\''1234,567'\'' is not a number" \
+		neg.txt:2:"'\''-5'\'' is not a number (a latency is not negative)" \
+		trace.txt:2:"'\''p95-DirectReclaim'\'': the name of a metric vmscan-report takes from the trace" \
+		trace2.txt:1:"'\''max-kswapdawake'\'': the name of a metric" &&
 	sqlite3 b.db .dump >after && test_cmp before after &&
 	test_expect_code 1 "$VR" compare --width 0 --metrics counters k=slash.txt 2>err &&
 	grep -q "^vmscan-report: slash.txt:2: " err &&
@@ -127,30 +149,9 @@ test_expect_success 'import-latency: an operation name report cannot chart is re
 	"$VR" report -q -d e.db -o out &&
 	test -s "out/latency-$x188.png" && test -s "out/latency-$x188.svg"
 '
-# Numbers and names that would mislead: "1,5" is not 15 (a decimal comma, or
-# a typo), a latency is not negative, and an operation named like a metric
-# the trace gives (p95-DirectReclaim, any case) would be stored and never
-# shown, compare and report taking the trace's: refused at their line, the
-# database unchanged.  Commas between groups of three are thousands.
-test_expect_success 'import-latency: misplaced commas, negative values, trace metric names refused' '
-	import b.db k1 "$D/simoop-report.txt" &&
-	sqlite3 b.db .dump >before &&
-	printf "p95-Read 1,5\n" >comma.txt &&
-	printf "p95-Read 1234,567\n" >comma2.txt &&
-	printf "p95-Write 3\np95-Write -5\n" >neg.txt &&
-	printf "p95-Write 3\np95-DirectReclaim 5\n" >trace.txt &&
-	printf "max-kswapdawake 5\n" >trace2.txt &&
-	for f in comma.txt:1:"'\''1,5'\'' is not a number (commas only between groups of three" \
-		 comma2.txt:1:"'\''1234,567'\'' is not a number" \
-		 neg.txt:2:"'\''-5'\'' is not a number (a latency is not negative)" \
-		 trace.txt:2:"'\''p95-DirectReclaim'\'': the name of a metric vmscan-report takes from the trace" \
-		 trace2.txt:1:"'\''max-kswapdawake'\'': the name of a metric"; do
-		file=${f%%:*} rest=${f#*:} &&
-		test_expect_code 1 "$VR" import-latency -d b.db --kernel k2 $file 2>err &&
-		grep -q "^vmscan-report: $file:${rest%%:*}: ${rest#*:}" err ||
-		{ echo "$file: $(cat err)"; exit 1; }
-	done &&
-	sqlite3 b.db .dump >after && test_cmp before after &&
+# Commas between groups of three digits are thousands (and "1,5" is refused,
+# above).
+test_expect_success 'import-latency: thousands commas' '
 	printf "p95-Read 1,234.5\np95-Read 12,345,678\n" >thousands.txt &&
 	"$VR" import-latency -q -d t.db --kernel k thousands.txt &&
 	test "$(sqlite3 t.db "SELECT group_concat(value, '\'' '\'') FROM app_latency")" = "1234.5 12345678.0"
