@@ -317,10 +317,11 @@ test_expect_success 'a cut-off last line and junk lines: counted, warned, loaded
 
 # Lines out of time order.  Two events 0.000069 s out of order (as ftrace's
 # merging of its CPUs can print them): loaded, sorted, warned with the first
-# such line.  The same trace twice in one file (the second copy starts 2 s
-# before the first ends) and one line of 0.5 s pasted into a trace at 100 s:
-# errors naming the line, the database unchanged (sorted, they gave every
-# event twice and a run 99.5 s too long).
+# such line; so are per-CPU files pasted one after the other (CPU 1's lines
+# start 2 s before CPU 0's end).  The same trace twice in one file (CPU 1's
+# second copy starts 1.5 s before its first ends) and one line of 0.5 s
+# pasted into a trace at 100 s: errors naming the line, the database
+# unchanged (sorted, they gave every event twice and a run 99.5 s too long).
 test_expect_success 'lines back in time: a little is warned and sorted, seconds are an error' '
 	printf "%s\n" "  a-1 [000] .... 100.000000: mm_vmscan_kswapd_wake: nid=0 order=0" \
 		"  a-1 [000] .... 100.500069: mm_vmscan_kswapd_sleep: nid=0" \
@@ -332,11 +333,18 @@ test_expect_success 'lines back in time: a little is warned and sorted, seconds 
 	cat one.txt one.txt >twice.txt &&
 	dump_rows o.db >before &&
 	test_expect_code 1 "$VR" load -q -d o.db twice.txt 2>err &&
-	grep -q "^vmscan-report: twice.txt:5: its time stamp is 2.000000 s before line 4.s: two traces joined" err &&
+	grep -q "^vmscan-report: twice.txt:7: its time stamp is 1.500000 s before line 4.s, of the same CPU: two traces joined" err &&
 	sed "2i\\  c-3 [000] .... 0.500000: mm_vmscan_kswapd_wake: nid=0 order=0" one.txt >early.txt &&
 	test_expect_code 1 "$VR" load -q -d o.db early.txt 2>err &&
-	grep -q "^vmscan-report: early.txt:2: its time stamp is 99.500000 s before line 1.s" err &&
-	dump_rows o.db >after && test_cmp before after
+	grep -q "^vmscan-report: early.txt:2: its time stamp is 99.500000 s before line 1.s, of the same CPU" err &&
+	dump_rows o.db >after && test_cmp before after &&
+	printf "%s\n" "  a-1 [000] .... 100.000000: mm_vmscan_kswapd_wake: nid=0 order=0" \
+		"  a-1 [000] .... 104.000000: mm_vmscan_kswapd_sleep: nid=0" \
+		"  b-2 [001] .... 102.000000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=0x0" \
+		"  b-2 [001] .... 103.000000: mm_vmscan_direct_reclaim_end: nr_reclaimed=1" >percpu.txt &&
+	"$VR" load -q -d p.db percpu.txt 2>err &&
+	grep -q "warning: percpu.txt: 1 event line(s) earlier than the line before (the first: line 3, 2.000000 s before it)" err &&
+	test "$(sqlite3 p.db "SELECT count(*), sum(complete) FROM reclaim_stall")" = "1|1"
 '
 
 test_done

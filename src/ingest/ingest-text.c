@@ -1020,37 +1020,44 @@ static void time_lost_markers(struct text_ctx *c)
 /*
  * Event lines earlier than the line before, counted (sorted by time stamp
  * later).  ftrace prints each CPU's buffer merged in time order: lines go
- * back only by the little an event's commit can lag its time stamp, far
- * below TEXT_MAX_BACK_NS.  More is two traces joined (a trace pasted twice
- * sorts into each event twice) or a line from elsewhere (one line of 1.0 s
- * in a trace of 14337 s makes a run 14345 s long): an error, not a count.
- * 0, or -1 after "FILE:LINE: ...".
+ * back only by the little an event's commit can lag its time stamp, and
+ * per-CPU files pasted one after the other go back at each new CPU, by
+ * any amount, and are sorted into one trace.  One CPU's own lines going
+ * back more than TEXT_MAX_BACK_NS is two traces joined (a trace pasted
+ * twice sorts into each event twice) or a line from elsewhere (one line of
+ * 1.0 s in a trace of 14337 s makes a run 14345 s long): an error, not a
+ * count.  0, or -1 after "FILE:LINE: ...".
  */
 static int check_order(struct text_ctx *c)
 {
-	const struct text_entry *prev = NULL;
+	const struct text_entry *prev = NULL, **last = vr_calloc((size_t)c->st->cpus + 1,
+								   sizeof(*last));
+	int ret = 0;
 
-	for (size_t i = 0; i < c->nent; i++) {
+	for (size_t i = 0; i < c->nent && !ret; i++) {
 		const struct text_entry *e = &c->ent[i];
+		const struct text_entry **own;
 
 		if (e->lost != TE_EVENT)
 			continue;
-		if (prev && e->ts_ns < prev->ts_ns) {
-			if (prev->ts_ns - e->ts_ns > TEXT_MAX_BACK_NS)
-				return vr_error("%s:%u: its time stamp is %.6f s before line %u's: two"
-						" traces joined, or a line from another trace? (the"
-						" lines of one trace go back in time by far less than"
-						" %d s)", c->name, e->lineno,
-						(double)(prev->ts_ns - e->ts_ns) / 1e9, prev->lineno,
-						(int)(TEXT_MAX_BACK_NS / 1000000000));
-			if (!c->st->reordered++) {
-				c->st->first_reordered = e->lineno;
-				c->st->first_reordered_ns = prev->ts_ns - e->ts_ns;
-			}
+		own = e->cpu >= 0 && e->cpu <= c->st->cpus ? &last[e->cpu] : NULL;
+		if (own && *own && (*own)->ts_ns > e->ts_ns &&
+		    (*own)->ts_ns - e->ts_ns > TEXT_MAX_BACK_NS)
+			ret = vr_error("%s:%u: its time stamp is %.6f s before line %u's, of the same"
+				       " CPU: two traces joined, or a line from another trace? (one"
+				       " CPU's lines go back in time by far less than %d s)", c->name,
+				       e->lineno, (double)((*own)->ts_ns - e->ts_ns) / 1e9,
+				       (*own)->lineno, (int)(TEXT_MAX_BACK_NS / 1000000000));
+		else if (prev && e->ts_ns < prev->ts_ns && !c->st->reordered++) {
+			c->st->first_reordered = e->lineno;
+			c->st->first_reordered_ns = prev->ts_ns - e->ts_ns;
 		}
 		prev = e;
+		if (own)
+			*own = e;
 	}
-	return 0;
+	free(last);
+	return ret;
 }
 
 /* (timestamp, line): a stable order.  A lost marker precedes, in the file,
