@@ -289,9 +289,14 @@ def sql_or_none(q, sql, args):
 
 
 def check(vr, path):
+    # the database in a directory removed at the end (mkdtemp() left one
+    # behind in /tmp at every run)
+    with tempfile.TemporaryDirectory() as tmp:
+        return check_in(vr, path, os.path.join(tmp, 'n.db'))
+
+
+def check_in(vr, path, db):
     bad = []
-    tmp = tempfile.mkdtemp()
-    db = os.path.join(tmp, 'n.db')
     subprocess.run([vr, 'load', '-q', '-d', db, path], check=True)
     c, stalls, dec, win, bracketed = count(path)
     q = sqlite3.connect(db)
@@ -378,6 +383,7 @@ def check(vr, path):
     for b in bad:
         print(b)
     print('%s: %d nodes, %s' % (path, len(nodes), 'ok' if not bad else '%d mismatches' % len(bad)))
+    q.close()
     return 1 if bad else 0
 
 

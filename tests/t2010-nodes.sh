@@ -52,7 +52,7 @@ test_expect_success 'two nodes: cycles, decisions, pages and stalls per node as 
 
 # A model that puts every cycle, page and stall on node 0 (a wrapper loads
 # with vmscan-report, then moves the rows there) must fail the check.
-test_expect_success 'check-nodes.py fails on a single-node model' '
+test_expect_success 'check-nodes.py fails on a single-node model (and leaves no temporary behind)' '
 	python3 "$MKDAT" "$DATA/nodes-sched-6.18.spec" ns.dat &&
 	cat >one-node <<-EOF &&
 	#!/bin/sh
@@ -61,8 +61,9 @@ test_expect_success 'check-nodes.py fails on a single-node model' '
 			UPDATE reclaim_stall SET nids = 0 WHERE nids IS NOT NULL" ;;
 	*) exec "$VR" "\$@" ;; esac
 	EOF
-	chmod +x one-node &&
-	test_expect_code 1 python3 "$CHECK" ./one-node ns.dat >out &&
+	chmod +x one-node && mkdir tmp &&
+	TMPDIR=$PWD/tmp test_expect_code 1 python3 "$CHECK" ./one-node ns.dat >out &&
+	test -z "$(ls -A tmp)" &&
 	grep -q "node 1 kswapd wakes: trace 1, vmscan-report 0" out &&
 	grep -q "node 0 kswapd pages scanned: trace 52, vmscan-report 60" out &&
 	grep -q "node 1 direct reclaim stalls: trace 2, vmscan-report 0" out &&
