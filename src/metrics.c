@@ -484,6 +484,15 @@ void metric_op_split(const char *op, char **pct, char **metric)
 	*metric = vr_strdup(op);
 }
 
+/* Is @metric (any case) one of metric_specs[], which come from the trace? */
+static bool trace_metric(const char *metric)
+{
+	for (size_t i = 0; i < metric_specs_count; i++)
+		if (!strcasecmp(metric, metric_specs[i].name))
+			return true;
+	return false;
+}
+
 _Static_assert(METRIC_NAME_MAX == 188, "metric_op_name_bad() says 188 bytes");
 
 const char *metric_op_name_bad(const char *op)
@@ -500,15 +509,12 @@ const char *metric_op_name_bad(const char *op)
 			return "a '/' in the operation name (report names a chart file after it)";
 	}
 	metric_op_split(op, &pct, &metric);
-	for (size_t i = 0; i < metric_specs_count && *metric && !why; i++)
-		if (!strcasecmp(metric, metric_specs[i].name))
-			why = "the name of a metric vmscan-report takes from the trace (compare and"
-			      " report would show the trace's, never this one): name the"
-			      " application's operation otherwise";
-	if (why)
-		;
-	else if (!*metric)
+	if (!*metric)
 		why = "an operation name that is only a percentile (p50, max...) names no metric";
+	else if (trace_metric(metric))
+		why = "the name of a metric vmscan-report takes from the trace (compare and report"
+		      " would show the trace's, never this one): name the application's operation"
+		      " otherwise";
 	else if (strlen(metric) > METRIC_NAME_MAX)
 		why = "an operation name whose metric is longer than 188 bytes (report names a"
 		      " chart file after it)";

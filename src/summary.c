@@ -784,7 +784,8 @@ static int quality_row(struct store_stmt *q, void *arg)
 	struct vr_buf detail;	/* it may quote the trace's release */
 
 	if (!t->n++)
-		fprintf(t->out, "\n  Data quality (run_quality: items not 0, and every pgdat_flag_ one)\n");
+		fprintf(t->out, "\n  Data quality (run_quality: items not 0, and every"
+			" pgdat_flag_ one)\n");
 	if (!strcmp(item, "pgdat_flag_rule") || !strncmp(item, "pgdat_flag_not", 14) ||
 	    !strcmp(item, "pgdat_flag_clear_rule")) {
 		vr_buf_init(&detail);
