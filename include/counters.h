@@ -46,16 +46,6 @@ enum { COUNTER_MAX_COLS = 3 };
 const struct counter_def *counter_defs(size_t *n);
 
 /**
- * counters_vmscan_recorded - did run @run_id record vmscan tracepoints (a
- * vmscan row in run_event_count: an event seen, or its format in the
- * file; a run without any row there, made by hand or before the counts
- * were kept, is taken as recorded)?  A run loaded with `load --empty-run` from a text without vmscan
- * lines, or a file without their formats, did not: its reclaim counts are
- * not 0 but unknown ("-").  1, 0, or -1 after the message.
- */
-int counters_vmscan_recorded(struct store *s, int64_t run_id);
-
-/**
  * counter_missing - does run @run_id lack what counter @c needs (c->need,
  * recorded_check())?  1 and @why ("not recorded: ...", "not traced: ...",
  * "not inferred: ...", at most @len bytes), 0 (it has it), or -1 after a

@@ -240,11 +240,6 @@ const struct counter_def *counter_defs(size_t *n)
 	return defs;
 }
 
-/* counters.h */
-int counters_vmscan_recorded(struct store *s, int64_t run_id)
-{
-	return recorded_check(s, run_id, RN_VMSCAN, NULL, 0);
-}
 
 int counter_missing(struct store *s, struct recorded_cache *known, const struct counter_def *c,
 		    int64_t run_id, char *why, size_t len)

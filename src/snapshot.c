@@ -271,14 +271,15 @@ int snapshot_load(struct store *st, int64_t run_id, const char *trace_path)
 	int64_t ts[2] = { 0, 0 };
 	bool have[2] = { false, false };
 	bool nodes[SNAPSHOT_MAX_NID + 1] = { false };
-	int ret = 0;
+	int ret = 0, rc;
 
 	vr_buf_init(&dir);
 	vr_buf_addf(&dir, "%s" SNAPSHOT_DIR_SUFFIX, trace_path);
 	/* none there; or the trace's name is too long for one (NAME_MAX) */
-	if (stat(dir.buf, &sb) && (errno == ENOENT || errno == ENAMETOOLONG))
+	rc = stat(dir.buf, &sb);
+	if (rc && (errno == ENOENT || errno == ENAMETOOLONG))
 		goto out;
-	if (stat(dir.buf, &sb) || !S_ISDIR(sb.st_mode)) {
+	if (rc || !S_ISDIR(sb.st_mode)) {
 		ret = vr_error("%s: not a directory (a snapshot directory is expected there)",
 			       dir.buf);
 		goto out;

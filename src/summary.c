@@ -183,14 +183,13 @@ static int print_totals(const struct sum_ctx *c)
 {
 	struct vr_buf b;
 	int64_t v[2];
-	int ret = counters_vmscan_recorded(c->s, c->run);
+	char why[RECORDED_WHY_MAX];
+	int ret = recorded_check(c->s, c->run, RN_VMSCAN, why, sizeof(why));
 
 	if (ret <= 0) {	/* counts of events not recorded are unknown, not 0 */
-		char why[RECORDED_WHY_MAX];
-
 		/* "not recorded: no vmscan tracepoint ... (--empty-run)", "... no
 		 * trace in this run (its latencies were imported alone)" */
-		if (!ret && recorded_check(c->s, c->run, RN_VMSCAN, why, sizeof(why)) == 0)
+		if (!ret)
 			fprintf(c->out, "  %c%s: every reclaim count is -, not 0\n",
 				toupper((unsigned char)why[0]), why + 1);
 		return ret;

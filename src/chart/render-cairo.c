@@ -229,6 +229,13 @@ double rk_map(const struct rk_axis *a, double v)
 	return a->p0 + f * (a->p1 - a->p0);
 }
 
+size_t rk_steps_per_column(const struct rk_axis *a, double v0, double v1, size_t n)
+{
+	double px = fabs(rk_map(a, v1) - rk_map(a, v0));
+
+	return (double)n <= px || n < 2 ? 1 : (size_t)ceil((double)n / fmax(px, 1));
+}
+
 /* The 1-2-5 step giving about @n intervals over @range. */
 static double nice_step(double range, int n)
 {

@@ -116,7 +116,7 @@ static void draw_kswapd_band(struct rk *k, const struct tl_geom *g,
 {
 	const struct chart_band *b = &n->kswapd;
 	cairo_t *cr = k->cr;
-	double last_x = 0;
+	double last_x = -INFINITY;	/* of the last premature triangle drawn */
 
 	draw_band_label(k, g, y, g->band_h, b->label);
 	rk_set(cr, (struct rgb){ 0.96, 0.96, 0.96 }, 1);
@@ -156,17 +156,16 @@ static void draw_kswapd_band(struct rk *k, const struct tl_geom *g,
 	 * path; a triangle within half a pixel of the one before adds nothing
 	 * to see (3000 premature sleeps in 700 px were 3000 paths) */
 	rk_set(cr, RK_BLACK, 1);
-	for (size_t i = 0, drawn = 0; i < n->npremature; i++) {
+	for (size_t i = 0; i < n->npremature; i++) {
 		double x = rk_map(&g->t, n->premature_s[i]);
 
-		if (drawn && fabs(x - last_x) < 0.5)
+		if (fabs(x - last_x) < 0.5)
 			continue;
 		cairo_move_to(cr, x, y + 1);
 		cairo_line_to(cr, x - 4, y - 6);
 		cairo_line_to(cr, x + 4, y - 6);
 		cairo_close_path(cr);
 		last_x = x;
-		drawn = 1;
 	}
 	cairo_fill(cr);
 }
@@ -227,8 +226,7 @@ static void max_stall(const struct chart_timeline *t, double *lo, double *hi)
 static void rate_path(cairo_t *cr, const struct tl_geom *g, const struct chart_timeline *t,
 		      const double *rate, size_t nbins, const struct rk_axis *ra)
 {
-	double px = fabs(rk_map(&g->t, t->to_s) - rk_map(&g->t, t->from_s));
-	size_t f = (double)nbins <= px ? 1 : (size_t)ceil((double)nbins / fmax(px, 1));
+	size_t f = rk_steps_per_column(&g->t, t->from_s, t->to_s, nbins);
 
 	for (size_t b = 0; b < nbins; b += f) {
 		size_t e = b + f < nbins ? b + f : nbins;

@@ -49,20 +49,6 @@ static void step_path(cairo_t *cr, const struct rk_axis *xa, const struct rk_axi
 }
 
 /*
- * Steps drawn as one column: about one a device pixel along @xa.  A run cut
- * into thousands of windows (load --window) drawn step by step gave cairo
- * 1.16 a path of tens of thousands of sub-pixel segments, whose fill took
- * quadratic time: make bench's trace with --window 0.1, 5,571 steps in
- * about 700 pixels, 47 s for one PNG.
- */
-static size_t steps_per_column(const struct rk_axis *xa, size_t n, double step_s)
-{
-	double px = fabs(rk_map(xa, (double)n * step_s) - rk_map(xa, 0));
-
-	return (double)n <= px || n < 2 ? 1 : (size_t)ceil((double)n / fmax(px, 1));
-}
-
-/*
  * @v binned by @f steps into @out (n / f rounded up): the largest (@hi) or
  * smallest value of each bin, NAN for a bin of gaps only.  What a pixel
  * column shows of the steps it holds: their extremes, so no peak drawn
@@ -175,7 +161,7 @@ int render_chart_windows(const struct chart_windows *c, const struct render_char
 	cairo_save(k.cr);
 	cairo_rectangle(k.cr, L, ya.p1 - 2, R - L, B - ya.p1 + 4);
 	cairo_clip(k.cr);
-	f = steps_per_column(&xa, c->nsteps, c->step_s);
+	f = rk_steps_per_column(&xa, 0, (double)c->nsteps * c->step_s, c->nsteps);
 	for (size_t i = 0; i < c->nseries; i++) {
 		rk_set(k.cr, rk_kernel_colour(c->series[i].colour), 0.2);
 		draw_series(k.cr, &xa, &ya, &c->series[i], c->nsteps, c->step_s, f, false);

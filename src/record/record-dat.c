@@ -276,12 +276,12 @@ int record_check_output(const struct record_opts *o)
 	int fd;
 
 	/* as chart -o (outfile.c): a link is not replaced by the trace, nor
-	 * followed */
-	if (lstat(o->output, &st) == 0 && S_ISLNK(st.st_mode))
-		return vr_error("record: %s: is a symbolic link: not followed, not replaced",
-				o->output);
-	if (stat(o->output, &st) == 0 && !S_ISREG(st.st_mode))
-		return vr_error("record: %s: not a regular file; the trace is written to a new"
+	 * followed; anything else there but a regular file is not replaced */
+	if (!lstat(o->output, &st) && !S_ISREG(st.st_mode))
+		return S_ISLNK(st.st_mode) ?
+		       vr_error("record: %s: is a symbolic link: not followed, not replaced",
+				o->output) :
+		       vr_error("record: %s: not a regular file; the trace is written to a new"
 				" file and renamed over the output", o->output);
 	if (o->file_version >= 7 && strcmp(o->compression, "any") &&
 	    strcmp(o->compression, "none") &&
