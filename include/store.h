@@ -21,11 +21,13 @@
  * (end_own).  5: mm_vmscan_lru_isolate, mm_vmscan_lru_shrink_inactive and
  * mm_vmscan_lru_shrink_active are views over lru_call, one row per isolate
  * and the shrink of its task that follows it (src/store/store-lru.c), what
- * a recent kernel leaves NULL in lru_call_more.  A version 1 to 4 database
- * is read as it is and brought to 5 inside the first write transaction
- * (store_write_begin()).
+ * a recent kernel leaves NULL in lru_call_more.  6: slab_complete in
+ * shrink_call_more, for a paired call only when not 1; a shrink's
+ * nr_scanned (nr_taken) in lru_call only when not its isolate's.  A version 1 to 5
+ * database is read as it is and brought to 6 inside the first write
+ * transaction (store_write_begin()).
  */
-#define VR_SCHEMA_VERSION 5
+#define VR_SCHEMA_VERSION 6
 
 /*
  * PRAGMA application_id of a vmscan-report database ("VMSR"), set in the

@@ -13,7 +13,10 @@
 # text's printed values it could not convert (extra) are in
 # shrink_call_more, a row for each of its 6 calls; the trace.dat's only
 # for pid 101's end without a start (its own cpu, shrinker, nid and
-# unused_scan, end_own: schema version 4, t2055).
+# unused_scan, end_own: schema version 4, t2055; its slab_complete 0) and
+# for pid 100's second call, paired but not complete (events lost inside
+# it: slab_complete 0, schema version 6; the 2 other paired calls' 1 is
+# not stored).
 . "$(dirname "$0")/lib.sh"
 
 MKDAT="$TOP/tests/mkdat.py"
@@ -56,8 +59,11 @@ test_expect_success 'the views: version 2 tables columns and rows, one row per c
 		"ffff888100002000|0|0|super_cache_scan" "0|1|1|deferred_split_scan" \
 		"0|1|1|super_cache_scan" >expect &&
 	test_cmp expect actual &&
-	test "$(sqlite3 s.db "SELECT group_concat(c.pid) FROM shrink_call_more m JOIN shrink_call c
-		ON c.id = m.call_id WHERE m.run_id = 1")" = 101 &&
+	test "$(sqlite3 s.db "SELECT group_concat(c.pid || \":\" || m.slab_complete) FROM
+		(SELECT * FROM shrink_call_more ORDER BY call_id) m JOIN shrink_call c
+		ON c.id = m.call_id WHERE m.run_id = 1")" = 101:0,100:0 &&
+	test "$(sqlite3 s.db "SELECT count(*) FROM shrink_call WHERE run_id = 1 AND ts_ns IS NOT NULL
+		AND end_offset_ns IS NOT NULL")" = 3 &&
 	test "$(sqlite3 s.db "SELECT count(*) FROM shrink_call_more WHERE run_id = 2")" = 6
 '
 
@@ -85,7 +91,7 @@ test_expect_success 'schema version 2: read as it is, upgraded by the next load,
 	test "$(sqlite3 v2.db "PRAGMA user_version")" = 2 &&
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" other.dat &&
 	"$VR" load -q -d v2.db other.dat 2>err &&
-	test "$(sqlite3 v2.db "PRAGMA user_version")" = 5 &&
+	test "$(sqlite3 v2.db "PRAGMA user_version")" = 6 &&
 	for t in mm_shrink_slab_start mm_shrink_slab_end slab_shrink; do
 		rows v2.db $t >after-$t && test_cmp before-$t after-$t || return 1
 	done &&
@@ -94,6 +100,37 @@ test_expect_success 'schema version 2: read as it is, upgraded by the next load,
 	test "$(sqlite3 v2.db "SELECT count(*) FROM shrinker")" = 4 &&
 	test -z "$(sqlite3 v2.db "SELECT name FROM sqlite_master WHERE name LIKE \"vr_v2%\"")" &&
 	"$VR" summary -d v2.db >sum && grep -q "^run 3: " sum
+'
+
+# schema-v5-slab.sql: slab-6.18.spec (run 1), slab-echo-6.18.spec (run 2),
+# the first as text (run 3), made by af48cf5 (slab_complete in every row of
+# shrink_call).  By hand (the specs' comments): run 1 keeps slab_complete for
+# pid 101's end alone (0) and pid 100's incomplete call (0); run 2 for pid
+# 204's end alone (0); run 3 as run 1; the 8 other paired calls' 1s go.
+test_expect_success 'schema version 5: slab_complete moved to shrink_call_more, views the same' '
+	sqlite3 v5.db <"$DATA/schema-v5-slab.sql" &&
+	sqlite3 v5.db "CREATE VIEW mine AS SELECT run_id, ts_ns, pid, slab_complete FROM mm_shrink_slab_end" &&
+	for t in mm_shrink_slab_start mm_shrink_slab_end slab_shrink mine; do
+		rows v5.db $t >before-$t || return 1
+	done &&
+	"$VR" summary -d v5.db >sum && grep -q "^run 1: 6.18.0-test" sum &&
+	test "$(sqlite3 v5.db "PRAGMA user_version")" = 5 &&
+	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" other.dat &&
+	"$VR" load -q -d v5.db other.dat 2>err &&
+	test "$(sqlite3 v5.db "PRAGMA user_version")" = 6 &&
+	for t in mm_shrink_slab_start mm_shrink_slab_end slab_shrink mine; do
+		rows v5.db $t | grep -v "^4|" >after-$t && test_cmp before-$t after-$t || return 1
+	done &&
+	load_both s.db &&
+	test "$(cols v5.db shrink_call)" = "$(cols s.db shrink_call)" &&
+	test "$(cols v5.db shrink_call_more)" = "$(cols s.db shrink_call_more)" &&
+	! cols v5.db shrink_call | grep -q slab_complete &&
+	test "$(sqlite3 v5.db "SELECT group_concat(run_id || \":\" || pid || \":\" || slab_complete)
+		FROM (SELECT c.run_id, c.pid, m.slab_complete FROM shrink_call c JOIN shrink_call_more m
+		ON m.call_id = c.id WHERE c.run_id < 4 AND m.slab_complete IS NOT NULL
+		ORDER BY c.id)")" = 1:101:0,1:100:0,2:204:0,3:101:0,3:100:0 &&
+	test -z "$(sqlite3 v5.db "SELECT name FROM sqlite_master WHERE name LIKE \"vr_v5%\"")" &&
+	"$VR" summary -d v5.db >sum && grep -q "^run 4: " sum
 '
 
 test_expect_success 'evidence.db: no shrink_call, shrinker nor the views' '

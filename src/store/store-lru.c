@@ -17,7 +17,9 @@
  * isolate's cpu) and the shrink's fields, shrink_ before a name the
  * isolate has (nr_scanned); shrink_active 1 for an
  * mm_vmscan_lru_shrink_active, whose fields are in the inactive's columns
- * (add_active_fields()).  What a recent kernel leaves NULL in every row is
+ * (add_active_fields()); since version 6 a shrink's count that repeats
+ * its isolate's is NULL (echo_fields, shrink_echo()).  What a recent
+ * kernel leaves NULL in every row is
  * in lru_call_more (call_id = id, run_id; a row only where one is not):
  * the isolate's classzone_idx (4.8-5.7) and file (<= 4.10), the shrink's
  * zid (< 4.8) and nr_activate (4.11-5.1), mglru_retry (a retry pass) and
@@ -54,9 +56,22 @@ static const char *const rare_fields[][2] = {
 	{ "mm_vmscan_lru_shrink_inactive", "mglru_retry" },	/* a retry pass */
 };
 
+/*
+ * A shrink's field that repeats one of the isolate before it (shrink,
+ * isolate): shrink_inactive_list() traces the nr_scanned that
+ * isolate_lru_folios() traced as its nr_scanned, and shrink_active_list()
+ * the nr_taken it traced as its nr_taken (mm/vmscan.c, 4.4-6.18).  In a
+ * row with both, the shrink's is stored only when it differs (NULL: the
+ * isolate's; <column>_null 1 in lru_call_more: the shrink had none).
+ */
+static const char *const echo_fields[LK_COUNT][2] = {
+	[LK_INACTIVE] = { "nr_scanned", "nr_scanned" },
+	[LK_ACTIVE] = { "nr_taken", "nr_taken" },
+};
+
 enum lru_col_kind {
 	LC_ID, LC_RUN, LC_PID, LC_TS, LC_CPU, LC_EXTRA,
-	LC_OFFSET, LC_SHRINK_CPU, LC_SHRINK_EXTRA, LC_ACTIVE, LC_FIELD,
+	LC_OFFSET, LC_SHRINK_CPU, LC_SHRINK_EXTRA, LC_ACTIVE, LC_NULL_FLAG, LC_FIELD,
 };
 
 #define LRU_MAX_COLS 48
@@ -66,6 +81,7 @@ struct lru_col {
 	char name[48];
 	enum lru_col_kind kind;
 	bool more;		/* a column of lru_call_more */
+	int null_flag;		/* an echo's <name>_null column; -1: none */
 };
 
 struct lru_layout {
@@ -74,6 +90,9 @@ struct lru_layout {
 	int ncols;
 	int kcol[LC_FIELD];			/* the column of each kind */
 	int fcol[LK_COUNT][VR_SPEC_MAX_FIELDS];	/* of each field; -1: none */
+	/* each shrink's echo field (echo_fields) and the isolate's column it
+	 * repeats; -1: none */
+	int echo_field[LK_COUNT], echo_src[LK_COUNT];
 };
 
 static bool rare_field(int k, const char *name)
@@ -100,7 +119,8 @@ static int add_col(struct lru_layout *l, enum lru_col_kind kind, const char *nam
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->kind = kind;
 	c->more = more;
-	if (kind != LC_FIELD)
+	c->null_flag = -1;
+	if (kind != LC_FIELD && kind != LC_NULL_FLAG)
 		l->kcol[kind] = l->ncols;
 	return l->ncols++;
 }
@@ -182,6 +202,41 @@ static void add_active_fields(struct lru_layout *l)
 	}
 }
 
+/* The index of field @name of spec @spec; -1: none. */
+static int field_named(int spec, const char *name)
+{
+	for (int f = 0; f < spec_nfields(spec); f++)
+		if (!strcmp(spec_column(spec, f), name))
+			return f;
+	return -1;
+}
+
+/* The echo fields of the two shrinks (echo_fields), each shrink column
+ * that holds one with a <column>_null flag in lru_call_more. */
+static void add_echoes(struct lru_layout *l)
+{
+	char name[48];
+
+	for (int k = 0; k < LK_COUNT; k++) {
+		int f = -1, src = -1, c;
+
+		l->echo_field[k] = l->echo_src[k] = -1;
+		if (k == LK_ISOLATE)
+			continue;
+		f = field_named(l->spec[k], echo_fields[k][0]);
+		src = field_named(l->spec[LK_ISOLATE], echo_fields[k][1]);
+		if (f < 0 || src < 0 || l->fcol[k][f] < 0 || l->fcol[LK_ISOLATE][src] < 0)
+			continue;
+		l->echo_field[k] = f;
+		l->echo_src[k] = l->fcol[LK_ISOLATE][src];
+		c = l->fcol[k][f];
+		if (l->col[c].null_flag < 0) {
+			snprintf(name, sizeof(name), "%.42s_null", l->col[c].name);
+			l->col[c].null_flag = add_col(l, LC_NULL_FLAG, name, true);
+		}
+	}
+}
+
 /* The columns of lru_call and lru_call_more, from the events' specs
  * (spec.c), so that a field added there is a column here; -1 if a spec is
  * missing. */
@@ -207,6 +262,7 @@ static int lru_layout(struct lru_layout *l)
 	add_col(l, LC_ACTIVE, "shrink_active", false);
 	add_col(l, LC_SHRINK_EXTRA, "shrink_extra", true);
 	add_active_fields(l);
+	add_echoes(l);
 	return 0;
 }
 
@@ -247,7 +303,18 @@ static void view_select(struct vr_buf *b, const struct lru_layout *l, int k)
 			if ((spec_decoded(spec, f) == 0) != pass)
 				continue;
 			vr_buf_addstr(b, ", ");
-			view_col(b, l, l->fcol[k][f]);
+			if (f == l->echo_field[k]) {
+				int c = l->fcol[k][f];
+
+				vr_buf_addf(b, "CASE WHEN m.\"%s\" IS NULL THEN coalesce(",
+					    l->col[l->col[c].null_flag].name);
+				view_col(b, l, c);
+				vr_buf_addstr(b, ", ");
+				view_col(b, l, l->echo_src[k]);
+				vr_buf_addstr(b, ") END");
+			} else {
+				view_col(b, l, l->fcol[k][f]);
+			}
 			vr_buf_addf(b, " AS \"%s\"", spec_column(spec, f));
 		}
 		if (!pass)
@@ -485,12 +552,36 @@ static int open_isolate(const struct store_lru *w, int pid)
 	return -1;
 }
 
+/*
+ * The echo field of shrink @k, just set in @r after its isolate's
+ * (echo_fields): left out when the same as the isolate's, flagged
+ * <column>_null when the shrink had none and the isolate one.
+ */
+static void shrink_echo(struct store_lru *w, struct callrow *r, int k)
+{
+	const struct lru_layout *l = &w->l;
+	int f = l->echo_field[k], c, src;
+	bool have, have_src;
+
+	if (f < 0)
+		return;
+	c = l->fcol[k][f];
+	src = l->echo_src[k];
+	have = r->have & (1ull << c);
+	have_src = r->have & (1ull << src);
+	if (have && have_src && r->v[c] == r->v[src])
+		r->have &= ~(1ull << c);
+	else if (!have && have_src)
+		callrow_set(&w->cr, r, l->col[c].null_flag, 1);
+}
+
 int store_lru_event(struct store_lru *w, int64_t run_id, const struct ingest_event *ev)
 {
 	const struct lru_layout *l = &w->l;
 	int k = ev->spec == l->spec[LK_ISOLATE] ? LK_ISOLATE :
 		ev->spec == l->spec[LK_INACTIVE] ? LK_INACTIVE : LK_ACTIVE;
 	struct callrow *r;
+	bool merged;
 	int i;
 
 	if (w->cr.nrows && run_id != w->run_id)	/* rows of one run each */
@@ -512,7 +603,8 @@ int store_lru_event(struct store_lru *w, int64_t run_id, const struct ingest_eve
 		return 0;
 	}
 	i = open_isolate(w, ev->pid);
-	if (i >= 0) {
+	merged = i >= 0;
+	if (merged) {
 		r = &w->cr.rows[i];
 		callrow_set(&w->cr, r, l->kcol[LC_OFFSET], (int64_t)ev->ts_ns - r->v[l->kcol[LC_TS]]);
 		if (ev->cpu != r->v[l->kcol[LC_CPU]])
@@ -526,6 +618,8 @@ int store_lru_event(struct store_lru *w, int64_t run_id, const struct ingest_eve
 		callrow_set(&w->cr, r, l->kcol[LC_SHRINK_CPU], ev->cpu);
 	}
 	set_fields(w, r, k, ev);
+	if (merged)
+		shrink_echo(w, r, k);
 	if (k == LK_ACTIVE)
 		callrow_set(&w->cr, r, l->kcol[LC_ACTIVE], 1);
 	if (ev->extra_json) {

@@ -190,7 +190,8 @@ int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, i
  * store-slab.c: the shrinker calls, one row of shrink_call per call (its
  * mm_shrink_slab_start and _end as the model paired them), the shrinker
  * named by an id of the table shrinker (schema version 3; 4: the end's
- * columns that repeat the start's in shrink_call_more, where they differ).
+ * columns that repeat the start's in shrink_call_more, where they differ;
+ * 6: slab_complete there too, for a paired call only when not 1).
  *
  * store_slab_spec - is @spec mm_shrink_slab_start or mm_shrink_slab_end?
  * store_slab_schema_sql - the CREATE statements of shrinker and
@@ -199,8 +200,8 @@ int store_sums_commit(sqlite3 *db, const char *path, struct store_sums_acc *a, i
  * store_slab_upgrade_sql - the statements that move the rows of a
  *   version 1 or 2 database's tables, renamed vr_v2_slab_start and
  *   vr_v2_slab_end, or (@version 3) of shrink_call and shrink_call_more,
- *   renamed vr_v3_call and vr_v3_more, into them, and drop those
- *   (malloc'ed).
+ *   renamed vr_v3_call and vr_v3_more, or (@version 4, 5) renamed
+ *   vr_v5_call and vr_v5_more, into them, and drop those (malloc'ed).
  * store_slab_new - the writer of @db's calls (@path in messages); NULL
  *   after a message.  store_slab_free() frees it (NULL is fine).
  * store_slab_event - one event of either spec, in the order the model saw
@@ -223,8 +224,9 @@ void store_slab_reset(struct store_slab *s, bool rolled_back);
 /*
  * store-lru.c: the LRU list calls, one row of lru_call per
  * mm_vmscan_lru_isolate and the mm_vmscan_lru_shrink_inactive or _active of
- * its task that follows it (schema version 5), the three events' views
- * over it in the order their events were stored.
+ * its task that follows it (schema version 5; 6: a shrink's count that
+ * repeats its isolate's not stored), the three events' views over it in
+ * the order their events were stored.
  *
  * store_lru_spec - is @spec one of the three?
  * store_lru_schema_sql - the CREATE statements of lru_call and
@@ -232,7 +234,8 @@ void store_slab_reset(struct store_slab *s, bool rolled_back);
  *   true); malloc'ed.
  * store_lru_event_name, store_lru_v4_table - the name of event @i (0
  *   isolate, 1 shrink_inactive, 2 shrink_active; NULL past them) and the
- *   name its version 1-4 table is renamed to before an upgrade.
+ *   name its version 1-4 table is renamed to before an upgrade (a version
+ *   5 view's rows are copied to it).
  * store_lru_new - the writer of @db's calls (@path in messages; @bulk
  *   borrowed); NULL after a message.  store_lru_free() frees it (NULL is
  *   fine).
@@ -251,8 +254,9 @@ void store_slab_reset(struct store_slab *s, bool rolled_back);
  *   the id range, so every row of the run's the view has, in the view's
  *   order (filter it by run_id still); malloc'ed.  NULL when not known
  *   (another run, another event, rows waiting): read the view.
- * store_lru_upgrade - the rows of the renamed version 1-4 tables
- *   (store_lru_v4_table()) into lru_call through @w, each table's rows in
+ * store_lru_upgrade - the rows of the renamed version 1-4 tables (or
+ *   version 5 views' copies) (store_lru_v4_table()) into lru_call through
+ *   @w, each table's rows in
  *   their order, and drop those; in the open write transaction; 0 or -1
  *   after a message.
  */

@@ -21,7 +21,7 @@
  * and the start's fields (NULL: no start); end_offset_ns (the end's time
  * less the start's, or without a start the end's time; NULL: no end) and
  * the end's fields, end_ before the names the start also has (nid,
- * total_scan, memcg_id); slab_complete.  What is NULL in every row of a
+ * total_scan, memcg_id).  What is NULL in every row of a
  * recent kernel's call lives in shrink_call_more (call_id = id, run_id), a
  * row only where one of them is not: the start's pgs_scanned and lru_pgs
  * (4.4-4.15), extra and end_extra, and slab_begin_ns and
@@ -35,6 +35,10 @@
  * start in one of them: in shrink_call they were 5 of 24 columns (a
  * header byte each, and unused_scan's value), 12 % of the table's pages
  * (777k calls of samples/wsf10-1.dat repeated 40 times: 41.3 -> 36.2 MB).
+ * Since version 6 slab_complete is there too: an end alone's (its row
+ * there exists anyway, end_own), a paired call's only when not 1 (events
+ * lost inside it); the view gives 1 for the others (785k calls of make
+ * bench's trace: 85.5 -> 84.7 MB).
  */
 #include "store-callrows.h"
 #include "store-priv.h"
@@ -124,7 +128,7 @@ static void add_col(struct slab_layout *l, enum slab_col_kind kind, int field, c
 	c->field = field;
 	c->v3_more = kind == SC_EXTRA || kind == SC_END_EXTRA || kind == SC_BEGIN_NS ||
 		     kind == SC_BEGIN_NOBJ || (kind == SC_FIELD && rare_field(name));
-	c->more = c->v3_more || kind == SC_END_OWN;
+	c->more = c->v3_more || kind == SC_END_OWN || kind == SC_COMPLETE;
 	c->echo = -1;
 }
 
@@ -293,7 +297,8 @@ static void view_sql(struct vr_buf *b, const struct slab_layout *l, bool end)
 		vr_buf_addstr(b, ", CASE WHEN c.ts_ns IS NULL THEN m.slab_begin_ns ELSE c.ts_ns END"
 				 " AS slab_begin_ns, CASE WHEN c.ts_ns IS NULL THEN"
 				 " m.slab_nr_objects_to_shrink ELSE c.nr_objects_to_shrink END AS"
-				 " slab_nr_objects_to_shrink, c.slab_complete AS slab_complete");
+				 " slab_nr_objects_to_shrink, CASE WHEN c.ts_ns IS NULL THEN"
+				 " m.slab_complete ELSE coalesce(m.slab_complete, 1) END AS slab_complete");
 	vr_buf_addstr(b, " FROM shrink_call c LEFT JOIN shrink_call_more m ON m.call_id = c.id"
 			 " LEFT JOIN shrinker k ON k.id = ");
 	view_col(b, l, l->kcol[end ? SC_END_SHRINKER : SC_SHRINKER]);
@@ -468,6 +473,11 @@ static void own_sql(struct vr_buf *b, const struct slab_layout *l)
 	vr_buf_addstr(b, "))");
 }
 
+/* What of slab_complete a call of temp.vr_v2_all keeps in
+ * shrink_call_more: all of an end without a start, a paired call's when
+ * not 1 (end_row()). */
+#define COMPLETE_STORED "CASE WHEN ts_ns IS NULL OR slab_complete IS NOT 1 THEN slab_complete END"
+
 /* The calls of temp.vr_v2_all into shrink_call and shrink_call_more. */
 static void move_calls(struct vr_buf *b, const struct slab_layout *l)
 {
@@ -498,9 +508,14 @@ static void move_calls(struct vr_buf *b, const struct slab_layout *l)
 			else if (sc->echo >= 0)
 				vr_buf_addf(&sel, "%sCASE WHEN %s THEN \"%s\" END", sep, own.buf,
 					    sc->name);
+			else if (sc->kind == SC_COMPLETE)
+				vr_buf_addf(&sel, "%s%s", sep, COMPLETE_STORED);
 			else
 				vr_buf_addf(&sel, "%s\"%s\"", sep, sc->name);
-			if (sc->more && sc->echo < 0 && sc->kind != SC_END_OWN)
+			if (sc->kind == SC_COMPLETE)
+				vr_buf_addf(&any, "%s%s IS NOT NULL", any.len ? " OR " : "",
+					    COMPLETE_STORED);
+			else if (sc->more && sc->echo < 0 && sc->kind != SC_END_OWN)
 				vr_buf_addf(&any, "%s\"%s\" IS NOT NULL", any.len ? " OR " : "",
 					    sc->name);
 		}
@@ -517,6 +532,37 @@ static void move_calls(struct vr_buf *b, const struct slab_layout *l)
 	vr_buf_release(&own);
 }
 
+/*
+ * Version 4's and 5's rows, in shrink_call and shrink_call_more renamed
+ * vr_v5_call and vr_v5_more by the caller, as temp.vr_v2_all
+ * (calls_from_v2()), in id order: slab_complete was a column of
+ * shrink_call, and an echo column NULL when end_own was (the start's).
+ */
+static void calls_from_v5(struct vr_buf *b, const struct slab_layout *l)
+{
+	struct vr_buf sel;
+
+	vr_buf_init(&sel);
+	for (int c = 0; c < l->ncols; c++) {
+		const struct slab_col *sc = &l->col[c];
+
+		if (sc->kind == SC_ID || sc->kind == SC_END_OWN)
+			continue;
+		if (sc->echo >= 0)
+			vr_buf_addf(&sel, "%sCASE WHEN c.end_offset_ns IS NULL THEN NULL WHEN"
+				    " m.end_own IS NULL THEN c.\"%s\" ELSE m.\"%s\" END",
+				    sel.len ? ", " : "", l->col[sc->echo].name, sc->name);
+		else
+			vr_buf_addf(&sel, "%s%c.\"%s\"", sel.len ? ", " : "",
+				    sc->more && sc->kind != SC_COMPLETE ? 'm' : 'c', sc->name);
+		vr_buf_addf(&sel, " AS \"%s\"", sc->name);
+	}
+	vr_buf_addf(b, "CREATE TEMP TABLE vr_v2_all AS SELECT %s FROM vr_v5_call c LEFT JOIN"
+		    " vr_v5_more m ON m.call_id = c.id ORDER BY c.id;"
+		    "DROP TABLE vr_v5_more; DROP TABLE vr_v5_call;", sel.buf);
+	vr_buf_release(&sel);
+}
+
 char *store_slab_upgrade_sql(int version)
 {
 	struct slab_layout l;
@@ -527,6 +573,8 @@ char *store_slab_upgrade_sql(int version)
 	vr_buf_init(&b);
 	if (version == 3)
 		calls_from_v3(&b, &l);
+	else if (version == 4 || version == 5)
+		calls_from_v5(&b, &l);
 	else
 		calls_from_v2(&b, &l);
 	move_calls(&b, &l);
@@ -882,7 +930,9 @@ static int end_row(struct store_slab *s, int64_t run_id, const struct ingest_eve
 		callrow_set(&s->cr, r, l->kcol[SC_BEGIN_NS], ev->val[l->e_begin]);
 	if (!paired && (ev->present & (1u << l->e_nobj)))
 		callrow_set(&s->cr, r, l->kcol[SC_BEGIN_NOBJ], ev->val[l->e_nobj]);
-	if (ev->present & (1u << l->e_complete))
+	/* a paired call's is 1 unless stored (the model pairs and marks
+	 * together, model_slab_end()); an end alone has a _more row anyway */
+	if ((ev->present & (1u << l->e_complete)) && (!paired || ev->val[l->e_complete] != 1))
 		callrow_set(&s->cr, r, l->kcol[SC_COMPLETE], ev->val[l->e_complete]);
 	end_echoes(s, r, paired);
 	return 0;

@@ -321,6 +321,43 @@ static const char upgrade_from_3_rename[] =
 	"PRAGMA legacy_alter_table=OFF;";
 
 /*
+ * Version 4 or 5 to 6: as from 3 to 4 (slab_complete moved to
+ * shrink_call_more, stored for a paired call only when not 1).
+ */
+static const char upgrade_from_5_rename[] =
+	"DROP VIEW IF EXISTS slab_shrink;"
+	"DROP VIEW IF EXISTS mm_shrink_slab_start;"
+	"DROP VIEW IF EXISTS mm_shrink_slab_end;"
+	"PRAGMA legacy_alter_table=ON;"
+	"ALTER TABLE shrink_call RENAME TO vr_v5_call;"
+	"ALTER TABLE shrink_call_more RENAME TO vr_v5_more;"
+	"PRAGMA legacy_alter_table=OFF;";
+
+/*
+ * Version 5 to 6, the LRU calls: a shrink's nr_scanned (an active one's
+ * nr_taken) that repeats its isolate's is no longer stored (store-lru.c
+ * echo_fields).  The three views' rows, as tables of version 4's names and
+ * columns, are fed to lru_call again by lru_schema() (store_lru_upgrade(),
+ * the writer of a load); the old tables and views are dropped, and a view
+ * of a user's on the views reads the new ones.
+ */
+static int upgrade_from_5_lru(struct store *s)
+{
+	for (int i = 0; store_lru_event_name(i); i++) {
+		char *sql = sqlite3_mprintf("CREATE TABLE main.\"%w\" AS SELECT * FROM main.\"%w\";"
+					    " DROP VIEW main.\"%w\";", store_lru_v4_table(i),
+					    store_lru_event_name(i), store_lru_event_name(i));
+		int r = store_exec(s, sql, "cannot upgrade schema version 5");
+
+		sqlite3_free(sql);
+		if (r)
+			return -1;
+	}
+	return store_exec(s, "DROP TABLE main.lru_call_more; DROP TABLE main.lru_call;",
+			  "cannot upgrade schema version 5");
+}
+
+/*
  * Version 4 (and before) to 5: the tables of the three LRU events, renamed
  * the legacy way (a user's view on them then reads the new views), give
  * their rows to lru_call (store-lru.c, lru_schema()) and are dropped.
@@ -348,7 +385,8 @@ static int upgrade_from_4_rename(struct store *s)
 }
 
 /* lru_call and lru_call_more, the rows of a version 1-4 database's tables
- * moved into them (@upgrade), and the views of the three events. */
+ * (of a version 5's views, upgrade_from_5_lru()) moved into them (@upgrade),
+ * and the views of the three events. */
 static int lru_schema(struct store *s, bool upgrade)
 {
 	char *tables = store_lru_schema_sql(false), *views = store_lru_schema_sql(true);
@@ -364,7 +402,7 @@ static int lru_schema(struct store *s, bool upgrade)
 	return r ? -1 : 0;
 }
 
-/* shrinker and shrink_call, the rows of a version @from 1, 2 or 3
+/* shrinker and shrink_call, the rows of a version @from 1-5
  * database's tables moved into them (@from 0: none), and the views of the
  * two events. */
 static int slab_schema(struct store *s, int64_t from)
@@ -416,6 +454,13 @@ static int schema_in_transaction(struct store *s)
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
 	}
+	if ((version == 4 || version == 5) &&
+	    store_exec(s, upgrade_from_5_rename, "cannot upgrade schema version 5")) {
+		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
+		return -1;
+	}
+	if (version == 5 && upgrade_from_5_lru(s))
+		return -1;
 	if (version >= 1 && version <= 4 && upgrade_from_4_rename(s)) {
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
@@ -439,8 +484,8 @@ static int schema_in_transaction(struct store *s)
 	if (add_missing_columns(s) ||
 	    store_exec(s, "CREATE INDEX IF NOT EXISTS task_time ON task (run_id, pid, first_ns)",
 		       "cannot create schema") ||
-	    slab_schema(s, version >= 1 && version < 4 ? version : 0) ||
-	    lru_schema(s, version >= 1 && version < 5))
+	    slab_schema(s, version >= 1 && version < 6 ? version : 0) ||
+	    lru_schema(s, version >= 1 && version < 6))
 		return -1;
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d; PRAGMA application_id=%d",
 		 VR_SCHEMA_VERSION, VR_APPLICATION_ID);

@@ -172,7 +172,7 @@ def main():
     row('load x1 peak RSS MB', lambda rs: [r['load'][2] for r in rs], '{:.0f}')
     row('load x3 peak RSS MB', lambda rs: [r['x3'][2] for r in rs], '{:.0f}')
     row('load x10 peak RSS MB', lambda rs: [r['x10'][2] for r in rs], '{:.0f}', '< 300', lambda v: v < 300)
-    row('database / trace size', lambda rs: [r['db_bytes'] / trace_bytes for r in rs], '{:.2f}',
+    row('database / trace size', lambda rs: [r['db_bytes'] / trace_bytes for r in rs], '{:.3f}',
         '<= 4', lambda v: v <= 4)
     row('evidence.db MB', lambda rs: [r['evidence_bytes'] / 1e6 for r in rs], '{:.1f}')
     for name in AFTER:
