@@ -23,11 +23,13 @@
  * and the shrink of its task that follows it (src/store/store-lru.c), what
  * a recent kernel leaves NULL in lru_call_more.  6: slab_complete in
  * shrink_call_more, for a paired call only when not 1; a shrink's
- * nr_scanned (nr_taken) in lru_call only when not its isolate's.  A version 1 to 5
- * database is read as it is and brought to 6 inside the first write
+ * nr_scanned (nr_taken) in lru_call only when not its isolate's.  7:
+ * sched_switch, sched_wakeup and sched_waking are views over NAME_ids,
+ * each comm once in comm (src/store/store-bulk.c).  A version 1 to 6
+ * database is read as it is and brought to 7 inside the first write
  * transaction (store_write_begin()).
  */
-#define VR_SCHEMA_VERSION 6
+#define VR_SCHEMA_VERSION 7
 
 /*
  * PRAGMA application_id of a vmscan-report database ("VMSR"), set in the

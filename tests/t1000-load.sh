@@ -228,7 +228,7 @@ kill_mid_write() {
 	con = sqlite3.connect(sys.argv[1], isolation_level=None)
 	con.execute('PRAGMA cache_size = 1')
 	con.execute('BEGIN')
-	con.execute('DELETE FROM sched_switch')
+	con.execute('DELETE FROM sched_switch_ids')
 	con.execute('DELETE FROM run_event_count')
 	os.kill(os.getpid(), signal.SIGKILL)
 	EOF

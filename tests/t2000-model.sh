@@ -434,7 +434,7 @@ test_expect_success 'schema version 1 database: read as it is, upgraded by the n
 	test "$(sqlite3 v1.db "PRAGMA user_version")" = 1 &&
 	trace-cmd report s.dat >s.txt 2>/dev/null &&
 	"$VR" load -q -d v1.db s.txt &&
-	test "$(sqlite3 v1.db "PRAGMA user_version")" = 6 &&
+	test "$(sqlite3 v1.db "PRAGMA user_version")" = 7 &&
 	test "$(sqlite3 v1.db "SELECT type FROM sqlite_master WHERE name = \"slab_shrink\"")" = view &&
 	test "$(sqlite3 v1.db "SELECT group_concat(n) FROM (SELECT run_id || \":\" || count(*) AS n
 		FROM mine GROUP BY run_id)")" = 1:6,2:6 &&
@@ -450,7 +450,7 @@ test_expect_success 'schema version 1 database: read as it is, upgraded by the n
 		WHERE slab_complete IS NULL")" = 0 &&
 	sqlite3 v1.db "PRAGMA user_version=99" &&
 	test_expect_code 1 "$VR" summary -d v1.db 2>err &&
-	grep -q "schema version 99, this vmscan-report reads version 6" err
+	grep -q "schema version 99, this vmscan-report reads version 7" err
 '
 
 test_expect_success 'summary: totals, per-process and per-node kswapd tables' '

@@ -91,7 +91,7 @@ test_expect_success 'schema version 2: read as it is, upgraded by the next load,
 	test "$(sqlite3 v2.db "PRAGMA user_version")" = 2 &&
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" other.dat &&
 	"$VR" load -q -d v2.db other.dat 2>err &&
-	test "$(sqlite3 v2.db "PRAGMA user_version")" = 6 &&
+	test "$(sqlite3 v2.db "PRAGMA user_version")" = 7 &&
 	for t in mm_shrink_slab_start mm_shrink_slab_end slab_shrink; do
 		rows v2.db $t >after-$t && test_cmp before-$t after-$t || return 1
 	done &&
@@ -117,7 +117,7 @@ test_expect_success 'schema version 5: slab_complete moved to shrink_call_more, 
 	test "$(sqlite3 v5.db "PRAGMA user_version")" = 5 &&
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" other.dat &&
 	"$VR" load -q -d v5.db other.dat 2>err &&
-	test "$(sqlite3 v5.db "PRAGMA user_version")" = 6 &&
+	test "$(sqlite3 v5.db "PRAGMA user_version")" = 7 &&
 	for t in mm_shrink_slab_start mm_shrink_slab_end slab_shrink mine; do
 		rows v5.db $t | grep -v "^4|" >after-$t && test_cmp before-$t after-$t || return 1
 	done &&

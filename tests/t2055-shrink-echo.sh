@@ -39,7 +39,7 @@ report_rows() {
 test_expect_success 'shrink_call: no column that repeats the start, 18 in all' '
 	load_both e.db &&
 	test "$(cols e.db shrink_call)" = "id,run_id,pid,ts_ns,cpu,shrinker_id,nid,nr_objects_to_shrink,gfp_flags,cache_items,delta,total_scan,priority,memcg_id,end_offset_ns,new_scan,retval,end_total_scan" &&
-	test "$(sqlite3 e.db "PRAGMA user_version")" = 6
+	test "$(sqlite3 e.db "PRAGMA user_version")" = 7
 '
 
 test_expect_success 'the views give each event as trace-cmd report prints it' '
@@ -86,7 +86,7 @@ test_expect_success 'schema version 3: read as it is, upgraded by the next load,
 	test "$(sqlite3 v3.db "PRAGMA user_version")" = 3 &&
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" other.dat &&
 	"$VR" load -q -d v3.db other.dat 2>err &&
-	test "$(sqlite3 v3.db "PRAGMA user_version")" = 6 &&
+	test "$(sqlite3 v3.db "PRAGMA user_version")" = 7 &&
 	for t in mm_shrink_slab_start mm_shrink_slab_end slab_shrink mine; do
 		sqlite3 -header v3.db "SELECT * FROM $t WHERE run_id < 3" >after-$t &&
 		test_cmp before-$t after-$t || return 1

@@ -52,7 +52,7 @@ view_rows() {
 
 test_expect_success 'lru_call: 7 rows of the 10 events, as worked out by hand' '
 	load_both l.db &&
-	test "$(sqlite3 l.db "PRAGMA user_version")" = 6 &&
+	test "$(sqlite3 l.db "PRAGMA user_version")" = 7 &&
 	for run in 1 2; do
 		test "$(sqlite3 l.db "SELECT group_concat(pid || \":\" || (ts_ns IS NOT NULL) ||
 			(shrink_offset_ns IS NOT NULL), \",\") FROM (SELECT * FROM lru_call
@@ -122,7 +122,7 @@ test_expect_success 'schema version 4: read as it is, upgraded by the next load,
 	test "$(sqlite3 v4.db "PRAGMA user_version")" = 4 &&
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" other.dat &&
 	"$VR" load -q -d v4.db other.dat 2>err &&
-	test "$(sqlite3 v4.db "PRAGMA user_version")" = 6 &&
+	test "$(sqlite3 v4.db "PRAGMA user_version")" = 7 &&
 	for t in mm_vmscan_lru_isolate mm_vmscan_lru_shrink_inactive mm_vmscan_lru_shrink_active mine; do
 		sqlite3 -header v4.db "SELECT * FROM $t WHERE run_id < 3" >after-$t &&
 		test_cmp before-$t after-$t || return 1

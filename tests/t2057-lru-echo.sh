@@ -79,7 +79,7 @@ test_expect_success 'schema version 5: read as it is, upgraded by the next load,
 	test "$(sqlite3 v5.db "PRAGMA user_version")" = 5 &&
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" other.dat &&
 	"$VR" load -q -d v5.db other.dat 2>err &&
-	test "$(sqlite3 v5.db "PRAGMA user_version")" = 6 &&
+	test "$(sqlite3 v5.db "PRAGMA user_version")" = 7 &&
 	for t in mm_vmscan_lru_isolate mm_vmscan_lru_shrink_inactive mm_vmscan_lru_shrink_active mine; do
 		sqlite3 -header v5.db "SELECT * FROM $t WHERE run_id < 3" >after-$t &&
 		test_cmp before-$t after-$t || return 1

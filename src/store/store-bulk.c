@@ -12,13 +12,14 @@
 #include "store-priv.h"
 #include "vr.h"
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* What a column of vr_rows shows for the event shape being inserted. */
-enum col_kind { COL_TS, COL_CPU, COL_PID, COL_INT, COL_TEXT, COL_SYM, COL_EXTRA };
+enum col_kind { COL_TS, COL_CPU, COL_PID, COL_INT, COL_TEXT, COL_SYM, COL_EXTRA, COL_COMM };
 
 struct col_map {
 	unsigned char kind;	/* enum col_kind */
@@ -55,6 +56,13 @@ struct store_bulk {
 	/* or, for store_bulk_insert_rows(), the caller's rows */
 	store_bulk_column_fn *column;
 	const void *column_arg;
+	/* the comm ids of the group's text fields, row k's field f at
+	 * comm_ids[k * VR_SPEC_MAX_FIELDS + f] (store_comm_spec()) */
+	int64_t *comm_ids;
+	size_t comm_ids_cap;
+	int comm_base;		/* the group's row 0: comm_ids' row comm_base */
+	GHashTable *comms;	/* comm (owned) -> id (int64_t *, owned) */
+	sqlite3_stmt *comm_find, *comm_add;
 };
 
 struct bulk_cursor {
@@ -200,6 +208,16 @@ static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	case COL_CPU: sqlite3_result_int(ctx, ev->cpu); break;
 	case COL_PID: sqlite3_result_int(ctx, ev->pid); break;
 	case COL_INT: sqlite3_result_int64(ctx, ev->val[m->field]); break;
+	case COL_COMM: {
+		int64_t id = b->comm_ids[(size_t)(b->comm_base + ((struct bulk_cursor *)cur)->i) *
+					 VR_SPEC_MAX_FIELDS + m->field];
+
+		if (id)
+			sqlite3_result_int64(ctx, id);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	}
 	case COL_TEXT:
 	case COL_SYM:
 		if (ev->str[m->field])
@@ -269,6 +287,7 @@ static void add_col(struct shape *sh, struct vr_buf *cols, struct vr_buf *sel, c
 static int prepare_shape(struct store_bulk *b, int i, struct shape *sh)
 {
 	const struct vr_event_spec *sp = &vr_event_specs[i];
+	bool comm = store_comm_spec(i);
 	struct vr_buf cols, sel;
 	int rc;
 
@@ -285,8 +304,11 @@ static int prepare_shape(struct store_bulk *b, int i, struct shape *sh)
 
 		if (!spec_decoded(i, f))
 			continue;
-		add_col(sh, &cols, &sel, spec_column(i, f), "", have,
-			sp->fields[f].type == VR_FT_TEXT ? COL_TEXT : COL_INT, f);
+		if (sp->fields[f].type == VR_FT_TEXT && comm)
+			add_col(sh, &cols, &sel, spec_column(i, f), "_id", have, COL_COMM, f);
+		else
+			add_col(sh, &cols, &sel, spec_column(i, f), "", have,
+				sp->fields[f].type == VR_FT_TEXT ? COL_TEXT : COL_INT, f);
 		if (sp->fields[f].flags & VR_FF_KSYM)
 			add_col(sh, &cols, &sel, spec_column(i, f), "_sym", have, COL_SYM, f);
 	}
@@ -295,8 +317,8 @@ static int prepare_shape(struct store_bulk *b, int i, struct shape *sh)
 		if (!spec_decoded(i, f))
 			add_col(sh, &cols, &sel, spec_column(i, f), "", sh->present & (1u << f),
 				COL_INT, f);
-	char *sql = sqlite3_mprintf("INSERT INTO \"%w\" (%s) SELECT %s FROM vr_rows",
-				    sp->name, cols.buf, sel.buf);
+	char *sql = sqlite3_mprintf("INSERT INTO \"%w%s\" (%s) SELECT %s FROM vr_rows", sp->name,
+				    comm ? STORE_COMM_SUFFIX : "", cols.buf, sel.buf);
 	vr_buf_release(&cols);
 	vr_buf_release(&sel);
 	rc = sqlite3_prepare_v3(b->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &sh->st, NULL);
@@ -415,6 +437,11 @@ void store_bulk_free(struct store_bulk *b)
 		}
 	}
 	free(b->shapes);
+	free(b->comm_ids);
+	if (b->comms)
+		g_hash_table_destroy(b->comms);
+	sqlite3_finalize(b->comm_find);
+	sqlite3_finalize(b->comm_add);
 	free(b);
 }
 
@@ -424,9 +451,101 @@ static bool same_shape(const struct ingest_event *a, const struct ingest_event *
 	return a->present == e->present && (a->extra_json != NULL) == (e->extra_json != NULL);
 }
 
+/* ---- comms: each text once, in table comm (schema version 7) ---------- */
+
+bool store_comm_spec(int spec)
+{
+	for (int f = 0; spec >= 0 && f < spec_nfields(spec); f++)
+		if (vr_event_specs[spec].fields[f].type == VR_FT_TEXT)
+			return true;
+	return false;
+}
+
+/* Prepare @st with @sql once; 0 or -1 after a message. */
+static int comm_prepare(struct store_bulk *b, sqlite3_stmt **st, const char *sql)
+{
+	if (*st)
+		return 0;
+	if (sqlite3_prepare_v3(b->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot prepare statement: %s", sqlite3_db_filename(b->db, "main"),
+				sqlite3_errmsg(b->db));
+	return 0;
+}
+
+int store_bulk_comm_id(struct store_bulk *b, const char *comm, int64_t *id)
+{
+	int64_t *cached;
+	int rc = SQLITE_DONE;
+
+	if (!b->comms)
+		b->comms = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
+	if ((cached = g_hash_table_lookup(b->comms, comm))) {
+		*id = *cached;
+		return 0;
+	}
+	if (comm_prepare(b, &b->comm_find, "SELECT id FROM main.comm WHERE comm = ?1") ||
+	    comm_prepare(b, &b->comm_add, "INSERT INTO main.comm (comm) VALUES (?1)"))
+		return -1;
+	for (int pass = 0; pass < 2 && rc == SQLITE_DONE; pass++) {
+		sqlite3_stmt *st = pass ? b->comm_add : b->comm_find;
+
+		sqlite3_bind_text(st, 1, comm, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			*id = sqlite3_column_int64(st, 0);
+		else if (rc == SQLITE_DONE && pass)
+			*id = sqlite3_last_insert_rowid(b->db);
+		sqlite3_reset(st);
+		if (rc == SQLITE_DONE && pass)
+			break;
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return vr_error("%s: cannot write comm: %s", sqlite3_db_filename(b->db, "main"),
+				sqlite3_errmsg(b->db));
+	cached = vr_malloc(sizeof(*cached));
+	*cached = *id;
+	g_hash_table_insert(b->comms, vr_strdup(comm), cached);
+	return 0;
+}
+
+void store_bulk_forget_comms(struct store_bulk *b)
+{
+	if (b->comms)
+		g_hash_table_remove_all(b->comms);
+}
+
+/* The comm ids of the text fields of evs[idx[0..n)] (all of spec @spec)
+ * into comm_ids (0: no text); 0 or -1 after a message. */
+static int group_comm_ids(struct store_bulk *b, int spec, const struct ingest_event *evs,
+			  const uint32_t *idx, int n)
+{
+	size_t need = (size_t)n * VR_SPEC_MAX_FIELDS;
+
+	if (need > b->comm_ids_cap) {
+		b->comm_ids = vr_realloc(b->comm_ids, need * sizeof(*b->comm_ids));
+		b->comm_ids_cap = need;
+	}
+	for (int k = 0; k < n; k++) {
+		const struct ingest_event *ev = &evs[idx[k]];
+
+		for (int f = 0; f < spec_nfields(spec); f++) {
+			int64_t *id = &b->comm_ids[(size_t)k * VR_SPEC_MAX_FIELDS + f];
+
+			*id = 0;
+			if (vr_event_specs[spec].fields[f].type == VR_FT_TEXT &&
+			    (ev->present & (1u << f)) && ev->str[f] &&
+			    store_bulk_comm_id(b, ev->str[f], id))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 int store_bulk_insert(struct store_bulk *b, int spec, int64_t run_id,
 		      const struct ingest_event *evs, const uint32_t *idx, int n)
 {
+	if (store_comm_spec(spec) && group_comm_ids(b, spec, evs, idx, n))
+		return -1;
 	for (int k = 0, j; k < n; k = j) {
 		const struct ingest_event *first = &evs[idx[k]];
 		struct shape *sh = find_shape(b, spec, first);
@@ -436,6 +555,7 @@ int store_bulk_insert(struct store_bulk *b, int spec, int64_t run_id,
 		for (j = k + 1; j < n && same_shape(first, &evs[idx[j]]); j++)
 			;
 		sqlite3_bind_int64(sh->st, 1, run_id);
+		b->comm_base = k;
 		if (insert_group(b, sh, evs, idx + k, j - k) != SQLITE_DONE)
 			return vr_error("cannot insert %s events: %s", vr_event_specs[spec].name,
 					sqlite3_errmsg(b->db));

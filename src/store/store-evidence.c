@@ -15,18 +15,27 @@
 
 /* Raw tables are left out of evidence: the event tables (and shrink_call,
  * shrink_call_more and shrinker under the views of the shrinker events,
- * lru_call and lru_call_more under those of the LRU events), other_event,
- * and slab_shrink, a row per call (slab_shrink_ns sums them). */
+ * lru_call and lru_call_more under those of the LRU events, NAME_ids and
+ * comm under those of events with comms), other_event, and slab_shrink, a
+ * row per call (slab_shrink_ns sums them). */
 static bool is_raw(const char *name)
 {
+	size_t n = strlen(name), sn = strlen(STORE_COMM_SUFFIX);
+
 	if (!strcmp(name, "other_event") || !strcmp(name, "slab_shrink") ||
 	    !strcmp(name, "shrink_call") || !strcmp(name, "shrink_call_more") ||
 	    !strcmp(name, "shrinker") || !strcmp(name, "lru_call") ||
-	    !strcmp(name, "lru_call_more"))
+	    !strcmp(name, "lru_call_more") || !strcmp(name, "comm"))
 		return true;
-	for (size_t i = 0; i < vr_event_specs_count; i++)
-		if (!strcmp(name, vr_event_specs[i].name))
+	for (size_t i = 0; i < vr_event_specs_count; i++) {
+		const char *e = vr_event_specs[i].name;
+
+		if (!strcmp(name, e))
 			return true;
+		if (store_comm_spec((int)i) && n == strlen(e) + sn && !strncmp(name, e, n - sn) &&
+		    !strcmp(name + n - sn, STORE_COMM_SUFFIX))
+			return true;
+	}
 	return false;
 }
 

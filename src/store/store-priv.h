@@ -41,6 +41,23 @@ int store_bulk_insert(struct store_bulk *b, int spec, int64_t run_id,
 		      const struct ingest_event *evs, const uint32_t *idx, int n);
 
 /*
+ * Comms (schema version 7): the text fields of an event (the comms of
+ * sched_switch, sched_wakeup and sched_waking, spec.c) are stored once
+ * each in table comm (id, comm) and named by id in the event's table
+ * NAME STORE_COMM_SUFFIX, as the column FIELD_id; NAME is a view with the
+ * columns and values of the table it was before.
+ * store_comm_spec - has spec @spec such fields?
+ * store_bulk_comm_id - the id of @comm in comm, added when new (a cache of
+ *   @b keeps those seen); 0 or -1 after a message.
+ * store_bulk_forget_comms - forget the cache (its transaction was rolled
+ *   back: the ids it added are gone).
+ */
+#define STORE_COMM_SUFFIX "_ids"
+bool store_comm_spec(int spec);
+int store_bulk_comm_id(struct store_bulk *b, const char *comm, int64_t *id);
+void store_bulk_forget_comms(struct store_bulk *b);
+
+/*
  * store_bulk_column_fn - the value of column @col (0, 1, ...) of row @row
  * (0 to n - 1) of the caller's rows, given to @ctx with
  * sqlite3_result_int64(), _text() (SQLITE_STATIC: valid until the insert

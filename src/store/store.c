@@ -104,6 +104,8 @@ static const char fixed_schema[] =
 	" run_id INTEGER NOT NULL REFERENCES run(id),"
 	" pid INTEGER NOT NULL, comm TEXT NOT NULL,"
 	" first_ns INTEGER, last_ns INTEGER, comm_source TEXT);"
+	/* each comm of the events' text fields once (store_comm_spec()) */
+	"CREATE TABLE IF NOT EXISTS comm (id INTEGER PRIMARY KEY, comm TEXT NOT NULL UNIQUE);"
 	"CREATE TABLE IF NOT EXISTS lost_events ("
 	" run_id INTEGER NOT NULL REFERENCES run(id),"
 	" cpu INTEGER NOT NULL, ts_ns INTEGER NOT NULL,"
@@ -208,26 +210,69 @@ static int create_derived(struct store *s)
 }
 
 /*
+ * The view NAME of comm spec @i over NAME_ids (store_comm_spec()): the
+ * columns of the table it was, in its order and its rows' order, each
+ * comm's text from comm.
+ */
+static void comm_view_sql(struct vr_buf *b, int i)
+{
+	const char *name = vr_event_specs[i].name;
+	struct vr_buf joins;
+	int n = 0;
+
+	vr_buf_init(&joins);
+	vr_buf_addf(b, "CREATE VIEW IF NOT EXISTS \"%s\" AS SELECT e.run_id AS run_id,"
+		    " e.ts_ns AS ts_ns, e.cpu AS cpu, e.pid AS pid", name);
+	for (int pass = 0; pass < 2; pass++) {	/* decoded fields, extra, the model's */
+		for (int f = 0; f < spec_nfields(i); f++) {
+			const struct vr_field_spec *fs = &vr_event_specs[i].fields[f];
+			const char *c = spec_column(i, f);
+
+			if ((spec_decoded(i, f) == 0) != pass)
+				continue;
+			if (fs->type == VR_FT_TEXT) {
+				vr_buf_addf(b, ", c%d.comm AS \"%s\"", n, c);
+				vr_buf_addf(&joins, " LEFT JOIN comm c%d ON c%d.id = e.\"%s_id\"", n, n,
+					    c);
+				n++;
+			} else {
+				vr_buf_addf(b, ", e.\"%s\" AS \"%s\"", c, c);
+			}
+			if (fs->flags & VR_FF_KSYM)
+				vr_buf_addf(b, ", e.\"%s_sym\" AS \"%s_sym\"", c, c);
+		}
+		if (!pass)
+			vr_buf_addstr(b, ", e.extra AS extra");
+	}
+	vr_buf_addf(b, " FROM \"%s" STORE_COMM_SUFFIX "\" e%s;", name, joins.buf);
+	vr_buf_release(&joins);
+}
+
+/*
  * CREATE TABLE text for spec @i (caller frees with sqlite3_free): the
  * common columns, the decoded fields, extra, then the VR_FF_MODEL fields
  * (last, as ALTER TABLE ADD COLUMN put them in a version 1 database).
  */
 static char *spec_table_sql(int i)
 {
+	bool comm = store_comm_spec(i);
 	struct vr_buf b;
 	char *sql;
 
 	vr_buf_init(&b);
-	vr_buf_addf(&b, "CREATE TABLE IF NOT EXISTS \"%s\" (run_id INTEGER NOT NULL"
+	vr_buf_addf(&b, "CREATE TABLE IF NOT EXISTS \"%s%s\" (run_id INTEGER NOT NULL"
 		    " REFERENCES run(id), ts_ns INTEGER NOT NULL, cpu INTEGER NOT NULL,"
-		    " pid INTEGER NOT NULL", vr_event_specs[i].name);
+		    " pid INTEGER NOT NULL", vr_event_specs[i].name, comm ? STORE_COMM_SUFFIX : "");
 	for (int f = 0; f < spec_nfields(i); f++) {
 		const struct vr_field_spec *fs = &vr_event_specs[i].fields[f];
 
 		if (!spec_decoded(i, f))
 			continue;
-		vr_buf_addf(&b, ", \"%s\" %s", spec_column(i, f),
-			    fs->type == VR_FT_TEXT ? "TEXT" : "INTEGER");
+		if (comm && fs->type == VR_FT_TEXT)
+			vr_buf_addf(&b, ", \"%s_id\" INTEGER", spec_column(i, f));
+		else
+			vr_buf_addf(&b, ", \"%s\" %s", spec_column(i, f),
+				    fs->type == VR_FT_TEXT ? "TEXT" : "INTEGER");
 		if (fs->flags & VR_FF_KSYM)
 			vr_buf_addf(&b, ", \"%s_sym\" TEXT", spec_column(i, f));
 	}
@@ -236,6 +281,8 @@ static char *spec_table_sql(int i)
 		if (!spec_decoded(i, f))
 			vr_buf_addf(&b, ", \"%s\" INTEGER", spec_column(i, f));
 	vr_buf_addstr(&b, ");");
+	if (comm)
+		comm_view_sql(&b, i);
 	sql = sqlite3_mprintf("%s", b.buf);
 	vr_buf_release(&b);
 	return sql;
@@ -341,6 +388,9 @@ static const char upgrade_from_5_rename[] =
  * the writer of a load); the old tables and views are dropped, and a view
  * of a user's on the views reads the new ones.
  */
+static int warn_dropped_indexes(struct store *s, const char *table, const char *name,
+				const char *moved_to);
+
 static int upgrade_from_5_lru(struct store *s)
 {
 	for (int i = 0; store_lru_event_name(i); i++) {
@@ -353,8 +403,130 @@ static int upgrade_from_5_lru(struct store *s)
 		if (r)
 			return -1;
 	}
+	if (warn_dropped_indexes(s, "lru_call", "lru_call", "a new lru_call") ||
+	    warn_dropped_indexes(s, "lru_call_more", "lru_call_more", "a new lru_call_more"))
+		return -1;
 	return store_exec(s, "DROP TABLE main.lru_call_more; DROP TABLE main.lru_call;",
 			  "cannot upgrade schema version 5");
+}
+
+/*
+ * Indexes of a user's on table @table (the user's @name for it, before an
+ * upgrade renamed it), which the upgrade is about to drop (its rows move to
+ * @moved_to): said on stderr, each with its SQL, so that the user can make
+ * it again.  0 or -1 after a message.
+ */
+static int warn_dropped_indexes(struct store *s, const char *table, const char *name,
+				const char *moved_to)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT name, sql FROM main.sqlite_schema WHERE type = 'index'"
+			       " AND tbl_name = ?1 AND sql IS NOT NULL ORDER BY name", -1, &st,
+			       NULL) != SQLITE_OK)
+		return vr_error("%s: cannot read the schema: %s", s->path, sqlite3_errmsg(s->db));
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		vr_warn("%s: schema upgrade to version %d: index %s on %s dropped (its rows moved to"
+			" %s; make it again there if you need it): %s", s->path, VR_SCHEMA_VERSION,
+			(const char *)sqlite3_column_text(st, 0), name, moved_to,
+			(const char *)sqlite3_column_text(st, 1));
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/*
+ * Version 1-6 to 7, before the event tables are made: each event table
+ * with comms (store_comm_spec()) renamed vr_v6_NAME the legacy way (a
+ * user's view on it then reads the view NAME made next); comm_move()
+ * moves its rows.
+ */
+static int comm_rename(struct store *s)
+{
+	for (size_t i = 0; i < vr_event_specs_count; i++) {
+		const char *name = vr_event_specs[i].name;
+		char *sql;
+		int have = store_comm_spec((int)i) ? store_sqlite_has(s->db, "main", name, "table") : 0;
+
+		if (have < 0)
+			return vr_error("%s: cannot read the schema: %s", s->path,
+					sqlite3_errmsg(s->db));
+		if (!have)
+			continue;
+		sql = sqlite3_mprintf("PRAGMA legacy_alter_table=ON; ALTER TABLE main.\"%w\" RENAME TO"
+				      " \"vr_v6_%w\"; PRAGMA legacy_alter_table=OFF;", name, name);
+		have = store_exec(s, sql, "cannot upgrade schema version 6");
+		sqlite3_free(sql);
+		if (have)
+			return -1;
+	}
+	return 0;
+}
+
+/* The rows of vr_v6_NAME (comm_rename()) of comm spec @i into NAME_ids,
+ * in their order, each comm once in comm; the old table dropped. */
+static int comm_move_spec(struct store *s, int i)
+{
+	const char *name = vr_event_specs[i].name;
+	char old[128];
+	struct vr_buf cols, sel, comms;
+	int r;
+
+	snprintf(old, sizeof(old), "vr_v6_%s", name);
+	if (store_sqlite_has(s->db, "main", old, "table") != 1)
+		return 0;
+	vr_buf_init(&cols);
+	vr_buf_init(&sel);
+	vr_buf_init(&comms);
+	vr_buf_addstr(&cols, "run_id, ts_ns, cpu, pid, extra");
+	vr_buf_addstr(&sel, "o.run_id, o.ts_ns, o.cpu, o.pid, o.extra");
+	for (int f = 0; f < spec_nfields(i); f++) {
+		const struct vr_field_spec *fs = &vr_event_specs[i].fields[f];
+		const char *c = spec_column(i, f);
+
+		if (!store_sqlite_has_column(s->db, "main", old, c))
+			continue;
+		if (fs->type == VR_FT_TEXT && spec_decoded(i, f)) {
+			vr_buf_addf(&cols, ", \"%s_id\"", c);
+			vr_buf_addf(&sel, ", (SELECT id FROM main.comm WHERE comm = o.\"%s\")", c);
+			vr_buf_addf(&comms, "INSERT OR IGNORE INTO main.comm (comm) SELECT \"%s\" FROM"
+				    " main.\"%s\" WHERE \"%s\" IS NOT NULL ORDER BY rowid;", c, old, c);
+		} else {
+			vr_buf_addf(&cols, ", \"%s\"", c);
+			vr_buf_addf(&sel, ", o.\"%s\"", c);
+		}
+		if ((fs->flags & VR_FF_KSYM) && spec_decoded(i, f)) {
+			vr_buf_addf(&cols, ", \"%s_sym\"", c);
+			vr_buf_addf(&sel, ", o.\"%s_sym\"", c);
+		}
+	}
+	char *sql = sqlite3_mprintf("%s INSERT INTO main.\"%w" STORE_COMM_SUFFIX "\" (%s) SELECT %s"
+				    " FROM main.\"%w\" o ORDER BY o.rowid;", comms.len ? comms.buf : "",
+				    name, cols.buf, sel.buf, old);
+	char *moved = sqlite3_mprintf("%s" STORE_COMM_SUFFIX, name);
+
+	r = store_exec(s, sql, "cannot upgrade schema version 6") ||
+	    warn_dropped_indexes(s, old, name, moved);
+	sqlite3_free(sql);
+	sqlite3_free(moved);
+	vr_buf_release(&cols);
+	vr_buf_release(&sel);
+	vr_buf_release(&comms);
+	if (r)
+		return -1;
+	sql = sqlite3_mprintf("DROP TABLE main.\"%w\"", old);
+	r = store_exec(s, sql, "cannot upgrade schema version 6");
+	sqlite3_free(sql);
+	return r ? -1 : 0;
+}
+
+/* comm_rename()'s tables moved (after the event tables are made). */
+static int comm_move(struct store *s)
+{
+	for (size_t i = 0; i < vr_event_specs_count; i++)
+		if (store_comm_spec((int)i) && comm_move_spec(s, (int)i))
+			return -1;
+	return 0;
 }
 
 /*
@@ -455,13 +627,20 @@ static int schema_in_transaction(struct store *s)
 		return -1;
 	}
 	if ((version == 4 || version == 5) &&
-	    store_exec(s, upgrade_from_5_rename, "cannot upgrade schema version 5")) {
+	    (warn_dropped_indexes(s, "shrink_call", "shrink_call", "a new shrink_call") ||
+	     warn_dropped_indexes(s, "shrink_call_more", "shrink_call_more",
+				  "a new shrink_call_more") ||
+	     store_exec(s, upgrade_from_5_rename, "cannot upgrade schema version 5"))) {
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
 	}
 	if (version == 5 && upgrade_from_5_lru(s))
 		return -1;
 	if (version >= 1 && version <= 4 && upgrade_from_4_rename(s)) {
+		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
+		return -1;
+	}
+	if (version >= 1 && version < 7 && comm_rename(s)) {
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
 	}
@@ -481,7 +660,7 @@ static int schema_in_transaction(struct store *s)
 			return -1;
 	}
 	/* after the event tables: some of the columns are theirs */
-	if (add_missing_columns(s) ||
+	if (comm_move(s) || add_missing_columns(s) ||
 	    store_exec(s, "CREATE INDEX IF NOT EXISTS task_time ON task (run_id, pid, first_ns)",
 		       "cannot create schema") ||
 	    slab_schema(s, version >= 1 && version < 6 ? version : 0) ||
@@ -1372,6 +1551,7 @@ fail:
 
 static int prepare_spec_insert(struct store *s, int i)
 {
+	bool comm = store_comm_spec(i);
 	struct vr_buf cols, vals;
 	int ret;
 
@@ -1380,7 +1560,9 @@ static int prepare_spec_insert(struct store *s, int i)
 	vr_buf_addstr(&cols, "run_id, ts_ns, cpu, pid");
 	vr_buf_addstr(&vals, "?,?,?,?");
 	for (int f = 0; f < spec_nfields(i); f++) {
-		char *q = sqlite3_mprintf(", \"%w\"", spec_column(i, f));
+		char *q = sqlite3_mprintf(", \"%w%s\"", spec_column(i, f),
+					  comm && vr_event_specs[i].fields[f].type == VR_FT_TEXT ?
+					  "_id" : "");
 
 		vr_buf_addstr(&cols, q);
 		vr_buf_addstr(&vals, ",?");
@@ -1392,8 +1574,9 @@ static int prepare_spec_insert(struct store *s, int i)
 			sqlite3_free(q);
 		}
 	}
-	char *sql = sqlite3_mprintf("INSERT INTO \"%w\" (%s, extra) VALUES (%s,?)",
-				    vr_event_specs[i].name, cols.buf, vals.buf);
+	char *sql = sqlite3_mprintf("INSERT INTO \"%w%s\" (%s, extra) VALUES (%s,?)",
+				    vr_event_specs[i].name, comm ? STORE_COMM_SUFFIX : "", cols.buf,
+				    vals.buf);
 	ret = prepare(s, &s->ins[i], sql);
 	sqlite3_free(sql);
 	vr_buf_release(&cols);
@@ -1484,7 +1667,13 @@ int store_event(struct store *s, const struct ingest_event *ev)
 
 		if (!have)
 			sqlite3_bind_null(st, col);
-		else if (fs->type == VR_FT_TEXT)
+		else if (fs->type == VR_FT_TEXT && ev->str[f] && store_comm_spec(i)) {
+			int64_t id;
+
+			if (store_bulk_comm_id(s->bulk, ev->str[f], &id))
+				return -1;
+			sqlite3_bind_int64(st, col, id);
+		} else if (fs->type == VR_FT_TEXT)
 			sqlite3_bind_text(st, col, ev->str[f], -1, SQLITE_STATIC);
 		else
 			sqlite3_bind_int64(st, col, ev->val[f]);
@@ -1893,5 +2082,7 @@ void store_run_abort(struct store *s)
 		store_slab_reset(s->slab, true);
 	if (s->lru)
 		store_lru_reset(s->lru);
+	if (s->bulk)
+		store_bulk_forget_comms(s->bulk);
 	s->in_run = false;
 }

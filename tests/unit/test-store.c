@@ -216,12 +216,74 @@ static void test_run_transaction(void **state)
 	store_close(s);
 }
 
+/* A sched_switch of run @s's open run, @prev ==> @next (the comms). */
+static void store_switch(struct store *s, bool batch, const char *prev, const char *next)
+{
+	struct ingest_event ev = { 0 };
+	int spec = spec_find("sched", "sched_switch");
+
+	ev.spec = spec;
+	ev.ts_ns = 1000;
+	ev.pid = 7;
+	ev.system = "sched";
+	ev.name = "sched_switch";
+	for (int f = 0; f < spec_nfields(spec); f++) {
+		const char *c = spec_column(spec, f);
+
+		if (!strcmp(c, "prev_comm") || !strcmp(c, "next_comm")) {
+			ev.present |= 1u << f;
+			ev.str[f] = c[0] == 'p' ? prev : next;
+		}
+	}
+	assert_int_equal(batch ? store_events(s, &ev, 1) : store_event(s, &ev), 0);
+}
+
+/*
+ * Comms are stored once, in comm, and named by id (schema version 7): a
+ * run rolled back takes the comms it added with it, so a later run of the
+ * same store adds them again instead of naming ids that are gone (its
+ * sched_switch view would read NULL comms).  Both insert paths.
+ */
+static void test_comm_rollback(void **state)
+{
+	for (int batch = 0; batch < 2; batch++) {
+		struct store *s = store_open(db_path("comm.db"), STORE_RW);
+		struct ingest_meta m[3] = { test_meta("c1"), test_meta("c2"), test_meta("c3") };
+		struct store_run run[3];
+		int64_t id;
+		int iter;
+
+		(void)state;
+		assert_non_null(s);
+		for (int i = 0; i < 3; i++)
+			run[i] = (struct store_run){ .kernel = "k1", .source_format = "trace.dat",
+						     .meta = &m[i] };
+		assert_int_equal(store_run_begin(s, &run[0], 0, &id, &iter), 0);
+		store_switch(s, batch, "kept", "kept");
+		assert_int_equal(store_run_commit(s), 0);
+		assert_int_equal(store_run_begin(s, &run[1], 0, &id, &iter), 0);
+		store_switch(s, batch, "gone", "kept");
+		store_run_abort(s);
+		assert_int_equal(scalar(store_db(s), "SELECT count(*) FROM comm"), 1);
+		assert_int_equal(store_run_begin(s, &run[2], 0, &id, &iter), 0);
+		store_switch(s, batch, "gone", "gone");
+		assert_int_equal(store_run_commit(s), 0);
+		assert_int_equal(scalar(store_db(s), "SELECT count(*) FROM sched_switch WHERE"
+					" prev_comm = 'gone' AND next_comm = 'gone'"), 1);
+		assert_int_equal(scalar(store_db(s), "SELECT count(*) FROM sched_switch WHERE"
+					" prev_comm = 'kept' AND next_comm = 'kept'"), 1);
+		assert_int_equal(scalar(store_db(s), "SELECT count(*) FROM comm"), 2);
+		store_close(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_schema_columns),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_run_transaction),
+		cmocka_unit_test(test_comm_rollback),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
