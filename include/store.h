@@ -227,6 +227,15 @@ char *store_run_event_source(struct store *s, int64_t run_id, const char *event)
 void store_run_abort(struct store *s);
 
 /**
+ * store_rollback - roll @s's open write transaction back (ROLLBACK), then
+ * read the database once: after a write that failed with a full disk or an
+ * I/O error SQLite's pager leaves the rollback to the next read, and the
+ * journal stays hot until then (every read-only command refuses the file).
+ * No error: a rollback that fails leaves the journal for the next writer.
+ */
+void store_rollback(struct store *s);
+
+/**
  * store_run_kernel - the kernel label of the run last begun (borrowed; valid
  * until the next store_run_begin() or store_close()), "" before any.
  */

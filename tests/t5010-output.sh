@@ -229,6 +229,26 @@ test_expect_success 'load filling the disk mid-way: the database as it was, no j
 	"$VR" runs -d mnt/x.db >/dev/null &&
 	sqlite3 mnt/x.db .dump >after && test_cmp before after
 '
+# The same for a schema upgrade that fills the disk: a version 6 database
+# (tests/data-model/schema-v6-comm.sql) whose sched_switch, a table then,
+# holds 480,012 rows, which the upgrade to 7 copies into sched_switch_ids
+# (21 MB: SQLite's 16 MB cache spills) on a disk with 4 MiB to spare
+test_expect_success 'a schema upgrade filling the disk: the database as it was, no journal, readable' '
+	sqlite3 v6.db <"$TOP/tests/data-model/schema-v6-comm.sql" &&
+	sqlite3 v6.db "INSERT INTO sched_switch SELECT run_id, ts_ns + value, cpu, pid, prev_comm,
+		prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio, extra FROM sched_switch,
+		generate_series(1, 40000)" &&
+	test "$(sqlite3 v6.db "SELECT count(*) FROM sched_switch")" = 480012 &&
+	python3 "$TOP/tests/mkdat.py" "$TOP/tests/data-model/two-nodes-6.18.spec" o.dat &&
+	small_disk mnt $(( $(stat -c %s v6.db) / 1024 + 4096 )) &&
+	cp v6.db mnt/x.db && sqlite3 v6.db .dump >before &&
+	test_expect_code 1 "$VR" load -q -d mnt/x.db o.dat 2>err &&
+	grep -q "^vmscan-report: mnt/x.db: cannot upgrade schema version 6: database or disk is full$" err &&
+	grep -q "^vmscan-report: o.dat: not loaded; the database is unchanged$" err &&
+	test ! -e mnt/x.db-journal && test $(stat -c %s mnt/x.db) = $(stat -c %s v6.db) &&
+	"$VR" runs -d mnt/x.db >/dev/null &&
+	sqlite3 mnt/x.db .dump >after && test_cmp before after
+'
 else
 	echo "# skipped the full-disk tests: mount -t tmpfs is not permitted here"
 fi

@@ -381,7 +381,7 @@ static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		.before_commit = load_before_commit, .before_commit_arg = &commit,
 	};
 	if (store_run_begin(st, &run, old_id, &run_id, &iter_used))
-		return vr_error("%s: not loaded", in->path);
+		return vr_error("%s: not loaded; the database is unchanged", in->path);
 	if (ahead) {	/* the model and rows of a source decoding ahead are its input's */
 		store_derived_set_run(in->sd, run_id);
 		ctx.sd = in->sd;

@@ -95,7 +95,7 @@ static void undo_last_run(const struct load_ctx *c, const char *path,
 			store_close(st);
 			return;
 		}
-		store_exec(st, "ROLLBACK", "cannot roll back");
+		store_rollback(st);
 	}
 	vr_error("%s: the load's worker died (signal %d) after storing it as run %lld, which"
 		 " could not be removed again", path, sig, r->last_run_id);
@@ -301,7 +301,7 @@ static void remove_if_unused(const char *db)
 	if (!store_write_begin(st)) {
 		if (store_runs_count(st) == 0)
 			unlink(db);
-		store_exec(st, "ROLLBACK", "cannot roll back");
+		store_rollback(st);
 	}
 	store_close(st);
 }

@@ -232,6 +232,6 @@ int store_import_app_latency(struct store *s, const char *kernel, int iteration,
 	*iteration_out = iteration;
 	return 0;
 rollback:
-	sqlite3_exec(store_db(s), "ROLLBACK", NULL, NULL, NULL);
+	store_rollback(s);
 	return -1;
 }

@@ -678,7 +678,7 @@ static int create_schema(struct store *s)
 	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start schema transaction"))
 		return -1;
 	if (schema_in_transaction(s) || store_exec(s, "COMMIT", "cannot commit schema")) {
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		store_rollback(s);
 		return -1;
 	}
 	return 0;
@@ -734,7 +734,7 @@ int store_write_begin(struct store *s)
 	 * from the runs of a database loaded before them */
 	if ((s->upgrade && schema_in_transaction(s)) || remove_orphans(s) ||
 	    store_sums_create(s->db, s->path)) {
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		store_rollback(s);
 		return -1;
 	}
 	return 0;
@@ -1366,12 +1366,12 @@ int store_remove_runs(struct store *s, const int64_t *ids, size_t n)
 			rc = vr_error("%s: no run %lld ('vmscan-report runs -d %s' lists them);"
 				      " nothing removed", s->path, (long long)ids[i], s->path);
 		if (rc || delete_run_rows(s, ids[i], false)) {
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			store_rollback(s);
 			return -1;
 		}
 	}
 	if (store_exec(s, "COMMIT", "cannot commit")) {
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		store_rollback(s);
 		return -1;
 	}
 	return 0;
@@ -1545,7 +1545,7 @@ int store_run_begin(struct store *s, const struct store_run *r, int64_t replace_
 	return 0;
 fail:
 	free(old_kernel);
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	store_rollback(s);
 	return -1;
 }
 
@@ -2067,17 +2067,23 @@ char *store_run_event_source(struct store *s, int64_t run_id, const char *event)
 	return vr_buf_detach(&b);
 }
 
-void store_run_abort(struct store *s)
+void store_rollback(struct store *s)
 {
-	renames_clear(s);
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	/* After a write that failed with SQLITE_FULL or SQLITE_IOERR, SQLite's
 	 * pager is in its error state and leaves the rollback to the next read
 	 * (the journal stays "hot", the file as large as it grew): read now, so
 	 * that the journal is played back and deleted while this connection can
 	 * write (a full disk: a load grown to fill it left the file at 21 MB
-	 * and its journal beside it, which every read-only command refused). */
+	 * and its journal beside it, which every read-only command refused;
+	 * so did a schema upgrade that filled it). */
 	sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
+}
+
+void store_run_abort(struct store *s)
+{
+	renames_clear(s);
+	store_rollback(s);
 	if (s->slab)
 		store_slab_reset(s->slab, true);
 	if (s->lru)
