@@ -109,7 +109,9 @@ test_expect_success 'schema version 2: read as it is, upgraded by the next load,
 # 204's end alone (0); run 3 as run 1; the 8 other paired calls' 1s go.
 test_expect_success 'schema version 5: slab_complete moved to shrink_call_more, views the same' '
 	sqlite3 v5.db <"$DATA/schema-v5-slab.sql" &&
-	sqlite3 v5.db "CREATE VIEW mine AS SELECT run_id, ts_ns, pid, slab_complete FROM mm_shrink_slab_end" &&
+	sqlite3 v5.db "CREATE VIEW mine AS SELECT run_id, ts_ns, pid, slab_complete FROM mm_shrink_slab_end;
+		CREATE VIEW raw AS SELECT slab_complete FROM shrink_call;
+		CREATE INDEX my_idx ON shrink_call (run_id)" &&
 	for t in mm_shrink_slab_start mm_shrink_slab_end slab_shrink mine; do
 		rows v5.db $t >before-$t || return 1
 	done &&
@@ -118,6 +120,9 @@ test_expect_success 'schema version 5: slab_complete moved to shrink_call_more, 
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" other.dat &&
 	"$VR" load -q -d v5.db other.dat 2>err &&
 	test "$(sqlite3 v5.db "PRAGMA user_version")" = 7 &&
+	grep -q "warning: v5.db: schema upgrade to version 7: view raw reads shrink_call, whose values change: slab_complete moved" err &&
+	grep -q "warning: v5.db: schema upgrade to version 7: index my_idx on shrink_call dropped" err &&
+	! grep -q "view mine" err &&
 	for t in mm_shrink_slab_start mm_shrink_slab_end slab_shrink mine; do
 		rows v5.db $t | grep -v "^4|" >after-$t && test_cmp before-$t after-$t || return 1
 	done &&

@@ -70,7 +70,9 @@ test_expect_success 'the views give each shrink'"'"'s count as the text prints i
 test_expect_success 'schema version 5: read as it is, upgraded by the next load, rows kept' '
 	sqlite3 v5.db <"$DATA/schema-v5-lru.sql" &&
 	sqlite3 v5.db "CREATE VIEW mine AS SELECT run_id, pid, nr_scanned
-		FROM mm_vmscan_lru_shrink_inactive" &&
+		FROM mm_vmscan_lru_shrink_inactive; CREATE VIEW raw AS SELECT shrink_nr_scanned
+		FROM lru_call; CREATE INDEX my_idx ON lru_call (run_id)" &&
+	sqlite3 v5.db "SELECT id, run_id, pid FROM lru_call" >ids-before &&
 	for t in mm_vmscan_lru_isolate mm_vmscan_lru_shrink_inactive mm_vmscan_lru_shrink_active mine; do
 		sqlite3 -header v5.db "SELECT * FROM $t" >before-$t || return 1
 	done &&
@@ -80,6 +82,12 @@ test_expect_success 'schema version 5: read as it is, upgraded by the next load,
 	python3 "$MKDAT" "$DATA/two-nodes-6.18.spec" other.dat &&
 	"$VR" load -q -d v5.db other.dat 2>err &&
 	test "$(sqlite3 v5.db "PRAGMA user_version")" = 7 &&
+	grep -q "warning: v5.db: schema upgrade to version 7: view raw reads lru_call, whose values change: a shrink" err &&
+	! grep -q "view mine" err &&
+	: in place: ids and the index kept &&
+	sqlite3 v5.db "SELECT id, run_id, pid FROM lru_call WHERE run_id < 3" >ids-after &&
+	test_cmp ids-before ids-after &&
+	test "$(sqlite3 v5.db "SELECT count(*) FROM sqlite_master WHERE name = \"my_idx\"")" = 1 &&
 	for t in mm_vmscan_lru_isolate mm_vmscan_lru_shrink_inactive mm_vmscan_lru_shrink_active mine; do
 		sqlite3 -header v5.db "SELECT * FROM $t WHERE run_id < 3" >after-$t &&
 		test_cmp before-$t after-$t || return 1

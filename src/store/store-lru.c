@@ -638,6 +638,59 @@ int store_lru_flush(struct store_lru *w)
 	return rc;
 }
 
+/* ---- upgrading a version 5 database, in place ---------------------------- */
+
+/* The isolate's value that column @c of a shrink repeats (echo_fields):
+ * by the row's kind of shrink; NULL for a kind whose echo is elsewhere. */
+static void echo_src_sql(struct vr_buf *b, const struct lru_layout *l, int c)
+{
+	int k_act = l->echo_field[LK_ACTIVE], k_in = l->echo_field[LK_INACTIVE];
+
+	vr_buf_addstr(b, "CASE WHEN c.shrink_active IS NOT NULL THEN ");
+	if (k_act >= 0 && l->fcol[LK_ACTIVE][k_act] == c)
+		vr_buf_addf(b, "c.\"%s\"", l->col[l->echo_src[LK_ACTIVE]].name);
+	else
+		vr_buf_addstr(b, "NULL");
+	vr_buf_addstr(b, " ELSE ");
+	if (k_in >= 0 && l->fcol[LK_INACTIVE][k_in] == c)
+		vr_buf_addf(b, "c.\"%s\"", l->col[l->echo_src[LK_INACTIVE]].name);
+	else
+		vr_buf_addstr(b, "NULL");
+	vr_buf_addstr(b, " END");
+}
+
+char *store_lru_upgrade_v5_sql(void)
+{
+	struct lru_layout l;
+	struct vr_buf b;
+
+	if (lru_layout(&l))
+		return vr_strdup("");
+	vr_buf_init(&b);
+	for (int c = 0; c < l.ncols; c++) {
+		const char *flag;
+
+		if (l.col[c].null_flag < 0)
+			continue;
+		flag = l.col[l.col[c].null_flag].name;
+		vr_buf_addf(&b, "ALTER TABLE main.lru_call_more ADD COLUMN \"%s\" INTEGER;"
+			    "INSERT INTO main.lru_call_more (call_id, run_id, \"%s\") SELECT c.id,"
+			    " c.run_id, 1 FROM main.lru_call c WHERE c.ts_ns IS NOT NULL AND"
+			    " c.shrink_offset_ns IS NOT NULL AND c.\"%s\" IS NULL AND (", flag, flag,
+			    l.col[c].name);
+		echo_src_sql(&b, &l, c);
+		vr_buf_addf(&b, ") IS NOT NULL ON CONFLICT (call_id) DO UPDATE SET \"%s\" = 1;"
+			    "UPDATE main.lru_call AS c SET \"%s\" = NULL WHERE c.ts_ns IS NOT NULL AND"
+			    " c.shrink_offset_ns IS NOT NULL AND c.\"%s\" = (", flag, l.col[c].name,
+			    l.col[c].name);
+		echo_src_sql(&b, &l, c);
+		vr_buf_addstr(&b, ");");
+	}
+	for (int k = 0; k < LK_COUNT; k++)
+		vr_buf_addf(&b, "DROP VIEW IF EXISTS main.\"%s\";", lru_events[k]);
+	return vr_buf_detach(&b);
+}
+
 /* ---- upgrading a version 1-4 database ------------------------------------ */
 
 /* The version 4 tables, renamed by store.c before lru_call is made. */

@@ -251,8 +251,7 @@ void store_slab_reset(struct store_slab *s, bool rolled_back);
  *   true); malloc'ed.
  * store_lru_event_name, store_lru_v4_table - the name of event @i (0
  *   isolate, 1 shrink_inactive, 2 shrink_active; NULL past them) and the
- *   name its version 1-4 table is renamed to before an upgrade (a version
- *   5 view's rows are copied to it).
+ *   name its version 1-4 table is renamed to before an upgrade.
  * store_lru_new - the writer of @db's calls (@path in messages; @bulk
  *   borrowed); NULL after a message.  store_lru_free() frees it (NULL is
  *   fine).
@@ -271,9 +270,13 @@ void store_slab_reset(struct store_slab *s, bool rolled_back);
  *   the id range, so every row of the run's the view has, in the view's
  *   order (filter it by run_id still); malloc'ed.  NULL when not known
  *   (another run, another event, rows waiting): read the view.
- * store_lru_upgrade - the rows of the renamed version 1-4 tables (or
- *   version 5 views' copies) (store_lru_v4_table()) into lru_call through
- *   @w, each table's rows in
+ * store_lru_upgrade_v5_sql - the statements that bring a version 5
+ *   database's lru_call to version 6 in place (ids and rows kept): a
+ *   shrink's count that repeats its isolate's set NULL, one the shrink
+ *   lacked flagged in lru_call_more; then the three views dropped, to be
+ *   made again; malloc'ed.
+ * store_lru_upgrade - the rows of the renamed version 1-4 tables
+ *   (store_lru_v4_table()) into lru_call through @w, each table's rows in
  *   their order, and drop those; in the open write transaction; 0 or -1
  *   after a message.
  */
@@ -289,6 +292,7 @@ int store_lru_flush(struct store_lru *w);
 void store_lru_reset(struct store_lru *w);
 void store_lru_track(struct store_lru *w, int64_t run_id);
 char *store_lru_run_select(const struct store_lru *w, int64_t run_id, const char *event);
+char *store_lru_upgrade_v5_sql(void);
 int store_lru_upgrade(struct store_lru *w);
 
 /*

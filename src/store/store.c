@@ -381,37 +381,63 @@ static const char upgrade_from_5_rename[] =
 	"PRAGMA legacy_alter_table=OFF;";
 
 /*
- * Version 5 to 6, the LRU calls: a shrink's nr_scanned (an active one's
- * nr_taken) that repeats its isolate's is no longer stored (store-lru.c
- * echo_fields).  The three views' rows, as tables of version 4's names and
- * columns, are fed to lru_call again by lru_schema() (store_lru_upgrade(),
- * the writer of a load); the old tables and views are dropped, and a view
- * of a user's on the views reads the new ones.
+ * Views of a user's (not one of ours, @ours, NULL-terminated) whose SQL
+ * names raw table @table, whose values an upgrade changes (@change): said
+ * on stderr, since such a view may give other values afterwards.  0 or -1
+ * after a message.
  */
-static int warn_dropped_indexes(struct store *s, const char *table, const char *name,
-				const char *moved_to);
-
-static int upgrade_from_5_lru(struct store *s)
+static int warn_user_views(struct store *s, const char *table, const char *const *ours,
+			   const char *change)
 {
-	for (int i = 0; store_lru_event_name(i); i++) {
-		char *sql = sqlite3_mprintf("CREATE TABLE main.\"%w\" AS SELECT * FROM main.\"%w\";"
-					    " DROP VIEW main.\"%w\";", store_lru_v4_table(i),
-					    store_lru_event_name(i), store_lru_event_name(i));
-		int r = store_exec(s, sql, "cannot upgrade schema version 5");
+	sqlite3_stmt *st;
+	char *like = sqlite3_mprintf("%%%s%%", table);
 
-		sqlite3_free(sql);
-		if (r)
-			return -1;
+	if (sqlite3_prepare_v2(s->db, "SELECT name FROM main.sqlite_schema WHERE type = 'view'"
+			       " AND sql LIKE ?1 ORDER BY name", -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_free(like);
+		return vr_error("%s: cannot read the schema: %s", s->path, sqlite3_errmsg(s->db));
 	}
-	if (warn_dropped_indexes(s, "lru_call", "lru_call", "a new lru_call") ||
-	    warn_dropped_indexes(s, "lru_call_more", "lru_call_more", "a new lru_call_more"))
-		return -1;
-	return store_exec(s, "DROP TABLE main.lru_call_more; DROP TABLE main.lru_call;",
-			  "cannot upgrade schema version 5");
+	sqlite3_bind_text(st, 1, like, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		bool our = false;
+
+		for (int i = 0; ours[i]; i++)
+			our |= !strcmp(ours[i], name);
+		if (!our)
+			vr_warn("%s: schema upgrade to version %d: view %s reads %s, whose values"
+				" change: %s", s->path, VR_SCHEMA_VERSION, name, table, change);
+	}
+	sqlite3_finalize(st);
+	sqlite3_free(like);
+	return 0;
 }
 
 /*
- * Indexes of a user's on table @table (the user's @name for it, before an
+ * Version 5 to 6, the LRU calls, in place (rows and ids kept): a shrink's
+ * nr_scanned (an active one's nr_taken) that repeats its isolate's is no
+ * longer stored (store-lru.c echo_fields, store_lru_upgrade_v5_sql()); the
+ * three views are made again by lru_schema(), and a view of a user's on
+ * them reads the new ones.  One on lru_call itself is named on stderr.
+ */
+static int upgrade_from_5_lru(struct store *s)
+{
+	static const char *const ours[] = {
+		"mm_vmscan_lru_isolate", "mm_vmscan_lru_shrink_inactive",
+		"mm_vmscan_lru_shrink_active", NULL,
+	};
+	char *sql = store_lru_upgrade_v5_sql();
+	int r = warn_user_views(s, "lru_call", ours, "a shrink's count that repeats its isolate's"
+				" is NULL (README \"LRU list calls\"); the mm_vmscan_lru_* views give"
+				" the events' values") ||
+		store_exec(s, sql, "cannot upgrade schema version 5");
+
+	free(sql);
+	return r ? -1 : 0;
+}
+
+/*
+ * Indexes and triggers of a user's on table @table (the user's @name for it, before an
  * upgrade renamed it), which the upgrade is about to drop (its rows move to
  * @moved_to): said on stderr, each with its SQL, so that the user can make
  * it again.  0 or -1 after a message.
@@ -421,13 +447,13 @@ static int warn_dropped_indexes(struct store *s, const char *table, const char *
 {
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT name, sql FROM main.sqlite_schema WHERE type = 'index'"
-			       " AND tbl_name = ?1 AND sql IS NOT NULL ORDER BY name", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db, "SELECT type || ' ' || name, sql FROM main.sqlite_schema"
+			       " WHERE type IN ('index', 'trigger') AND tbl_name = ?1 AND sql IS NOT"
+			       " NULL ORDER BY name", -1, &st, NULL) != SQLITE_OK)
 		return vr_error("%s: cannot read the schema: %s", s->path, sqlite3_errmsg(s->db));
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW)
-		vr_warn("%s: schema upgrade to version %d: index %s on %s dropped (its rows moved to"
+		vr_warn("%s: schema upgrade to version %d: %s on %s dropped (its rows moved to"
 			" %s; make it again there if you need it): %s", s->path, VR_SCHEMA_VERSION,
 			(const char *)sqlite3_column_text(st, 0), name, moved_to,
 			(const char *)sqlite3_column_text(st, 1));
@@ -605,6 +631,9 @@ static bool call_spec(int i)
  */
 static int schema_in_transaction(struct store *s)
 {
+	static const char *const slab_views[] = {
+		"mm_shrink_slab_start", "mm_shrink_slab_end", NULL,
+	};
 	int64_t version;
 	char pragma[64];
 
@@ -627,7 +656,10 @@ static int schema_in_transaction(struct store *s)
 		return -1;
 	}
 	if ((version == 4 || version == 5) &&
-	    (warn_dropped_indexes(s, "shrink_call", "shrink_call", "a new shrink_call") ||
+	    (warn_user_views(s, "shrink_call", slab_views, "slab_complete moved to"
+			     " shrink_call_more (README \"Shrinker calls\"); mm_shrink_slab_end gives"
+			     " it") ||
+	     warn_dropped_indexes(s, "shrink_call", "shrink_call", "a new shrink_call") ||
 	     warn_dropped_indexes(s, "shrink_call_more", "shrink_call_more",
 				  "a new shrink_call_more") ||
 	     store_exec(s, upgrade_from_5_rename, "cannot upgrade schema version 5"))) {
@@ -664,7 +696,7 @@ static int schema_in_transaction(struct store *s)
 	    store_exec(s, "CREATE INDEX IF NOT EXISTS task_time ON task (run_id, pid, first_ns)",
 		       "cannot create schema") ||
 	    slab_schema(s, version >= 1 && version < 6 ? version : 0) ||
-	    lru_schema(s, version >= 1 && version < 6))
+	    lru_schema(s, version >= 1 && version < 5))
 		return -1;
 	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d; PRAGMA application_id=%d",
 		 VR_SCHEMA_VERSION, VR_APPLICATION_ID);
