@@ -157,6 +157,19 @@ test_expect_success 'SIGHUP during a multi-file load into a new database: no dat
 	grep -q "^vmscan-report: interrupted by signal 1" err &&
 	test ! -e new.db && test ! -e new.db-journal
 '
+test_expect_success 'a database locked for 10 s by another writer: exit 1, who holds it, what to do' '
+	"$VR" load -q -d db "$first" 2>/dev/null &&
+	python3 -c "
+import sqlite3, sys, time
+c = sqlite3.connect(\"db\", isolation_level=None)
+c.execute(\"BEGIN EXCLUSIVE\")
+open(\"locked\", \"w\").close()
+time.sleep(13)
+" & holder=$! &&
+	for i in $(seq 100); do test -e locked && break; sleep 0.05; done &&
+	test_expect_code 1 "$VR" runs -d db 2>err; rc=$?; kill $holder; wait $holder; test $rc = 0 &&
+	grep -q "^vmscan-report: db: cannot open database: database is locked (another program held its lock for 10 s: a load, rm or schema upgrade of vmscan-report, or an sqlite3 session; try again when it is done)$" err
+'
 test_expect_success 'runs on a missing database: exit 1 and how to make one' '
 	test_expect_code 1 "$VR" runs -d missing.db 2>err &&
 	grep -q "^vmscan-report: missing.db: no such database (make one with" err &&

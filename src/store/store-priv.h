@@ -20,6 +20,11 @@
 struct store;
 struct store_bulk;
 
+/* After SQLite's "database is locked" (SQLITE_BUSY once the 10 s busy
+ * timeout of store_open() ran out): who holds the lock, what to do. */
+#define STORE_BUSY_HINT " (another program held its lock for 10 s: a load, rm or schema" \
+	" upgrade of vmscan-report, or an sqlite3 session; try again when it is done)"
+
 /*
  * store_bulk_new - register the eponymous virtual table vr_event_rows on
  * @db (borrowed; must outlive the result).  Returns the bulk inserter

@@ -346,7 +346,8 @@ int store_sqlite_exec(sqlite3 *db, const char *path, const char *sql, const char
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &err) == SQLITE_OK)
 		return 0;
-	vr_error("%s: %s: %s", path, what, err ? err : sqlite3_errmsg(db));
+	vr_error("%s: %s: %s%s", path, what, err ? err : sqlite3_errmsg(db),
+		 (sqlite3_errcode(db) & 0xff) == SQLITE_BUSY ? STORE_BUSY_HINT : "");
 	sqlite3_free(err);
 	return -1;
 }

@@ -1129,7 +1129,8 @@ static int first_statement(struct store *s, const char *sql)
 				" e.g. 'vmscan-report load -d %s FILE' or"
 				" sqlite3 %s 'PRAGMA user_version' by a user who can write the"
 				" database and its directory", s->path, s->path, s->path, s->path);
-	return vr_error("%s: cannot open database: %s", s->path, sqlite3_errmsg(s->db));
+	return vr_error("%s: cannot open database: %s%s", s->path, sqlite3_errmsg(s->db),
+			(rc & 0xff) == SQLITE_BUSY ? STORE_BUSY_HINT : "");
 }
 
 /*
