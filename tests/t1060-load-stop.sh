@@ -43,7 +43,7 @@ test_expect_success 'a load that does not stop within 1 s of SIGTERM: its worker
 	start=$(date +%s%N) && rc=0 && wait $pid || rc=$? &&
 	took_ms=$(( ($(date +%s%N) - start) / 1000000 )) &&
 	{ test $rc = 1 || { echo "exit $rc"; cat err; exit 1; }; } &&
-	grep -q "wsf200-1.dat: loading it did not stop within 1000 ms of SIGTERM (waiting to open or read it, such as a FIFO no one writes to, or inside libtracecmd): its worker was killed, the run rolled back" err &&
+	grep -q "wsf200-1.dat: loading it did not stop within 1000 ms of SIGTERM (waiting to open or read it, such as a FIFO no one writes to, inside libtracecmd, or in SQLite, such as a long schema upgrade of the database): its worker was killed, the run rolled back" err &&
 	echo "stopped in $took_ms ms" && test $took_ms -lt 10000 &&
 	test ! -e a.db-journal && dump_rows a.db >after && test_cmp before after
 '

@@ -218,7 +218,8 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 			int k = r.current >= 0 ? r.current : r.last_done + 1;
 
 			vr_error("%s: loading it did not stop within %d ms of SIG%s (waiting to open or"
-				 " read it, such as a FIFO no one writes to, or inside libtracecmd): its"
+				 " read it, such as a FIFO no one writes to, inside libtracecmd, or in"
+				 " SQLite, such as a long schema upgrade of the database): its"
 				 " worker was killed, the run rolled back", files[k < n ? k : n - 1],
 				 LOAD_STOP_GRACE_MS, sigabbrev_np(r.stopped));
 			*crashed = true;	/* its journal: rolled back by the next opener */
