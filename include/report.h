@@ -25,6 +25,11 @@ struct report_opts {
 	const char *dir;	/* the bundle's directory, created if missing */
 	const struct compare_opts *copts;	/* what the tables show (--kernels, ...) */
 	int width, height;	/* chart size in px; height 0: chart_draw() decides */
+	/* the options that shape the bundle (all but -d, -o, -q, -v) as given,
+	 * for the command index.md names: @nagain long names (no "--") and
+	 * their arguments (NULL: none) */
+	const char *const *again_opt, *const *again_arg;
+	int nagain;
 	bool quiet;		/* no progress line (chart N of M) */
 	bool verbose;		/* say each part made and its time, on stderr */
 };

@@ -409,11 +409,14 @@ void store_derived_close(struct store_derived *d);
  * into a private temporary database of SQLite's (unlinked once open, so
  * nothing is left behind by a crash) in one transaction, then VACUUMed
  * into @path; several databases read as one (store_open_many()) are copied
- * from their TEMP views.  @source: the name of @s to record in it (borrowed).  The copy
+ * from their TEMP views.  @sources: the @nsources names of @s's databases
+ * (one, or each of several read as one), a row each of its table evidence
+ * (borrowed).  The copy
  * keeps @s's application_id and user_version.  Returns 0, or -1 after
  * "vmscan-report: PATH: what failed: sqlite's reason".
  */
-int store_evidence_write(struct store *s, const char *path, const char *source);
+int store_evidence_write(struct store *s, const char *path, const char *const *sources,
+			 int nsources);
 
 /**
  * store_is_evidence - 1 if @s is an evidence database (its table evidence

@@ -58,6 +58,7 @@ static void catch_interrupts(void (*handler)(int))
 
 struct report {
 	const char *db_path, *dir;
+	const struct report_opts *o;	/* the databases' names, the options */
 	const struct compare_opts *copts;	/* what the tables show (--kernels, ...) */
 	struct store *st;
 	int width, height;
@@ -448,7 +449,8 @@ static int evidence_child(void *arg)
 		return VR_EXIT_FAIL;	/* it died before the line above */
 	st = o->ndbs > 1 ? store_open_many(o->db_paths, o->ndbs) :
 		store_open(o->db_path, STORE_RDONLY);
-	rc = st ? store_evidence_write(st, a->tmp, o->db_path) : -1;
+	rc = st ? store_evidence_write(st, a->tmp, o->ndbs > 1 ? o->db_paths : &o->db_path,
+				       o->ndbs > 1 ? o->ndbs : 1) : -1;
 	store_close(st);
 	return rc ? VR_EXIT_FAIL : VR_EXIT_OK;
 }
@@ -500,7 +502,9 @@ static void report_evidence(struct report *r)
 		r->evidence_at = r->index.len;
 		return;
 	}
-	if (store_evidence_write(r->st, r->evidence_tmp.buf, r->db_path) ||
+	if (store_evidence_write(r->st, r->evidence_tmp.buf,
+				 r->o->ndbs > 1 ? r->o->db_paths : &r->o->db_path,
+				 r->o->ndbs > 1 ? r->o->ndbs : 1) ||
 	    stat(r->evidence_tmp.buf, &st)) {
 		r->failed = 1;
 	} else if (!(of = outdir_create(r->out, "evidence.db")) ||
@@ -783,10 +787,20 @@ static void index_md(struct report *r)
 	/* the command as a shell reads it back, on one line; a code span of
 	 * two backticks when a name holds one (CommonMark) */
 	vr_buf_init(&cmd);
-	vr_buf_addstr(&cmd, "vmscan-report report -d ");
-	vr_buf_add_shell_word(&cmd, r->db_path);
+	vr_buf_addstr(&cmd, "vmscan-report report");
+	for (int i = 0; i < (r->o->ndbs > 1 ? r->o->ndbs : 1); i++) {
+		vr_buf_addstr(&cmd, " -d ");
+		vr_buf_add_shell_word(&cmd, r->o->ndbs > 1 ? r->o->db_paths[i] : r->db_path);
+	}
 	vr_buf_addstr(&cmd, " -o ");
 	vr_buf_add_shell_word(&cmd, r->dir);
+	for (int i = 0; i < r->o->nagain; i++) {
+		vr_buf_addf(&cmd, " --%s", r->o->again_opt[i]);
+		if (r->o->again_arg[i]) {
+			vr_buf_addstr(&cmd, " ");
+			vr_buf_add_shell_word(&cmd, r->o->again_arg[i]);
+		}
+	}
 	two = strchr(cmd.buf, '`') != NULL;
 	vr_buf_init(&b);
 	vr_buf_addf(&b, "# vmscan-report evidence bundle\n\n"
@@ -807,7 +821,7 @@ static void index_md(struct report *r)
 static int report_write_once(struct store *s, const struct report_opts *o, const char *version,
 			     bool *changed)
 {
-	struct report r = { .db_path = o->db_path, .dir = o->dir, .st = s, .width = o->width,
+	struct report r = { .db_path = o->db_path, .dir = o->dir, .o = o, .st = s, .width = o->width,
 			    .height = o->height, .copts = o->copts,
 			    .verbose = o->verbose };
 

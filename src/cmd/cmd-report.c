@@ -12,6 +12,10 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* Options kept for index.md's command at most (more: the rest left out,
+ * said). */
+#define REPORT_MAX_AGAIN 64
+
 /* The options. */
 struct report_args {
 	const char *dir;
@@ -20,6 +24,10 @@ struct report_args {
 	bool verbose;		/* say each part made */
 	struct cmd_trim trim;	/* compare's --kernels, --metrics, --stats */
 	struct compare_opts o;
+	/* the options that shape the bundle, as given (long name, argument
+	 * or NULL), for the command index.md names */
+	const char *again_opt[REPORT_MAX_AGAIN], *again_arg[REPORT_MAX_AGAIN];
+	int nagain;
 };
 
 enum { OPT_CI = CMD_OPT_LONG, OPT_ALIGN, OPT_CI_METHOD, OPT_P_ADJUST };
@@ -44,10 +52,34 @@ static const struct cmd_option report_options[] = {
 	{ 0 }
 };
 
+/* Option @key (@arg) kept for index.md's command (--NAME [ARG]); past
+ * REPORT_MAX_AGAIN options, the command line is cut there (said). */
+static void keep_option(struct report_args *a, int key, const char *arg)
+{
+	const struct cmd_option *op = report_options;
+
+	while (op->name && op->key != key)
+		op++;
+	if (!op->name)
+		return;
+	if (a->nagain == REPORT_MAX_AGAIN) {
+		vr_warn("report: more than %d options: index.md names the first %d only",
+			REPORT_MAX_AGAIN, REPORT_MAX_AGAIN);
+		a->nagain++;
+		return;
+	}
+	if (a->nagain > REPORT_MAX_AGAIN)
+		return;
+	a->again_opt[a->nagain] = op->name;
+	a->again_arg[a->nagain++] = op->arg ? arg : NULL;
+}
+
 static enum cmd_status report_option(struct cmd_ctx *ctx, int key, const char *arg)
 {
 	struct report_args *a = ctx->opts;
 
+	if (key != 'd' && key != 'o' && key != 'q' && key != 'v')
+		keep_option(a, key, arg);
 	if (cmd_trim_key(key))
 		return cmd_trim_option(&a->trim, &a->o, "report", key, arg);
 	switch (key) {
@@ -110,6 +142,9 @@ static int report_run(struct cmd_ctx *ctx)
 	const struct report_opts o = { .db_path = ctx->db, .db_paths = ctx->dbs,
 				       .ndbs = ctx->ndbs, .dir = a->dir, .copts = &a->o,
 				       .width = a->width, .height = a->height,
+				       .again_opt = a->again_opt, .again_arg = a->again_arg,
+				       .nagain = a->nagain < REPORT_MAX_AGAIN ? a->nagain :
+						 REPORT_MAX_AGAIN,
 				       .quiet = a->quiet, .verbose = a->verbose };
 
 	return vr_exit_of(report_bundle(ctx->st, &o));

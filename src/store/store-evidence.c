@@ -44,7 +44,8 @@ static bool is_raw(const char *name)
  * copied into tables of a new file attached to the same connection (no
  * constraints: two hosts may have the same kernel and iteration).
  */
-static int many_evidence_write(struct store *s, const char *path, const char *source)
+static int many_evidence_write(struct store *s, const char *path, const char *const *sources,
+			       int nsources)
 {
 	sqlite3 *db = store_db(s);
 	sqlite3_stmt *st = NULL;
@@ -103,12 +104,16 @@ static int many_evidence_write(struct store *s, const char *path, const char *so
 	}
 	sqlite3_finalize(st);
 	sql = sqlite3_mprintf("CREATE TABLE ev.evidence (source_path TEXT NOT NULL);"
-			      " INSERT INTO ev.evidence VALUES (%Q);"
 			      " PRAGMA ev.user_version=%d; PRAGMA ev.application_id=%d",
-			      source, VR_SCHEMA_VERSION, VR_APPLICATION_ID);
-	rc = rc || store_exec(s, sql, "cannot mark it as evidence") ||
-	     store_exec(s, "COMMIT", "cannot commit");
+			      VR_SCHEMA_VERSION, VR_APPLICATION_ID);
+	rc = rc || store_exec(s, sql, "cannot mark it as evidence");
 	sqlite3_free(sql);
+	for (int i = 0; !rc && i < nsources; i++) {
+		sql = sqlite3_mprintf("INSERT INTO ev.evidence VALUES (%Q)", sources[i]);
+		rc = store_exec(s, sql, "cannot mark it as evidence");
+		sqlite3_free(sql);
+	}
+	rc = rc || store_exec(s, "COMMIT", "cannot commit");
 	if (rc)
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_exec(db, "DETACH ev", NULL, NULL, NULL);
@@ -362,9 +367,10 @@ static int one_evidence_write(struct store *s, const char *path, const char *sou
 	return rc ? -1 : 0;
 }
 
-int store_evidence_write(struct store *s, const char *path, const char *source)
+int store_evidence_write(struct store *s, const char *path, const char *const *sources,
+			 int nsources)
 {
 	if (store_sqlite_has(store_db(s), "main", "run", "table") == 0)
-		return many_evidence_write(s, path, source);
-	return one_evidence_write(s, path, source);
+		return many_evidence_write(s, path, sources, nsources);
+	return one_evidence_write(s, path, nsources > 0 ? sources[0] : "");
 }
