@@ -381,6 +381,24 @@ static const char upgrade_from_5_rename[] =
 	"PRAGMA legacy_alter_table=OFF;";
 
 /*
+ * Rename table @from of main to @to the legacy way (PRAGMA
+ * legacy_alter_table: views and triggers that name @from are left as they
+ * are, so that a user's view then reads what an upgrade makes under the
+ * old name).  0 or -1 after "@what: sqlite's reason".
+ */
+static int legacy_rename(struct store *s, const char *from, const char *to, const char *what)
+{
+	char *sql = sqlite3_mprintf("PRAGMA legacy_alter_table=ON; ALTER TABLE main.\"%w\" RENAME"
+				    " TO \"%w\"; PRAGMA legacy_alter_table=OFF;", from, to);
+	int r = store_exec(s, sql, what);
+
+	sqlite3_free(sql);
+	if (r)
+		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
+	return r ? -1 : 0;
+}
+
+/*
  * Views of a user's (not one of ours, @ours, NULL-terminated) whose SQL
  * names raw table @table, whose values an upgrade changes (@change): said
  * on stderr, since such a view may give other values afterwards.  0 or -1
@@ -471,7 +489,7 @@ static int comm_rename(struct store *s)
 {
 	for (size_t i = 0; i < vr_event_specs_count; i++) {
 		const char *name = vr_event_specs[i].name;
-		char *sql;
+		char *to;
 		int have = store_comm_spec((int)i) ? store_sqlite_has(s->db, "main", name, "table") : 0;
 
 		if (have < 0)
@@ -479,10 +497,9 @@ static int comm_rename(struct store *s)
 					sqlite3_errmsg(s->db));
 		if (!have)
 			continue;
-		sql = sqlite3_mprintf("PRAGMA legacy_alter_table=ON; ALTER TABLE main.\"%w\" RENAME TO"
-				      " \"vr_v6_%w\"; PRAGMA legacy_alter_table=OFF;", name, name);
-		have = store_exec(s, sql, "cannot upgrade schema version 6");
-		sqlite3_free(sql);
+		to = sqlite3_mprintf("vr_v6_%s", name);
+		have = legacy_rename(s, name, to, "cannot upgrade schema version 6");
+		sqlite3_free(to);
 		if (have)
 			return -1;
 	}
@@ -563,28 +580,22 @@ static int comm_move(struct store *s)
 static int upgrade_from_4_rename(struct store *s)
 {
 	for (int i = 0; store_lru_event_name(i); i++) {
-		char *sql;
-		int have = store_sqlite_has(s->db, "main", store_lru_event_name(i), "table"), r;
+		int have = store_sqlite_has(s->db, "main", store_lru_event_name(i), "table");
 
 		if (have < 0)
 			return vr_error("%s: cannot read the schema: %s", s->path,
 					sqlite3_errmsg(s->db));
 		if (!have)
 			continue;
-		sql = sqlite3_mprintf("PRAGMA legacy_alter_table=ON; ALTER TABLE main.\"%w\" RENAME TO"
-				      " \"%w\"; PRAGMA legacy_alter_table=OFF;", store_lru_event_name(i),
-				      store_lru_v4_table(i));
-		r = store_exec(s, sql, "cannot upgrade schema version 4");
-		sqlite3_free(sql);
-		if (r)
+		if (legacy_rename(s, store_lru_event_name(i), store_lru_v4_table(i),
+				  "cannot upgrade schema version 4"))
 			return -1;
 	}
 	return 0;
 }
 
 /* lru_call and lru_call_more, the rows of a version 1-4 database's tables
- * (of a version 5's views, upgrade_from_5_lru()) moved into them (@upgrade),
- * and the views of the three events. */
+ * moved into them (@upgrade), and the views of the three events. */
 static int lru_schema(struct store *s, bool upgrade)
 {
 	char *tables = store_lru_schema_sql(false), *views = store_lru_schema_sql(true);
