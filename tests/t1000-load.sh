@@ -168,7 +168,7 @@ time.sleep(13)
 " & holder=$! &&
 	for i in $(seq 100); do test -e locked && break; sleep 0.05; done &&
 	test_expect_code 1 "$VR" runs -d db 2>err; rc=$?; kill $holder; wait $holder; test $rc = 0 &&
-	grep -q "^vmscan-report: db: cannot open database: database is locked (another program held its lock for 10 s: a load, rm or schema upgrade of vmscan-report, or an sqlite3 session; try again when it is done)$" err
+	grep -q "^vmscan-report: db: cannot open database: database is locked (another program held its lock for 10 s: a load, rm or schema upgrade of vmscan-report, or another program reading or writing it, such as an sqlite3 session; try again when it is done)$" err
 '
 test_expect_success 'runs on a missing database: exit 1 and how to make one' '
 	test_expect_code 1 "$VR" runs -d missing.db 2>err &&

@@ -96,7 +96,7 @@ test_expect_success 'an event table dropped while a run has such events: refused
 	sqlite3 a.db "DROP TABLE mm_vmscan_kswapd_wake" &&
 	trace 4321 >c.txt &&
 	test_expect_code 1 "$VR" load -d a.db c.txt 2>err &&
-	grep -q "table mm_vmscan_kswapd_wake (1 run had such events) is missing" err &&
+	grep -q "table mm_vmscan_kswapd_wake (1 run had mm_vmscan_kswapd_wake events) is missing" err &&
 	: no run had a compaction event: that table is made again &&
 	"$VR" load -q -d b.db c.txt &&
 	test "$(sqlite3 b.db "SELECT count(*) FROM sqlite_master WHERE name = \"mm_compaction_begin\"")" = 1 -a \

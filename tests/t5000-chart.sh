@@ -306,7 +306,7 @@ test_expect_success 'report re-run replaces its own files and nothing else' '
 # backtick), on one line; the names were printed raw
 test_expect_success 'index.md: the command, quoted for a shell, on one line' '
 	"$FIXTURE" --fixture "f '\''x.db" &&
-	for d in "o'\''k dir" "$(printf "r\nx")" "$(printf "e\033[1mz")" "b\`q" plain; do
+	for d in "o'\''k dir" "$(printf "r\nx")" "$(printf "e\033[1mz")" "b\`q" "d\`\`q" plain; do
 		"$VR" report -q -d "f '\''x.db" -o "$d" &&
 		line=$(grep "^Written by " "$d/index.md") &&
 		test "$(grep -c "" "$d/index.md")" -gt 3 &&
@@ -315,6 +315,8 @@ test_expect_success 'index.md: the command, quoted for a shell, on one line' '
 		line, d = sys.argv[1], sys.argv[2]
 		m = re.match(r"Written by (`+) ?(vmscan-report report .*?) ?\1; every file", line)
 		assert m and "\033" not in line, line
+		# CommonMark: a run of backticks as long as the fence would close the span
+		assert max([len(x) for x in re.findall("`+", m.group(2))] + [0]) < len(m.group(1)), line
 		got = subprocess.run(["bash", "-c", "printf \"%s\\0\" " + m.group(2)],
 		                     capture_output=True, text=True, check=True).stdout.split("\0")[:-1]
 		assert got == ["vmscan-report", "report", "-d", "f \x27x.db", "-o", d], got

@@ -23,7 +23,8 @@ struct store_bulk;
 /* After SQLite's "database is locked" (SQLITE_BUSY once the 10 s busy
  * timeout of store_open() ran out): who holds the lock, what to do. */
 #define STORE_BUSY_HINT " (another program held its lock for 10 s: a load, rm or schema" \
-	" upgrade of vmscan-report, or an sqlite3 session; try again when it is done)"
+	" upgrade of vmscan-report, or another program reading or writing it, such as an" \
+	" sqlite3 session; try again when it is done)"
 
 /*
  * store_bulk_new - register the eponymous virtual table vr_event_rows on

@@ -423,7 +423,8 @@ static int warn_user_views(struct store *s, const char *table, const char *const
 		for (int i = 0; ours[i]; i++)
 			our |= !strcmp(ours[i], name);
 		if (!our)
-			vr_warn("%s: schema upgrade to version %d: view %s reads %s, whose values"
+			vr_warn("%s: the schema upgrade to version %d (written with this command's"
+				" changes): view %s reads %s (or its _more table), whose values"
 				" change: %s", s->path, VR_SCHEMA_VERSION, name, table, change);
 	}
 	sqlite3_finalize(st);
@@ -465,14 +466,18 @@ static int warn_dropped_indexes(struct store *s, const char *table, const char *
 {
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT type || ' ' || name, sql FROM main.sqlite_schema"
-			       " WHERE type IN ('index', 'trigger') AND tbl_name = ?1 AND sql IS NOT"
-			       " NULL ORDER BY name", -1, &st, NULL) != SQLITE_OK)
+	/* its SQL as the user wrote it: the table under the user's name */
+	if (sqlite3_prepare_v2(s->db, "SELECT type || ' ' || name, replace(sql, '\"' || ?1 || '\"',"
+			       " '\"' || ?2 || '\"') FROM main.sqlite_schema WHERE type IN ('index',"
+			       " 'trigger') AND tbl_name = ?1 AND sql IS NOT NULL ORDER BY name", -1,
+			       &st, NULL) != SQLITE_OK)
 		return vr_error("%s: cannot read the schema: %s", s->path, sqlite3_errmsg(s->db));
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW)
-		vr_warn("%s: schema upgrade to version %d: %s on %s dropped (its rows moved to"
-			" %s; make it again there if you need it): %s", s->path, VR_SCHEMA_VERSION,
+		vr_warn("%s: the schema upgrade to version %d (written with this command's changes)"
+			" drops %s on %s (its rows move to %s, whose columns may differ; make it"
+			" again there if you need it; it was: %s)", s->path, VR_SCHEMA_VERSION,
 			(const char *)sqlite3_column_text(st, 0), name, moved_to,
 			(const char *)sqlite3_column_text(st, 1));
 	sqlite3_finalize(st);
@@ -485,8 +490,18 @@ static int warn_dropped_indexes(struct store *s, const char *table, const char *
  * user's view on it then reads the view NAME made next); comm_move()
  * moves its rows.
  */
-static int comm_rename(struct store *s)
+static int comm_rename(struct store *s, int64_t version)
 {
+	int clash = store_sqlite_has(s->db, "main", "comm", NULL);
+
+	if (clash < 0)
+		return vr_error("%s: cannot read the schema: %s", s->path, sqlite3_errmsg(s->db));
+	if (clash)
+		return vr_error("%s: cannot upgrade schema version %lld to %d: a table or view comm,"
+				" not one of vmscan-report's, is in the way (version %d keeps each"
+				" comm there); rename it (ALTER TABLE comm RENAME TO ...) and write"
+				" again; nothing written", s->path, (long long)version,
+				VR_SCHEMA_VERSION, VR_SCHEMA_VERSION);
 	for (size_t i = 0; i < vr_event_specs_count; i++) {
 		const char *name = vr_event_specs[i].name;
 		char *to;
@@ -503,6 +518,40 @@ static int comm_rename(struct store *s)
 		if (have)
 			return -1;
 	}
+	return 0;
+}
+
+/* Columns of @old (spec @i's table renamed by comm_rename()) that are not
+ * ours (a user's ALTER TABLE ADD COLUMN): said on stderr, as the upgrade
+ * drops them with the table.  0 or -1 after a message. */
+static int warn_dropped_columns(struct store *s, int i, const char *old)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", -1,
+			       &st, NULL) != SQLITE_OK)
+		return vr_error("%s: cannot read the schema: %s", s->path, sqlite3_errmsg(s->db));
+	sqlite3_bind_text(st, 1, old, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 0);
+		bool ours = !strcmp(c, "run_id") || !strcmp(c, "ts_ns") || !strcmp(c, "cpu") ||
+			    !strcmp(c, "pid") || !strcmp(c, "extra");
+
+		for (int f = 0; !ours && f < spec_nfields(i); f++) {
+			const char *sc = spec_column(i, f);
+			size_t n = strlen(sc);
+
+			ours = !strcmp(c, sc) || (!strncmp(c, sc, n) && !strcmp(c + n, "_sym") &&
+						   (vr_event_specs[i].fields[f].flags & VR_FF_KSYM));
+		}
+		if (!ours)
+			vr_warn("%s: the schema upgrade to version %d (written with this command's"
+				" changes) drops column %s of %s, not one of vmscan-report's, with its"
+				" values (%s is a view now, over %s" STORE_COMM_SUFFIX ")", s->path,
+				VR_SCHEMA_VERSION, c, vr_event_specs[i].name, vr_event_specs[i].name,
+				vr_event_specs[i].name);
+	}
+	sqlite3_finalize(st);
 	return 0;
 }
 
@@ -549,7 +598,7 @@ static int comm_move_spec(struct store *s, int i)
 	char *moved = sqlite3_mprintf("%s" STORE_COMM_SUFFIX, name);
 
 	r = store_exec(s, sql, "cannot upgrade schema version 6") ||
-	    warn_dropped_indexes(s, old, name, moved);
+	    warn_dropped_indexes(s, old, name, moved) || warn_dropped_columns(s, i, old);
 	sqlite3_free(sql);
 	sqlite3_free(moved);
 	vr_buf_release(&cols);
@@ -683,7 +732,7 @@ static int schema_in_transaction(struct store *s)
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
 	}
-	if (version >= 1 && version < 7 && comm_rename(s)) {
+	if (version >= 1 && version < 7 && comm_rename(s, version)) {
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
 	}
@@ -1012,7 +1061,7 @@ static int dropped(struct store *s, const char *what, int64_t nruns)
 static int check_dropped(struct store *s)
 {
 	int64_t nruns, n;
-	char what[128];
+	char what[384];
 
 	if (query_int(s, "SELECT count(*) FROM main.run", &nruns))
 		return -1;
@@ -1031,8 +1080,20 @@ static int check_dropped(struct store *s)
 	for (size_t i = 0; i < vr_event_specs_count; i++) {
 		char *sql;
 		/* (shrink_call's views: NULL, a table or a view) */
-		int have = store_sqlite_has(s->db, "main", vr_event_specs[i].name, NULL);
+		const char *name = vr_event_specs[i].name;
+		char ids[128];
+		int have = store_sqlite_has(s->db, "main", name, NULL);
 
+		/* a view over NAME_ids and comm (schema version 7): all three */
+		snprintf(ids, sizeof(ids), "%s" STORE_COMM_SUFFIX, name);
+		if (have == 1 && store_comm_spec((int)i)) {
+			have = store_sqlite_has(s->db, "main", ids, "table");
+			name = ids;
+			if (have == 1) {
+				have = store_sqlite_has(s->db, "main", "comm", "table");
+				name = "comm";
+			}
+		}
 		if (have)
 			continue;	/* (-1: run_event_count's query says why) */
 		sql = sqlite3_mprintf("SELECT count(*) FROM main.run_event_count WHERE system = '%q'"
@@ -1042,8 +1103,8 @@ static int check_dropped(struct store *s)
 		sqlite3_free(sql);
 		if (have)
 			return -1;
-		snprintf(what, sizeof(what), "table %s (%lld run%s had such events)",
-			 vr_event_specs[i].name, (long long)n, n == 1 ? "" : "s");
+		snprintf(what, sizeof(what), "table %s (%lld run%s had %s events)", name,
+			 (long long)n, n == 1 ? "" : "s", vr_event_specs[i].name);
 		if (n)
 			return dropped(s, what, nruns);
 	}
