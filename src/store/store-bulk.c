@@ -19,7 +19,7 @@
 #include <string.h>
 
 /* What a column of vr_rows shows for the event shape being inserted. */
-enum col_kind { COL_TS, COL_CPU, COL_PID, COL_INT, COL_TEXT, COL_SYM, COL_EXTRA, COL_COMM };
+enum col_kind { COL_TS, COL_CPU, COL_PID, COL_INT, COL_SYM, COL_EXTRA, COL_COMM };
 
 struct col_map {
 	unsigned char kind;	/* enum col_kind */
@@ -62,7 +62,7 @@ struct store_bulk {
 	size_t comm_ids_cap;
 	int comm_base;		/* the group's row 0: comm_ids' row comm_base */
 	GHashTable *comms;	/* comm (owned) -> id (int64_t *, owned) */
-	sqlite3_stmt *comm_find, *comm_add;
+	sqlite3_stmt *comm_id;	/* comm_prepare()'s upsert */
 };
 
 struct bulk_cursor {
@@ -218,7 +218,6 @@ static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 			sqlite3_result_null(ctx);
 		break;
 	}
-	case COL_TEXT:
 	case COL_SYM:
 		if (ev->str[m->field])
 			sqlite3_result_text(ctx, ev->str[m->field], -1, SQLITE_STATIC);
@@ -287,7 +286,6 @@ static void add_col(struct shape *sh, struct vr_buf *cols, struct vr_buf *sel, c
 static int prepare_shape(struct store_bulk *b, int i, struct shape *sh)
 {
 	const struct vr_event_spec *sp = &vr_event_specs[i];
-	bool comm = store_comm_spec(i);
 	struct vr_buf cols, sel;
 	int rc;
 
@@ -304,11 +302,11 @@ static int prepare_shape(struct store_bulk *b, int i, struct shape *sh)
 
 		if (!spec_decoded(i, f))
 			continue;
-		if (sp->fields[f].type == VR_FT_TEXT && comm)
+		/* a text field is a comm, stored as its id (store_comm_spec()) */
+		if (sp->fields[f].type == VR_FT_TEXT)
 			add_col(sh, &cols, &sel, spec_column(i, f), "_id", have, COL_COMM, f);
 		else
-			add_col(sh, &cols, &sel, spec_column(i, f), "", have,
-				sp->fields[f].type == VR_FT_TEXT ? COL_TEXT : COL_INT, f);
+			add_col(sh, &cols, &sel, spec_column(i, f), "", have, COL_INT, f);
 		if (sp->fields[f].flags & VR_FF_KSYM)
 			add_col(sh, &cols, &sel, spec_column(i, f), "_sym", have, COL_SYM, f);
 	}
@@ -318,7 +316,7 @@ static int prepare_shape(struct store_bulk *b, int i, struct shape *sh)
 			add_col(sh, &cols, &sel, spec_column(i, f), "", sh->present & (1u << f),
 				COL_INT, f);
 	char *sql = sqlite3_mprintf("INSERT INTO \"%w%s\" (%s) SELECT %s FROM vr_rows", sp->name,
-				    comm ? STORE_COMM_SUFFIX : "", cols.buf, sel.buf);
+				    store_comm_spec(i) ? STORE_COMM_SUFFIX : "", cols.buf, sel.buf);
 	vr_buf_release(&cols);
 	vr_buf_release(&sel);
 	rc = sqlite3_prepare_v3(b->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &sh->st, NULL);
@@ -440,8 +438,7 @@ void store_bulk_free(struct store_bulk *b)
 	free(b->comm_ids);
 	if (b->comms)
 		g_hash_table_destroy(b->comms);
-	sqlite3_finalize(b->comm_find);
-	sqlite3_finalize(b->comm_add);
+	sqlite3_finalize(b->comm_id);
 	free(b);
 }
 
@@ -475,7 +472,7 @@ static int comm_prepare(struct store_bulk *b, sqlite3_stmt **st, const char *sql
 int store_bulk_comm_id(struct store_bulk *b, const char *comm, int64_t *id)
 {
 	int64_t *cached;
-	int rc = SQLITE_DONE;
+	int rc;
 
 	if (!b->comms)
 		b->comms = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
@@ -483,23 +480,16 @@ int store_bulk_comm_id(struct store_bulk *b, const char *comm, int64_t *id)
 		*id = *cached;
 		return 0;
 	}
-	if (comm_prepare(b, &b->comm_find, "SELECT id FROM main.comm WHERE comm = ?1") ||
-	    comm_prepare(b, &b->comm_add, "INSERT INTO main.comm (comm) VALUES (?1)"))
+	/* the row's id, added or there (comm is UNIQUE) */
+	if (comm_prepare(b, &b->comm_id, "INSERT INTO main.comm (comm) VALUES (?1) ON CONFLICT"
+			 " (comm) DO UPDATE SET comm = excluded.comm RETURNING id"))
 		return -1;
-	for (int pass = 0; pass < 2 && rc == SQLITE_DONE; pass++) {
-		sqlite3_stmt *st = pass ? b->comm_add : b->comm_find;
-
-		sqlite3_bind_text(st, 1, comm, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			*id = sqlite3_column_int64(st, 0);
-		else if (rc == SQLITE_DONE && pass)
-			*id = sqlite3_last_insert_rowid(b->db);
-		sqlite3_reset(st);
-		if (rc == SQLITE_DONE && pass)
-			break;
-	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	sqlite3_bind_text(b->comm_id, 1, comm, -1, SQLITE_STATIC);
+	rc = sqlite3_step(b->comm_id);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(b->comm_id, 0);
+	sqlite3_reset(b->comm_id);
+	if (rc != SQLITE_ROW)
 		return vr_error("%s: cannot write comm: %s", sqlite3_db_filename(b->db, "main"),
 				sqlite3_errmsg(b->db));
 	cached = vr_malloc(sizeof(*cached));

@@ -10,6 +10,7 @@
 #include "vr.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,8 +21,6 @@
  * row per call (slab_shrink_ns sums them). */
 static bool is_raw(const char *name)
 {
-	size_t n = strlen(name), sn = strlen(STORE_COMM_SUFFIX);
-
 	if (!strcmp(name, "other_event") || !strcmp(name, "slab_shrink") ||
 	    !strcmp(name, "shrink_call") || !strcmp(name, "shrink_call_more") ||
 	    !strcmp(name, "shrinker") || !strcmp(name, "lru_call") ||
@@ -29,11 +28,10 @@ static bool is_raw(const char *name)
 		return true;
 	for (size_t i = 0; i < vr_event_specs_count; i++) {
 		const char *e = vr_event_specs[i].name;
+		char ids[128];
 
-		if (!strcmp(name, e))
-			return true;
-		if (store_comm_spec((int)i) && n == strlen(e) + sn && !strncmp(name, e, n - sn) &&
-		    !strcmp(name + n - sn, STORE_COMM_SUFFIX))
+		snprintf(ids, sizeof(ids), "%s" STORE_COMM_SUFFIX, e);
+		if (!strcmp(name, e) || (store_comm_spec((int)i) && !strcmp(name, ids)))
 			return true;
 	}
 	return false;

@@ -268,11 +268,11 @@ static char *spec_table_sql(int i)
 
 		if (!spec_decoded(i, f))
 			continue;
-		if (comm && fs->type == VR_FT_TEXT)
+		/* a text field is a comm, stored as its id (store_comm_spec()) */
+		if (fs->type == VR_FT_TEXT)
 			vr_buf_addf(&b, ", \"%s_id\" INTEGER", spec_column(i, f));
 		else
-			vr_buf_addf(&b, ", \"%s\" %s", spec_column(i, f),
-				    fs->type == VR_FT_TEXT ? "TEXT" : "INTEGER");
+			vr_buf_addf(&b, ", \"%s\" INTEGER", spec_column(i, f));
 		if (fs->flags & VR_FF_KSYM)
 			vr_buf_addf(&b, ", \"%s_sym\" TEXT", spec_column(i, f));
 	}
@@ -352,35 +352,6 @@ static const char upgrade_from_2_rename[] =
 	"PRAGMA legacy_alter_table=OFF;";
 
 /*
- * Version 3 to 4: shrink_call and shrink_call_more, renamed, give their
- * rows to the tables of version 4 (the end's columns that repeat the
- * start's moved to shrink_call_more, stored only where they differ,
- * store-slab.c); the views over them, and slab_shrink over those, are
- * made again.  A user's view on the views reads the new ones.
- */
-static const char upgrade_from_3_rename[] =
-	"DROP VIEW IF EXISTS slab_shrink;"
-	"DROP VIEW IF EXISTS mm_shrink_slab_start;"
-	"DROP VIEW IF EXISTS mm_shrink_slab_end;"
-	"PRAGMA legacy_alter_table=ON;"
-	"ALTER TABLE shrink_call RENAME TO vr_v3_call;"
-	"ALTER TABLE shrink_call_more RENAME TO vr_v3_more;"
-	"PRAGMA legacy_alter_table=OFF;";
-
-/*
- * Version 4 or 5 to 6: as from 3 to 4 (slab_complete moved to
- * shrink_call_more, stored for a paired call only when not 1).
- */
-static const char upgrade_from_5_rename[] =
-	"DROP VIEW IF EXISTS slab_shrink;"
-	"DROP VIEW IF EXISTS mm_shrink_slab_start;"
-	"DROP VIEW IF EXISTS mm_shrink_slab_end;"
-	"PRAGMA legacy_alter_table=ON;"
-	"ALTER TABLE shrink_call RENAME TO vr_v5_call;"
-	"ALTER TABLE shrink_call_more RENAME TO vr_v5_more;"
-	"PRAGMA legacy_alter_table=OFF;";
-
-/*
  * Rename table @from of main to @to the legacy way (PRAGMA
  * legacy_alter_table: views and triggers that name @from are left as they
  * are, so that a user's view then reads what an upgrade makes under the
@@ -396,6 +367,29 @@ static int legacy_rename(struct store *s, const char *from, const char *to, cons
 	if (r)
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 	return r ? -1 : 0;
+}
+
+/*
+ * Version 3 to 4, and 4 or 5 to 6: shrink_call and shrink_call_more,
+ * renamed vr_v3_call and vr_v3_more (from 3) or vr_v5_call and vr_v5_more
+ * (from 4 or 5), give their rows to the tables of the new version
+ * (store-slab.c: version 4 moved the end's columns that repeat the start's
+ * to shrink_call_more, stored only where they differ; 6 moved
+ * slab_complete there, stored for a paired call only when not 1); the
+ * views over them, and slab_shrink over those, are dropped, to be made
+ * again.  A user's view on the views reads the new ones.  0 or -1.
+ */
+static int slab_calls_rename(struct store *s, int64_t version)
+{
+	const char *what = version == 3 ? "cannot upgrade schema version 3" :
+					  "cannot upgrade schema version 5";
+	const char *call = version == 3 ? "vr_v3_call" : "vr_v5_call";
+	const char *more = version == 3 ? "vr_v3_more" : "vr_v5_more";
+
+	return store_exec(s, "DROP VIEW IF EXISTS slab_shrink; DROP VIEW IF EXISTS"
+			  " mm_shrink_slab_start; DROP VIEW IF EXISTS mm_shrink_slab_end;", what) ||
+	       legacy_rename(s, "shrink_call", call, what) ||
+	       legacy_rename(s, "shrink_call_more", more, what) ? -1 : 0;
 }
 
 /*
@@ -710,22 +704,16 @@ static int schema_in_transaction(struct store *s)
 		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
 		return -1;
 	}
-	if (version == 3 &&
-	    store_exec(s, upgrade_from_3_rename, "cannot upgrade schema version 3")) {
-		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
+	if (version == 3 && slab_calls_rename(s, version))
 		return -1;
-	}
 	if ((version == 4 || version == 5) &&
 	    (warn_user_views(s, "shrink_call", slab_views, "slab_complete moved to"
 			     " shrink_call_more (README \"Shrinker calls\"); mm_shrink_slab_end gives"
 			     " it") ||
 	     warn_dropped_indexes(s, "shrink_call", "shrink_call", "a new shrink_call") ||
 	     warn_dropped_indexes(s, "shrink_call_more", "shrink_call_more",
-				  "a new shrink_call_more") ||
-	     store_exec(s, upgrade_from_5_rename, "cannot upgrade schema version 5"))) {
-		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
+				  "a new shrink_call_more") || slab_calls_rename(s, version)))
 		return -1;
-	}
 	if (version == 5 && upgrade_from_5_lru(s))
 		return -1;
 	if (version >= 1 && version <= 4 && upgrade_from_4_rename(s)) {
@@ -1666,8 +1654,7 @@ static int prepare_spec_insert(struct store *s, int i)
 	vr_buf_addstr(&vals, "?,?,?,?");
 	for (int f = 0; f < spec_nfields(i); f++) {
 		char *q = sqlite3_mprintf(", \"%w%s\"", spec_column(i, f),
-					  comm && vr_event_specs[i].fields[f].type == VR_FT_TEXT ?
-					  "_id" : "");
+					  vr_event_specs[i].fields[f].type == VR_FT_TEXT ? "_id" : "");
 
 		vr_buf_addstr(&cols, q);
 		vr_buf_addstr(&vals, ",?");
@@ -1772,15 +1759,15 @@ int store_event(struct store *s, const struct ingest_event *ev)
 
 		if (!have)
 			sqlite3_bind_null(st, col);
-		else if (fs->type == VR_FT_TEXT && ev->str[f] && store_comm_spec(i)) {
+		else if (fs->type == VR_FT_TEXT && !ev->str[f])
+			sqlite3_bind_null(st, col);
+		else if (fs->type == VR_FT_TEXT) {	/* a comm, as its id */
 			int64_t id;
 
 			if (store_bulk_comm_id(s->bulk, ev->str[f], &id))
 				return -1;
 			sqlite3_bind_int64(st, col, id);
-		} else if (fs->type == VR_FT_TEXT)
-			sqlite3_bind_text(st, col, ev->str[f], -1, SQLITE_STATIC);
-		else
+		} else
 			sqlite3_bind_int64(st, col, ev->val[f]);
 		col++;
 		if (fs->flags & VR_FF_KSYM) {
