@@ -248,6 +248,13 @@ const char *store_run_kernel(struct store *s);
 uint64_t store_run_events(struct store *s);
 
 /**
+ * store_run_from - is there a run @run_id loaded from @source_path (as the
+ * load was given it)?  1 yes, 0 no, -1 after a message (an SQLite error).
+ * Used by load's supervisor on a worker killed while committing a run.
+ */
+int store_run_from(struct store *s, int64_t run_id, const char *source_path);
+
+/**
  * store_delete_run - delete run @run_id and every row that belongs to it
  * (raw, derived, task, lost, counts).  Must be called inside a transaction.
  * Returns 0 or -1.

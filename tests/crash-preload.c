@@ -23,6 +23,11 @@
  *                     raises signal N (9, 2, ...) just before it (the
  *                     renames of a dead process's files by another are not
  *                     counted);
+ *   VR_SIGNAL_PROGRESS=W,I,N  a load's worker raises signal N just before
+ *                     it writes its progress line W ('s', 'c', 'd') of
+ *                     file I (counted from 0 among the command line's
+ *                     files; VR_CRASH_ONCE applies), as the kernel killing
+ *                     it (OOM) between a commit and its report would;
  *   VR_CHANGE_MAPPED=S,SIZE  right after a process maps a file whose path
  *                     contains S (mmap(), as the text reader maps a text
  *                     trace), the file is cut to SIZE bytes (or grown to
@@ -33,6 +38,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +142,35 @@ int renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpat
 	    ++renames == k)
 		raise(sig);
 	return real(olddirfd, oldpath, newdirfd, newpath);
+}
+
+int dprintf(int fd, const char *fmt, ...)
+{
+	const char *spec = getenv("VR_SIGNAL_PROGRESS");
+	char want;
+	int i, sig, ret;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (spec && sscanf(spec, "%c,%d,%d", &want, &i, &sig) == 3 && !strncmp(fmt, "%c %d ", 6)) {
+		va_list look;
+		int what, file;
+
+		va_copy(look, ap);
+		what = va_arg(look, int);
+		file = va_arg(look, int);
+		va_end(look);
+		if (what == want && file == i) {
+			char num[16];
+
+			snprintf(num, sizeof(num), "%d", sig);
+			setenv("VR_CRASH_SIGNAL", num, 1);
+			crash();
+		}
+	}
+	ret = vdprintf(fd, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)

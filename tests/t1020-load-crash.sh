@@ -114,7 +114,7 @@ test_expect_success 'default -j, a worker killed once (SIGKILL): said so, loaded
 	VR_CRASH_READ=crashme VR_CRASH_SIGNAL=9 VR_CRASH_ONCE=$PWD/once \
 		test_expect_code 0 crashing "$VR" load -q -d db a.dat crashme.dat c.dat 2>err &&
 	test -e once &&
-	grep -q "^vmscan-report: warning: [a-z]*.dat: the load.s worker was killed by signal 9 (SIGKILL) while loading it or a file after it (they are decoded at once): loading again from it, one file at a time" err &&
+	grep -q "^vmscan-report: warning: [a-z]*.dat: the load.s worker was killed by signal 9 (SIGKILL) while loading it or a file after it (they are decoded at once)[^:]*: loading again from it, one file at a time" err &&
 	test "$(runs)" = "a.dat:1 crashme.dat:2 c.dat:3" && test ! -e db-journal
 '
 test_expect_success 'default -j, a worker killed again on the retry: that file fails, named, exit 1' '
@@ -124,6 +124,43 @@ test_expect_success 'default -j, a worker killed again on the retry: that file f
 	grep -q "^vmscan-report: warning: [a-z]*.dat: the load.s worker was killed by signal 9 (SIGKILL) while loading it or a file after it" err &&
 	grep -q "^vmscan-report: crashme.dat: loading it was stopped: the worker was killed by signal 9 (SIGKILL)" err &&
 	test "$(runs)" = "a.dat:1 c.dat:2" && test ! -e db-journal
+'
+test_expect_success 'default -j, a worker killed after a run committed, before it said so: the run is loaded once' '
+	setup &&
+	VR_SIGNAL_PROGRESS=d,0,9 VR_CRASH_ONCE=$PWD/once \
+		test_expect_code 0 crashing "$VR" load -d db a.dat crashme.dat c.dat >out 2>err &&
+	test -e once &&
+	grep -q "^vmscan-report: warning: a.dat: the load.s worker was killed by signal 9 (SIGKILL) while loading it or a file after it (they are decoded at once) (after storing it as run 1, removed again): loading again from it, one file at a time" err &&
+	test "$(runs)" = "a.dat:1 crashme.dat:2 c.dat:3" &&
+	test "$(sqlite3 db "SELECT group_concat(id) FROM (SELECT id FROM run ORDER BY id)")" = 1,2,3 &&
+	test "$(grep -c "^run 1: .* <- a.dat" out)" = 2 && test ! -e db-journal
+'
+test_expect_success 'a worker killed after the run of its middle file committed, killed again on the retry: that file fails, its run removed' '
+	setup &&
+	VR_SIGNAL_PROGRESS=d,1,9 test_expect_code 1 crashing "$VR" load -q -d db a.dat crashme.dat c.dat 2>err &&
+	grep -q "^vmscan-report: crashme.dat: loading it was stopped: the worker was killed by signal 9 (SIGKILL); not loaded, the database is unchanged" err &&
+	grep -q "^vmscan-report: warning: crashme.dat: the load.s worker .* (after storing it as run 2, removed again): loading again" err &&
+	test "$(runs)" = "a.dat:1 c.dat:2" && test ! -e db-journal
+'
+test_expect_success 'with --replace, a worker killed after the replacing run committed: kept and said so' '
+	setup &&
+	"$VR" load -q -d db a.dat crashme.dat c.dat &&
+	VR_SIGNAL_PROGRESS=d,1,9 test_expect_code 1 crashing "$VR" load -q --replace -d db a.dat crashme.dat c.dat 2>err &&
+	grep -q "^vmscan-report: crashme.dat: the load.s worker died (signal 9) after storing it as run [0-9]* in place of the run loaded before, which cannot be put back" err &&
+	test "$(sqlite3 db "SELECT group_concat(source_path, \" \") FROM (SELECT source_path FROM run ORDER BY source_path)")" = "a.dat c.dat crashme.dat" &&
+	test ! -e db-journal
+'
+test_expect_success 'Ctrl-C, and a worker that does not stop after committing a run: killed, the run removed as said' '
+	setup &&
+	"$VR" load -q -d db c.dat &&
+	{ VR_SIGNAL_PROGRESS=d,0,19 LD_PRELOAD=$PWD/crash.so env --default-signal=INT "$VR" load -d db \
+		a.dat crashme.dat >out 2>err & pid=$!; } &&
+	for i in $(seq 100); do ps -o stat= --ppid $pid | grep -q T && break; sleep 0.1; done &&
+	{ ps -o stat= --ppid $pid | grep -q T || { pkill -KILL -P $pid; kill -KILL $pid; false; }; } &&
+	kill -INT $pid && test_expect_code 1 wait $pid &&
+	grep -q "^run 2: .* <- a.dat" out &&
+	grep -q "^vmscan-report: a.dat: loading it did not stop within 1000 ms of SIGINT .*: its worker was killed, the run rolled back" err &&
+	test "$(runs)" = "c.dat:1" && test ! -e db-journal
 '
 test_expect_success 'a crash under an address-space limit (ulimit -v) says memory may have run out' '
 	if ldd "$VR" | grep -q libasan; then test_skip_because "ASan needs the address space"; fi

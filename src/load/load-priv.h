@@ -31,7 +31,8 @@ struct load_ctx {
 	 * while a worker read it), not to be read again; NULL: none */
 	const bool *skip;
 	int files_loaded;	/* runs committed by load_run_files() in this process */
-	long long last_run_id;	/* the run last committed in this process */
+	int storing;		/* the file load_one() stores (its index), or -1 */
+	long long last_run_id;	/* the run last committed (or committing) here */
 	bool last_replaced;	/* it replaced a run loaded before */
 };
 
@@ -49,6 +50,12 @@ struct load_report {
 	int last_done;		/* the last file finished, or first - 1 */
 	long long last_run_id;	/* its run, if it loaded */
 	bool last_replaced;	/* that run replaced one loaded before */
+	/* the file whose run the worker was committing ("c"; as current, or
+	 * -1), that run and whether it replaced one: a worker killed after
+	 * the COMMIT and before its "d" line leaves that run in the database */
+	int committing;
+	long long committing_run_id;
+	bool committing_replaced;
 	bool out_of_memory;	/* it crashed right after an allocation failed */
 	int stopped;		/* the interrupt it did not stop for within
 				 * LOAD_STOP_GRACE_MS: killed (SIGKILL), or 0 */
@@ -72,8 +79,9 @@ int load_run_worker(struct load_ctx *c, load_body_fn body, char *const *files, i
 		    bool one_at_a_time, struct load_report *r, struct child *worker);
 
 /* load-worker.c: a worker's progress line (no-op outside a worker):
- * 's' before file @i is stored, 'd' after (@failed 1: it failed, else the
- * run is c->last_run_id), 'x' when none of @failed files can load. */
+ * 's' before file @i is stored, 'c' before its run c->last_run_id is
+ * committed, 'd' after (@failed 1: it failed, else the run is
+ * c->last_run_id), 'x' when none of @failed files can load. */
 void load_progress(const struct load_ctx *c, char what, int i, int failed);
 
 /*

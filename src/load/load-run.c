@@ -399,13 +399,18 @@ static int load_one(struct load_ctx *c, struct store *st, struct load_input *in,
 		store_run_abort(st);
 		vr_error("%s: %s; the database is unchanged", in->path,
 			 *c->interrupted ? "interrupted" : "not loaded");
-	} else if (!store_run_commit(st)) {
+	} else {
+		/* said first: a worker killed between the COMMIT and its "d"
+		 * line leaves a run its supervisor must know of */
 		c->last_run_id = run_id;
 		c->last_replaced = old_id != 0;
-		say_loaded(c, st, in, ctx.model, run_id, iter_used, old_id != 0);
-		ret = 0;
-	} else {
-		vr_error("%s: not loaded; the database is unchanged", in->path);
+		load_progress(c, 'c', c->storing, 0);
+		if (!store_run_commit(st)) {
+			say_loaded(c, st, in, ctx.model, run_id, iter_used, old_id != 0);
+			ret = 0;
+		} else {
+			vr_error("%s: not loaded; the database is unchanged", in->path);
+		}
 	}
 	if (!ahead) {
 		model_free(ctx.model);
@@ -676,7 +681,9 @@ static int store_files(struct load_ctx *c, struct store *st, char *const *files,
 			break;
 		}
 		load_progress(c, 's', i, 0);
+		c->storing = i;
 		f = bad[i] || load_one(c, st, &in[i], iteration);
+		c->storing = -1;
 		load_progress(c, 'd', i, f);
 		failed += f;
 		c->files_loaded += !f;

@@ -2,7 +2,8 @@
 /*
  * load-worker.c - the worker process of a load and its progress pipe.
  * A worker's progress is one line per event on a pipe to its supervisor:
- * "s I 0" before file I (of the command line) is stored, "d I F ID R"
+ * "s I 0" before file I (of the command line) is stored, "c I 0 ID R"
+ * before its run ID is committed (R 1: it replaces one), "d I F ID R"
  * after (F 1: it failed; else ID: its run, R 1: the run replaced one),
  * "x 0 N" when the database cannot be opened for its N files, "m 0 0"
  * when it crashes right after an allocation failed.
@@ -92,11 +93,17 @@ static void take_line(const char *line, struct load_report *r)
 		r->failed += f;
 	} else if (what == 's') {
 		r->current = i;
+		r->committing = -1;
+	} else if (what == 'c') {
+		r->committing = i;
+		r->committing_run_id = id;
+		r->committing_replaced = replaced;
 	} else {
 		r->failed += f;
 		r->loaded += !f;
 		r->last_done = i;
 		r->current = -1;
+		r->committing = -1;
 		r->last_run_id = id;
 		r->last_replaced = replaced;
 	}
@@ -118,7 +125,7 @@ static void read_progress(const struct load_ctx *c, int fd, struct child *worker
 	struct timespec deadline = { 0 }, now, left;
 	int ready;
 
-	*r = (struct load_report){ .current = -1, .last_done = first - 1 };
+	*r = (struct load_report){ .current = -1, .last_done = first - 1, .committing = -1 };
 	for (;;) {
 		/* after an interrupt, LOAD_STOP_GRACE_MS for the worker to stop:
 		 * a worker inside libtracecmd may not look at its flag for

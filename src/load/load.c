@@ -69,37 +69,58 @@ static void say_worker_died(const char *path, const struct child *worker)
 }
 
 /*
- * The worker died by signal @sig after it stored the run of its last file
- * @path (@r): the run may lack what the failure cut short, so it is a
- * failure and a new run is removed again; a run that replaced an earlier
- * one cannot be put back and is kept, said so.
+ * The worker died by signal @sig after it stored run @run_id of @path, or
+ * while it was committing it (@quiet: whether it did is seen here; the
+ * file is then loaded again or failed as any file it died on, so nothing
+ * is said of a run removed).  The run may lack what the failure cut short,
+ * so a new one is removed again; one that replaced a run loaded before
+ * cannot be put back and is kept, said so.  Returns 0 (no such run), 2
+ * (removed), 1 (kept) or -1 (could not be removed; said).
  */
-static void undo_last_run(const struct load_ctx *c, const char *path,
-			  const struct load_report *r, int sig)
+static int undo_run(const struct load_ctx *c, const char *path, long long run_id,
+		    bool replaced, int sig, bool quiet)
 {
-	struct store *st;
+	struct store *st = store_open(c->o.db, STORE_RW);
+	int there = -1;
 
-	if (r->last_replaced) {
-		vr_error("%s: the load's worker died (signal %d) after storing it as run %lld in"
-			 " place of the run loaded before, which cannot be put back: check the run or"
-			 " load it again with --replace", path, sig, r->last_run_id);
-		return;
-	}
-	st = store_open(c->o.db, STORE_RW);
 	if (st && !store_write_begin(st)) {
-		if (!store_delete_run(st, r->last_run_id) &&
-		    !store_exec(st, "COMMIT", "cannot commit")) {
-			vr_error("%s: the load's worker died (signal %d) after storing it as run %lld:"
-				 " not loaded, the run is removed again; the database content is"
-				 " unchanged", path, sig, r->last_run_id);
+		there = store_run_from(st, run_id, path);
+		if (there == 1 && replaced) {
+			vr_error("%s: the load's worker died (signal %d) after storing it as run %lld"
+				 " in place of the run loaded before, which cannot be put back: check"
+				 " the run or load it again with --replace", path, sig, run_id);
+			store_rollback(st);
 			store_close(st);
-			return;
+			return 1;
+		}
+		if (!there || (there == 1 && !store_delete_run(st, run_id) &&
+			       !store_exec(st, "COMMIT", "cannot commit"))) {
+			if (there && !quiet)
+				vr_error("%s: the load's worker died (signal %d) after storing it as"
+					 " run %lld: not loaded, the run is removed again; the database"
+					 " content is unchanged", path, sig, run_id);
+			if (!there)
+				store_rollback(st);
+			store_close(st);
+			return there ? 2 : 0;
 		}
 		store_rollback(st);
 	}
 	vr_error("%s: the load's worker died (signal %d) after storing it as run %lld, which"
-		 " could not be removed again", path, sig, r->last_run_id);
+		 " could not be removed again", path, sig, run_id);
 	store_close(st);
+	return -1;
+}
+
+/* The worker that said @r died by signal @sig while file @k was being
+ * stored: if it was committing its run, undo_run() that run (quietly: the
+ * file is loaded again or failed as if it had no run).  As undo_run(). */
+static int undo_committing(const struct load_ctx *c, char *const *files, int k,
+			   const struct load_report *r, int sig)
+{
+	if (r->committing != k)
+		return 0;
+	return undo_run(c, files[k], r->committing_run_id, r->committing_replaced, sig, true);
 }
 
 /* A file as load_files() found it, to tell one that changed while it was
@@ -217,13 +238,17 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 		if (r.stopped && child_signalled(&worker) == SIGKILL) {
 			int k = r.current >= 0 ? r.current : r.last_done + 1;
 
+			*crashed = true;	/* its journal: rolled back by the next opener */
+			failed++;
+			int undone = undo_committing(c, files, k, &r, SIGKILL);
+
+			if (undone == 1 || undone < 0)
+				break;
 			vr_error("%s: loading it did not stop within %d ms of SIG%s (waiting to open or"
 				 " read it, such as a FIFO no one writes to, inside libtracecmd, or in"
 				 " SQLite, such as a long schema upgrade of the database): its"
 				 " worker was killed, the run rolled back", files[k < n ? k : n - 1],
 				 LOAD_STOP_GRACE_MS, sigabbrev_np(r.stopped));
-			*crashed = true;	/* its journal: rolled back by the next opener */
-			failed++;
 			break;
 		}
 		if (worker_done(c, n, first, &r, &worker)) {
@@ -235,10 +260,18 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 
 		*crashed = true;
 		if (k >= n) {	/* every file was done: the last one's run committed */
-			undo_last_run(c, files[n - 1], &r, child_signalled(&worker));
+			undo_run(c, files[n - 1], r.last_run_id, r.last_replaced,
+				 child_signalled(&worker), false);
 			*loaded -= !r.last_replaced;
 			failed++;
 			break;
+		}
+		int undone = undo_committing(c, files, k, &r, child_signalled(&worker));
+
+		if (undone == 1 || undone < 0) {	/* kept, or not removed: said */
+			failed++;
+			first = k + 1;
+			continue;
 		}
 		j = say_changed(&worker, files, seen, skip, k, isolate ? k + 1 :
 				k + window < n ? k + window : n);
@@ -248,13 +281,16 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 			continue;
 		}
 		if (!isolate && (c->o.jobs != 1) && k + 1 < n) {
-			char how[128];
+			char how[128], run[96] = "";
 
 			/* which of the files in flight was it?  Said, never silent:
 			 * the retry costs time, and a second end fails the file */
+			if (undone)
+				snprintf(run, sizeof(run), " (after storing it as run %lld, removed again)",
+					 r.committing_run_id);
 			vr_warn("%s: the load's worker %s while loading it or a file after it (they are"
-				" decoded at once): loading again from it, one file at a time", files[k],
-				child_end(&worker, how, sizeof(how)));
+				" decoded at once)%s: loading again from it, one file at a time", files[k],
+				child_end(&worker, how, sizeof(how)), run);
 			isolate = true;
 			first = k;
 			continue;

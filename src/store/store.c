@@ -1470,6 +1470,23 @@ int store_remove_runs(struct store *s, const int64_t *ids, size_t n)
 	return 0;
 }
 
+int store_run_from(struct store *s, int64_t run_id, const char *source_path)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (prepare(s, &st, "SELECT 1 FROM main.run WHERE id = ? AND source_path = ?"))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, source_path, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		return rc == SQLITE_ROW;
+	return vr_error("%s: cannot read run %lld: %s", s->path, (long long)run_id,
+			sqlite3_errmsg(s->db));
+}
+
 /* Kernel label (OUT, caller frees) and iteration of run @id. */
 static int run_label(struct store *s, int64_t id, char **kernel, int *iteration)
 {
