@@ -94,6 +94,17 @@ test_expect_success 'a worker that dies after storing its last file: exit 1, the
 	grep -q "^vmscan-report: crashme.dat: the load.s worker died (signal 11) after storing it as run 2: not loaded, the run is removed again" err &&
 	dump_rows db >actual && test_cmp expect actual && test ! -e db-journal
 '
+test_expect_success 'a worker that dies after storing its last file, whose run another command removed meanwhile: said so' '
+	setup &&
+	"$VR" load -q -d db a.dat &&
+	{ VR_CRASH_EXIT=crashme VR_CRASH_WAIT=$PWD/go LD_PRELOAD=$PWD/crash.so "$VR" load -q -d db \
+		crashme.dat 2>err & pid=$!; } &&
+	for i in $(seq 100); do test "$(sqlite3 db "SELECT count(*) FROM run")" = 2 && break; sleep 0.1; done &&
+	"$VR" rm -q -d db 2 && touch go &&
+	test_expect_code 1 wait $pid &&
+	grep -q "^vmscan-report: crashme.dat: the load.s worker died (signal 11) after storing it as run 2: not loaded, and another command has removed that run since" err &&
+	test "$(runs)" = "a.dat:1" && test ! -e db-journal
+'
 test_expect_success 'a worker killed (SIGKILL) while reading: said so, not blamed on libtracecmd' '
 	setup &&
 	VR_CRASH_READ=crashme VR_CRASH_SIGNAL=9 test_expect_code 1 crashing "$VR" load -q -j 1 -d db \

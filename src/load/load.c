@@ -95,10 +95,11 @@ static int undo_run(const struct load_ctx *c, const char *path, long long run_id
 		}
 		if (!there || (there == 1 && !store_delete_run(st, run_id) &&
 			       !store_exec(st, "COMMIT", "cannot commit"))) {
-			if (there && !quiet)
+			if (!quiet)
 				vr_error("%s: the load's worker died (signal %d) after storing it as"
-					 " run %lld: not loaded, the run is removed again; the database"
-					 " content is unchanged", path, sig, run_id);
+					 " run %lld: not loaded, %s", path, sig, run_id, there ?
+					 "the run is removed again; the database content is unchanged" :
+					 "and another command has removed that run since");
 			if (!there)
 				store_rollback(st);
 			store_close(st);
