@@ -7,6 +7,7 @@
 #ifndef VR_STORE_H
 #define VR_STORE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "ingest.h"
@@ -246,6 +247,17 @@ const char *store_run_kernel(struct store *s);
  * run.event_count once committed), 0 before any.
  */
 uint64_t store_run_events(struct store *s);
+
+/**
+ * store_set_interrupt - make the schema work that store_write_begin() may
+ * do on @s (an upgrade, or the first sums of an old database: minutes on a
+ * large one) stop soon after *@flag becomes non-zero (a signal handler's
+ * flag; NULL: never), by SQLite's progress handler: the begin then fails
+ * ("interrupted", said) and is rolled back here.  Only that work: a write
+ * once begun stops where its caller looks at the flag.  @flag must outlive
+ * @s.
+ */
+void store_set_interrupt(struct store *s, const volatile sig_atomic_t *flag);
 
 /**
  * store_run_from - is there a run @run_id loaded from @source_path (as the

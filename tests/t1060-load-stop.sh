@@ -47,6 +47,22 @@ test_expect_success 'a load that does not stop within 1 s of SIGTERM: its worker
 	echo "stopped in $took_ms ms" && test $took_ms -lt 10000 &&
 	test ! -e a.db-journal && dump_rows a.db >after && test_cmp before after
 '
+test_expect_success 'Ctrl-C during a long schema upgrade: it stops at once, rolled back in the worker, said so' '
+	sqlite3 v6.db <"$TOP/tests/data-model/schema-v6-comm.sql" &&
+	sqlite3 v6.db "INSERT INTO sched_switch SELECT run_id, ts_ns + value, cpu, pid, prev_comm,
+		prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio, extra FROM sched_switch,
+		generate_series(1, 150000)" &&
+	python3 "$TOP/tests/mkdat.py" "$TOP/tests/data-model/two-nodes-6.18.spec" o.dat &&
+	cp v6.db x.db &&
+	{ env --default-signal=INT "$VR" load -q -d x.db o.dat 2>err & pid=$!; } &&
+	for i in $(seq 1 400); do test -e x.db-journal && break; sleep 0.01; done &&
+	test -e x.db-journal && kill -INT $pid &&
+	start=$(date +%s%N) && test_expect_code 1 wait $pid &&
+	took_ms=$(( ($(date +%s%N) - start) / 1000000 )) && echo "stopped in $took_ms ms" &&
+	grep -q "^vmscan-report: x.db: cannot upgrade schema version 6: interrupted$" err &&
+	grep -q "^vmscan-report: o.dat: not loaded; the database is unchanged$" err &&
+	! grep -q "did not stop" err && test ! -e x.db-journal && cmp v6.db x.db
+'
 test_expect_success 'a zeroed page in a version 6 trace.dat: refused, by the page header it contradicts' '
 	"$VR" load -q -d a.db "$S/wsf200-3.dat" && dump_rows a.db >before &&
 	cp "$V6" z.dat &&

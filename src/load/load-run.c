@@ -725,6 +725,7 @@ static int load_run_files(struct load_ctx *c, char *const *files, int n)
 	if (st) {
 		/* Ctrl-C rolls the current run back and stops, leaving no hot journal */
 		load_catch_interrupts(&saved);
+		store_set_interrupt(st, c->interrupted);
 		failed = store_files(c, st, files, n, bad, sha, in, op, opened, &turns);
 	}
 	for (int i = 0; i < n; i++) {	/* opened ahead of an interruption */

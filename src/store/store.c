@@ -55,6 +55,7 @@ struct store {
 	GArray *renames;		/* struct comm_rename of the open run */
 	int64_t renames_after[8];	/* per comm_rows table: its largest rowid when
 					 * the open run began (0: none) */
+	const volatile sig_atomic_t *interrupt;	/* store_set_interrupt(), or NULL */
 };
 
 static void renames_clear(struct store *s);
@@ -806,14 +807,36 @@ static int remove_orphans(struct store *s)
 	return rc;
 }
 
+void store_set_interrupt(struct store *s, const volatile sig_atomic_t *flag)
+{
+	s->interrupt = flag;
+}
+
+/* SQLite's progress handler during the schema work: non-zero (the
+ * statement stops with SQLITE_INTERRUPT) once the interrupt flag is set. */
+static int interrupted(void *arg)
+{
+	const struct store *s = arg;
+
+	return *s->interrupt != 0;
+}
+
 int store_write_begin(struct store *s)
 {
+	int rc;
+
 	if (store_exec(s, "BEGIN IMMEDIATE", "cannot start transaction"))
 		return -1;
 	/* the tables of sums: in the write's transaction, as they are filled
-	 * from the runs of a database loaded before them */
-	if ((s->upgrade && schema_in_transaction(s)) || remove_orphans(s) ||
-	    store_sums_create(s->db, s->path)) {
+	 * from the runs of a database loaded before them.  An upgrade of a
+	 * large database takes minutes: it stops for an interrupt (the
+	 * handler is off again before the ROLLBACK, which must not stop) */
+	if (s->interrupt)
+		sqlite3_progress_handler(s->db, 10000, interrupted, s);
+	rc = (s->upgrade && schema_in_transaction(s)) || remove_orphans(s) ||
+	     store_sums_create(s->db, s->path);
+	sqlite3_progress_handler(s->db, 0, NULL, NULL);
+	if (rc) {
 		store_rollback(s);
 		return -1;
 	}
