@@ -87,11 +87,13 @@ test_expect_success 'a worker that ends while reading a file (exit 0): that file
 	grep -q "^vmscan-report: crashme.dat: not loaded: the load.s worker ended (exit status 0) while loading it" err &&
 	test "$(runs)" = "a.dat:1 c.dat:2" && test ! -e db-journal
 '
-test_expect_success 'a worker that dies after storing its last file: exit 1, the database content unchanged' '
+test_expect_success 'a worker that dies after storing its last file: the run, whole and announced, is kept, said so' '
 	setup &&
-	"$VR" load -q -d db a.dat && dump_rows db >expect &&
-	VR_CRASH_EXIT=crashme test_expect_code 1 crashing "$VR" load -d db crashme.dat >out 2>err &&
-	grep -q "^vmscan-report: crashme.dat: the load.s worker died (signal 11) after storing it as run 2: not loaded, the run is removed again" err &&
+	"$VR" load -q -d clean.db a.dat crashme.dat && dump_rows clean.db >expect &&
+	"$VR" load -q -d db a.dat &&
+	VR_CRASH_EXIT=crashme test_expect_code 0 crashing "$VR" load -d db crashme.dat >out 2>err &&
+	grep -q "^run 2: .* <- crashme.dat" out &&
+	grep -q "^vmscan-report: warning: crashme.dat: stored as run 2; the load.s worker then crashed (signal 11): the run is kept, whole$" err &&
 	dump_rows db >actual && test_cmp expect actual && test ! -e db-journal
 '
 test_expect_success 'a worker that dies after storing its last file, whose run another command removed meanwhile: said so' '
@@ -102,7 +104,7 @@ test_expect_success 'a worker that dies after storing its last file, whose run a
 	for i in $(seq 100); do test "$(sqlite3 db "SELECT count(*) FROM run")" = 2 && break; sleep 0.1; done &&
 	"$VR" rm -q -d db 2 && touch go &&
 	test_expect_code 1 wait $pid &&
-	grep -q "^vmscan-report: crashme.dat: the load.s worker died (signal 11) after storing it as run 2: not loaded, and another command has removed that run since" err &&
+	grep -q "^vmscan-report: crashme.dat: stored as run 2; the load.s worker then crashed (signal 11), and another command has removed that run since" err &&
 	test "$(runs)" = "a.dat:1" && test ! -e db-journal
 '
 test_expect_success 'a worker killed (SIGKILL) while reading: said so, not blamed on libtracecmd' '
@@ -136,32 +138,30 @@ test_expect_success 'default -j, a worker killed again on the retry: that file f
 	grep -q "^vmscan-report: crashme.dat: loading it was stopped: the worker was killed by signal 9 (SIGKILL)" err &&
 	test "$(runs)" = "a.dat:1 c.dat:2" && test ! -e db-journal
 '
-test_expect_success 'default -j, a worker killed after a run committed, before it said so: the run is loaded once' '
+test_expect_success 'default -j, a worker killed after a run committed, before it said so: the run is kept once, the others load' '
 	setup &&
-	VR_SIGNAL_PROGRESS=d,0,9 VR_CRASH_ONCE=$PWD/once \
-		test_expect_code 0 crashing "$VR" load -d db a.dat crashme.dat c.dat >out 2>err &&
-	test -e once &&
-	grep -q "^vmscan-report: warning: a.dat: the load.s worker was killed by signal 9 (SIGKILL) while loading it or a file after it (they are decoded at once) (after storing it as run 1, removed again): loading again from it, one file at a time" err &&
-	test "$(runs)" = "a.dat:1 crashme.dat:2 c.dat:3" &&
-	test "$(sqlite3 db "SELECT group_concat(id) FROM (SELECT id FROM run ORDER BY id)")" = 1,2,3 &&
-	test "$(grep -c "^run 1: .* <- a.dat" out)" = 2 && test ! -e db-journal
+	"$VR" load -q -d clean.db a.dat crashme.dat c.dat && dump_rows clean.db >expect &&
+	VR_SIGNAL_PROGRESS=d,0,9 test_expect_code 0 crashing "$VR" load -d db a.dat crashme.dat c.dat \
+		>out 2>err &&
+	grep -q "^vmscan-report: warning: a.dat: stored as run 1; the load.s worker then was killed by signal 9 (SIGKILL): the run is kept, whole (its .run. line above may be missing)$" err &&
+	test "$(grep -c "^run 1: .* <- a.dat" out)" = 1 &&
+	dump_rows db >actual && test_cmp expect actual && test ! -e db-journal
 '
-test_expect_success 'a worker killed after the run of its middle file committed, killed again on the retry: that file fails, its run removed' '
+test_expect_success 'the same with -j 1, after the middle file: kept, not failed, the last file loads' '
 	setup &&
-	VR_SIGNAL_PROGRESS=d,1,9 test_expect_code 1 crashing "$VR" load -q -d db a.dat crashme.dat c.dat 2>err &&
-	grep -q "^vmscan-report: crashme.dat: loading it was stopped: the worker was killed by signal 9 (SIGKILL); not loaded, the database is unchanged" err &&
-	grep -q "^vmscan-report: warning: crashme.dat: the load.s worker .* (after storing it as run 2, removed again): loading again" err &&
-	test "$(runs)" = "a.dat:1 c.dat:2" && test ! -e db-journal
+	VR_SIGNAL_PROGRESS=d,1,9 test_expect_code 0 crashing "$VR" load -q -j 1 -d db a.dat crashme.dat c.dat 2>err &&
+	grep -q "^vmscan-report: warning: crashme.dat: stored as run 2; the load.s worker then was killed by signal 9 (SIGKILL): the run is kept, whole" err &&
+	test "$(runs)" = "a.dat:1 crashme.dat:2 c.dat:3" && test ! -e db-journal
 '
 test_expect_success 'with --replace, a worker killed after the replacing run committed: kept and said so' '
 	setup &&
 	"$VR" load -q -d db a.dat crashme.dat c.dat &&
-	VR_SIGNAL_PROGRESS=d,1,9 test_expect_code 1 crashing "$VR" load -q --replace -d db a.dat crashme.dat c.dat 2>err &&
-	grep -q "^vmscan-report: crashme.dat: the load.s worker died (signal 9) after storing it as run [0-9]* in place of the run loaded before, which cannot be put back" err &&
+	VR_SIGNAL_PROGRESS=d,1,9 test_expect_code 0 crashing "$VR" load -q --replace -d db a.dat crashme.dat c.dat 2>err &&
+	grep -q "^vmscan-report: warning: crashme.dat: stored as run [0-9]* in place of the run loaded before; the load.s worker then was killed by signal 9 (SIGKILL): the run is kept, whole" err &&
 	test "$(sqlite3 db "SELECT group_concat(source_path, \" \") FROM (SELECT source_path FROM run ORDER BY source_path)")" = "a.dat c.dat crashme.dat" &&
 	test ! -e db-journal
 '
-test_expect_success 'Ctrl-C, and a worker that does not stop after committing a run: killed, the run removed as said' '
+test_expect_success 'Ctrl-C, and a worker that does not stop after committing a run: killed, the run kept as said' '
 	setup &&
 	"$VR" load -q -d db c.dat &&
 	{ VR_SIGNAL_PROGRESS=d,0,19 LD_PRELOAD=$PWD/crash.so env --default-signal=INT "$VR" load -d db \
@@ -170,8 +170,14 @@ test_expect_success 'Ctrl-C, and a worker that does not stop after committing a 
 	{ ps -o stat= --ppid $pid | grep -q T || { pkill -KILL -P $pid; kill -KILL $pid; false; }; } &&
 	kill -INT $pid && test_expect_code 1 wait $pid &&
 	grep -q "^run 2: .* <- a.dat" out &&
-	grep -q "^vmscan-report: a.dat: loading it did not stop within 1000 ms of SIGINT .*: its worker was killed, the run rolled back" err &&
-	test "$(runs)" = "c.dat:1" && test ! -e db-journal
+	grep -q "^vmscan-report: warning: a.dat: stored as run 2; the load.s worker then was stopped by us (signal 9, SIGKILL): the run is kept, whole" err &&
+	grep -q "^vmscan-report: a.dat: loading it did not stop within 1000 ms of SIGINT .*: its worker was killed$" err &&
+	test "$(runs)" = "c.dat:1 a.dat:2" && test ! -e db-journal
+'
+test_expect_success 'a SIGINT sent to the worker alone after its last file was stored: nothing lost, exit 0' '
+	setup &&
+	VR_SIGNAL_PROGRESS=d,1,2 test_expect_code 0 crashing "$VR" load -q -d db a.dat crashme.dat 2>err &&
+	test ! -s err && test "$(runs)" = "a.dat:1 crashme.dat:2" && test ! -e db-journal
 '
 test_expect_success 'a crash under an address-space limit (ulimit -v) says memory may have run out' '
 	if ldd "$VR" | grep -q libasan; then test_skip_because "ASan needs the address space"; fi

@@ -222,8 +222,11 @@ static int worker_main(void *arg)
 		c.o.jobs = 1;
 	if (c.o.iteration)
 		c.o.iteration += a->first;
-	/* interrupted (a signal sent to the worker alone): a failure too */
-	int failed = a->body(&c, a->files + a->first, a->n - a->first) || *c.interrupted;
+	/* interrupted (a signal sent to the worker alone) before its last
+	 * file was done: a failure too (after it, nothing was lost) */
+	int failed = a->body(&c, a->files + a->first, a->n - a->first);
+
+	failed = failed || (*c.interrupted && c.files_loaded < a->n - a->first);
 
 	return stdout_failed() || failed ? VR_EXIT_FAIL : VR_EXIT_OK;
 }

@@ -69,59 +69,36 @@ static void say_worker_died(const char *path, const struct child *worker)
 }
 
 /*
- * The worker died by signal @sig after it stored run @run_id of @path, or
- * while it was committing it (@quiet: whether it did is seen here; the
- * file is then loaded again or failed as any file it died on, so nothing
- * is said of a run removed).  The run may lack what the failure cut short,
- * so a new one is removed again; one that replaced a run loaded before
- * cannot be put back and is kept, said so.  Returns 0 (no such run), 2
- * (removed), 1 (kept) or -1 (could not be removed; said).
+ * The load's @worker ended (died, or was killed) after it committed run
+ * @run_id of @path, or while it was committing it (@committing: whether
+ * the COMMIT landed is seen here).  A committed run is whole (the COMMIT
+ * is its last write, and a file is read to its end before it), so it is
+ * kept, said on stderr, whatever the worker did after; its "run N" line
+ * on stdout is missing if the worker ended between the COMMIT and that
+ * line, which only @committing allows.  Returns 1 (kept), 0 (none: never
+ * committed, or removed by another command since, said unless
+ * @committing), -1 (the database could not be read; said).
  */
-static int undo_run(const struct load_ctx *c, const char *path, long long run_id,
-		    bool replaced, int sig, bool quiet)
+static int keep_run(const struct load_ctx *c, const char *path, long long run_id, bool replaced,
+		    const struct child *worker, bool committing)
 {
 	struct store *st = store_open(c->o.db, STORE_RW);
-	int there = -1;
+	int there = st ? store_run_from(st, run_id, path) : -1;
+	char how[128];
 
-	if (st && !store_write_begin(st)) {
-		there = store_run_from(st, run_id, path);
-		if (there == 1 && replaced) {
-			vr_error("%s: the load's worker died (signal %d) after storing it as run %lld"
-				 " in place of the run loaded before, which cannot be put back: check"
-				 " the run or load it again with --replace", path, sig, run_id);
-			store_rollback(st);
-			store_close(st);
-			return 1;
-		}
-		if (!there || (there == 1 && !store_delete_run(st, run_id) &&
-			       !store_exec(st, "COMMIT", "cannot commit"))) {
-			if (!quiet)
-				vr_error("%s: the load's worker died (signal %d) after storing it as"
-					 " run %lld: not loaded, %s", path, sig, run_id, there ?
-					 "the run is removed again; the database content is unchanged" :
-					 "and another command has removed that run since");
-			if (!there)
-				store_rollback(st);
-			store_close(st);
-			return there ? 2 : 0;
-		}
-		store_rollback(st);
-	}
-	vr_error("%s: the load's worker died (signal %d) after storing it as run %lld, which"
-		 " could not be removed again", path, sig, run_id);
 	store_close(st);
-	return -1;
-}
-
-/* The worker that said @r died by signal @sig while file @k was being
- * stored: if it was committing its run, undo_run() that run (quietly: the
- * file is loaded again or failed as if it had no run).  As undo_run(). */
-static int undo_committing(const struct load_ctx *c, char *const *files, int k,
-			   const struct load_report *r, int sig)
-{
-	if (r->committing != k)
-		return 0;
-	return undo_run(c, files[k], r->committing_run_id, r->committing_replaced, sig, true);
+	child_end(worker, how, sizeof(how));
+	if (there == 1)
+		vr_warn("%s: stored as run %lld%s; the load's worker then %s: the run is kept, whole%s",
+			path, run_id, replaced ? " in place of the run loaded before" : "", how,
+			committing ? " (its 'run' line above may be missing)" : "");
+	else if (!there && !committing)
+		vr_error("%s: stored as run %lld; the load's worker then %s, and another command has"
+			 " removed that run since", path, run_id, how);
+	else if (there < 0)
+		vr_error("%s: the load's worker %s as run %lld was stored: whether it is in the"
+			 " database is not known (see 'vmscan-report runs')", path, how, run_id);
+	return there;
 }
 
 /* A file as load_files() found it, to tell one that changed while it was
@@ -240,16 +217,17 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 			int k = r.current >= 0 ? r.current : r.last_done + 1;
 
 			*crashed = true;	/* its journal: rolled back by the next opener */
-			failed++;
-			int undone = undo_committing(c, files, k, &r, SIGKILL);
+			int kept = r.committing == k ? keep_run(c, files[k], r.committing_run_id,
+								r.committing_replaced, &worker,
+								true) : 0;
 
-			if (undone == 1 || undone < 0)
-				break;
+			*loaded += kept > 0;	/* kept, or not known (-1): said */
+			failed += kept <= 0;
 			vr_error("%s: loading it did not stop within %d ms of SIG%s (waiting to open or"
 				 " read it, such as a FIFO no one writes to, inside libtracecmd, or in"
 				 " SQLite, such as a long schema upgrade of the database): its"
-				 " worker was killed, the run rolled back", files[k < n ? k : n - 1],
-				 LOAD_STOP_GRACE_MS, sigabbrev_np(r.stopped));
+				 " worker was killed%s", files[k < n ? k : n - 1], LOAD_STOP_GRACE_MS,
+				 sigabbrev_np(r.stopped), kept ? "" : ", the run rolled back");
 			break;
 		}
 		if (worker_done(c, n, first, &r, &worker)) {
@@ -261,18 +239,23 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 
 		*crashed = true;
 		if (k >= n) {	/* every file was done: the last one's run committed */
-			undo_run(c, files[n - 1], r.last_run_id, r.last_replaced,
-				 child_signalled(&worker), false);
-			*loaded -= !r.last_replaced;
-			failed++;
+			if (keep_run(c, files[n - 1], r.last_run_id, r.last_replaced, &worker,
+				     false) != 1) {
+				*loaded -= 1;
+				failed++;
+			}
 			break;
 		}
-		int undone = undo_committing(c, files, k, &r, child_signalled(&worker));
+		if (r.committing == k) {	/* it ended committing file k's run */
+			int kept = keep_run(c, files[k], r.committing_run_id, r.committing_replaced,
+					    &worker, true);
 
-		if (undone == 1 || undone < 0) {	/* kept, or not removed: said */
-			failed++;
-			first = k + 1;
-			continue;
+			if (kept) {	/* kept (or not known: said): on from the next file */
+				*loaded += kept > 0;
+				failed += kept < 0;
+				first = k + 1;
+				continue;
+			}
 		}
 		j = say_changed(&worker, files, seen, skip, k, isolate ? k + 1 :
 				k + window < n ? k + window : n);
@@ -282,16 +265,13 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 			continue;
 		}
 		if (!isolate && (c->o.jobs != 1) && k + 1 < n) {
-			char how[128], run[96] = "";
+			char how[128];
 
 			/* which of the files in flight was it?  Said, never silent:
 			 * the retry costs time, and a second end fails the file */
-			if (undone)
-				snprintf(run, sizeof(run), " (after storing it as run %lld, removed again)",
-					 r.committing_run_id);
 			vr_warn("%s: the load's worker %s while loading it or a file after it (they are"
-				" decoded at once)%s: loading again from it, one file at a time", files[k],
-				child_end(&worker, how, sizeof(how)), run);
+				" decoded at once): loading again from it, one file at a time", files[k],
+				child_end(&worker, how, sizeof(how)));
 			isolate = true;
 			first = k;
 			continue;
