@@ -61,9 +61,11 @@ test_expect_success 'a crash while trace-cmd makes a copy: the scratch files it 
 	# makes with mkstemp("/tmp/trace_cpu_dataXXXXXX"), then waits; it dies
 	# with the worker, the file stays.  The worker crashes once the file is
 	# open (VR_CRASH_WAIT), as the scratch files of a real convert are open for
-	# seconds: the load notes the files it finds its convert writing
-	printf "#!/bin/bash\ns=\$(mktemp /tmp/trace_cpu_dataXXXXXX)\nexec 5<>\$s\necho \$s >%s/scratch.name\nexec -a vr-t1020-$$ sleep 3600\n" \
-		"$PWD" >bin/trace-cmd && chmod +x bin/trace-cmd &&
+	# seconds: the load notes the files it finds its convert writing (in
+	# its record, /tmp/vmscan-report-UID/convert-PID-START: the crash waits
+	# for that, up to 10 s, as a loaded machine may take long to look)
+	printf "#!/bin/bash\ns=\$(mktemp /tmp/trace_cpu_dataXXXXXX)\nexec 5<>\$s\nfor i in {1..500}; do grep -qs \" \${s##*/}\$\" /tmp/vmscan-report-\$(id -u)/convert-\$\$-* && break; sleep 0.02; done\necho \$s >%s/scratch.name\nexec -a vr-t1020-$$ sleep 3600\n" \
+		"$PWD" >bin/trace-cmd && chmod +x bin/trace-cmd && cat bin/trace-cmd &&
 	# alike but open: not touched
 	busy=$(mktemp /tmp/trace_cpu_dataXXXXXX) &&
 	{ sleep 60 5<>"$busy" & } && holder=$! &&
@@ -72,10 +74,10 @@ test_expect_success 'a crash while trace-cmd makes a copy: the scratch files it 
 	VR_CRASH_READ=trace_cpu_data VR_CRASH_WAIT=$PWD/scratch.name VR_TEST_IN_MEMORY_CAP=1 \
 		TMPDIR=$PWD/tmp PATH=$PWD/bin:$PATH \
 		test_expect_code 1 crashing "$VR" load -q -d db "$input" 2>err &&
-	grep -q "^vmscan-report: $input: loading it crashed" err &&
+	{ grep -q "^vmscan-report: $input: loading it crashed" err &&
 	scratch=$(cat scratch.name) && test -n "$scratch" && test ! -e "$scratch" &&
 	grep -q "removed $scratch, left by a trace-cmd convert that was killed" err &&
-	! pgrep -f "vr-t1020-$$ 3600" &&
+	! pgrep -f "vr-t1020-$$ 3600" || { cat err scratch.name; pgrep -fa "vr-t1020-$$"; false; }; } &&
 	test -e "$busy" && test -e "$input" &&
 	kill $holder && rm -f "$busy" "$input" &&
 	test -z "$(ls -A tmp)"
