@@ -101,6 +101,28 @@ static int keep_run(const struct load_ctx *c, const char *path, long long run_id
 	return there;
 }
 
+/*
+ * The @worker that said @r was killed LOAD_STOP_GRACE_MS after an interrupt
+ * it did not stop for: said, with the run of the file it was storing kept
+ * if its COMMIT was made (keep_run(); *@loaded counts it).  Returns the
+ * files that failed (0 or 1).
+ */
+static int say_stopped(const struct load_ctx *c, char *const *files, int n,
+		       const struct load_report *r, const struct child *worker, int *loaded)
+{
+	int k = r->current >= 0 ? r->current : r->last_done + 1;
+	int kept = r->committing == k ? keep_run(c, files[k], r->committing_run_id,
+						 r->committing_replaced, worker, true) : 0;
+
+	*loaded += kept > 0;	/* kept, or not known (-1): said */
+	vr_error("%s: loading it did not stop within %d ms of SIG%s (waiting to open or read it,"
+		 " such as a FIFO no one writes to, inside libtracecmd, or in SQLite, such as a"
+		 " long schema upgrade of the database): its worker was killed%s",
+		 files[k < n ? k : n - 1], LOAD_STOP_GRACE_MS, sigabbrev_np(r->stopped),
+		 kept ? "" : ", the run rolled back");
+	return kept <= 0;
+}
+
 /* A file as load_files() found it, to tell one that changed while it was
  * read. */
 struct file_seen {
@@ -214,20 +236,8 @@ static int load_supervised(struct load_ctx *c, char *const *files, int n, int *l
 		*loaded += r.loaded;
 		worker.enomem = r.out_of_memory;
 		if (r.stopped && child_signalled(&worker) == SIGKILL) {
-			int k = r.current >= 0 ? r.current : r.last_done + 1;
-
 			*crashed = true;	/* its journal: rolled back by the next opener */
-			int kept = r.committing == k ? keep_run(c, files[k], r.committing_run_id,
-								r.committing_replaced, &worker,
-								true) : 0;
-
-			*loaded += kept > 0;	/* kept, or not known (-1): said */
-			failed += kept <= 0;
-			vr_error("%s: loading it did not stop within %d ms of SIG%s (waiting to open or"
-				 " read it, such as a FIFO no one writes to, inside libtracecmd, or in"
-				 " SQLite, such as a long schema upgrade of the database): its"
-				 " worker was killed%s", files[k < n ? k : n - 1], LOAD_STOP_GRACE_MS,
-				 sigabbrev_np(r.stopped), kept ? "" : ", the run rolled back");
+			failed += say_stopped(c, files, n, &r, &worker, loaded);
 			break;
 		}
 		if (worker_done(c, n, first, &r, &worker)) {
