@@ -149,6 +149,15 @@ test_expect_success 'default -j, a worker killed after a run committed, before i
 	test "$(grep -c "^run 1: .* <- a.dat" out)" = 1 &&
 	dump_rows db >actual && test_cmp expect actual && test ! -e db-journal
 '
+test_expect_success 'default -j, a worker killed as it begins a commit: nothing of that run kept, loaded again, once' '
+	setup &&
+	"$VR" load -q -d clean.db a.dat crashme.dat c.dat && dump_rows clean.db >expect &&
+	VR_SIGNAL_PROGRESS=c,0,9 VR_CRASH_ONCE=$PWD/once \
+		test_expect_code 0 crashing "$VR" load -q -d db a.dat crashme.dat c.dat 2>err &&
+	test -e once && ! grep -q "kept" err &&
+	grep -q "^vmscan-report: warning: a.dat: the load.s worker was killed by signal 9 (SIGKILL) while loading it or a file after it (they are decoded at once): loading again from it" err &&
+	dump_rows db >actual && test_cmp expect actual && test ! -e db-journal
+'
 test_expect_success 'the same with -j 1, after the middle file: kept, not failed, the last file loads' '
 	setup &&
 	VR_SIGNAL_PROGRESS=d,1,9 test_expect_code 0 crashing "$VR" load -q -j 1 -d db a.dat crashme.dat c.dat 2>err &&
