@@ -275,8 +275,7 @@ int store_delete_run(struct store *s, int64_t run_id);
 
 /**
  * store_remove_runs - remove runs @ids[0..@n-1] (their run rows and every
- * row of theirs in every table with a run_id, imported latencies too, and
- * the comms no row left refers to) in one
+ * row of theirs in every table with a run_id, imported latencies too) in one
  * write transaction of @s (opened STORE_RW).  A run that is not there is an
  * error and nothing is removed.  Returns 0, or -1 after a message (the
  * database unchanged).

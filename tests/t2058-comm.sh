@@ -128,15 +128,4 @@ test_expect_success 'evidence.db: no comm, no sched table nor view' '
 		OR name = \"comm\"")"
 '
 
-test_expect_success 'rm: the comms only the removed runs named go too, as in a load of the runs left' '
-	S=${VR_SAMPLES_DIR:-$TOP/samples} &&
-	"$VR" load -q -d clean.db "$S/zram-dirtyratio80-1.dat" 2>/dev/null &&
-	"$VR" load -q -d db "$S/wsf10-1.dat" "$S/zram-dirtyratio80-1.dat" 2>/dev/null &&
-	"$VR" rm -q -d db 1 &&
-	sqlite3 clean.db "SELECT comm FROM comm ORDER BY comm" >want &&
-	sqlite3 db "SELECT comm FROM comm ORDER BY comm" >got &&
-	test_cmp want got && test -s got &&
-	q="SELECT ts_ns, prev_comm, next_comm FROM sched_switch ORDER BY rowid" &&
-	sqlite3 clean.db "$q" >want && sqlite3 db "$q" >got && test_cmp want got && test -s got
-'
 test_done

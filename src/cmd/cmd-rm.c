@@ -90,8 +90,7 @@ const struct cmd cmd_rm_desc = {
 	.description =
 		"Remove each RUN (an id as 'runs' lists it) from DB: its run row and every\n"
 		"row of it in every table (events, derived tables, sums, tasks, imported\n"
-		"latencies; the comms no run left names), all runs named in one transaction:\n"
-		"a RUN that is not there is\n"
+		"latencies), all runs named in one transaction: a RUN that is not there is\n"
 		"an error (exit 1) and nothing is removed; a RUN named twice is a usage\n"
 		"error.",
 	.options = rm_options,

@@ -1467,37 +1467,6 @@ int store_delete_run(struct store *s, int64_t run_id)
 	return delete_run_rows(s, run_id, false);
 }
 
-/*
- * Remove the comms (table comm) no event row refers to any more: after
- * runs were removed, so that the database holds what a load of the runs
- * left would have made.  Inside the write transaction.  0 or -1 (said).
- */
-static int comm_collect(struct store *s)
-{
-	struct vr_buf sql;
-	const char *sep = "";
-	int rc;
-
-	vr_buf_init(&sql);
-	vr_buf_addstr(&sql, "DELETE FROM main.comm WHERE id NOT IN (");
-	for (size_t i = 0; i < vr_event_specs_count; i++) {
-		if (!store_comm_spec((int)i))
-			continue;
-		for (int f = 0; f < spec_nfields((int)i); f++) {
-			if (vr_event_specs[i].fields[f].type != VR_FT_TEXT)
-				continue;
-			vr_buf_addf(&sql, "%sSELECT \"%s_id\" FROM main.\"%s" STORE_COMM_SUFFIX "\""
-				    " WHERE \"%s_id\" IS NOT NULL", sep, spec_column((int)i, f),
-				    vr_event_specs[i].name, spec_column((int)i, f));
-			sep = " UNION ";
-		}
-	}
-	vr_buf_addstr(&sql, ")");
-	rc = *sep ? store_exec(s, sql.buf, "cannot remove unused comms") : 0;
-	vr_buf_release(&sql);
-	return rc;
-}
-
 int store_remove_runs(struct store *s, const int64_t *ids, size_t n)
 {
 	if (store_write_begin(s))
@@ -1517,7 +1486,7 @@ int store_remove_runs(struct store *s, const int64_t *ids, size_t n)
 			return -1;
 		}
 	}
-	if (comm_collect(s) || store_exec(s, "COMMIT", "cannot commit")) {
+	if (store_exec(s, "COMMIT", "cannot commit")) {
 		store_rollback(s);
 		return -1;
 	}
