@@ -28,6 +28,10 @@
  *                     file I (counted from 0 among the command line's
  *                     files; VR_CRASH_ONCE applies), as the kernel killing
  *                     it (OOM) between a commit and its report would;
+ *   VR_SIGNAL_UNLINK=S,K,N  the K-th unlink() of a path containing S raises
+ *                     signal N just before it (VR_CRASH_ONCE applies): with
+ *                     S "-journal", a worker killed in its COMMIT before the
+ *                     commit point of SQLite's rollback journal;
  *   VR_CHANGE_MAPPED=S,SIZE  right after a process maps a file whose path
  *                     contains S (mmap(), as the text reader maps a text
  *                     trace), the file is cut to SIZE bytes (or grown to
@@ -142,6 +146,25 @@ int renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpat
 	    ++renames == k)
 		raise(sig);
 	return real(olddirfd, oldpath, newdirfd, newpath);
+}
+
+int unlink(const char *path)
+{
+	static int (*real)(const char *);
+	static int seen;
+	const char *spec = getenv("VR_SIGNAL_UNLINK");
+	char want[64], num[16];
+	int k, sig;
+
+	if (!real)
+		real = (int (*)(const char *))dlsym(RTLD_NEXT, "unlink");
+	if (spec && sscanf(spec, "%63[^,],%d,%d", want, &k, &sig) == 3 && strstr(path, want) &&
+	    ++seen == k) {
+		snprintf(num, sizeof(num), "%d", sig);
+		setenv("VR_CRASH_SIGNAL", num, 1);
+		crash();
+	}
+	return real(path);
 }
 
 int dprintf(int fd, const char *fmt, ...)

@@ -77,7 +77,9 @@ static void say_worker_died(const char *path, const struct child *worker)
  * on stdout is missing if the worker ended between the COMMIT and that
  * line, which only @committing allows.  Returns 1 (kept), 0 (none: never
  * committed, or removed by another command since, said unless
- * @committing), -1 (the database could not be read; said).
+ * @committing), -1 (not known, said: the database could not be read, or a
+ * run that replaced one while @committing, as the old run has the same id
+ * and path).
  */
 static int keep_run(const struct load_ctx *c, const char *path, long long run_id, bool replaced,
 		    const struct child *worker, bool committing)
@@ -88,6 +90,13 @@ static int keep_run(const struct load_ctx *c, const char *path, long long run_id
 
 	store_close(st);
 	child_end(worker, how, sizeof(how));
+	if (there == 1 && committing && replaced) {
+		/* the run replaced keeps its id and path: which one is there? */
+		vr_error("%s: the load's worker %s as it committed run %lld in place of the run"
+			 " loaded before: whether the database holds the new run or the old one is not"
+			 " known (load it again with --replace)", path, how, run_id);
+		return -1;
+	}
 	if (there == 1)
 		vr_warn("%s: stored as run %lld%s; the load's worker then %s: the run is kept, whole%s",
 			path, run_id, replaced ? " in place of the run loaded before" : "", how,
