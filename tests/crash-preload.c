@@ -79,6 +79,16 @@ static void crash(void)
 	raise(s && *s ? atoi(s) : SIGSEGV);
 }
 
+/* crash() by signal @sig (VR_CRASH_ONCE and VR_CRASH_WAIT apply). */
+static void crash_by(int sig)
+{
+	char num[16];
+
+	snprintf(num, sizeof(num), "%d", sig);
+	setenv("VR_CRASH_SIGNAL", num, 1);
+	crash();
+}
+
 __attribute__((destructor)) static void crash_on_exit(void)
 {
 	if (crash_at_exit)
@@ -153,17 +163,14 @@ int unlink(const char *path)
 	static int (*real)(const char *);
 	static int seen;
 	const char *spec = getenv("VR_SIGNAL_UNLINK");
-	char want[64], num[16];
+	char want[64];
 	int k, sig;
 
 	if (!real)
 		real = (int (*)(const char *))dlsym(RTLD_NEXT, "unlink");
 	if (spec && sscanf(spec, "%63[^,],%d,%d", want, &k, &sig) == 3 && strstr(path, want) &&
-	    ++seen == k) {
-		snprintf(num, sizeof(num), "%d", sig);
-		setenv("VR_CRASH_SIGNAL", num, 1);
-		crash();
-	}
+	    ++seen == k)
+		crash_by(sig);
 	return real(path);
 }
 
@@ -183,13 +190,8 @@ int dprintf(int fd, const char *fmt, ...)
 		what = va_arg(look, int);
 		file = va_arg(look, int);
 		va_end(look);
-		if (what == want && file == i) {
-			char num[16];
-
-			snprintf(num, sizeof(num), "%d", sig);
-			setenv("VR_CRASH_SIGNAL", num, 1);
-			crash();
-		}
+		if (what == want && file == i)
+			crash_by(sig);
 	}
 	ret = vdprintf(fd, fmt, ap);
 	va_end(ap);

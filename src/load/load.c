@@ -345,7 +345,8 @@ static void remove_if_unused(const char *db)
 
 int load_files(const struct load_opts *o, char *const *files, int n, struct load_result *r)
 {
-	struct load_ctx c = { .o = *o, .progress_fd = -1, .interrupted = load_interrupt_flag() };
+	struct load_ctx c = { .o = *o, .progress_fd = -1, .storing = -1,
+			      .interrupted = load_interrupt_flag() };
 	bool created = create_db(o->db), crashed = false;
 	struct vr_interrupts saved;
 

@@ -717,14 +717,10 @@ static int schema_in_transaction(struct store *s)
 		return -1;
 	if (version == 5 && upgrade_from_5_lru(s))
 		return -1;
-	if (version >= 1 && version <= 4 && upgrade_from_4_rename(s)) {
-		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
+	/* (legacy_rename() turns legacy_alter_table off again when it fails) */
+	if ((version >= 1 && version <= 4 && upgrade_from_4_rename(s)) ||
+	    (version >= 1 && version < 7 && comm_rename(s, version)))
 		return -1;
-	}
-	if (version >= 1 && version < 7 && comm_rename(s, version)) {
-		sqlite3_exec(s->db, "PRAGMA legacy_alter_table=OFF", NULL, NULL, NULL);
-		return -1;
-	}
 	if (store_exec(s, fixed_schema, "cannot create schema") || create_derived(s) ||
 	    store_exec(s, app_latency_schema, "cannot create schema"))
 		return -1;
